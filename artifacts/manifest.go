@@ -1,0 +1,128 @@
+package artifacts
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+
+	"github.com/ocean-safety/ingest/schema"
+)
+
+// File names inside a snapshot.
+const (
+	ChunksFile     = "chunks.parquet"
+	ManifestFile   = "manifest.json"
+	ReportFile     = "report.json"
+	ThresholdsFile = "thresholds.md"
+)
+
+// Manifest describes a snapshot: what made it and what it holds. It is
+// written last, so a snapshot with a manifest is complete.
+type Manifest struct {
+	SchemaVersion     string              `json:"schema_version"`
+	ToolVersion       string              `json:"tool_version"`
+	RunID             string              `json:"run_id"`
+	CreatedAt         string              `json:"created_at"`
+	CorpusFingerprint string              `json:"corpus_fingerprint"` // SHA-256 over (path, doc_version) of every ingested document
+	ConfigHash        string              `json:"config_hash"`
+	HeaderWriter      string              `json:"header_writer"`
+	Embedder          Component           `json:"embedder"`
+	Tokenizer         string              `json:"tokenizer"`
+	ChunkUnit         string              `json:"chunk_unit"`
+	ChunkMax          int                 `json:"chunk_max"`
+	Counts            Counts              `json:"counts"`
+	Diagnostics       map[string]int      `json:"diagnostics"` // per severity
+	Files             map[string]FileInfo `json:"files"`
+}
+
+// Component names a model-backed part and its shape.
+type Component struct {
+	Name string `json:"name"`
+	Dims int    `json:"dims"`
+}
+
+// Counts are the snapshot's sizes.
+type Counts struct {
+	Documents int            `json:"documents"`
+	Rejected  int            `json:"rejected"`
+	Skipped   int            `json:"skipped_files"`
+	Chunks    int            `json:"chunks"`
+	ByKind    map[string]int `json:"by_kind"`
+	ByLang    map[string]int `json:"by_lang"`
+	ByElement map[string]int `json:"by_element"`
+}
+
+// Add counts one chunk.
+func (c *Counts) Add(ch schema.Chunk) {
+	if c.ByKind == nil {
+		c.ByKind, c.ByLang, c.ByElement = map[string]int{}, map[string]int{}, map[string]int{}
+	}
+	c.Chunks++
+	c.ByKind[string(ch.Kind)]++
+	c.ByLang[string(ch.Lang)]++
+	c.ByElement[string(ch.Element)]++
+}
+
+// FileInfo identifies one file of the snapshot.
+type FileInfo struct {
+	Bytes  int64  `json:"bytes"`
+	SHA256 string `json:"sha256"`
+	Rows   int    `json:"rows,omitempty"`
+}
+
+// Report is what a run did: every diagnostic, every skipped file, and the
+// work and time of each stage.
+type Report struct {
+	RunID       string              `json:"run_id"`
+	Status      string              `json:"status"` // ok | partial
+	Diagnostics []schema.Diagnostic `json:"diagnostics"`
+	Skipped     []schema.Skipped    `json:"skipped_files"`
+	Stages      []StageStat         `json:"stages"`
+	Seconds     float64             `json:"seconds"`
+}
+
+// StageStat is one stage's work: items handled and time spent in it, summed
+// over workers.
+type StageStat struct {
+	Name    string  `json:"name"`
+	Items   int     `json:"items"`
+	Seconds float64 `json:"seconds"`
+}
+
+// WriteJSON writes v as indented JSON to path and syncs it.
+func WriteJSON(path string, v any) error {
+	b, err := json.MarshalIndent(v, "", "  ")
+	if err != nil {
+		return fmt.Errorf("encode %s: %w", path, err)
+	}
+	return writeFileSync(path, append(b, '\n'))
+}
+
+// ReadManifest reads a snapshot's manifest.
+func ReadManifest(dir string) (Manifest, error) {
+	var m Manifest
+	b, err := os.ReadFile(dir + string(os.PathSeparator) + ManifestFile)
+	if err != nil {
+		return m, fmt.Errorf("read manifest: %w", err)
+	}
+	if err := json.Unmarshal(b, &m); err != nil {
+		return m, fmt.Errorf("read manifest %s: %w", dir, err)
+	}
+	return m, nil
+}
+
+func writeFileSync(path string, b []byte) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	if _, err := f.Write(b); err != nil {
+		f.Close()
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	if err := f.Sync(); err != nil {
+		f.Close()
+		return fmt.Errorf("sync %s: %w", path, err)
+	}
+	return f.Close()
+}

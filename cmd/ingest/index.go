@@ -1,0 +1,95 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+
+	"github.com/urfave/cli/v3"
+
+	"github.com/ocean-safety/ingest/stages"
+)
+
+func indexCommand() *cli.Command {
+	return &cli.Command{
+		Name:  "index",
+		Usage: "ingest a corpus into a snapshot (chunks.parquet, manifest.json, report.json)",
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "corpus", Usage: "corpus folder (Markdown files, walked recursively)"},
+			&cli.StringFlag{Name: "out", Usage: "snapshot folder; replaced atomically when the run succeeds"},
+			&cli.StringFlag{Name: "config", Usage: "YAML config file (unknown keys are errors); flags override it"},
+			&cli.IntFlag{Name: "workers", Usage: "parallel workers (0: one per core)"},
+			&cli.BoolFlag{Name: "strict", Usage: "any error or warning fails the run; nothing is published"},
+			&cli.BoolFlag{Name: "quiet", Usage: "print only problems and the final summary"},
+		},
+		Action: func(ctx context.Context, cmd *cli.Command) error {
+			cfg, err := loadConfig(cmd)
+			if err != nil {
+				return err
+			}
+			if cmd.IsSet("corpus") {
+				cfg.Corpus = cmd.String("corpus")
+			}
+			if cmd.IsSet("out") {
+				cfg.Out = cmd.String("out")
+			}
+			if cmd.IsSet("workers") {
+				cfg.Workers = cmd.Int("workers")
+			}
+			if cmd.Bool("strict") {
+				cfg.Strict = true
+			}
+			if cfg.Corpus == "" || cfg.Out == "" {
+				return usage("index needs --corpus and --out (or corpus: and out: in the config)")
+			}
+			if err := cfg.Validate(); err != nil {
+				return usageError{err}
+			}
+			errw := cmd.Root().ErrWriter
+			rep := newReporter(errw, cmd.Bool("quiet"))
+			res, err := stages.Run(ctx, cfg, stages.Options{Reporter: rep, ToolVersion: version})
+			rep.done()
+			if err != nil {
+				if errors.Is(err, stages.ErrStrict) {
+					return err
+				}
+				return fmt.Errorf("index: %w", err)
+			}
+			printSummary(errw, cfg.Out, res)
+			if res.Status == stages.StatusPartial {
+				return errPartial
+			}
+			return nil
+		},
+	}
+}
+
+func printSummary(w io.Writer, out string, res *stages.Result) {
+	m := res.Manifest
+	fmt.Fprintf(w, "published %s: %d documents (%d rejected, %d files skipped), %d chunks in %.2fs\n",
+		out, m.Counts.Documents, m.Counts.Rejected, m.Counts.Skipped, m.Counts.Chunks, res.Report.Seconds)
+	fmt.Fprintf(w, "  by kind:     %s\n", formatCounts(m.Counts.ByKind))
+	fmt.Fprintf(w, "  by lang:     %s\n", formatCounts(m.Counts.ByLang))
+	fmt.Fprintf(w, "  by element:  %s\n", formatCounts(m.Counts.ByElement))
+	fmt.Fprintf(w, "  diagnostics: %d errors, %d warnings, %d info\n", m.Diagnostics["error"], m.Diagnostics["warning"], m.Diagnostics["info"])
+	fmt.Fprintf(w, "  embedder:    %s (%d dims); headers: %s; status: %s\n", m.Embedder.Name, m.Embedder.Dims, m.HeaderWriter, res.Status)
+}
+
+func formatCounts(m map[string]int) string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	parts := make([]string, len(keys))
+	for i, k := range keys {
+		parts[i] = fmt.Sprintf("%s %d", k, m[k])
+	}
+	if len(parts) == 0 {
+		return "none"
+	}
+	return strings.Join(parts, ", ")
+}

@@ -1,0 +1,115 @@
+// Command ingest turns a Markdown knowledge corpus into a retrieval-ready,
+// versioned snapshot: chunks.parquet with embeddings, a manifest and a run
+// report. This package only wires flags to the library and maps errors to
+// exit codes.
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+
+	"github.com/urfave/cli/v3"
+
+	"github.com/ocean-safety/ingest/stages"
+)
+
+// version is set at build time with -ldflags "-X main.version=…".
+var version = "0.1.0-dev"
+
+// Exit codes: every one the tool returns is decided in exitCode.
+const (
+	exitOK          = 0
+	exitFailed      = 1
+	exitUsage       = 2
+	exitPartial     = 3
+	exitInterrupted = 130
+)
+
+// errPartial reports a run that published but rejected some documents.
+var errPartial = errors.New("partial: some documents were rejected")
+
+// usageError marks a bad flag, argument or config value.
+type usageError struct{ err error }
+
+func (e usageError) Error() string { return e.err.Error() }
+func (e usageError) Unwrap() error { return e.err }
+
+func usage(format string, a ...any) error { return usageError{fmt.Errorf(format, a...)} }
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	code := run(ctx, os.Args, os.Stdin, os.Stdout, os.Stderr)
+	stop()
+	os.Exit(code)
+}
+
+// run is the whole program, testable: arguments and streams in, exit code out.
+func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	app := &cli.Command{
+		Name:            "ingest",
+		Usage:           "turn a Markdown knowledge corpus into a retrieval-ready Parquet snapshot",
+		Version:         version,
+		Reader:          stdin,
+		Writer:          stdout,
+		ErrWriter:       stderr,
+		HideHelpCommand: true,
+		ExitErrHandler:  func(context.Context, *cli.Command, error) {}, // exit codes are decided below
+		OnUsageError: func(_ context.Context, _ *cli.Command, err error, _ bool) error {
+			return usageError{err}
+		},
+		Commands: []*cli.Command{indexCommand(), chunkCommand(), inspectCommand()},
+	}
+	err := app.Run(ctx, args)
+	code := exitCode(ctx, err)
+	if err != nil && !errors.Is(err, errPartial) {
+		fmt.Fprintf(stderr, "ingest: %v\n", err)
+	}
+	return code
+}
+
+// exitCode maps an error to the process exit code, in one place.
+func exitCode(ctx context.Context, err error) int {
+	var ue usageError
+	switch {
+	case err == nil:
+		return exitOK
+	case errors.Is(err, errPartial):
+		return exitPartial
+	case errors.Is(err, context.Canceled) || ctx.Err() != nil:
+		return exitInterrupted
+	case errors.As(err, &ue), isCLIUsage(err):
+		return exitUsage
+	default:
+		return exitFailed
+	}
+}
+
+// isCLIUsage recognises the flag errors urfave/cli returns without calling
+// OnUsageError (a missing required flag, an unknown command).
+func isCLIUsage(err error) bool {
+	msg := err.Error()
+	for _, s := range []string{"Required flag", "flag provided but not defined", "No help topic", "invalid value"} {
+		if strings.Contains(msg, s) {
+			return true
+		}
+	}
+	return false
+}
+
+// loadConfig reads --config (or the defaults) for a command.
+func loadConfig(cmd *cli.Command) (stages.Config, error) {
+	cfg := stages.DefaultConfig()
+	if p := cmd.String("config"); p != "" {
+		var err error
+		if cfg, err = stages.ReadConfig(p); err != nil {
+			return cfg, usageError{err}
+		}
+	}
+	return cfg, nil
+}

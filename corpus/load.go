@@ -1,0 +1,166 @@
+package corpus
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"os"
+	"path"
+	"path/filepath"
+	"strings"
+
+	"github.com/ocean-safety/ingest/schema"
+)
+
+// Options are the corpus-wide settings a document is loaded with.
+type Options struct {
+	DefaultLang schema.Lang // when neither header nor folder says (default en)
+	// SourceOptional turns a missing Source into a warning instead of an error.
+	SourceOptional bool
+	// SourceLabel is the scope key written on every chunk; empty means a slug
+	// of the corpus folder's name.
+	SourceLabel string
+}
+
+// Load reads the document at rel (slash-separated, relative to root),
+// normalises and validates it. It returns every diagnostic found; the
+// document is usable only when none of them is an error (see Rejected). A
+// failure to read the file is returned as an error: it is not the author's.
+func Load(root, rel string, opt Options) (schema.Document, []schema.Diagnostic, error) {
+	raw, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(rel)))
+	if err != nil {
+		return schema.Document{}, nil, fmt.Errorf("load %s: %w", rel, err)
+	}
+	label := opt.SourceLabel
+	if label == "" {
+		label = Slug(filepath.Base(filepath.Clean(root)))
+	}
+	doc, diags := Parse(rel, raw, opt)
+	doc.SourceLabel = label
+	return doc, diags, nil
+}
+
+// Parse is Load on bytes already read: rel decides the folder defaults and
+// names the file in diagnostics.
+func Parse(rel string, raw []byte, opt Options) (schema.Document, []schema.Diagnostic) {
+	if opt.DefaultLang == "" {
+		opt.DefaultLang = schema.LangEN
+	}
+	var ds diagnostics
+	ds.path = rel
+	if len(strings.TrimSpace(string(raw))) == 0 {
+		ds.add(0, schema.SeverityError, "empty", "empty file")
+		return schema.Document{Path: rel}, ds.list
+	}
+	if line, code, msg := checkBytes(raw); code != "" {
+		ds.add(line, schema.SeverityError, code, msg)
+		return schema.Document{Path: rel}, ds.list
+	}
+	text := Normalise(raw)
+	sum := sha256.Sum256([]byte(text))
+	doc := schema.Document{Path: rel, Text: text, Version: hex.EncodeToString(sum[:])}
+
+	var h header
+	doc.BodyStart = readFrontMatter(text, &h, &ds)
+	doc.ContentStart = readTitle(text, doc.BodyStart, &h, &ds)
+	resolve(&doc, h, opt, &ds)
+	return doc, ds.list
+}
+
+// resolve applies the header values over the folder defaults and checks the
+// combination.
+func resolve(doc *schema.Document, h header, opt Options, ds *diagnostics) {
+	doc.Title = h.title.value
+	if doc.Title == "" {
+		ds.add(1, schema.SeverityError, "missing-title", "missing title: a document starts with \"# Title\" (or a front-matter title)")
+	}
+	doc.SourceURL = h.source.value
+	if doc.SourceURL == "" {
+		sev := schema.SeverityError
+		if opt.SourceOptional {
+			sev = schema.SeverityWarning
+		}
+		ds.add(h.title.line, sev, "missing-source", "missing \"Source: <url>\" header line")
+	}
+
+	doc.Kind = schema.KindProse
+	if hasSegment(doc.Path, "safety") {
+		doc.Kind = schema.KindSafety
+	}
+	if h.kind.value != "" {
+		k, err := schema.ParseKind(strings.ToLower(h.kind.value))
+		if err != nil {
+			ds.add(h.kind.line, schema.SeverityError, "unknown-kind", err.Error())
+		} else {
+			doc.Kind = k
+		}
+	}
+
+	doc.Lang = opt.DefaultLang
+	if hasSegment(doc.Path, "pt-BR") || hasSegment(doc.Path, "pt") {
+		doc.Lang = schema.LangPT
+	}
+	if h.lang.value != "" {
+		l, err := schema.ParseLang(h.lang.value)
+		if err != nil {
+			ds.add(h.lang.line, schema.SeverityError, "unknown-lang", err.Error())
+		} else {
+			doc.Lang = l
+		}
+	}
+
+	doc.BeachID = h.beach.value
+	if doc.Kind == schema.KindLore && doc.BeachID == "" {
+		ds.add(h.kind.line, schema.SeverityError, "lore-without-beach", "Kind: lore needs a \"Beach: <id>\" header line")
+	}
+}
+
+// hasSegment reports whether a folder of rel is named seg.
+func hasSegment(rel, seg string) bool {
+	dir := path.Dir(rel)
+	for _, s := range strings.Split(dir, "/") {
+		if strings.EqualFold(s, seg) {
+			return true
+		}
+	}
+	return false
+}
+
+// Rejected reports whether ds holds an error, which keeps the document out of
+// the snapshot.
+func Rejected(ds []schema.Diagnostic) bool {
+	for _, d := range ds {
+		if d.Severity == schema.SeverityError {
+			return true
+		}
+	}
+	return false
+}
+
+// Slug turns a folder name into a stable lower-case label: letters and
+// digits kept, every other run of characters a single '-'.
+func Slug(s string) string {
+	var b strings.Builder
+	dash := false
+	for _, r := range strings.ToLower(s) {
+		if r >= 'a' && r <= 'z' || r >= '0' && r <= '9' {
+			if dash && b.Len() > 0 {
+				b.WriteByte('-')
+			}
+			b.WriteRune(r)
+			dash = false
+		} else {
+			dash = true
+		}
+	}
+	return b.String()
+}
+
+type diagnostics struct {
+	path string
+	list []schema.Diagnostic
+}
+
+func (d *diagnostics) add(line int, sev schema.Severity, code, msg string) {
+	d.list = append(d.list, schema.Diagnostic{Path: d.path, Line: line, Severity: sev, Code: code, Message: msg})
+}

@@ -1,0 +1,56 @@
+package corpus
+
+import (
+	"fmt"
+	"io/fs"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/ocean-safety/ingest/schema"
+)
+
+// Scan lists every Markdown document under root, as slash-separated paths
+// relative to root in byte order (the order chunks are written in), and every
+// other file it passed over. Hidden files and folders (".git", ".DS_Store")
+// are skipped and listed, never silently.
+func Scan(root string) (docs []string, skipped []schema.Skipped, err error) {
+	err = filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if path == root {
+			return nil
+		}
+		rel, err := filepath.Rel(root, path)
+		if err != nil {
+			return err
+		}
+		rel = filepath.ToSlash(rel)
+		if strings.HasPrefix(d.Name(), ".") {
+			skipped = append(skipped, schema.Skipped{Path: rel, Reason: "hidden"})
+			if d.IsDir() {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		switch {
+		case d.IsDir():
+			return nil
+		case !d.Type().IsRegular():
+			skipped = append(skipped, schema.Skipped{Path: rel, Reason: "not-regular"})
+		case strings.EqualFold(filepath.Ext(rel), ".md"):
+			docs = append(docs, rel)
+		default:
+			skipped = append(skipped, schema.Skipped{Path: rel, Reason: "not-markdown"})
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, nil, fmt.Errorf("scan corpus %s: %w", root, err)
+	}
+	// WalkDir orders each folder by name; the snapshot is ordered by whole path.
+	sort.Strings(docs)
+	sort.Slice(skipped, func(i, j int) bool { return skipped[i].Path < skipped[j].Path })
+	return docs, skipped, nil
+}

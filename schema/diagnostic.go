@@ -1,0 +1,47 @@
+package schema
+
+import (
+	"fmt"
+	"strconv"
+)
+
+// Severity says whether a diagnostic rejects its document.
+type Severity string
+
+// Severities, from the worst.
+const (
+	SeverityError   Severity = "error"   // the document is rejected (the run fails under --strict)
+	SeverityWarning Severity = "warning" // reported; the document is ingested (an error under --strict)
+	SeverityInfo    Severity = "info"    // reported only
+)
+
+// Diagnostic is one problem found in the input, with its position.
+type Diagnostic struct {
+	Path     string   `json:"path"`
+	Line     int      `json:"line"` // 1-based; 0 when the problem is the whole file
+	Severity Severity `json:"severity"`
+	Code     string   `json:"code"` // stable, machine-readable: missing-title, invalid-utf8, ...
+	Message  string   `json:"message"`
+}
+
+// String formats d as "path:line: severity: message [code]", the form editors
+// and CI logs link to.
+func (d Diagnostic) String() string {
+	pos := d.Path
+	if d.Line > 0 {
+		pos += ":" + strconv.Itoa(d.Line)
+	}
+	return fmt.Sprintf("%s: %s: %s [%s]", pos, d.Severity, d.Message, d.Code)
+}
+
+// ChunkKey formats a chunk's position key.
+func ChunkKey(docPath string, order int) string {
+	return docPath + "#" + strconv.Itoa(order)
+}
+
+// Skipped is a file under the corpus root that is not ingested, with why:
+// counted in the report, never skipped silently.
+type Skipped struct {
+	Path   string `json:"path"`
+	Reason string `json:"reason"` // hidden | not-markdown | not-regular
+}

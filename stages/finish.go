@@ -1,0 +1,80 @@
+package stages
+
+import (
+	"encoding/hex"
+	"time"
+
+	"github.com/ocean-safety/ingest/artifacts"
+	"github.com/ocean-safety/ingest/schema"
+)
+
+// finish closes the Parquet file and writes the report and, last, the
+// manifest into the staging folder.
+func (r *run) finish(skipped []schema.Skipped, docs int, start time.Time) (*Result, error) {
+	if err := r.writer.Close(); err != nil {
+		return nil, err
+	}
+	chunksInfo, err := artifacts.Describe(r.stage.Path(artifacts.ChunksFile))
+	if err != nil {
+		return nil, err
+	}
+	chunksInfo.Rows = r.writer.Rows()
+
+	runID := newRunID()
+	status := StatusOK
+	if r.counts.Rejected > 0 {
+		status = StatusPartial
+	}
+	rep := artifacts.Report{
+		RunID:       runID,
+		Status:      string(status),
+		Diagnostics: r.diags,
+		Skipped:     skipped,
+		Seconds:     time.Since(start).Seconds(),
+	}
+	if rep.Diagnostics == nil {
+		rep.Diagnostics = []schema.Diagnostic{}
+	}
+	if rep.Skipped == nil {
+		rep.Skipped = []schema.Skipped{}
+	}
+	for _, s := range stageOrder {
+		rep.Stages = append(rep.Stages, *r.stats[s])
+	}
+	if err := artifacts.WriteJSON(r.stage.Path(artifacts.ReportFile), rep); err != nil {
+		return nil, err
+	}
+	reportInfo, err := artifacts.Describe(r.stage.Path(artifacts.ReportFile))
+	if err != nil {
+		return nil, err
+	}
+
+	counts := r.counts
+	counts.Skipped = len(skipped)
+	if counts.ByKind == nil { // no chunks: write {} rather than null
+		counts.ByKind, counts.ByLang, counts.ByElement = map[string]int{}, map[string]int{}, map[string]int{}
+	}
+	m := artifacts.Manifest{
+		SchemaVersion:     artifacts.SchemaVersion,
+		ToolVersion:       r.opt.ToolVersion,
+		RunID:             runID,
+		CreatedAt:         time.Now().UTC().Format(time.RFC3339),
+		CorpusFingerprint: hex.EncodeToString(r.fingerprint.Sum(nil)),
+		ConfigHash:        r.cfg.Hash(),
+		HeaderWriter:      r.headers.Name(),
+		Embedder:          artifacts.Component{Name: r.embed.Name(), Dims: r.embed.Dims()},
+		Tokenizer:         r.chunker.Tokenizer(),
+		ChunkUnit:         r.cfg.Chunk.Unit,
+		ChunkMax:          r.cfg.Chunk.Max,
+		Counts:            counts,
+		Diagnostics:       map[string]int{"error": 0, "warning": 0, "info": 0},
+		Files:             map[string]artifacts.FileInfo{artifacts.ChunksFile: chunksInfo, artifacts.ReportFile: reportInfo},
+	}
+	for _, d := range r.diags {
+		m.Diagnostics[string(d.Severity)]++
+	}
+	if err := artifacts.WriteJSON(r.stage.Path(artifacts.ManifestFile), m); err != nil {
+		return nil, err
+	}
+	return &Result{Status: status, Manifest: m, Report: rep}, nil
+}

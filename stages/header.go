@@ -1,0 +1,79 @@
+package stages
+
+import (
+	"context"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/ocean-safety/ingest/schema"
+)
+
+// HeaderWriter writes a chunk's one-line context header: the document and
+// section it comes from and what it is about, for a reader (or a small model)
+// that sees the chunk alone.
+type HeaderWriter interface {
+	// Name identifies the writer (and its model and prompt version) in the
+	// manifest and in cache keys.
+	Name() string
+	// Header returns the header and its source (schema.HeaderExtractive, …).
+	Header(ctx context.Context, doc schema.Document, c schema.Chunk) (header, source string, err error)
+}
+
+var _ HeaderWriter = (*Extractive)(nil)
+
+// Extractive is the offline header writer: title › section path: the chunk's
+// first sentence, capped in length. Deterministic and free.
+type Extractive struct {
+	maxChars int
+}
+
+// NewExtractive returns the offline header writer capped at maxChars runes.
+func NewExtractive(maxChars int) *Extractive { return &Extractive{maxChars: maxChars} }
+
+// Name implements HeaderWriter.
+func (*Extractive) Name() string { return "extractive-v1" }
+
+// Header implements HeaderWriter.
+func (e *Extractive) Header(_ context.Context, doc schema.Document, c schema.Chunk) (string, string, error) {
+	return ExtractiveHeader(doc.Title, c, e.maxChars), schema.HeaderExtractive, nil
+}
+
+// ExtractiveHeader builds the extractive header of c. It is exported for the
+// model-backed writers, whose failures fall back to it.
+func ExtractiveHeader(title string, c schema.Chunk, maxChars int) string {
+	var b strings.Builder
+	b.WriteString(title)
+	for _, s := range c.SectionPath {
+		b.WriteString(" › ")
+		b.WriteString(s)
+	}
+	if first := firstSentence(c.Text); first != "" {
+		b.WriteString(": ")
+		b.WriteString(first)
+	}
+	return capRunes(b.String(), maxChars)
+}
+
+// firstSentence is the chunk's first sentence on one line, without list or
+// quote markers.
+func firstSentence(text string) string {
+	ss := sentences(text)
+	if len(ss) == 0 {
+		return ""
+	}
+	s := strings.Join(strings.Fields(text[ss[0].start:ss[0].end]), " ")
+	return strings.TrimLeft(s, "-*+>#` ")
+}
+
+// capRunes cuts s to at most n runes at a word boundary, marking the cut with "…".
+func capRunes(s string, n int) string {
+	if utf8.RuneCountInString(s) <= n {
+		return s
+	}
+	r := []rune(s)[:n-1]
+	cut := string(r)
+	if i := strings.LastIndexByte(cut, ' '); i > len(cut)/2 {
+		cut = cut[:i]
+	}
+	return strings.TrimRight(cut, " ,;:›") + "…"
+}

@@ -1,0 +1,66 @@
+package stages
+
+import (
+	"github.com/yuin/goldmark"
+	"github.com/yuin/goldmark/ast"
+	"github.com/yuin/goldmark/extension"
+	"github.com/yuin/goldmark/text"
+
+	"github.com/ocean-safety/ingest/corpus"
+	"github.com/ocean-safety/ingest/schema"
+)
+
+// Parsed is a loaded document with its Markdown syntax tree: the record the
+// parse stage hands the chunk stage.
+type Parsed struct {
+	Doc   schema.Document
+	Diags []schema.Diagnostic
+	// Rejected is set when a diagnostic is an error: the document is reported
+	// and not chunked.
+	Rejected bool
+
+	root ast.Node // the body's tree; positions are relative to Doc.BodyStart
+	src  []byte   // Doc.Text[Doc.BodyStart:]
+}
+
+// Parser loads corpus documents and parses their Markdown (CommonMark with
+// GFM tables).
+type Parser struct {
+	root string
+	opt  corpus.Options
+	md   goldmark.Markdown
+}
+
+// NewParser returns a parser for the corpus at root.
+func NewParser(root string, opt corpus.Options) *Parser {
+	return &Parser{root: root, opt: opt, md: goldmark.New(goldmark.WithExtensions(extension.Table))}
+}
+
+// Parse loads and parses the document at rel (relative to the corpus root).
+// Problems with the document are in Parsed.Diags; the error is for a file
+// that cannot be read at all.
+func (p *Parser) Parse(rel string) (Parsed, error) {
+	doc, diags, err := corpus.Load(p.root, rel, p.opt)
+	if err != nil {
+		return Parsed{}, err
+	}
+	return p.parseDoc(doc, diags), nil
+}
+
+// ParseBytes is Parse for a document already in memory (the chunk command,
+// tests, fuzzing).
+func (p *Parser) ParseBytes(rel string, raw []byte) Parsed {
+	doc, diags := corpus.Parse(rel, raw, p.opt)
+	doc.SourceLabel = p.opt.SourceLabel
+	return p.parseDoc(doc, diags)
+}
+
+func (p *Parser) parseDoc(doc schema.Document, diags []schema.Diagnostic) Parsed {
+	out := Parsed{Doc: doc, Diags: diags, Rejected: corpus.Rejected(diags)}
+	if out.Rejected {
+		return out
+	}
+	out.src = []byte(doc.Text[doc.BodyStart:])
+	out.root = p.md.Parser().Parse(text.NewReader(out.src))
+	return out
+}

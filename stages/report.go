@@ -1,0 +1,23 @@
+package stages
+
+import (
+	"github.com/ocean-safety/ingest/schema"
+)
+
+// Reporter receives a run's progress and diagnostics as they happen. The
+// library never prints; the CLI decides how these look (a live line on a
+// terminal, plain lines in CI).
+type Reporter interface {
+	// Progress says done of total items went through a stage (total is -1
+	// when unknown).
+	Progress(stage string, done, total int)
+	Diagnostic(d schema.Diagnostic)
+}
+
+// Discard is a Reporter that drops everything.
+var Discard Reporter = discard{}
+
+type discard struct{}
+
+func (discard) Progress(string, int, int)    {}
+func (discard) Diagnostic(schema.Diagnostic) {}
