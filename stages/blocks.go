@@ -2,6 +2,7 @@ package stages
 
 import (
 	"bytes"
+	"html"
 	"strings"
 
 	"github.com/yuin/goldmark/ast"
@@ -20,6 +21,7 @@ type block struct {
 	sectionID int      // blocks merge only within one section
 	split     bool     // may be cut at sentence ends when over budget
 	table     bool
+	list      int // the list an item belongs to (0: none): items merge only within their list
 }
 
 // blockWalker flattens a document's tree into blocks, in source order.
@@ -30,6 +32,7 @@ type blockWalker struct {
 	section  int
 	blocks   []block
 	tables   []int // lines of tables (for the table-in-prose warning)
+	lists    int   // lists seen, to number them
 	diags    []schema.Diagnostic
 }
 
@@ -65,8 +68,12 @@ func (w *blockWalker) node(n ast.Node, s span) {
 	case *ast.ThematicBreak:
 		// a rule carries no text
 	case *ast.List:
+		w.lists++
 		for it := n.FirstChild(); it != nil; it = it.NextSibling() {
-			w.add(schema.ElementListItem, w.nodeSpan(it, it.NextSibling(), s.end-w.off), true)
+			s := w.nodeSpan(it, it.NextSibling(), s.end-w.off)
+			if s.end > s.start {
+				w.place(block{el: schema.ElementListItem, span: s, text: w.p.Doc.Text[s.start:s.end], split: true, list: w.lists})
+			}
 		}
 	case *ast.FencedCodeBlock:
 		w.checkFence(s)
@@ -211,7 +218,7 @@ func inlineText(n ast.Node, src []byte) string {
 		}
 		return ast.WalkContinue, nil
 	})
-	return strings.Join(strings.Fields(b.String()), " ")
+	return html.UnescapeString(strings.Join(strings.Fields(b.String()), " "))
 }
 
 // checkFence warns about a fence that is never closed: the rest of the

@@ -52,7 +52,7 @@ func (c *Chunker) group(doc schema.Document, blocks []block) []piece {
 
 // joins reports whether block n can join a run that started with first.
 func (c *Chunker) joins(doc schema.Document, first, n block) bool {
-	return n.split && n.sectionID == first.sectionID && n.el == first.el && c.fits(doc.Text[first.start:n.end])
+	return n.split && n.sectionID == first.sectionID && n.el == first.el && n.list == first.list && c.fits(doc.Text[first.start:n.end])
 }
 
 func (c *Chunker) fits(s string) bool { return c.size.Count(s) <= c.cfg.Max }

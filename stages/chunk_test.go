@@ -1,0 +1,206 @@
+package stages
+
+import (
+	"bytes"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"golang.org/x/tools/txtar"
+
+	"github.com/ocean-safety/ingest/corpus"
+	"github.com/ocean-safety/ingest/schema"
+)
+
+var update = flag.Bool("update", false, "rewrite golden files")
+
+// TestChunkFixtures runs every testdata/chunk/*.txtar: a Markdown file, an
+// optional "config" section (key=value lines over the chunk defaults) and the
+// expected chunks in a "want" section, rewritten by -update.
+func TestChunkFixtures(t *testing.T) {
+	files, err := filepath.Glob("../testdata/chunk/*.txtar")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no fixtures: %v", err)
+	}
+	for _, file := range files {
+		t.Run(strings.TrimSuffix(filepath.Base(file), ".txtar"), func(t *testing.T) {
+			ar, err := txtar.ParseFile(file)
+			if err != nil {
+				t.Fatal(err)
+			}
+			cfg := fixtureConfig(t, ar)
+			name, src := fixtureDoc(t, ar)
+			p := NewParser(".", corpus.Options{SourceLabel: "fixtures"}).ParseBytes(name, src)
+			ch, err := NewChunker(cfg, "")
+			if err != nil {
+				t.Fatal(err)
+			}
+			chunks, diags := ch.Chunk(p)
+			checkInvariants(t, ch, p, chunks)
+			got := renderChunks(chunks, append(p.Diags, diags...))
+			compareSection(t, file, ar, "want", got)
+		})
+	}
+}
+
+func fixtureConfig(t *testing.T, ar *txtar.Archive) ChunkConfig {
+	cfg := DefaultConfig().Chunk
+	for _, f := range ar.Files {
+		if f.Name != "config" {
+			continue
+		}
+		for _, line := range strings.Fields(string(f.Data)) {
+			k, v, _ := strings.Cut(line, "=")
+			n, _ := strconv.Atoi(v)
+			switch k {
+			case "max":
+				cfg.Max = n
+			case "min":
+				cfg.Min = n
+			case "overlap":
+				cfg.Overlap = n
+			case "unit":
+				cfg.Unit = v
+			default:
+				t.Fatalf("config key %q", k)
+			}
+		}
+	}
+	return cfg
+}
+
+func fixtureDoc(t *testing.T, ar *txtar.Archive) (string, []byte) {
+	for _, f := range ar.Files {
+		if strings.HasSuffix(f.Name, ".md") {
+			return f.Name, f.Data
+		}
+	}
+	t.Fatal("fixture has no .md file")
+	return "", nil
+}
+
+// renderChunks is the golden form of chunks: one JSON object a line, then
+// the diagnostics.
+func renderChunks(chunks []schema.Chunk, diags []schema.Diagnostic) []byte {
+	var b bytes.Buffer
+	for _, c := range chunks {
+		line := map[string]any{
+			"order": c.Order, "kind": c.Kind, "element": c.Element, "section": c.SectionPath,
+			"lines": fmt.Sprintf("%d-%d", c.LineStart, c.LineEnd), "bytes": fmt.Sprintf("%d-%d", c.ByteStart, c.ByteEnd),
+			"tokens": c.TokenCount, "text": c.Text,
+		}
+		if c.Safety {
+			line["safety"] = true
+		}
+		if c.BeachID != "" {
+			line["beach"] = c.BeachID
+		}
+		if c.Oversize {
+			line["oversize"] = true
+		}
+		enc, _ := json.Marshal(line)
+		b.Write(enc)
+		b.WriteByte('\n')
+	}
+	for _, d := range diags {
+		fmt.Fprintf(&b, "diagnostic: %s\n", d)
+	}
+	return b.Bytes()
+}
+
+// compareSection compares got with the archive's section name, or rewrites
+// it under -update.
+func compareSection(t *testing.T, file string, ar *txtar.Archive, name string, got []byte) {
+	t.Helper()
+	for i, f := range ar.Files {
+		if f.Name != name {
+			continue
+		}
+		if *update {
+			ar.Files[i].Data = got
+			writeArchive(t, file, ar)
+			return
+		}
+		if !bytes.Equal(f.Data, got) {
+			t.Errorf("chunks differ from %s (run with -update to accept):\ngot:\n%s\nwant:\n%s", file, got, f.Data)
+		}
+		return
+	}
+	if !*update {
+		t.Fatalf("%s has no %q section; run with -update", file, name)
+	}
+	ar.Files = append(ar.Files, txtar.File{Name: name, Data: got})
+	writeArchive(t, file, ar)
+}
+
+func writeArchive(t *testing.T, file string, ar *txtar.Archive) {
+	if err := os.WriteFile(file, txtar.Format(ar), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestChunkCRLFMatchesLF(t *testing.T) {
+	ar, err := txtar.ParseFile("../testdata/chunk/prose-headings.txtar")
+	if err != nil {
+		t.Fatal(err)
+	}
+	name, src := fixtureDoc(t, ar)
+	crlf := bytes.ReplaceAll(src, []byte("\n"), []byte("\r\n"))
+	ch, _ := NewChunker(ChunkConfig{Unit: "chars", Max: 300}, "")
+	p := NewParser(".", corpus.Options{})
+	a, _ := ch.Chunk(p.ParseBytes(name, src))
+	b, _ := ch.Chunk(p.ParseBytes(name, crlf))
+	if ga, gb := renderChunks(a, nil), renderChunks(b, nil); !bytes.Equal(ga, gb) {
+		t.Errorf("CRLF input chunks differently:\ngot:\n%s\nwant:\n%s", gb, ga)
+	}
+}
+
+func TestChunkIDs(t *testing.T) {
+	src := []byte("# T\nSource: https://x\n\nSame paragraph.\n\n## B\n\nSame paragraph.\n")
+	p := NewParser(".", corpus.Options{}).ParseBytes("a.md", src)
+	ch, _ := NewChunker(ChunkConfig{Unit: "chars", Max: 700}, "tenant-a")
+	cs, _ := ch.Chunk(p)
+	if len(cs) != 2 {
+		t.Fatalf("got %d chunks, want 2", len(cs))
+	}
+	if cs[0].ContentHash != cs[1].ContentHash {
+		t.Errorf("got hashes %s, %s, want equal for equal text", cs[0].ContentHash, cs[1].ContentHash)
+	}
+	if cs[0].ChunkID == cs[1].ChunkID {
+		t.Errorf("got equal chunk ids %s for two rows, want unique", cs[0].ChunkID)
+	}
+	other, _ := NewChunker(ChunkConfig{Unit: "chars", Max: 700}, "tenant-b")
+	cs2, _ := other.Chunk(p)
+	if cs2[0].ChunkID == cs[0].ChunkID {
+		t.Errorf("got the same chunk id for two tenants")
+	}
+	again, _ := ch.Chunk(NewParser(".", corpus.Options{}).ParseBytes("a.md", src))
+	if again[0].ChunkID != cs[0].ChunkID || again[0].DocID != cs[0].DocID {
+		t.Errorf("got ids %s/%s on a second run, want %s/%s", again[0].ChunkID, again[0].DocID, cs[0].ChunkID, cs[0].DocID)
+	}
+}
+
+func TestNewChunkerValidates(t *testing.T) {
+	tests := []struct {
+		name string
+		cfg  ChunkConfig
+	}{
+		{"zero max", ChunkConfig{Unit: "chars", Max: 0}},
+		{"overlap equal to max", ChunkConfig{Unit: "chars", Max: 10, Overlap: 10}},
+		{"negative overlap", ChunkConfig{Unit: "chars", Max: 10, Overlap: -1}},
+		{"min over max", ChunkConfig{Unit: "chars", Max: 10, Min: 11}},
+		{"unknown unit", ChunkConfig{Unit: "words", Max: 10}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if _, err := NewChunker(tt.cfg, ""); err == nil {
+				t.Errorf("got no error for %+v, want one", tt.cfg)
+			}
+		})
+	}
+}
