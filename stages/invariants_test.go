@@ -137,7 +137,9 @@ func allCovered(line string, cov []bool) bool {
 func isDelimiterRow(s string) bool { return strings.Contains(s, "-") && strings.Trim(s, "|:- ") == "" }
 
 // plain drops inline markup the way a section path does.
-func plain(s string) string { return strings.Join(strings.Fields(strings.NewReplacer("*", "", "`", "", "_", "").Replace(s)), " ") }
+func plain(s string) string {
+	return strings.Join(strings.Fields(strings.NewReplacer("*", "", "`", "", "_", "").Replace(s)), " ")
+}
 
 // TestInvariantsOnShippedCorpus checks the properties on every document of the
 // shipped corpus at the default budget and at a small one that forces splits.

@@ -87,11 +87,11 @@ type run struct {
 	embed   Embedder
 	rep     Reporter
 
-	stage   *artifacts.Staging
-	writer  *artifacts.ChunkWriter
-	cancel  context.CancelFunc
-	errMu   sync.Mutex
-	err     error
+	stage  *artifacts.Staging
+	writer *artifacts.ChunkWriter
+	cancel context.CancelFunc
+	errMu  sync.Mutex
+	err    error
 
 	fingerprint hash.Hash
 	counts      artifacts.Counts
