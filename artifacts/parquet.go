@@ -124,9 +124,6 @@ func (w *ChunkWriter) Close() (err error) {
 		w.fw.Close()
 		return err
 	}
-	if err := w.fw.AppendKeyValueMetadata("ingest.schema_version", SchemaVersion); err != nil {
-		return fmt.Errorf("parquet metadata: %w", err)
-	}
 	if err := w.fw.Close(); err != nil { // closes f too
 		return fmt.Errorf("parquet close: %w", err)
 	}

@@ -1,0 +1,41 @@
+-- DuckDB access to an ingest snapshot's chunks.parquet.
+--
+-- Parquet has no fixed-size list, so DuckDB reads the embedding column as a
+-- variable-length FLOAT[]. array_cosine_similarity and DuckDB's vector index
+-- need the fixed-size FLOAT[1024]; ingest_chunks casts it once, here, so
+-- consumers never do. Every other column is passed through unchanged.
+--
+-- A table macro rather than a view: the snapshot's path is its parameter, so
+-- nothing in this file needs editing. Load it once per session:
+--
+--     .read consumers/chunks_view.sql                        -- duckdb CLI
+--     SELECT count(*) FROM ingest_chunks('out/knowledge/chunks.parquet');
+--
+-- 1024 is the snapshot's embed.dims (the file's ingest.embedding_dims
+-- key-value metadata). A snapshot of another width fails the cast ("Cannot
+-- cast list with length N") in any query that reads embedding, rather than
+-- comparing vectors of different sizes; change the cast to match.
+CREATE OR REPLACE MACRO ingest_chunks(path) AS TABLE
+    SELECT * REPLACE (embedding::FLOAT[1024] AS embedding)
+    FROM read_parquet(path);
+
+-- A named view over one snapshot, for tools that want a table name:
+--
+--     CREATE OR REPLACE VIEW chunks AS
+--         SELECT * FROM ingest_chunks('out/knowledge/chunks.parquet');
+--
+-- Nearest neighbours of one chunk (embeddings are L2-normalised, so cosine
+-- similarity ranks the same as the dot product):
+--
+--     SELECT chunk_id, doc_path, section_path,
+--            array_cosine_similarity(embedding, (
+--                SELECT embedding FROM ingest_chunks('out/knowledge/chunks.parquet')
+--                WHERE chunk_id = '<chunk_id>')) AS score
+--     FROM ingest_chunks('out/knowledge/chunks.parquet')
+--     ORDER BY score DESC
+--     LIMIT 10;
+--
+-- The schema version the file was written with:
+--
+--     SELECT decode(value) FROM parquet_kv_metadata('out/knowledge/chunks.parquet')
+--     WHERE decode(key) = 'ingest.schema_version';

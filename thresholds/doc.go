@@ -1,0 +1,12 @@
+// Package thresholds finds the numeric bounds the corpus states ("waves
+// above 1.5 m are dangerous for beginners", "água abaixo de 18 °C traz risco
+// de hipotermia") and writes them as a proposal for people to review.
+//
+// Extraction is deterministic and rule-based: a quantity found by package
+// units, bound by a comparator phrase just before it ("acima dos", "up to",
+// "between … and …") or just after it ("or more", "ou menos"). The subject
+// it constrains comes from a small bilingual vocabulary ("ondas", "wind",
+// "água" …) matched in the same sentence, nearest to the quantity wins; the
+// hazard is a short phrase opened by a danger keyword. Nothing here is ever
+// applied: Write renders thresholds.md, which says so in its first lines.
+package thresholds

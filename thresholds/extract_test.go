@@ -1,0 +1,134 @@
+package thresholds
+
+import (
+	"math"
+	"testing"
+
+	"github.com/ocean-safety/ingest/schema"
+	"github.com/ocean-safety/ingest/units"
+)
+
+// chunkOf builds a chunk as the chunker would, starting at line 10.
+func chunkOf(text string, lang schema.Lang) schema.Chunk {
+	return schema.Chunk{
+		DocPath:     "safety/rules.md",
+		SectionPath: []string{"Rules"},
+		Lang:        lang,
+		Element:     schema.ElementParagraph,
+		Text:        text,
+		LineStart:   10,
+		ContentHash: "abc123",
+	}
+}
+
+func extract(c schema.Chunk) []schema.Threshold {
+	return Extract(c, units.Parse(c.Text, units.Options{Lang: string(c.Lang)}))
+}
+
+type want struct {
+	subject, comparator string
+	value, value2       float64
+	surface, hazard     string
+}
+
+const (
+	knot = 1852.0 / 3600
+	foot = 0.3048
+)
+
+func TestExtract(t *testing.T) {
+	en, pt := schema.LangEN, schema.LangPT
+	tests := []struct {
+		name string
+		lang schema.Lang
+		text string
+		want []want
+	}{
+		// English comparators
+		{"en above", en, "Waves above 1.5 m are dangerous for beginners.", []want{{SubjectWaveHeight, "above", 1.5, 0, "1.5 m", "dangerous for beginners"}}},
+		{"en over", en, "Do not paddle out when the surf is over 6 ft.", []want{{SubjectWaveHeight, "above", 6 * foot, 0, "6 ft", ""}}},
+		{"en more than", en, "Winds of more than 25 knots make the bay unsafe.", []want{{SubjectWindSpeed, "above", 25 * knot, 0, "25 knots", "unsafe"}}},
+		{"en greater than", en, "Swell greater than 2 m closes the beach.", []want{{SubjectWaveHeight, "above", 2, 0, "2 m", ""}}},
+		{"en exceeds", en, "When the wind exceeds 20 kn, flags go red.", []want{{SubjectWindSpeed, "above", 20 * knot, 0, "20 kn", ""}}},
+		{"en exceeding", en, "Gusts exceeding 60 km/h are a hazard to kites.", []want{{SubjectWindSpeed, "above", 60 / 3.6, 0, "60 km/h", "hazard to kites"}}},
+		{"en higher than", en, "Surf higher than 3 ft is not recommended for children.", []want{{SubjectWaveHeight, "above", 3 * foot, 0, "3 ft", "not recommended for children"}}},
+		{"en at least", en, "Keep at least 50 metres from the rocks.", []want{{SubjectUnknown, "at_least", 50, 0, "50 metres", ""}}},
+		{"en minimum of", en, "Stay a minimum of 100 m from shore when kiting.", []want{{SubjectDistance, "at_least", 100, 0, "100 m", ""}}},
+		{"en below", en, "Water below 15 °C brings a risk of cold shock.", []want{{SubjectWaterTemperature, "below", 15, 0, "15 °C", "risk of cold shock"}}},
+		{"en under", en, "Children should stay in water under 1 m deep.", []want{{SubjectWaterDepth, "below", 1, 0, "1 m", ""}}},
+		{"en less than", en, "Air temperatures of less than 10 °C chill wet swimmers.", []want{{SubjectAirTemperature, "below", 10, 0, "10 °C", ""}}},
+		{"en lower than", en, "Sea temperature lower than 18 °C shortens safe swim time.", []want{{SubjectWaterTemperature, "below", 18, 0, "18 °C", ""}}},
+		{"en up to", en, "Rip currents can flow at up to 2 m/s.", []want{{SubjectCurrentSpeed, "at_most", 2, 0, "2 m/s", ""}}},
+		{"en at most", en, "Beginners should swim at most 50 m from the beach.", []want{{SubjectDistance, "at_most", 50, 0, "50 m", ""}}},
+		{"en no more than", en, "Swim no more than 30 m from shore.", []want{{SubjectDistance, "at_most", 30, 0, "30 m", ""}}},
+		{"en maximum of", en, "Lessons run in wind of a maximum of 15 kn.", []want{{SubjectWindSpeed, "at_most", 15 * knot, 0, "15 kn", ""}}},
+		{"en between", en, "Water between 15 and 18 °C can cause hypothermia within an hour.", []want{{SubjectWaterTemperature, "between", 15, 18, "15 and 18 °C", "hypothermia within an hour"}}},
+		{"en between units", en, "Waves between 1 m and 2 m suit improvers.", []want{{SubjectWaveHeight, "between", 1, 2, "1 m and 2 m", ""}}},
+		{"en or more", en, "Rip currents of 1 m/s or more outpace strong swimmers.", []want{{SubjectCurrentSpeed, "at_least", 1, 0, "1 m/s", ""}}},
+		{"en or less", en, "Water of 12 °C or less causes cold shock.", []want{{SubjectWaterTemperature, "at_most", 12, 0, "12 °C", "cold shock"}}},
+		{"en feet per second", en, "Rip currents can flow at up to 8 feet per second.", []want{{SubjectCurrentSpeed, "at_most", 8 * foot, 0, "8 feet per second", ""}}},
+		{"en hedge", en, "Waves above about 2 m break on the bar.", []want{{SubjectWaveHeight, "above", 2, 0, "2 m", ""}}},
+		{"en equivalent counted once", en, "Surf above 5 ft [1.52 m] is dangerous.", []want{{SubjectWaveHeight, "above", 5 * foot, 0, "5 ft", "dangerous"}}},
+		{"en waist deep", en, "Do not let children go into water deeper than 0.8 m (waist-deep on an adult).", []want{{SubjectWaterDepth, "above", 0.8, 0, "0.8 m", ""}}},
+		{"en two in one sentence", en, "Never swim more than 50 m from shore when waves are above 2 m.", []want{
+			{SubjectDistance, "above", 50, 0, "50 m", ""}, {SubjectWaveHeight, "above", 2, 0, "2 m", ""}}},
+		{"en heat", en, "Heat above 35 °C brings a risk of heatstroke.", []want{{SubjectAirTemperature, "above", 35, 0, "35 °C", "risk of heatstroke"}}},
+		// Portuguese comparators
+		{"pt acima de", pt, "Ondas acima de 1,5 m são perigosas para iniciantes.", []want{{SubjectWaveHeight, "above", 1.5, 0, "1,5 m", "perigosas para iniciantes"}}},
+		{"pt acima dos", pt, "Com vento acima dos 20 nós, não entre no mar.", []want{{SubjectWindSpeed, "above", 20 * knot, 0, "20 nós", ""}}},
+		{"pt mais de", pt, "Rajadas de mais de 60 km/h derrubam guarda-sóis.", []want{{SubjectWindSpeed, "above", 60 / 3.6, 0, "60 km/h", ""}}},
+		{"pt superior a", pt, "Ondulação superior a 2 m fecha a praia.", []want{{SubjectWaveHeight, "above", 2, 0, "2 m", ""}}},
+		{"pt maior que", pt, "Correnteza maior que 1 m/s é perigosa.", []want{{SubjectCurrentSpeed, "above", 1, 0, "1 m/s", "perigosa"}}},
+		{"pt a partir de", pt, "A partir de 25 nós de vento, a bandeira é vermelha.", []want{{SubjectWindSpeed, "at_least", 25 * knot, 0, "25 nós", ""}}},
+		{"pt pelo menos", pt, "Mantenha pelo menos 50 metros das pedras.", []want{{SubjectUnknown, "at_least", 50, 0, "50 metros", ""}}},
+		{"pt no minimo", pt, "Fique no mínimo 200 m da praia com o jet ski.", []want{{SubjectDistance, "at_least", 200, 0, "200 m", ""}}},
+		{"pt abaixo de", pt, "Água abaixo de 18 °C traz risco de hipotermia.", []want{{SubjectWaterTemperature, "below", 18, 0, "18 °C", "risco de hipotermia"}}},
+		{"pt abaixo dos", pt, "Com a água abaixo dos 16 °C, use roupa de borracha.", []want{{SubjectWaterTemperature, "below", 16, 0, "16 °C", ""}}},
+		{"pt menos de", pt, "Em profundidade de menos de 1 m, não mergulhe de cabeça.", []want{{SubjectWaterDepth, "below", 1, 0, "1 m", ""}}},
+		{"pt inferior a", pt, "Temperatura do ar inferior a 15 °C exige cuidado.", []want{{SubjectAirTemperature, "below", 15, 0, "15 °C", ""}}},
+		{"pt menor que", pt, "Ondas menores que 1 m são ideais para aulas.", []want{{SubjectWaveHeight, "below", 1, 0, "1 m", ""}}},
+		{"pt ate", pt, "Nade até 50 m da areia.", []want{{SubjectDistance, "at_most", 50, 0, "50 m", ""}}},
+		{"pt no maximo", pt, "Crianças devem entrar no máximo até 0,5 m de profundidade.", []want{{SubjectWaterDepth, "at_most", 0.5, 0, "0,5 m", ""}}},
+		{"pt entre", pt, "Água entre 15 e 18 °C pode causar choque térmico.", []want{{SubjectWaterTemperature, "between", 15, 18, "15 e 18 °C", "choque térmico"}}},
+		{"pt entre ventos", pt, "Ventos entre 10 e 15 nós são bons para iniciantes no kite.", []want{{SubjectWindSpeed, "between", 10 * knot, 15 * knot, "10 e 15 nós", ""}}},
+		{"pt ou mais", pt, "Ondas de 2 m ou mais: só surfistas experientes.", []want{{SubjectWaveHeight, "at_least", 2, 0, "2 m", "surfistas experientes"}}},
+		{"pt ou menos", pt, "Mar a 14 °C ou menos causa hipotermia rapidamente.", []want{{SubjectWaterTemperature, "at_most", 14, 0, "14 °C", "hipotermia rapidamente"}}},
+		{"pt calor", pt, "Calor acima de 35 °C aumenta o risco de insolação.", []want{{SubjectAirTemperature, "above", 35, 0, "35 °C", "risco de insolação"}}},
+		{"pt graus", pt, "Com a água abaixo de 17 graus, limite o tempo de banho.", []want{{SubjectWaterTemperature, "below", 17, 0, "17 graus", ""}}},
+		{"pt correnteza nos", pt, "A correnteza pode passar de 2 nós na vazante.", []want{{SubjectCurrentSpeed, "above", 2 * knot, 0, "2 nós", ""}}},
+		// Nothing to extract
+		{"pt phone", pt, "Em emergência ligue 193.", nil},
+		{"pt year", pt, "Em 2019 a praia foi interditada.", nil},
+		{"pt no comparator", pt, "Ondas de 1,5 m hoje no Campeche.", nil},
+		{"pt plain range", pt, "Ondas de 2 a 3 m no fim de semana.", nil},
+		{"pt nivel", pt, "Alerta nível 3 acima do normal.", nil},
+		{"en no comparator", en, "Surf 4 ft at the point this morning.", nil},
+		{"en plain range", en, "Waves 2–3 m expected.", nil},
+		{"en comparator without unit", en, "More than 80% of rescues are in rips.", nil},
+		{"en time", en, "Lifeguards on duty until 18:00.", nil},
+		{"en comparator far away", en, "Above all, remember the waves today are 2 m.", nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := extract(chunkOf(tt.text, tt.lang))
+			if len(got) != len(tt.want) {
+				t.Fatalf("got %d thresholds %+v, want %d", len(got), got, len(tt.want))
+			}
+			for i, w := range tt.want {
+				g := got[i]
+				if g.Subject != w.subject || g.Comparator != w.comparator {
+					t.Errorf("[%d] got %s %s, want %s %s", i, g.Subject, g.Comparator, w.subject, w.comparator)
+				}
+				if !near(g.Value, w.value) || math.Abs(g.Value-w.value) > 1e-9 || math.Abs(g.Value2-w.value2) > 1e-9 {
+					t.Errorf("[%d] got values %v, %v, want %v, %v", i, g.Value, g.Value2, w.value, w.value2)
+				}
+				if g.Surface != w.surface {
+					t.Errorf("[%d] got surface %q, want %q", i, g.Surface, w.surface)
+				}
+				if g.Hazard != w.hazard {
+					t.Errorf("[%d] got hazard %q, want %q", i, g.Hazard, w.hazard)
+				}
+			}
+		})
+	}
+}

@@ -1,0 +1,167 @@
+package thresholds
+
+import (
+	"bytes"
+	"errors"
+	"flag"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/ocean-safety/ingest/schema"
+)
+
+var update = flag.Bool("update", false, "rewrite golden files")
+
+// fixtureChunk is a chunk of document path starting at line, as the
+// chunker would cut it.
+func fixtureChunk(path string, lang schema.Lang, line int, element schema.Element, text string) schema.Chunk {
+	return schema.Chunk{
+		DocPath:     path,
+		SectionPath: []string{"Safety"},
+		Lang:        lang,
+		Element:     element,
+		Text:        text,
+		LineStart:   line,
+		ContentHash: "hash-" + path,
+	}
+}
+
+// proposalChunks agree with one another: 1.5 m and 5 ft (1.524 m) are
+// within the conflict tolerance.
+func proposalChunks() []schema.Chunk {
+	en, pt := schema.LangEN, schema.LangPT
+	p, li, row := schema.ElementParagraph, schema.ElementListItem, schema.ElementTableRow
+	return []schema.Chunk{
+		fixtureChunk("safety/rules.md", en, 12, p, "Waves above 1.5 m are dangerous for beginners.\nWhen the wind exceeds 20 kn, the flags go red."),
+		fixtureChunk("safety/rules.md", en, 20, li, "- Water between 15 and 18 °C can cause cold shock | act fast."),
+		fixtureChunk("safety/regras.md", pt, 8, li, "- Ondas acima de 5 pés [1,52 m] são perigosas para iniciantes."),
+		fixtureChunk("safety/regras.md", pt, 15, p, "Nade até 50 m da areia.\nMantenha pelo menos 30 metros das pedras."),
+		fixtureChunk("beaches/mole.md", pt, 31, row, "Vento: acima de 20 nós\nÁgua: abaixo de 18 °C"),
+		fixtureChunk("beaches/mole.md", pt, 40, p, "Ondas de 1 a 2 m no verão; ligue 193 em 2024."),
+	}
+}
+
+// conflictChunks disagree: two documents give different bounds for the
+// same subject and comparator.
+func conflictChunks() []schema.Chunk {
+	en, pt := schema.LangEN, schema.LangPT
+	p := schema.ElementParagraph
+	return []schema.Chunk{
+		fixtureChunk("safety/rules.md", en, 3, p, "Water below 18 °C brings a risk of hypothermia."),
+		fixtureChunk("beaches/campeche.md", pt, 9, p, "Água abaixo de 16 °C traz risco de hipotermia."),
+		fixtureChunk("beaches/joaquina.md", pt, 5, p, "Com a água abaixo dos 18 °C, use roupa de borracha."),
+		fixtureChunk("safety/rules.md", en, 7, p, "Wind above 25 knots closes the beach to kites."),
+		fixtureChunk("beaches/campeche.md", pt, 14, p, "Vento acima de 20 nós é perigoso para o kite."),
+		fixtureChunk("beaches/campeche.md", pt, 20, p, "Ondas acima de 2 m fecham a praia."),
+		fixtureChunk("beaches/campeche.md", pt, 22, p, "Ondas acima de 3 m só para surfistas experientes."),
+	}
+}
+
+func thresholdsOf(chunks []schema.Chunk) []schema.Threshold {
+	var ts []schema.Threshold
+	for _, c := range chunks {
+		ts = append(ts, extract(c)...)
+	}
+	return ts
+}
+
+func TestWriteGolden(t *testing.T) {
+	tests := []struct {
+		name   string
+		chunks []schema.Chunk
+		golden string
+	}{
+		{"proposal", proposalChunks(), "proposal.golden.md"},
+		{"conflict", conflictChunks(), "conflict.golden.md"},
+		{"empty", nil, "empty.golden.md"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			ts := thresholdsOf(tt.chunks)
+			var got bytes.Buffer
+			if err := Write(&got, ts); err != nil {
+				t.Fatal(err)
+			}
+			path := filepath.Join("testdata", tt.golden)
+			if *update {
+				if err := os.WriteFile(path, got.Bytes(), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			want, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatalf("%v (run go test ./thresholds -update to create it)", err)
+			}
+			if !bytes.Equal(got.Bytes(), want) {
+				t.Errorf("got\n%s\nwant (%s)\n%s", got.Bytes(), path, want)
+			}
+			// Any input order gives the same bytes.
+			slices.Reverse(ts)
+			var again bytes.Buffer
+			if err := Write(&again, ts); err != nil {
+				t.Fatal(err)
+			}
+			if !bytes.Equal(again.Bytes(), got.Bytes()) {
+				t.Errorf("got different bytes for the same thresholds in reverse order")
+			}
+		})
+	}
+}
+
+func TestWriteSummary(t *testing.T) {
+	tests := []struct {
+		name   string
+		chunks []schema.Chunk
+		want   string
+	}{
+		{"proposal", proposalChunks(), "8 thresholds, 5 subjects, 0 conflicts."},
+		{"conflict", conflictChunks(), "7 thresholds, 3 subjects, 2 conflicts."},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var b bytes.Buffer
+			if err := Write(&b, thresholdsOf(tt.chunks)); err != nil {
+				t.Fatal(err)
+			}
+			if !strings.Contains(b.String(), "\n"+tt.want+"\n") {
+				t.Errorf("got\n%s\nwant a line %q", b.String(), tt.want)
+			}
+		})
+	}
+}
+
+type failingWriter struct{}
+
+var errDiskFull = errors.New("disk full")
+
+func (failingWriter) Write([]byte) (int, error) { return 0, errDiskFull }
+
+func TestWriteError(t *testing.T) {
+	err := Write(failingWriter{}, thresholdsOf(proposalChunks()))
+	if !errors.Is(err, errDiskFull) {
+		t.Errorf("got %v, want an error wrapping %v", err, errDiskFull)
+	}
+}
+
+func TestCellAndLink(t *testing.T) {
+	tests := []struct {
+		name, got, want string
+	}{
+		{"pipe escaped", cell("a | b"), `a \| b`},
+		{"newlines flattened", cell("a\nb\r\nc"), "a b c"},
+		{"link", sourceLink(schema.Threshold{DocPath: "safety/rules.md", Line: 12}), "[safety/rules.md:12](safety/rules.md#L12)"},
+		{"link with space", sourceLink(schema.Threshold{DocPath: "praias/lagoa (leste).md", Line: 3}),
+			"[praias/lagoa (leste).md:3](praias/lagoa%20%28leste%29.md#L3)"},
+		{"between value", siValue(schema.Threshold{Comparator: "between", Value: 15, Value2: 18, SIUnit: "degC"}), "15–18 degC"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if tt.got != tt.want {
+				t.Errorf("got %q, want %q", tt.got, tt.want)
+			}
+		})
+	}
+}

@@ -1,0 +1,186 @@
+package units
+
+import (
+	"math"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// bareCelsiusMax is the largest bare English "degrees" read as Celsius when
+// the text names no scale: on a beach, a Fahrenheit reading this low is
+// near-freezing water, and a Celsius reading above it would be lethal heat.
+const bareCelsiusMax = 45
+
+// angleWords mark a bare "degrees" as an angle or a bearing, not a
+// temperature, when they sit just before or after it.
+// Compass points are left out on purpose: "vento sul" sits next to water
+// temperatures far too often.
+var angleWords = []string{
+	"angle", "ângulo", "angulo", "inclina", "slope", "direç", "direc",
+	"heading", "bearing", "rumo", "azimut",
+}
+
+// angleWindow is how many bytes around a bare degree are searched for an
+// angle word: about four words either side.
+const angleWindow = 32
+
+// resolveDegrees drops bare degrees that are angles and gives the others a
+// scale: that of the nearest explicit °C or °F in the text, else a "Celsius"
+// or "Fahrenheit" written anywhere, else the language default. It is linear
+// in the number of quantities: one pass each way finds the nearest explicit
+// scale.
+func (p *parser) resolveDegrees() {
+	kept := p.found[:0]
+	bare := 0
+	for i := range p.found {
+		f := p.found[i]
+		if f.scale == bareDegrees {
+			if p.isAngle(f.q) {
+				continue
+			}
+			bare++
+		}
+		kept = append(kept, f)
+	}
+	p.found = kept
+	if bare == 0 {
+		return
+	}
+	nearest := p.nearestScales()
+	fallback := p.defaultScale()
+	for i := range p.found {
+		if p.found[i].scale != bareDegrees {
+			continue
+		}
+		if nearest[i] != bareDegrees {
+			p.found[i].scale = nearest[i]
+		} else {
+			p.found[i].scale = fallback
+		}
+	}
+}
+
+// nearestScales gives, for each found quantity, the scale of the nearest
+// (by position in the list) explicit Celsius or Fahrenheit quantity, or
+// bareDegrees when the text has none.
+func (p *parser) nearestScales() []scale {
+	n := len(p.found)
+	out := make([]scale, n)
+	dist := make([]int, n)
+	last, lastAt := bareDegrees, -1
+	for i, f := range p.found {
+		if f.def.dim == Temperature && f.def.scale != bareDegrees {
+			last, lastAt = f.def.scale, i
+		}
+		out[i], dist[i] = last, math.MaxInt
+		if lastAt >= 0 {
+			dist[i] = i - lastAt
+		}
+	}
+	next, nextAt := bareDegrees, -1
+	for i := n - 1; i >= 0; i-- {
+		f := p.found[i]
+		if f.def.dim == Temperature && f.def.scale != bareDegrees {
+			next, nextAt = f.def.scale, i
+		}
+		if nextAt >= 0 && nextAt-i < dist[i] {
+			out[i], dist[i] = next, nextAt-i
+		}
+	}
+	return out
+}
+
+func (p *parser) isAngle(q Quantity) bool {
+	lo := max(0, q.Start-angleWindow)
+	hi := min(len(p.text), q.End+angleWindow)
+	window := strings.ToLower(p.text[lo:hi])
+	for _, w := range angleWords {
+		for i := strings.Index(window, w); i >= 0; {
+			if r, _ := utf8.DecodeLastRuneInString(window[:i]); i == 0 || !unicode.IsLetter(r) {
+				return true // at a word start: "ângulo", not "triângulo"
+			}
+			next := strings.Index(window[i+1:], w)
+			if next < 0 {
+				break
+			}
+			i += 1 + next
+		}
+	}
+	return false
+}
+
+// defaultScale is the scale of bare degrees in a text with no explicit °C
+// or °F quantity.
+func (p *parser) defaultScale() scale {
+	switch c, f := containsFold(p.text, "celsius"), containsFold(p.text, "fahrenheit"); {
+	case c && !f:
+		return celsius
+	case f && !c:
+		return fahrenheit
+	}
+	if p.pt || p.bareMax() <= bareCelsiusMax {
+		return celsius
+	}
+	return fahrenheit
+}
+
+// bareMax is the largest bare-degree value in the text, so that every bare
+// degree of one text ("water 68 degrees, air 30 degrees", "60 to 70
+// degrees") gets the same scale.
+func (p *parser) bareMax() float64 {
+	v := math.Inf(-1)
+	for _, f := range p.found {
+		if f.def.scale == bareDegrees {
+			v = max(v, f.q.Value)
+		}
+	}
+	return v
+}
+
+// containsFold reports whether s contains the lower-case ASCII word sub in
+// any case, without allocating a lowered copy of s.
+func containsFold(s, sub string) bool {
+	first := sub[0]
+	for i := 0; i+len(sub) <= len(s); i++ {
+		if asciiLower(s[i]) == first && strings.EqualFold(s[i:i+len(sub)], sub) {
+			return true
+		}
+	}
+	return false
+}
+
+// siValue converts a value in unit d, read in scale s, to SI.
+func siValue(v float64, d *unitDef, s scale) float64 {
+	switch s {
+	case celsius:
+		return v
+	case fahrenheit:
+		return (v - 32) * 5 / 9
+	}
+	return v * d.factor
+}
+
+// quantities finishes the found quantities: SI values, range ids numbered
+// in order of appearance.
+func (p *parser) quantities() []Quantity {
+	if len(p.found) == 0 {
+		return nil
+	}
+	out := make([]Quantity, len(p.found))
+	renumber := map[int]int{}
+	for i, f := range p.found {
+		q := f.q
+		q.SIValue = siValue(q.Value, f.def, f.scale)
+		if q.Range != 0 {
+			id, ok := renumber[q.Range]
+			if !ok {
+				id = len(renumber) + 1
+				renumber[q.Range] = id
+			}
+			q.Range = id
+		}
+		out[i] = q
+	}
+	return out
+}
