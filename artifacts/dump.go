@@ -32,7 +32,7 @@ func Dump(w io.Writer, path string) error {
 	return cf.Each(context.Background(), func(c schema.Chunk) error {
 		row := struct {
 			schema.Chunk
-			Embedding string
+			Embedding string `json:"embedding"` // shadows the vector
 		}{c, VectorDigest(c.Embedding)}
 		b, err := json.Marshal(row)
 		if err != nil {

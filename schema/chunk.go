@@ -2,36 +2,47 @@ package schema
 
 // Chunk is one retrievable piece of a document: one row of chunks.parquet.
 type Chunk struct {
-	ChunkID     string // deterministic UUID of tenant, document and content hash
-	ContentHash string // hex SHA-256 of Text: the chunk's identity
-	DocID       string // deterministic UUID of DocPath
-	DocPath     string
-	DocVersion  string
-	DocTitle    string
-	SourceURL   string
-	SourceLabel string
-	TenantID    string // empty when the config names none (written as null)
-	Lang        Lang
-	Kind        Kind
-	Element     Element
-	Safety      bool
-	BeachID     string // empty when none (written as null)
-	SectionPath []string
-	Order       int // position within the document, from 0
-	Text        string
-	LineStart   int // 1-based, inclusive
-	LineEnd     int // 1-based, inclusive
-	ByteStart   int // offset into Document.Text, inclusive
-	ByteEnd     int // offset into Document.Text, exclusive
-	TokenCount  int
-	Oversize    bool // a single sentence longer than the budget, kept whole
+	ChunkID     string   `json:"chunk_id"`     // deterministic UUID of tenant, document and content hash
+	ContentHash string   `json:"content_hash"` // hex SHA-256 of Text: the chunk's identity
+	DocID       string   `json:"doc_id"`       // deterministic UUID of DocPath
+	DocPath     string   `json:"doc_path"`
+	DocVersion  string   `json:"doc_version"`
+	DocTitle    string   `json:"doc_title"`
+	SourceURL   string   `json:"source_url"`
+	SourceLabel string   `json:"source_label"`
+	TenantID    string   `json:"tenant_id"` // empty when the config names none (written as null)
+	Lang        Lang     `json:"lang"`
+	Kind        Kind     `json:"kind"`
+	Element     Element  `json:"element"`
+	Safety      bool     `json:"safety"`
+	BeachID     string   `json:"beach_id"` // empty when none (written as null)
+	SectionPath []string `json:"section_path"`
+	Order       int      `json:"chunk_order"` // position within the document, from 0
+	Text        string   `json:"text"`
+	LineStart   int      `json:"line_start"` // 1-based, inclusive
+	LineEnd     int      `json:"line_end"`   // 1-based, inclusive
+	ByteStart   int      `json:"byte_start"` // offset into Document.Text, inclusive
+	ByteEnd     int      `json:"byte_end"`   // offset into Document.Text, exclusive
+	TokenCount  int      `json:"token_count"`
+	Oversize    bool     `json:"oversize,omitempty"` // a single sentence longer than the budget, kept whole
 
-	ContextHeader string
-	HeaderSource  string
-	Embedding     []float32
+	ContextHeader string    `json:"context_header"`
+	HeaderSource  string    `json:"header_source"`
+	Embedding     []float32 `json:"embedding"`
 
-	Quantities []Quantity
-	Thresholds []Threshold
+	Quantities []Quantity  `json:"quantities"`
+	Thresholds []Threshold `json:"thresholds"`
+
+	// Cells are a table row's cells, in memory only (not a column): where
+	// each value sits in Text and the header it came from, so a bare number
+	// takes its unit from the header ("Água (°C)").
+	Cells []Cell `json:"-"`
+}
+
+// Cell is one value of a table row: Text[Start:End] under Header.
+type Cell struct {
+	Header     string
+	Start, End int
 }
 
 // Key is the chunk's position key, "path#ordinal": stable while the document's
@@ -41,14 +52,14 @@ func (c *Chunk) Key() string { return ChunkKey(c.DocPath, c.Order) }
 // Quantity is a measurement found in a chunk's text, with its canonical (SI)
 // value. Start and End are byte offsets into the chunk's Text.
 type Quantity struct {
-	Surface   string
-	Value     float64 // as written
-	Unit      string  // as written
-	Dimension string  // length | speed | temperature
-	SIValue   float64
-	SIUnit    string // m | m/s | degC
-	Start     int
-	End       int
+	Surface   string  `json:"surface"`
+	Value     float64 `json:"value"`     // as written
+	Unit      string  `json:"unit"`      // as written
+	Dimension string  `json:"dimension"` // length | speed | temperature
+	SIValue   float64 `json:"si_value"`
+	SIUnit    string  `json:"si_unit"` // m | m/s | degC
+	Start     int     `json:"start"`
+	End       int     `json:"end"`
 }
 
 // Comparators a threshold can state.
@@ -63,18 +74,18 @@ const (
 // Threshold is a numeric bound the corpus states ("surf above 1.5 m is
 // hazardous"), proposed for review and never applied by ingest itself.
 type Threshold struct {
-	Subject     string  // what it constrains: surf_height, wind_speed, water_temperature, ...
-	Comparator  string  // one of the Comparator constants
-	Value       float64 // SI; the lower end for between
-	Value2      float64 // SI upper end for between, else 0
-	SIUnit      string
-	Surface     string // the quantity as written
-	Sentence    string // the sentence that states it
-	Hazard      string // the consequence, where stated
-	DocPath     string
-	SectionPath []string
-	Line        int
-	ContentHash string // of the chunk that states it
-	Lang        Lang
-	Origin      string // rule | model
+	Subject     string   `json:"subject"`          // what it constrains: surf_height, wind_speed, water_temperature, ...
+	Comparator  string   `json:"comparator"`       // one of the Comparator constants
+	Value       float64  `json:"value"`            // SI; the lower end for between
+	Value2      float64  `json:"value2,omitempty"` // SI upper end for between, else 0
+	SIUnit      string   `json:"si_unit"`
+	Surface     string   `json:"surface"`  // the quantity as written
+	Sentence    string   `json:"sentence"` // the sentence that states it
+	Hazard      string   `json:"hazard"`   // the consequence, where stated
+	DocPath     string   `json:"doc_path"`
+	SectionPath []string `json:"section_path"`
+	Line        int      `json:"line"`
+	ContentHash string   `json:"content_hash"` // of the chunk that states it
+	Lang        Lang     `json:"lang"`
+	Origin      string   `json:"origin"` // rule | model
 }

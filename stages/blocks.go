@@ -22,6 +22,7 @@ type block struct {
 	split     bool     // may be cut at sentence ends when over budget
 	table     bool
 	list      int // the list an item belongs to (0: none): items merge only within their list
+	cells     []schema.Cell
 }
 
 // blockWalker flattens a document's tree into blocks, in source order.
@@ -133,6 +134,7 @@ func (w *blockWalker) table(t *extast.Table) {
 			continue
 		}
 		var b strings.Builder
+		var spans []schema.Cell
 		for i, v := range cells {
 			if v == "" {
 				continue
@@ -140,16 +142,19 @@ func (w *blockWalker) table(t *extast.Table) {
 			if b.Len() > 0 {
 				b.WriteString("; ")
 			}
+			header := ""
 			if i < len(names) && names[i] != "" {
-				b.WriteString(names[i] + ": ")
+				header = names[i]
+				b.WriteString(header + ": ")
 			}
+			spans = append(spans, schema.Cell{Header: header, Start: b.Len(), End: b.Len() + len(v)})
 			b.WriteString(v)
 		}
 		s := w.lineSpan(r.Pos())
 		if b.Len() == 0 || s.end <= s.start {
 			continue
 		}
-		w.place(block{el: schema.ElementTableRow, span: s, text: b.String(), table: true})
+		w.place(block{el: schema.ElementTableRow, span: s, text: b.String(), table: true, cells: spans})
 	}
 }
 

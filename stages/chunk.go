@@ -104,6 +104,7 @@ func (c *Chunker) record(doc schema.Document, pc piece, seen map[string]int) sch
 		ByteEnd:     pc.end,
 		TokenCount:  c.tokens.Count(pc.text),
 		Oversize:    pc.oversize,
+		Cells:       pc.cells,
 	}
 	if doc.Kind == schema.KindLore {
 		ch.BeachID = doc.BeachID

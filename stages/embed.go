@@ -147,7 +147,8 @@ func Words(text string) []string {
 }
 
 // EmbedInput is what the embedder reads for a chunk: its section path, its
-// context header and its text. The stored text stays verbatim.
+// context header, its text and the canonical form of its converted
+// quantities ("5 ft [1.52 m]"). The stored text stays verbatim.
 func EmbedInput(c schema.Chunk) string {
 	var b strings.Builder
 	for _, s := range c.SectionPath {
@@ -157,5 +158,9 @@ func EmbedInput(c schema.Chunk) string {
 	b.WriteString(c.ContextHeader)
 	b.WriteString("\n\n")
 	b.WriteString(c.Text)
+	if q := canonicalSuffix(c.Quantities); q != "" {
+		b.WriteString("\n\n")
+		b.WriteString(q)
+	}
 	return b.String()
 }

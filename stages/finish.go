@@ -2,10 +2,14 @@ package stages
 
 import (
 	"encoding/hex"
+	"errors"
+	"fmt"
+	"os"
 	"time"
 
 	"github.com/ocean-safety/ingest/artifacts"
 	"github.com/ocean-safety/ingest/schema"
+	"github.com/ocean-safety/ingest/thresholds"
 )
 
 // finish closes the Parquet file and writes the report and, last, the
@@ -19,6 +23,21 @@ func (r *run) finish(skipped []schema.Skipped, docs int, start time.Time) (*Resu
 		return nil, err
 	}
 	chunksInfo.Rows = r.writer.Rows()
+
+	thresholds.Sort(r.thresholds)
+	tf, err := os.Create(r.stage.Path(artifacts.ThresholdsFile))
+	if err != nil {
+		return nil, err
+	}
+	werr := thresholds.Write(tf, r.thresholds)
+	if err := errors.Join(werr, tf.Sync(), tf.Close()); err != nil {
+		return nil, fmt.Errorf("write %s: %w", artifacts.ThresholdsFile, err)
+	}
+	thresholdsInfo, err := artifacts.Describe(r.stage.Path(artifacts.ThresholdsFile))
+	if err != nil {
+		return nil, err
+	}
+	thresholdsInfo.Rows = len(r.thresholds)
 
 	runID := newRunID()
 	status := StatusOK
@@ -68,7 +87,8 @@ func (r *run) finish(skipped []schema.Skipped, docs int, start time.Time) (*Resu
 		ChunkMax:          r.cfg.Chunk.Max,
 		Counts:            counts,
 		Diagnostics:       map[string]int{"error": 0, "warning": 0, "info": 0},
-		Files:             map[string]artifacts.FileInfo{artifacts.ChunksFile: chunksInfo, artifacts.ReportFile: reportInfo},
+		Files: map[string]artifacts.FileInfo{artifacts.ChunksFile: chunksInfo, artifacts.ReportFile: reportInfo,
+			artifacts.ThresholdsFile: thresholdsInfo},
 	}
 	for _, d := range r.diags {
 		m.Diagnostics[string(d.Severity)]++

@@ -12,6 +12,7 @@ type piece struct {
 	section   []string
 	sectionID int
 	oversize  bool // over budget, and cannot be cut: one sentence, a code block, a table row
+	cells     []schema.Cell
 }
 
 // group turns blocks into pieces by the document's kind. Prose and structured
@@ -25,7 +26,7 @@ func (c *Chunker) group(doc schema.Document, blocks []block) []piece {
 		b := blocks[i]
 		switch {
 		case !b.split:
-			out = append(out, piece{el: b.el, span: b.span, text: b.text, section: b.section, sectionID: b.sectionID, oversize: !c.fits(b.text)})
+			out = append(out, piece{el: b.el, span: b.span, text: b.text, section: b.section, sectionID: b.sectionID, oversize: !c.fits(b.text), cells: b.cells})
 			i++
 		case !c.fits(b.text):
 			out = append(out, c.splitSentences(doc, b)...)

@@ -53,14 +53,15 @@ type Result struct {
 
 // stage names, in pipeline order.
 const (
-	stageParse  = "parse"
-	stageChunk  = "chunk"
-	stageHeader = "header"
-	stageEmbed  = "embed"
-	stageWrite  = "write"
+	stageParse     = "parse"
+	stageChunk     = "chunk"
+	stageNormalise = "normalise"
+	stageHeader    = "header"
+	stageEmbed     = "embed"
+	stageWrite     = "write"
 )
 
-var stageOrder = []string{stageParse, stageChunk, stageHeader, stageEmbed, stageWrite}
+var stageOrder = []string{stageParse, stageChunk, stageNormalise, stageHeader, stageEmbed, stageWrite}
 
 // Run ingests cfg.Corpus into a snapshot published at cfg.Out. Documents
 // are parsed, chunked and given headers by cfg.Workers workers; chunks are
@@ -79,13 +80,14 @@ func Run(ctx context.Context, cfg Config, opt Options) (*Result, error) {
 // run holds one run's state. Its fields are touched only from the ordered
 // callbacks of the two streams, never from the workers.
 type run struct {
-	cfg     Config
-	opt     Options
-	parser  *Parser
-	chunker *Chunker
-	headers HeaderWriter
-	embed   Embedder
-	rep     Reporter
+	cfg        Config
+	opt        Options
+	parser     *Parser
+	chunker    *Chunker
+	normaliser Normaliser
+	headers    HeaderWriter
+	embed      Embedder
+	rep        Reporter
 
 	stage  *artifacts.Staging
 	writer *artifacts.ChunkWriter
@@ -94,6 +96,7 @@ type run struct {
 	err    error
 
 	fingerprint hash.Hash
+	thresholds  []schema.Threshold // for thresholds.md: a few per document at most
 	counts      artifacts.Counts
 	diags       []schema.Diagnostic
 	stats       map[string]*artifacts.StageStat
@@ -263,6 +266,12 @@ func (r *run) processDoc(ctx context.Context, path string) docResult {
 
 	t = time.Now()
 	for i := range chunks {
+		r.normaliser.Normalise(&chunks[i])
+	}
+	res.took[stageNormalise] = time.Since(t)
+
+	t = time.Now()
+	for i := range chunks {
 		h, src, err := r.headers.Header(ctx, p.Doc, chunks[i])
 		if err != nil {
 			res.err = fmt.Errorf("header %s: %w", chunks[i].Key(), err)
@@ -303,6 +312,9 @@ func (r *run) collect(res docResult, total int) []schema.Chunk {
 	}
 	r.counts.Documents++
 	fmt.Fprintf(r.fingerprint, "%s\x00%s\n", res.path, res.doc.Version)
+	for _, c := range res.chunks {
+		r.thresholds = append(r.thresholds, c.Thresholds...)
+	}
 	return res.chunks
 }
 

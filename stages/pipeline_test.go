@@ -384,3 +384,12 @@ func (e *recordingEmbedder) Embed(ctx context.Context, texts []string) ([][]floa
 	e.mu.Unlock()
 	return e.Builtin.Embed(ctx, texts)
 }
+
+func readFile(t *testing.T, path string) []byte {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}

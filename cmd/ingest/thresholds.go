@@ -1,0 +1,48 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"path/filepath"
+
+	"github.com/urfave/cli/v3"
+
+	"github.com/ocean-safety/ingest/artifacts"
+	"github.com/ocean-safety/ingest/schema"
+	"github.com/ocean-safety/ingest/thresholds"
+)
+
+func thresholdsCommand() *cli.Command {
+	return &cli.Command{
+		Name:      "thresholds",
+		Usage:     "print a snapshot's thresholds, read from chunks.parquet (Markdown proposal, or --json)",
+		ArgsUsage: "DIR",
+		Flags:     []cli.Flag{&cli.BoolFlag{Name: "json", Usage: "a JSON array of thresholds"}},
+		Action: func(ctx context.Context, cmd *cli.Command) error {
+			if cmd.Args().Len() != 1 {
+				return usage("thresholds needs one snapshot DIR")
+			}
+			cf, err := artifacts.OpenChunks(filepath.Join(cmd.Args().First(), artifacts.ChunksFile))
+			if err != nil {
+				return err
+			}
+			defer cf.Close()
+			ts := []schema.Threshold{}
+			err = cf.Each(ctx, func(c schema.Chunk) error {
+				ts = append(ts, c.Thresholds...)
+				return nil
+			})
+			if err != nil {
+				return err
+			}
+			thresholds.Sort(ts)
+			if cmd.Bool("json") {
+				enc := json.NewEncoder(cmd.Root().Writer)
+				enc.SetEscapeHTML(false)
+				enc.SetIndent("", "  ")
+				return enc.Encode(ts)
+			}
+			return thresholds.Write(cmd.Root().Writer, ts)
+		},
+	}
+}

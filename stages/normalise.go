@@ -1,0 +1,74 @@
+package stages
+
+import (
+	"strings"
+
+	"github.com/ocean-safety/ingest/schema"
+	"github.com/ocean-safety/ingest/thresholds"
+	"github.com/ocean-safety/ingest/units"
+)
+
+// Normaliser finds the quantities in a chunk (m/ft, kn/km/h/m/s, °C/°F, in
+// English and Portuguese) with their SI values, and the thresholds they
+// state. The chunk's text is never rewritten: quantities are annotations.
+type Normaliser struct{}
+
+// Normalise fills c.Quantities and c.Thresholds.
+func (Normaliser) Normalise(c *schema.Chunk) {
+	qs := quantities(c)
+	c.Quantities = c.Quantities[:0]
+	for _, q := range qs {
+		c.Quantities = append(c.Quantities, schema.Quantity{
+			Surface: q.Surface, Value: q.Value, Unit: q.Unit, Dimension: string(q.Dimension),
+			SIValue: q.SIValue, SIUnit: q.SIUnit, Start: q.Start, End: q.End,
+		})
+	}
+	c.Thresholds = thresholds.Extract(*c, qs)
+}
+
+// quantities parses a chunk's text; a table row is parsed cell by cell, so a
+// bare number takes the unit of its column header.
+func quantities(c *schema.Chunk) []units.Quantity {
+	opt := units.Options{Lang: string(c.Lang)}
+	if len(c.Cells) == 0 {
+		return units.Parse(c.Text, opt)
+	}
+	var out []units.Quantity
+	ranges := 0 // range ids, kept unique across cells
+	for _, cell := range c.Cells {
+		o := opt
+		o.HeaderUnit = units.UnitFromHeader(cell.Header)
+		base, top := len(out), ranges // a cell's links and ranges count from its own results
+		for _, q := range units.Parse(c.Text[cell.Start:cell.End], o) {
+			q.Start += cell.Start
+			q.End += cell.Start
+			if q.EquivalentOf >= 0 {
+				q.EquivalentOf += base
+			}
+			if q.Range > 0 {
+				q.Range += top
+				ranges = max(ranges, q.Range)
+			}
+			out = append(out, q)
+		}
+	}
+	return out
+}
+
+// canonicalSuffix is what the embedder reads after a chunk's text: each
+// converted quantity with its canonical form ("5 ft [1.52 m]"), so both
+// spellings of a measurement land near each other.
+func canonicalSuffix(qs []schema.Quantity) string {
+	var b strings.Builder
+	for _, q := range qs {
+		canon := units.FormatSI(q.SIValue, q.SIUnit)
+		if strings.EqualFold(strings.TrimSpace(q.Unit), q.SIUnit) {
+			continue // already canonical
+		}
+		if b.Len() > 0 {
+			b.WriteString("; ")
+		}
+		b.WriteString(q.Surface + " [" + canon + "]")
+	}
+	return b.String()
+}
