@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -59,8 +60,9 @@ func (c *Chunker) Chunk(p Parsed) ([]schema.Chunk, []schema.Diagnostic) {
 	pieces := c.group(p.Doc, blocks)
 	chunks := make([]schema.Chunk, 0, len(pieces))
 	seen := map[string]int{}
+	lines := newLineIndex(p.Doc.Text)
 	for _, pc := range pieces {
-		ch := c.record(p.Doc, pc, seen)
+		ch := c.record(p.Doc, pc, seen, lines)
 		ch.Order = len(chunks)
 		if ch.Oversize {
 			diags = append(diags, schema.Diagnostic{Path: p.Doc.Path, Line: ch.LineStart, Severity: schema.SeverityInfo,
@@ -73,7 +75,7 @@ func (c *Chunker) Chunk(p Parsed) ([]schema.Chunk, []schema.Diagnostic) {
 
 // record fills a chunk's fields from a piece. seen counts content hashes
 // already used in the document, so a repeated paragraph still gets its own id.
-func (c *Chunker) record(doc schema.Document, pc piece, seen map[string]int) schema.Chunk {
+func (c *Chunker) record(doc schema.Document, pc piece, seen map[string]int, lines lineIndex) schema.Chunk {
 	sum := sha256.Sum256([]byte(pc.text))
 	hash := hex.EncodeToString(sum[:])
 	n := seen[hash]
@@ -98,8 +100,8 @@ func (c *Chunker) record(doc schema.Document, pc piece, seen map[string]int) sch
 		Safety:      doc.Kind == schema.KindSafety,
 		SectionPath: pc.section,
 		Text:        pc.text,
-		LineStart:   lineNumber(doc.Text, pc.start),
-		LineEnd:     lineNumber(doc.Text, max(pc.start, pc.end-1)),
+		LineStart:   lines.line(pc.start),
+		LineEnd:     lines.line(max(pc.start, pc.end-1)),
 		ByteStart:   pc.start,
 		ByteEnd:     pc.end,
 		TokenCount:  c.tokens.Count(pc.text),
@@ -116,6 +118,26 @@ func (c *Chunker) record(doc schema.Document, pc piece, seen map[string]int) sch
 func DocID(path string) string { return uuid.NewSHA1(idSpace, []byte(path)).String() }
 
 func lineNumber(text string, off int) int { return 1 + strings.Count(text[:off], "\n") }
+
+// lineIndex holds the offset of every newline of a text, so a chunk's line
+// numbers cost a binary search, not a scan from the top of the document.
+type lineIndex []int
+
+func newLineIndex(text string) lineIndex {
+	var idx lineIndex
+	for i := 0; i < len(text); i++ {
+		if text[i] == '\n' {
+			idx = append(idx, i)
+		}
+	}
+	return idx
+}
+
+// line is the 1-based line of byte offset off.
+func (idx lineIndex) line(off int) int {
+	n, _ := slices.BinarySearch(idx, off)
+	return n + 1
+}
 
 func oversizeWhat(el schema.Element) string {
 	switch el {

@@ -95,6 +95,7 @@ type run struct {
 	errMu  sync.Mutex
 	err    error
 
+	plan        *PlanResult // set by Plan: count, do not enrich, embed or write
 	fingerprint hash.Hash
 	thresholds  []schema.Threshold // for thresholds.md: a few per document at most
 	counts      artifacts.Counts
@@ -264,6 +265,10 @@ func (r *run) processDoc(ctx context.Context, path string) docResult {
 	res.took[stageChunk] = time.Since(t)
 	res.diags = append(res.diags, diags...)
 
+	if r.plan != nil {
+		res.chunks = chunks
+		return res
+	}
 	t = time.Now()
 	for i := range chunks {
 		r.normaliser.Normalise(&chunks[i])
@@ -312,6 +317,10 @@ func (r *run) collect(res docResult, total int) []schema.Chunk {
 	}
 	r.counts.Documents++
 	fmt.Fprintf(r.fingerprint, "%s\x00%s\n", res.path, res.doc.Version)
+	if r.plan != nil {
+		r.planned(res)
+		return nil
+	}
 	for _, c := range res.chunks {
 		r.thresholds = append(r.thresholds, c.Thresholds...)
 	}

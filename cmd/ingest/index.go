@@ -24,6 +24,7 @@ func indexCommand() *cli.Command {
 			&cli.IntFlag{Name: "workers", Usage: "parallel workers (0: one per core)"},
 			&cli.BoolFlag{Name: "strict", Usage: "any error or warning fails the run; nothing is published"},
 			&cli.BoolFlag{Name: "quiet", Usage: "print only problems and the final summary"},
+			&cli.BoolFlag{Name: "plan", Usage: "dry run: count documents, chunks, model and embedding calls, then stop"},
 		},
 		Action: func(ctx context.Context, cmd *cli.Command) error {
 			cfg, err := loadConfig(cmd)
@@ -49,6 +50,9 @@ func indexCommand() *cli.Command {
 				return usageError{err}
 			}
 			errw := cmd.Root().ErrWriter
+			if cmd.Bool("plan") {
+				return plan(ctx, cmd, cfg)
+			}
 			rep := newReporter(errw, cmd.Bool("quiet"))
 			res, err := stages.Run(ctx, cfg, stages.Options{Reporter: rep, ToolVersion: version})
 			rep.done()
@@ -92,4 +96,18 @@ func formatCounts(m map[string]int) string {
 		return "none"
 	}
 	return strings.Join(parts, ", ")
+}
+
+// plan prints what a run would do, without doing it.
+func plan(ctx context.Context, cmd *cli.Command, cfg stages.Config) error {
+	p, err := stages.Plan(ctx, cfg)
+	if err != nil {
+		return fmt.Errorf("plan: %w", err)
+	}
+	for _, d := range p.Diagnostics {
+		fmt.Fprintln(cmd.Root().ErrWriter, d.String())
+	}
+	fmt.Fprintf(cmd.Root().Writer, "plan: %d documents (%d rejected, %.1f MB), %d chunks; %d header calls to a model (table rows never go to one), %d embedding calls of up to %d texts; read in %.2fs\n",
+		p.Documents, p.Rejected, float64(p.Bytes)/1e6, p.Chunks, p.HeaderCalls, p.EmbeddingCalls, cfg.Embed.BatchSize, p.Seconds)
+	return nil
 }

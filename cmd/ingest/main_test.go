@@ -90,6 +90,21 @@ func TestExitCodes(t *testing.T) {
 	}
 }
 
+func TestPlan(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "never")
+	code, stdout, stderr := runCLI(context.Background(), "", "index", "--corpus", fixtureCorpus, "--out", out, "--plan")
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	// 12 chunks, 2 of them table rows; 2 batches of up to 10.
+	if !strings.Contains(stdout, "4 documents") || !strings.Contains(stdout, "12 chunks; 10 header calls") || !strings.Contains(stdout, "2 embedding calls") {
+		t.Errorf("got %q", stdout)
+	}
+	if _, err := os.Stat(out); err == nil {
+		t.Errorf("plan published %s", out)
+	}
+}
+
 func TestChunkCommand(t *testing.T) {
 	code, out, stderr := runCLI(context.Background(), "", "chunk", fixtureCorpus+"/safety/rules.md", fixtureCorpus+"/pt-BR/temperatura.md")
 	if code != exitOK {

@@ -1,0 +1,149 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/urfave/cli/v3"
+
+	"github.com/ocean-safety/ingest/schema"
+	"github.com/ocean-safety/ingest/search"
+)
+
+// excerptRunes is how much of a chunk a text result shows: two terminal
+// lines, enough to recognise the passage.
+const excerptRunes = 160
+
+// searchOutput is the --json form of `ingest search`.
+type searchOutput struct {
+	Query    string          `json:"query"`
+	Snapshot string          `json:"snapshot"`
+	Mode     search.Mode     `json:"mode"`
+	K        int             `json:"k"`
+	Filter   searchFilter    `json:"filter"`
+	Beaches  []string        `json:"beaches"` // named by the question: other beaches' lore was left out
+	Results  []search.Result `json:"results"`
+}
+
+type searchFilter struct {
+	Lang        schema.Lang `json:"lang,omitempty"`
+	Kind        schema.Kind `json:"kind,omitempty"`
+	BeachID     string      `json:"beach,omitempty"`
+	SourceLabel string      `json:"source,omitempty"`
+}
+
+func searchCommand() *cli.Command {
+	return &cli.Command{
+		Name:      "search",
+		Usage:     "rank a snapshot's chunks for a question (BM25, vector or both fused)",
+		ArgsUsage: `"QUESTION"`,
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "snapshot", Usage: "snapshot folder (from ingest index)"},
+			&cli.IntFlag{Name: "k", Value: search.DefaultTopK, Usage: "number of chunks to return"},
+			&cli.StringFlag{Name: "mode", Value: string(search.DefaultMode), Usage: "hybrid, bm25 or vector"},
+			&cli.StringFlag{Name: "lang", Usage: "only chunks in this language (en, pt)"},
+			&cli.StringFlag{Name: "beach", Usage: "only chunks tied to this beach id (its lore)"},
+			&cli.StringFlag{Name: "source", Usage: "only chunks with this source label"},
+			&cli.StringFlag{Name: "kind", Usage: "only chunks of this kind (prose, safety, lore, structured)"},
+			&cli.BoolFlag{Name: "json", Usage: "print one JSON object with a results array"},
+		},
+		Action: func(ctx context.Context, cmd *cli.Command) error {
+			query := strings.TrimSpace(strings.Join(cmd.Args().Slice(), " "))
+			dir := cmd.String("snapshot")
+			if dir == "" || query == "" {
+				return usage(`search needs --snapshot DIR and a "QUESTION"`)
+			}
+			opt, err := searchOptions(cmd)
+			if err != nil {
+				return err
+			}
+			ix, err := search.Load(ctx, dir)
+			if err != nil {
+				return err
+			}
+			res, err := ix.Search(ctx, query, opt)
+			if err != nil {
+				return fmt.Errorf("search: %w", err)
+			}
+			var beaches []string
+			if opt.Filter.BeachID == "" {
+				beaches = ix.Beaches(query)
+			}
+			out := searchOutput{Query: query, Snapshot: dir, Mode: opt.Mode, K: opt.K, Beaches: beaches, Results: res,
+				Filter: searchFilter{opt.Filter.Lang, opt.Filter.Kind, opt.Filter.BeachID, opt.Filter.SourceLabel}}
+			if cmd.Bool("json") {
+				enc := json.NewEncoder(cmd.Root().Writer)
+				enc.SetEscapeHTML(false)
+				enc.SetIndent("", "  ")
+				return enc.Encode(out)
+			}
+			printResults(cmd.Root().Writer, ix.Len(), out)
+			return nil
+		},
+	}
+}
+
+// searchOptions turns the flags into search options; a bad value is a usage error.
+func searchOptions(cmd *cli.Command) (search.Options, error) {
+	mode, err := search.ParseMode(cmd.String("mode"))
+	if err != nil {
+		return search.Options{}, usageError{err}
+	}
+	opt := search.Options{Mode: mode, K: cmd.Int("k")}
+	if opt.K < 1 {
+		return opt, usage("--k %d: want at least 1", opt.K)
+	}
+	if s := cmd.String("lang"); s != "" {
+		if opt.Filter.Lang, err = schema.ParseLang(s); err != nil {
+			return opt, usage("--lang: %v", err)
+		}
+	}
+	if s := cmd.String("kind"); s != "" {
+		if opt.Filter.Kind, err = schema.ParseKind(s); err != nil {
+			return opt, usage("--kind: %v", err)
+		}
+	}
+	opt.Filter.BeachID = cmd.String("beach")
+	opt.Filter.SourceLabel = cmd.String("source")
+	return opt, nil
+}
+
+func printResults(w io.Writer, chunks int, out searchOutput) {
+	fmt.Fprintf(w, "%s search of %s (%d chunks)", out.Mode, out.Snapshot, chunks)
+	if len(out.Beaches) > 0 {
+		fmt.Fprintf(w, "; the question names %s: other beaches' lore left out", strings.Join(out.Beaches, ", "))
+	}
+	fmt.Fprintln(w)
+	if len(out.Results) == 0 {
+		fmt.Fprintln(w, "no matching chunks")
+		return
+	}
+	for i, r := range out.Results {
+		where := r.DocPath
+		if len(r.SectionPath) > 0 {
+			where += " › " + strings.Join(r.SectionPath, " › ")
+		}
+		tags := string(r.Lang) + " " + string(r.Kind)
+		if r.BeachID != "" {
+			tags += " " + r.BeachID
+		}
+		fmt.Fprintf(w, "%2d. %.4f  %s  [%s]\n    %s\n", i+1, r.Score, where, tags, excerpt(r.Text, excerptRunes))
+	}
+}
+
+// excerpt is text on one line, cut to at most n runes at a word boundary.
+func excerpt(text string, n int) string {
+	s := strings.Join(strings.Fields(text), " ")
+	if utf8.RuneCountInString(s) <= n {
+		return s
+	}
+	cut := string([]rune(s)[:n-1])
+	if i := strings.LastIndexByte(cut, ' '); i > len(cut)/2 {
+		cut = cut[:i]
+	}
+	return strings.TrimRight(cut, " ,;:") + "…"
+}

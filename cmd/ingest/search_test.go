@@ -1,0 +1,136 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// oceanSnapshot indexes the shipped corpus once for the search and eval tests.
+func oceanSnapshot(t *testing.T) string {
+	t.Helper()
+	out := filepath.Join(t.TempDir(), "snap")
+	if code, _, stderr := runCLI(context.Background(), "", "index", "--corpus", "../../corpus/ocean", "--out", out, "--quiet"); code != exitOK {
+		t.Fatalf("index: exit %d: %s", code, stderr)
+	}
+	return out
+}
+
+func TestSearchCommand(t *testing.T) {
+	snap := oceanSnapshot(t)
+	tests := []struct {
+		name       string
+		args       []string
+		want       int
+		wantStdout string
+		wantStderr string
+	}{
+		{"text", []string{"search", "--snapshot", snap, "How do I escape a rip current?"}, exitOK, "rip-currents.md › How to escape", ""},
+		{"beach named", []string{"search", "--snapshot", snap, "--k", "3", "Is it safe to climb the rocks at Joaquina?"}, exitOK, "names joaquina", ""},
+		{"filtered to nothing", []string{"search", "--snapshot", snap, "--source", "nowhere", "rip"}, exitOK, "no matching chunks", ""},
+		{"no question", []string{"search", "--snapshot", snap}, exitUsage, "", "QUESTION"},
+		{"no snapshot", []string{"search", "rip"}, exitUsage, "", "--snapshot"},
+		{"bad mode", []string{"search", "--snapshot", snap, "--mode", "semantic", "rip"}, exitUsage, "", `unknown mode "semantic"`},
+		{"bad k", []string{"search", "--snapshot", snap, "--k", "0", "rip"}, exitUsage, "", "--k 0"},
+		{"bad lang", []string{"search", "--snapshot", snap, "--lang", "de", "rip"}, exitUsage, "", `unknown lang "de"`},
+		{"bad kind", []string{"search", "--snapshot", snap, "--kind", "poem", "rip"}, exitUsage, "", `unknown kind "poem"`},
+		{"missing snapshot", []string{"search", "--snapshot", filepath.Join(snap, "nope"), "rip"}, exitFailed, "", "manifest"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			code, stdout, stderr := runCLI(context.Background(), "", tt.args...)
+			if code != tt.want || !strings.Contains(stdout, tt.wantStdout) || !strings.Contains(stderr, tt.wantStderr) {
+				t.Errorf("got exit %d, stdout %q, stderr %q; want exit %d, stdout with %q, stderr with %q",
+					code, stdout, stderr, tt.want, tt.wantStdout, tt.wantStderr)
+			}
+		})
+	}
+}
+
+func TestSearchJSON(t *testing.T) {
+	snap := oceanSnapshot(t)
+	code, stdout, stderr := runCLI(context.Background(), "", "search", "--snapshot", snap, "--json", "--k", "3", "--lang", "pt", "--kind", "safety", "Como sair de um repuxo?")
+	if code != exitOK {
+		t.Fatalf("got exit %d, want 0: %s", code, stderr)
+	}
+	var out struct {
+		Results []map[string]any `json:"results"`
+	}
+	if err := json.Unmarshal([]byte(stdout), &out); err != nil {
+		t.Fatalf("got %q: %v", stdout, err)
+	}
+	if len(out.Results) != 3 {
+		t.Fatalf("got %d results, want 3", len(out.Results))
+	}
+	for _, r := range out.Results {
+		for _, key := range []string{"doc_path", "section_path", "chunk_id", "score", "text"} {
+			if _, ok := r[key]; !ok {
+				t.Errorf("got result %v without %s", r, key)
+			}
+		}
+		if r["lang"] != "pt" || r["kind"] != "safety" {
+			t.Errorf("got a %v %v result, want pt safety only", r["lang"], r["kind"])
+		}
+	}
+}
+
+func TestEvalCommand(t *testing.T) {
+	snap := oceanSnapshot(t)
+	tmp := t.TempDir()
+	write := func(name, content string) string {
+		p := filepath.Join(tmp, name)
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	// A question whose expected document is in the snapshot but never answers it.
+	wrong := write("wrong.json", `{"version": 1, "corpus": "corpus/ocean", "questions": [
+		{"id": "en-wrong", "lang": "en", "question": "How often should I reapply sunscreen?", "expected_doc": "tides.md"}]}`)
+	invalid := write("invalid.json", `{"version": 1, "corpus": "corpus/ocean", "questions": [
+		{"id": "en-a", "lang": "fr", "question": "Q?", "expected_doc": null}]}`)
+	missing := write("missing.json", `{"version": 1, "corpus": "corpus/ocean", "questions": [
+		{"id": "en-m", "lang": "en", "question": "Q?", "expected_doc": "nowhere.md"}]}`)
+	golden := "../../corpus/ocean.golden.json"
+	jsonOut := filepath.Join(tmp, "eval.json")
+	tests := []struct {
+		name       string
+		args       []string
+		want       int
+		wantStdout string
+		wantStderr string
+	}{
+		{"table", []string{"eval", "--snapshot", snap, "--questions", golden}, exitOK, "| hybrid | all | 82 |", ""},
+		{"gate passes", []string{"eval", "--snapshot", snap, "--questions", golden, "--min-recall", "0.9", "--json", jsonOut}, exitOK, "recall@5", ""},
+		{"gate fails", []string{"eval", "--snapshot", snap, "--questions", wrong, "--min-recall", "0.5"}, exitFailed, "| hybrid | all | 1 | 0.000", "hybrid recall@5 is 0.000 over 1 answerable questions, below --min-recall 0.500"},
+		{"baseline", []string{"eval", "--snapshot", snap, "--questions", golden, "--baseline", snap, "--k", "5"}, exitOK, "1.000 (+0.000)", ""},
+		{"invalid questions", []string{"eval", "--snapshot", snap, "--questions", invalid}, exitUsage, "", `question 1 (en-a): lang "fr"`},
+		{"questions name a missing document", []string{"eval", "--snapshot", snap, "--questions", missing}, exitFailed, "", `question 1 (en-m): expected doc "nowhere.md" is not in the snapshot`},
+		{"bad k", []string{"eval", "--snapshot", snap, "--questions", golden, "--k", "1,x"}, exitUsage, "", "--k"},
+		{"bad min-recall", []string{"eval", "--snapshot", snap, "--questions", golden, "--min-recall", "5"}, exitUsage, "", "--min-recall 5"},
+		{"no questions", []string{"eval", "--snapshot", snap}, exitUsage, "", "--questions"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			code, stdout, stderr := runCLI(context.Background(), "", tt.args...)
+			if code != tt.want || !strings.Contains(stdout, tt.wantStdout) || !strings.Contains(stderr, tt.wantStderr) {
+				t.Errorf("got exit %d, stdout %q, stderr %q; want exit %d, stdout with %q, stderr with %q",
+					code, stdout, stderr, tt.want, tt.wantStdout, tt.wantStderr)
+			}
+		})
+	}
+	var out evalOutput
+	b, err := os.ReadFile(jsonOut)
+	if err == nil {
+		err = json.Unmarshal(b, &out)
+	}
+	if err != nil || out.Report == nil {
+		t.Fatalf("got --json report error %v, want a report", err)
+	}
+	if len(out.Report.Cells) != 12 || len(out.Report.Outcomes) != 3*90 {
+		t.Errorf("got %d cells and %d outcomes, want 12 cells (3 modes × 4 groups) and 270 outcomes", len(out.Report.Cells), len(out.Report.Outcomes))
+	}
+}

@@ -1,0 +1,14 @@
+// Package search answers questions over a published snapshot: it loads the
+// chunks of a chunks.parquet into an in-memory Index and ranks them by BM25,
+// by cosine similarity of their stored embeddings, or by the reciprocal rank
+// fusion of both. Filters (language, beach, source label, kind) and the
+// beach a question names narrow the candidates before anything is ranked,
+// and BM25 takes its statistics from those candidates: a filtered search
+// ranks as if only the filtered chunks had been indexed.
+//
+// It also owns retrieval evaluation: the golden-questions file (read and
+// validated strictly), recall@k and MRR per mode and language, and the
+// no-answer scores. DefaultMode and DefaultTopK are the defaults of the
+// retrieval.mode and retrieval.top_k settings. It never prints; cmd/ingest
+// formats what it returns.
+package search

@@ -1,0 +1,182 @@
+package search
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/ocean-safety/ingest/artifacts"
+	"github.com/ocean-safety/ingest/schema"
+	"github.com/ocean-safety/ingest/stages"
+)
+
+// Embedder embeds questions for the vector leg. It must be the embedder that
+// embedded the snapshot's chunks, or cosine similarity means nothing.
+type Embedder interface {
+	Embed(ctx context.Context, texts []string) ([][]float32, error)
+}
+
+var _ Embedder = (*stages.Builtin)(nil)
+
+// Index is a snapshot held in memory for searching: per chunk what a result
+// shows, what the filters test, the BM25 term counts and the embedding.
+type Index struct {
+	entries  []entry
+	docs     map[string]*docInfo
+	beaches  []beach // sorted by id
+	embedder Embedder
+	noEmbed  error // why the vector leg is unavailable, when embedder is nil
+}
+
+// entry is one chunk, reduced to what searching needs.
+type entry struct {
+	chunkID, docPath, text, header string
+	order                          int
+	sectionPath                    []string
+	lang                           schema.Lang
+	kind                           schema.Kind
+	beachID, sourceLabel           string
+
+	tf     map[string]int // BM25 term counts over section path, header and text
+	length int            // BM25 document length: the number of terms
+	vec    []float32
+	norm   float64
+}
+
+// docInfo is what the golden-set check needs to know of a document.
+type docInfo struct {
+	lang     schema.Lang
+	sections map[string]bool // every element of every chunk's section path
+}
+
+// Load reads a snapshot folder (manifest.json and chunks.parquet), streaming
+// the rows. The question embedder is the one the manifest names; when it is
+// not available offline, Load still succeeds and BM25 search works, but
+// vector and hybrid searches return an error that says why.
+func Load(ctx context.Context, dir string) (*Index, error) {
+	m, err := artifacts.ReadManifest(dir)
+	if err != nil {
+		return nil, err
+	}
+	cf, err := artifacts.OpenChunks(filepath.Join(dir, artifacts.ChunksFile))
+	if err != nil {
+		return nil, err
+	}
+	defer cf.Close()
+	if cf.Dims != m.Embedder.Dims {
+		return nil, fmt.Errorf("snapshot %s: chunks.parquet holds %d-dim vectors, the manifest says %d", dir, cf.Dims, m.Embedder.Dims)
+	}
+	emb, noEmbed := queryEmbedder(m.Embedder)
+	ix := newIndex(emb)
+	ix.noEmbed = noEmbed
+	err = cf.Each(ctx, func(c schema.Chunk) error {
+		ix.add(c)
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("snapshot %s: %w", dir, err)
+	}
+	ix.finish()
+	return ix, nil
+}
+
+// New builds an Index from chunks in memory (tests and tools); emb embeds
+// the questions and may be nil for BM25 only.
+func New(emb Embedder, chunks ...schema.Chunk) *Index {
+	ix := newIndex(emb)
+	if emb == nil {
+		ix.noEmbed = fmt.Errorf("no question embedder: only bm25 search is available")
+	}
+	for _, c := range chunks {
+		ix.add(c)
+	}
+	ix.finish()
+	return ix
+}
+
+// queryEmbedder returns the embedder that made the snapshot's vectors, or
+// why it cannot be had offline.
+func queryEmbedder(c artifacts.Component) (Embedder, error) {
+	builtin := stages.NewBuiltin(c.Dims)
+	if c.Name == builtin.Name() {
+		return builtin, nil
+	}
+	return nil, fmt.Errorf("the snapshot was embedded with %q (%d dims), which is not available offline (only %s is built in; bm25 search still works)",
+		c.Name, c.Dims, builtin.Name())
+}
+
+func newIndex(emb Embedder) *Index {
+	return &Index{docs: map[string]*docInfo{}, embedder: emb}
+}
+
+func (ix *Index) add(c schema.Chunk) {
+	e := entry{
+		chunkID: c.ChunkID, docPath: c.DocPath, text: c.Text, header: c.ContextHeader,
+		order: c.Order, sectionPath: c.SectionPath, lang: c.Lang, kind: c.Kind,
+		beachID: c.BeachID, sourceLabel: c.SourceLabel,
+		tf: map[string]int{}, vec: c.Embedding,
+	}
+	for _, w := range stages.Words(lexicalText(c)) {
+		e.tf[w]++
+		e.length++
+	}
+	var n2 float64
+	for _, x := range e.vec {
+		n2 += float64(x) * float64(x)
+	}
+	e.norm = math.Sqrt(n2)
+	ix.entries = append(ix.entries, e)
+
+	d := ix.docs[c.DocPath]
+	if d == nil {
+		d = &docInfo{lang: c.Lang, sections: map[string]bool{}}
+		ix.docs[c.DocPath] = d
+	}
+	for _, s := range c.SectionPath {
+		d.sections[s] = true
+	}
+}
+
+// lexicalText is what BM25 indexes of a chunk: its section path, context
+// header and text. Unlike stages.EmbedInput it leaves out the canonical forms
+// of quantities, whose digits and unit letters ("1.52 m") are noise to exact
+// term matching.
+func lexicalText(c schema.Chunk) string {
+	return strings.Join(c.SectionPath, "\n") + "\n" + c.ContextHeader + "\n" + c.Text
+}
+
+// finish derives what needs every chunk: the beaches the snapshot knows.
+func (ix *Index) finish() {
+	seen := map[string]bool{}
+	for _, e := range ix.entries {
+		if e.beachID != "" && !seen[e.beachID] {
+			seen[e.beachID] = true
+			ix.beaches = append(ix.beaches, newBeach(e.beachID))
+		}
+	}
+	sort.Slice(ix.beaches, func(i, j int) bool { return ix.beaches[i].id < ix.beaches[j].id })
+}
+
+// Len is the number of chunks in the index.
+func (ix *Index) Len() int { return len(ix.entries) }
+
+// HasDoc reports whether the snapshot holds a document at path.
+func (ix *Index) HasDoc(path string) bool { return ix.docs[path] != nil }
+
+// HasSection reports whether some chunk of the document at path has section
+// in its section path.
+func (ix *Index) HasSection(path, section string) bool {
+	d := ix.docs[path]
+	return d != nil && d.sections[section]
+}
+
+// DocLang is the language of the document at path ("" when absent).
+func (ix *Index) DocLang(path string) schema.Lang {
+	if d := ix.docs[path]; d != nil {
+		return d.lang
+	}
+	return ""
+}

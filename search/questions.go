@@ -1,0 +1,221 @@
+package search
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path"
+	"strings"
+
+	"github.com/ocean-safety/ingest/schema"
+)
+
+// questionsVersion is the version of the golden-questions format this
+// package reads.
+const questionsVersion = 1
+
+// QuestionSet is a golden-questions file: questions with the document (and
+// section) that answers each, for measuring retrieval.
+type QuestionSet struct {
+	Version   int        `json:"version"`
+	Corpus    string     `json:"corpus"` // the corpus the paths are relative to
+	Questions []Question `json:"questions"`
+}
+
+// Question is one golden question. ExpectedDoc is nil for a question the
+// corpus cannot answer: its top score shows how confident a wrong answer
+// would look.
+type Question struct {
+	ID              string      `json:"id"`
+	Lang            schema.Lang `json:"lang"`
+	Question        string      `json:"question"`
+	ExpectedDoc     *string     `json:"expected_doc"`
+	ExpectedSection string      `json:"expected_section,omitempty"`
+	Alternates      []Alternate `json:"acceptable_alternates,omitempty"`
+}
+
+// Alternate is another document (and section) that answers a question as well.
+type Alternate struct {
+	Doc     string `json:"doc"`
+	Section string `json:"section,omitempty"`
+}
+
+// Answerable reports whether the corpus is expected to answer q.
+func (q Question) Answerable() bool { return q.ExpectedDoc != nil }
+
+// RelevantDocs are the documents that count as answering q: the expected
+// one and the alternates', in that order.
+func (q Question) RelevantDocs() []string {
+	if q.ExpectedDoc == nil {
+		return nil
+	}
+	out := []string{*q.ExpectedDoc}
+	for _, a := range q.Alternates {
+		out = append(out, a.Doc)
+	}
+	return out
+}
+
+// ReadQuestions reads and validates a golden-questions file.
+func ReadQuestions(file string) (*QuestionSet, error) {
+	b, err := os.ReadFile(file)
+	if err != nil {
+		return nil, fmt.Errorf("questions: %w", err)
+	}
+	qs, err := ParseQuestions(b)
+	if err != nil {
+		return nil, fmt.Errorf("questions %s: %w", file, err)
+	}
+	return qs, nil
+}
+
+// ParseQuestions decodes and validates a golden-questions file strictly:
+// unknown fields are errors, ids are unique, languages are en or pt, paths
+// are corpus-relative. Every problem is reported, each naming its question.
+func ParseQuestions(b []byte) (*QuestionSet, error) {
+	var top struct {
+		Version   int               `json:"version"`
+		Corpus    string            `json:"corpus"`
+		Questions []json.RawMessage `json:"questions"`
+	}
+	if err := decodeStrict(b, &top); err != nil {
+		return nil, err
+	}
+	var errs []error
+	if top.Version != questionsVersion {
+		errs = append(errs, fmt.Errorf("version %d: want %d", top.Version, questionsVersion))
+	}
+	if len(top.Questions) == 0 {
+		errs = append(errs, errors.New("no questions"))
+	}
+	qs := &QuestionSet{Version: top.Version, Corpus: top.Corpus}
+	first := map[string]int{} // id → 1-based position of its first use
+	for n, raw := range top.Questions {
+		q, err := parseQuestion(raw)
+		name := questionName(n, q.ID)
+		if err != nil {
+			errs = append(errs, fmt.Errorf("%s: %w", name, err))
+			continue
+		}
+		for _, err := range q.validate() {
+			errs = append(errs, fmt.Errorf("%s: %w", name, err))
+		}
+		if q.ID != "" {
+			if p, dup := first[q.ID]; dup {
+				errs = append(errs, fmt.Errorf("%s: duplicate id (first used by question %d)", name, p))
+			} else {
+				first[q.ID] = n + 1
+			}
+		}
+		qs.Questions = append(qs.Questions, q)
+	}
+	if len(errs) > 0 {
+		return nil, errors.Join(errs...)
+	}
+	return qs, nil
+}
+
+// parseQuestion decodes one question strictly. When that fails it still
+// returns what a lenient decode found, so the error can name the id.
+func parseQuestion(raw json.RawMessage) (Question, error) {
+	var q Question
+	if err := decodeStrict(raw, &q); err != nil {
+		var loose struct {
+			ID string `json:"id"`
+		}
+		_ = json.Unmarshal(raw, &loose)
+		return Question{ID: loose.ID}, err
+	}
+	return q, nil
+}
+
+func decodeStrict(b []byte, v any) error {
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		return err
+	}
+	if dec.More() {
+		return errors.New("trailing data after the JSON value")
+	}
+	return nil
+}
+
+func questionName(n int, id string) string {
+	if id == "" {
+		return fmt.Sprintf("question %d", n+1)
+	}
+	return fmt.Sprintf("question %d (%s)", n+1, id)
+}
+
+func (q Question) validate() []error {
+	var errs []error
+	bad := func(format string, a ...any) { errs = append(errs, fmt.Errorf(format, a...)) }
+	if strings.TrimSpace(q.ID) == "" {
+		bad("missing id")
+	}
+	if q.Lang != schema.LangEN && q.Lang != schema.LangPT {
+		bad("lang %q: want en or pt", q.Lang)
+	}
+	if strings.TrimSpace(q.Question) == "" {
+		bad("missing question")
+	}
+	if q.ExpectedDoc == nil {
+		if q.ExpectedSection != "" || len(q.Alternates) > 0 {
+			bad("expected_doc is null (no answer) but expected_section or acceptable_alternates is set")
+		}
+		return errs
+	}
+	if err := checkDocPath(*q.ExpectedDoc); err != nil {
+		bad("expected_doc: %v", err)
+	}
+	for i, a := range q.Alternates {
+		if err := checkDocPath(a.Doc); err != nil {
+			bad("acceptable_alternates[%d].doc: %v", i, err)
+		}
+	}
+	return errs
+}
+
+// checkDocPath accepts what the snapshot's doc_path holds: a clean,
+// slash-separated path relative to the corpus root.
+func checkDocPath(p string) error {
+	switch {
+	case p == "":
+		return errors.New("empty path")
+	case strings.HasPrefix(p, "/") || strings.Contains(p, `\`):
+		return fmt.Errorf("%q: want a slash-separated path relative to the corpus root", p)
+	case path.Clean(p) != p || p == ".." || strings.HasPrefix(p, "../"):
+		return fmt.Errorf("%q: want a clean path inside the corpus", p)
+	}
+	return nil
+}
+
+// Check reports every golden question whose expected document or section,
+// or an alternate's, is not in the index: a question that cannot be
+// answered right measures nothing.
+func (ix *Index) Check(qs *QuestionSet) error {
+	var errs []error
+	for n, q := range qs.Questions {
+		name := questionName(n, q.ID)
+		if !q.Answerable() {
+			continue
+		}
+		docs := append([]Alternate{{Doc: *q.ExpectedDoc, Section: q.ExpectedSection}}, q.Alternates...)
+		for i, d := range docs {
+			field := "expected"
+			if i > 0 {
+				field = fmt.Sprintf("acceptable_alternates[%d]", i-1)
+			}
+			switch {
+			case !ix.HasDoc(d.Doc):
+				errs = append(errs, fmt.Errorf("%s: %s doc %q is not in the snapshot", name, field, d.Doc))
+			case d.Section != "" && !ix.HasSection(d.Doc, d.Section):
+				errs = append(errs, fmt.Errorf("%s: %s section %q is not a section of %s", name, field, d.Section, d.Doc))
+			}
+		}
+	}
+	return errors.Join(errs...)
+}

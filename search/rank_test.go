@@ -1,0 +1,130 @@
+package search
+
+import (
+	"context"
+	"math"
+	"slices"
+	"testing"
+
+	"github.com/ocean-safety/ingest/schema"
+)
+
+// TestBM25 checks scores computed by hand. The corpus, in words after stop
+// words are dropped:
+//
+//	a.md (en): rip current rip  (dl 3)
+//	b.md (en): current swim     (dl 2)
+//	c.md (pt): sun hat          (dl 2)
+//
+// Over all three, N = 3, avgdl = 7/3, df(rip) = 1, df(current) = 2, so
+// idf(rip) = ln(1 + 2.5/1.5) = ln(8/3) and idf(current) = ln(1 + 1.5/2.5)
+// = ln(1.6). With K(dl) = 1.2·(0.25 + 0.75·dl/avgdl):
+//
+//	a: ln(8/3)·2·2.2/(2 + K(3)) + ln(1.6)·2.2/(1 + K(3)) = 1.6691453431260639
+//	b: ln(1.6)·2.2/(1 + K(2))                            = 0.4991762683023676
+//
+// Filtered to en, the statistics are those of a and b only: N = 2,
+// avgdl = 2.5, idf(rip) = ln 2, idf(current) = ln 1.2:
+//
+//	a: 1.0708543050001982, b: 0.19856803215183175
+func TestBM25(t *testing.T) {
+	corpus := []schema.Chunk{
+		chunk("a.md", schema.LangEN, schema.KindProse, "", "rip current rip"),
+		chunk("b.md", schema.LangEN, schema.KindProse, "", "current swim"),
+		chunk("c.md", schema.LangPT, schema.KindProse, "", "sun hat"),
+	}
+	fields := schema.Chunk{DocPath: "d.md", Lang: schema.LangEN, Kind: schema.KindProse,
+		SectionPath: []string{"Escape"}, ContextHeader: "Guide", Text: "Swim parallel."}
+	tests := []struct {
+		name   string
+		chunks []schema.Chunk
+		query  string
+		filter Filter
+		want   map[string]float64 // doc → score; absent docs must not be ranked
+	}{
+		{"all chunks", corpus, "rip current", Filter{}, map[string]float64{"a.md": 1.6691453431260639, "b.md": 0.4991762683023676}},
+		{"repeated and stop words count once", corpus, "the rip, the current and the rip", Filter{}, map[string]float64{"a.md": 1.6691453431260639, "b.md": 0.4991762683023676}},
+		{"statistics of the filtered set", corpus, "rip current", Filter{Lang: schema.LangEN}, map[string]float64{"a.md": 1.0708543050001982, "b.md": 0.19856803215183175}},
+		{"no shared term", corpus, "jellyfish", Filter{}, map[string]float64{}},
+		// d.md alone: N = 1, df = 1, idf = ln(4/3); dl = avgdl = 4 (escape guide swim parallel), so each term adds ln(4/3).
+		{"section path is indexed", []schema.Chunk{fields}, "escape", Filter{}, map[string]float64{"d.md": math.Log(4.0 / 3)}},
+		{"header is indexed", []schema.Chunk{fields}, "guide parallel", Filter{}, map[string]float64{"d.md": 2 * math.Log(4.0/3)}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			ix := New(nil, tt.chunks...)
+			res, err := ix.Search(context.Background(), tt.query, Options{Mode: ModeBM25, K: 10, Filter: tt.filter})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(res) != len(tt.want) {
+				t.Fatalf("got %d results %v, want %d", len(res), docs(res), len(tt.want))
+			}
+			for i, r := range res {
+				want, ok := tt.want[r.DocPath]
+				if !ok || math.Abs(r.Score-want) > 1e-9 {
+					t.Errorf("got %s score %.17g, want %.17g (ranked: %v)", r.DocPath, r.Score, want, ok)
+				}
+				if i > 0 && res[i-1].Score < r.Score {
+					t.Errorf("got %s (%g) below %s (%g), want best first", res[i-1].DocPath, res[i-1].Score, r.DocPath, r.Score)
+				}
+			}
+		})
+	}
+}
+
+func TestFuse(t *testing.T) {
+	h := func(is ...int) []hit {
+		out := make([]hit, len(is))
+		for j, i := range is {
+			out[j] = hit{i: i, score: float64(100 - j)} // leg scores are ignored: only ranks count
+		}
+		return out
+	}
+	tests := []struct {
+		name  string
+		lists [][]hit
+		want  []hit
+	}{
+		{"both legs", [][]hit{h(0, 1, 2), h(2, 0, 3)}, []hit{
+			{0, 1.0/61 + 1.0/62}, // first and second
+			{2, 1.0/63 + 1.0/61}, // third and first
+			{1, 1.0 / 62},
+			{3, 1.0 / 63},
+		}},
+		{"one leg empty", [][]hit{h(5, 4), nil}, []hit{{5, 1.0 / 61}, {4, 1.0 / 62}}},
+		{"tie goes to the earlier chunk", [][]hit{h(7), h(3)}, []hit{{3, 1.0 / 61}, {7, 1.0 / 61}}},
+		{"nothing", [][]hit{nil, nil}, []hit{}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := fuse(tt.lists...)
+			if len(got) != len(tt.want) {
+				t.Fatalf("got %v, want %v", got, tt.want)
+			}
+			for j := range got {
+				if got[j].i != tt.want[j].i || math.Abs(got[j].score-tt.want[j].score) > 1e-12 {
+					t.Errorf("got %v at rank %d, want %v", got[j], j+1, tt.want[j])
+				}
+			}
+		})
+	}
+}
+
+// TestCosine: the vector leg ranks by cosine over the stored vectors, whatever their length.
+func TestCosine(t *testing.T) {
+	ix := New(nil,
+		schema.Chunk{DocPath: "x.md", Embedding: []float32{2, 0}},
+		schema.Chunk{DocPath: "y.md", Embedding: []float32{1, 1}},
+		schema.Chunk{DocPath: "z.md", Embedding: []float32{-1, 0}},
+		schema.Chunk{DocPath: "zero.md", Embedding: []float32{0, 0}},
+	)
+	got := ix.cosine([]float32{3, 0}, []int{0, 1, 2, 3})
+	want := []hit{{0, 1}, {1, 1 / math.Sqrt2}} // z is opposite and zero has no direction: not ranked
+	if len(got) != len(want) || got[0].i != 0 || got[1].i != 1 || math.Abs(got[0].score-1) > 1e-9 || math.Abs(got[1].score-want[1].score) > 1e-9 {
+		t.Errorf("got %v, want %v", got, want)
+	}
+	if !slices.Equal(docs(ix.results(got, nil, got)), []string{"x.md", "y.md"}) {
+		t.Errorf("got results %v, want x.md, y.md", docs(ix.results(got, nil, got)))
+	}
+}

@@ -1,0 +1,178 @@
+package search
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/ocean-safety/ingest/schema"
+	"github.com/ocean-safety/ingest/stages"
+)
+
+// Mode is how a search ranks: one leg or the fusion of both.
+type Mode string
+
+// The search modes.
+const (
+	ModeHybrid Mode = "hybrid" // reciprocal rank fusion of the BM25 and vector rankings
+	ModeBM25   Mode = "bm25"   // lexical: BM25 over section path, context header and text
+	ModeVector Mode = "vector" // cosine similarity of the stored embeddings with the question's
+)
+
+// Modes lists every mode in the order reports show them.
+var Modes = []Mode{ModeBM25, ModeVector, ModeHybrid}
+
+// Defaults of the retrieval.mode and retrieval.top_k settings.
+const (
+	// DefaultMode is hybrid: BM25 catches exact names and numbers the
+	// embedder blurs, the vector leg catches inflections and paraphrase, and
+	// fusing their ranks needs no score calibration between them.
+	DefaultMode = ModeHybrid
+	// DefaultTopK is what a small reader model is given: five chunks of
+	// about 700 characters fit a short prompt with room for the question.
+	DefaultTopK = 5
+)
+
+// ParseMode returns the Mode named by s, or an error naming the accepted values.
+func ParseMode(s string) (Mode, error) {
+	for _, m := range Modes {
+		if string(m) == s {
+			return m, nil
+		}
+	}
+	return "", fmt.Errorf("unknown mode %q (want hybrid, bm25 or vector)", s)
+}
+
+// Options shape one search. The zero value is a hybrid top-5 search of
+// everything, with beach detection.
+type Options struct {
+	Mode Mode // "" is DefaultMode
+	K    int  // results wanted; 0 is DefaultTopK
+	// Filter is applied before ranking.
+	Filter Filter
+	// NoBeachDetection keeps every beach's lore even when the question
+	// names a beach. Detection is also off when Filter.BeachID is set.
+	NoBeachDetection bool
+}
+
+// Result is one ranked chunk.
+type Result struct {
+	ChunkID     string      `json:"chunk_id"`
+	DocPath     string      `json:"doc_path"`
+	Order       int         `json:"chunk_order"`
+	SectionPath []string    `json:"section_path"`
+	Text        string      `json:"text"`
+	Header      string      `json:"context_header"`
+	Lang        schema.Lang `json:"lang"`
+	Kind        schema.Kind `json:"kind"`
+	BeachID     string      `json:"beach_id,omitempty"`
+	SourceLabel string      `json:"source_label"`
+	// Score is the mode's: BM25 score, cosine similarity, or RRF score.
+	Score float64 `json:"score"`
+	// BM25Rank and VectorRank are the chunk's 1-based rank in each leg that
+	// ranked it (0: not ranked by that leg, or not run).
+	BM25Rank   int `json:"bm25_rank,omitempty"`
+	VectorRank int `json:"vector_rank,omitempty"`
+}
+
+// Search ranks the chunks for query and returns the best opt.K of them.
+// Candidates are narrowed first (opt.Filter, then the beaches the question
+// names, see Beaches), then ranked by the mode. A vector or hybrid search
+// fails when the snapshot's embedder is not available.
+func (ix *Index) Search(ctx context.Context, query string, opt Options) ([]Result, error) {
+	if opt.Mode == "" {
+		opt.Mode = DefaultMode
+	}
+	if _, err := ParseMode(string(opt.Mode)); err != nil {
+		return nil, err
+	}
+	if opt.K == 0 {
+		opt.K = DefaultTopK
+	}
+	if opt.K < 0 {
+		return nil, fmt.Errorf("k %d: want at least 1", opt.K)
+	}
+	if err := opt.Filter.validate(); err != nil {
+		return nil, err
+	}
+	var beaches []string
+	if !opt.NoBeachDetection && opt.Filter.BeachID == "" {
+		beaches = ix.Beaches(query)
+	}
+	cands := ix.candidates(opt.Filter, beaches)
+
+	var lex, vec []hit
+	if opt.Mode != ModeVector {
+		lex = ix.bm25(distinct(stages.Words(query)), cands)
+	}
+	if opt.Mode != ModeBM25 {
+		q, err := ix.embed(ctx, query)
+		if err != nil {
+			return nil, err
+		}
+		vec = ix.cosine(q, cands)
+	}
+	var ranked []hit
+	switch opt.Mode {
+	case ModeBM25:
+		ranked = lex
+	case ModeVector:
+		ranked = vec
+	default:
+		ranked = fuse(lex, vec)
+	}
+	if len(ranked) > opt.K {
+		ranked = ranked[:opt.K]
+	}
+	return ix.results(ranked, lex, vec), nil
+}
+
+func (ix *Index) embed(ctx context.Context, query string) ([]float32, error) {
+	if ix.embedder == nil {
+		return nil, ix.noEmbed
+	}
+	vs, err := ix.embedder.Embed(ctx, []string{query})
+	if err != nil {
+		return nil, fmt.Errorf("embed question: %w", err)
+	}
+	if len(vs) != 1 {
+		return nil, fmt.Errorf("embed question: got %d vectors, want 1", len(vs))
+	}
+	return vs[0], nil
+}
+
+func (ix *Index) results(ranked, lex, vec []hit) []Result {
+	lexRank, vecRank := ranks(lex), ranks(vec)
+	out := make([]Result, len(ranked))
+	for j, h := range ranked {
+		e := &ix.entries[h.i]
+		out[j] = Result{
+			ChunkID: e.chunkID, DocPath: e.docPath, Order: e.order, SectionPath: e.sectionPath,
+			Text: e.text, Header: e.header, Lang: e.lang, Kind: e.kind, BeachID: e.beachID, SourceLabel: e.sourceLabel,
+			Score: h.score, BM25Rank: lexRank[h.i], VectorRank: vecRank[h.i],
+		}
+	}
+	return out
+}
+
+// ranks maps entry index to 1-based rank in hs.
+func ranks(hs []hit) map[int]int {
+	m := make(map[int]int, len(hs))
+	for r, h := range hs {
+		m[h.i] = r + 1
+	}
+	return m
+}
+
+// distinct drops repeated words, keeping the first: BM25 sums each query
+// term once, however often the question says it.
+func distinct(words []string) []string {
+	seen := map[string]bool{}
+	out := words[:0:0]
+	for _, w := range words {
+		if !seen[w] {
+			seen[w] = true
+			out = append(out, w)
+		}
+	}
+	return out
+}

@@ -1,0 +1,109 @@
+package stages
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+)
+
+// benchCorpus writes a generated corpus of at least size bytes (prose,
+// safety, lore and structured documents in both languages) into a
+// temporary folder and returns it with its exact size.
+func benchCorpus(b *testing.B, size int64) (string, int64) {
+	b.Helper()
+	dir := b.TempDir()
+	rng := rand.New(rand.NewPCG(1, 2)) // fixed: every run measures the same corpus
+	var total int64
+	for i := 0; total < size; i++ {
+		doc, rel := benchDoc(rng, i)
+		p := filepath.Join(dir, rel)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			b.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(doc), 0o644); err != nil {
+			b.Fatal(err)
+		}
+		total += int64(len(doc))
+	}
+	return dir, total
+}
+
+var benchSentences = []string{
+	"Rip currents are narrow channels of fast water that flow away from the shore at up to 2.5 m/s.",
+	"Waves above 1.5 m (5 ft) are dangerous for beginners, e.g. on the east coast in winter.",
+	"Se for pego por uma corrente de retorno, nade paralelo à praia até sair dela.",
+	"A água abaixo de 18,5 °C pode causar choque térmico, segundo o Sr. Almeida e a Dra. Souza.",
+	"Ventos acima de 25 nós (46 km/h) levantam ondas de 2–3 m na Joaquina.",
+	"Call 193 for the Corpo de Bombeiros and 192 for SAMU; since 2019 the service answers at any hour.",
+	"The water in July is about 16 °C (61 °F), so a 3 mm wetsuit helps, approx. two hours of comfort.",
+}
+
+func benchDoc(rng *rand.Rand, i int) (string, string) {
+	para := func(n int) string {
+		s := make([]string, n)
+		for j := range s {
+			s[j] = benchSentences[rng.IntN(len(benchSentences))]
+		}
+		return strings.Join(s, " ")
+	}
+	var b strings.Builder
+	kind, folder := []string{"prose", "safety", "lore", "structured"}[i%4], []string{"", "pt-BR/"}[i%2]
+	fmt.Fprintf(&b, "# Document %d\nSource: https://example.org/%d\nKind: %s\n", i, i, kind)
+	if kind == "lore" {
+		b.WriteString("Beach: joaquina\n")
+	}
+	b.WriteString("\n")
+	for s := 0; s < 4; s++ {
+		fmt.Fprintf(&b, "## Section %d\n\n%s\n\n%s\n\n", s, para(2+rng.IntN(4)), para(1+rng.IntN(12)))
+		fmt.Fprintf(&b, "- %s\n- %s\n  - %s\n\n", para(1), para(2), para(1))
+		if kind == "structured" || s == 3 {
+			b.WriteString("| Mês | Água (°C) | Vento (nós) |\n|---|---|---|\n| Janeiro | 24,5 | 10 |\n| Julho | 16 | 15 |\n\n")
+		}
+	}
+	b.WriteString("```sh\n# not a heading\necho ok\n```\n")
+	return b.String(), fmt.Sprintf("%s%03d/doc-%06d.md", folder, i%97, i)
+}
+
+// BenchmarkParseChunk measures parse + chunk throughput (MB/s) over a 50 MB
+// generated corpus, through the runner, with one worker and with all cores.
+func BenchmarkParseChunk(b *testing.B) {
+	dir, size := benchCorpus(b, 50<<20)
+	for _, workers := range []int{1, runtime.GOMAXPROCS(0)} {
+		b.Run(fmt.Sprintf("workers=%d", workers), func(b *testing.B) {
+			cfg := DefaultConfig()
+			cfg.Corpus, cfg.Workers = dir, workers
+			b.SetBytes(size)
+			for b.Loop() {
+				p, err := Plan(context.Background(), cfg)
+				if err != nil || p.Bytes != size || p.Rejected != 0 {
+					b.Fatalf("plan: %v (%d bytes, want %d; %d rejected)", err, p.Bytes, size, p.Rejected)
+				}
+			}
+		})
+	}
+}
+
+// BenchmarkRun measures the whole offline run (normalise, extractive headers,
+// built-in embeddings, Parquet) over a 5 MB corpus, and reports the seconds
+// each stage took so the slowest one is visible.
+func BenchmarkRun(b *testing.B) {
+	dir, size := benchCorpus(b, 5<<20)
+	cfg := DefaultConfig()
+	cfg.Corpus, cfg.Out = dir, filepath.Join(b.TempDir(), "snap")
+	b.SetBytes(size)
+	var res *Result
+	for b.Loop() {
+		var err error
+		if res, err = Run(context.Background(), cfg, Options{}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	for _, s := range res.Report.Stages {
+		b.ReportMetric(s.Seconds, s.Name+"-s")
+	}
+}
