@@ -37,6 +37,10 @@ const (
 	colTokenCount
 	colContextHeader
 	colHeaderSource
+	colHazard
+	colPlace
+	colSeason
+	colUnsourcedClaim
 	colEmbedding
 	colQuantities
 	colThresholds
@@ -96,6 +100,10 @@ func Schema(dims int) *arrow.Schema {
 		{Name: "token_count", Type: i32},
 		{Name: "context_header", Type: str},
 		{Name: "header_source", Type: str},
+		{Name: "hazard", Type: str, Nullable: true},
+		{Name: "place", Type: str, Nullable: true},
+		{Name: "season", Type: str, Nullable: true},
+		{Name: "unsourced_claim", Type: str, Nullable: true},
 		{Name: "embedding", Type: arrow.FixedSizeListOfNonNullable(int32(dims), arrow.PrimitiveTypes.Float32)},
 		{Name: "quantities", Type: arrow.ListOfNonNullable(quantityType)},
 		{Name: "thresholds", Type: arrow.ListOfNonNullable(thresholdType)},

@@ -134,6 +134,8 @@ func rowAt(rec arrow.RecordBatch, i int) schema.Chunk {
 		TokenCount:    i32(colTokenCount),
 		ContextHeader: str(colContextHeader),
 		HeaderSource:  str(colHeaderSource),
+		Fields: schema.Fields{Hazard: str(colHazard), Place: str(colPlace), Season: str(colSeason),
+			UnsourcedClaim: str(colUnsourcedClaim)},
 	}
 	sp := rec.Column(colSectionPath).(*array.List)
 	vals := sp.ListValues().(*array.String)

@@ -39,6 +39,10 @@ func (w *ChunkWriter) append(c schema.Chunk) {
 	b.i32(colTokenCount).Append(int32(c.TokenCount))
 	b.str(colContextHeader).Append(c.ContextHeader)
 	b.str(colHeaderSource).Append(c.HeaderSource)
+	b.optStr(colHazard, c.Fields.Hazard)
+	b.optStr(colPlace, c.Fields.Place)
+	b.optStr(colSeason, c.Fields.Season)
+	b.optStr(colUnsourcedClaim, c.Fields.UnsourcedClaim)
 
 	emb := w.rb.Field(colEmbedding).(*array.FixedSizeListBuilder)
 	emb.Append(true)

@@ -28,6 +28,7 @@ type Chunk struct {
 
 	ContextHeader string    `json:"context_header"`
 	HeaderSource  string    `json:"header_source"`
+	Fields        Fields    `json:"fields"`
 	Embedding     []float32 `json:"embedding"`
 
 	Quantities []Quantity  `json:"quantities"`
@@ -37,6 +38,14 @@ type Chunk struct {
 	// each value sits in Text and the header it came from, so a bare number
 	// takes its unit from the header ("Água (°C)").
 	Cells []Cell `json:"-"`
+}
+
+// Fields are what the enrich stage extracted from a chunk (empty offline).
+type Fields struct {
+	Hazard         string `json:"hazard"`          // the danger the chunk is about: rip_current, cold_water, ...
+	Place          string `json:"place"`           // a named place (beach, coast) it concerns
+	Season         string `json:"season"`          // when it applies: summer, winter, ...
+	UnsourcedClaim string `json:"unsourced_claim"` // a claim that reads as needing a source, quoted
 }
 
 // Cell is one value of a table row: Text[Start:End] under Header.

@@ -8,15 +8,38 @@ import (
 	"github.com/ocean-safety/ingest/schema"
 )
 
-// HeaderWriter writes a chunk's one-line context header: the document and
-// section it comes from and what it is about, for a reader (or a small model)
-// that sees the chunk alone.
+// HeaderWriter enriches a chunk: a one-line context header (the document and
+// section it comes from and what it is about, for a reader or a small model
+// that sees the chunk alone) and, where a model writes it, extracted fields.
 type HeaderWriter interface {
-	// Name identifies the writer (and its model and prompt version) in the
-	// manifest and in cache keys.
+	// Name identifies the writer (and its model digest and prompt version) in
+	// the manifest and in cache keys.
 	Name() string
-	// Header returns the header and its source (schema.HeaderExtractive, …).
-	Header(ctx context.Context, doc schema.Document, c schema.Chunk) (header, source string, err error)
+	// Header enriches one chunk. An error stops the run (a dead server); an
+	// answer the writer cannot use is not an error: it falls back to the
+	// extractive header and says so in Enrichment.Source and Reject.
+	Header(ctx context.Context, doc schema.Document, c schema.Chunk) (Enrichment, error)
+}
+
+// Enrichment is what a HeaderWriter produced for one chunk.
+type Enrichment struct {
+	Header string
+	Source string // schema.HeaderExtractive, HeaderModel or HeaderExtractiveFallback
+	Fields schema.Fields
+	// Thresholds are the model's proposals; the pipeline keeps only those the
+	// units parser finds in the chunk's text (grounded), and counts the rest.
+	Thresholds []ProposedThreshold
+	// Reject is the raw answer that could not be used, for the report.
+	Reject string
+	Calls  int // model calls made, repairs included
+}
+
+// ProposedThreshold is a threshold as a model states it.
+type ProposedThreshold struct {
+	Subject    string  `json:"subject"`
+	Comparator string  `json:"comparator"`
+	Value      float64 `json:"value"`
+	Unit       string  `json:"unit"`
 }
 
 var _ HeaderWriter = (*Extractive)(nil)
@@ -34,8 +57,8 @@ func NewExtractive(maxChars int) *Extractive { return &Extractive{maxChars: maxC
 func (*Extractive) Name() string { return "extractive-v1" }
 
 // Header implements HeaderWriter.
-func (e *Extractive) Header(_ context.Context, doc schema.Document, c schema.Chunk) (string, string, error) {
-	return ExtractiveHeader(doc.Title, c, e.maxChars), schema.HeaderExtractive, nil
+func (e *Extractive) Header(_ context.Context, doc schema.Document, c schema.Chunk) (Enrichment, error) {
+	return Enrichment{Header: ExtractiveHeader(doc.Title, c, e.maxChars), Source: schema.HeaderExtractive}, nil
 }
 
 // ExtractiveHeader builds the extractive header of c. It is exported for the

@@ -277,12 +277,12 @@ func (r *run) processDoc(ctx context.Context, path string) docResult {
 
 	t = time.Now()
 	for i := range chunks {
-		h, src, err := r.headers.Header(ctx, p.Doc, chunks[i])
+		e, err := r.headers.Header(ctx, p.Doc, chunks[i])
 		if err != nil {
 			res.err = fmt.Errorf("header %s: %w", chunks[i].Key(), err)
 			return res
 		}
-		chunks[i].ContextHeader, chunks[i].HeaderSource = h, src
+		chunks[i].ContextHeader, chunks[i].HeaderSource, chunks[i].Fields = e.Header, e.Source, e.Fields
 	}
 	res.took[stageHeader] = time.Since(t)
 	res.chunks = chunks
