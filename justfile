@@ -15,6 +15,10 @@ test:
 bench:
     go test -run '^$' -bench . -benchtime 3x ./stages ./units
 
+# Retrieval quality of the shipped corpus's snapshot on its golden questions (recall@k, MRR).
+eval: knowledge-index
+    go run ./cmd/ingest eval --snapshot {{out}} --questions corpus/ocean.golden.json --min-recall 0.9
+
 # Rewrite the golden files after an intended change; review the diff.
 update-golden:
     go test ./... -update

@@ -30,7 +30,8 @@ var idSpace = uuid.MustParse("6f0b8e2c-4a1d-5c3e-9b7f-2d8a1e4c6b50")
 
 // NewChunker checks cfg and returns a chunker. tenant goes into chunk ids.
 func NewChunker(cfg ChunkConfig, tenant string) (*Chunker, error) {
-	c := Config{Chunk: cfg, Embed: EmbedConfig{Dims: 1, BatchSize: 1}, Header: HeaderConfig{MaxChars: 16}, DefaultLang: "en"}
+	c := DefaultConfig()
+	c.Chunk = cfg
 	if err := c.Validate(); err != nil {
 		return nil, err
 	}

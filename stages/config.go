@@ -20,6 +20,7 @@ const (
 	defaultBatchSize   = 10   // the consumers' embedder batch size
 	defaultHeaderChars = 200  // one line in a prompt; long enough for title › section: sentence
 	maxEmbedDims       = 1024 // the consumers' vector index refuses wider vectors
+	defaultTopK        = 5    // what the answering service puts in a prompt
 )
 
 // Config is everything a run is shaped by. The YAML file and the flags both
@@ -40,6 +41,16 @@ type Config struct {
 	Chunk  ChunkConfig  `yaml:"chunk" json:"chunk"`
 	Embed  EmbedConfig  `yaml:"embed" json:"embed"`
 	Header HeaderConfig `yaml:"header" json:"header"`
+
+	// Retrieval holds the collection's query-time settings (read by search);
+	// they do not shape the snapshot, so they are not in its config hash.
+	Retrieval RetrievalConfig `yaml:"retrieval" json:"-"`
+}
+
+// RetrievalConfig is how the collection is queried.
+type RetrievalConfig struct {
+	Mode string `yaml:"mode"`  // hybrid (BM25 and vectors fused) | naive (vectors only) | bm25 | vector
+	TopK int    `yaml:"top_k"` // chunks a question gets
 }
 
 // ChunkConfig is the chunk budget.
@@ -68,6 +79,7 @@ func DefaultConfig() Config {
 		Chunk:       ChunkConfig{Unit: "chars", Max: defaultChunkMax},
 		Embed:       EmbedConfig{Dims: defaultEmbedDims, BatchSize: defaultBatchSize},
 		Header:      HeaderConfig{MaxChars: defaultHeaderChars},
+		Retrieval:   RetrievalConfig{Mode: "hybrid", TopK: defaultTopK},
 	}
 }
 
@@ -113,6 +125,14 @@ func (c Config) Validate() error {
 	}
 	if _, err := schema.ParseLang(c.DefaultLang); err != nil {
 		bad("default_lang: %v", err)
+	}
+	switch c.Retrieval.Mode {
+	case "hybrid", "naive", "bm25", "vector":
+	default:
+		bad("retrieval.mode %q: want hybrid, naive, bm25 or vector", c.Retrieval.Mode)
+	}
+	if c.Retrieval.TopK < 1 {
+		bad("retrieval.top_k %d: want at least 1", c.Retrieval.TopK)
 	}
 	if c.Workers < 0 {
 		bad("workers %d: want 0 (all cores) or more", c.Workers)

@@ -50,6 +50,7 @@ func searchCommand() *cli.Command {
 			&cli.StringFlag{Name: "source", Usage: "only chunks with this source label"},
 			&cli.StringFlag{Name: "kind", Usage: "only chunks of this kind (prose, safety, lore, structured)"},
 			&cli.BoolFlag{Name: "json", Usage: "print one JSON object with a results array"},
+			&cli.StringFlag{Name: "config", Usage: "YAML config: retrieval.mode and retrieval.top_k are the defaults of --mode and --k"},
 		},
 		Action: func(ctx context.Context, cmd *cli.Command) error {
 			query := strings.TrimSpace(strings.Join(cmd.Args().Slice(), " "))
@@ -89,11 +90,28 @@ func searchCommand() *cli.Command {
 
 // searchOptions turns the flags into search options; a bad value is a usage error.
 func searchOptions(cmd *cli.Command) (search.Options, error) {
-	mode, err := search.ParseMode(cmd.String("mode"))
+	cfg, err := loadConfig(cmd)
+	if err != nil {
+		return search.Options{}, err
+	}
+	if err := cfg.Validate(); err != nil {
+		return search.Options{}, usageError{err}
+	}
+	modeName, k := cfg.Retrieval.Mode, cfg.Retrieval.TopK
+	if cmd.IsSet("mode") {
+		modeName = cmd.String("mode")
+	}
+	if cmd.IsSet("k") {
+		k = cmd.Int("k")
+	}
+	if modeName == "naive" { // the collection setting's name for vector-only retrieval
+		modeName = string(search.ModeVector)
+	}
+	mode, err := search.ParseMode(modeName)
 	if err != nil {
 		return search.Options{}, usageError{err}
 	}
-	opt := search.Options{Mode: mode, K: cmd.Int("k")}
+	opt := search.Options{Mode: mode, K: k}
 	if opt.K < 1 {
 		return opt, usage("--k %d: want at least 1", opt.K)
 	}

@@ -134,3 +134,43 @@ func TestEvalCommand(t *testing.T) {
 		t.Errorf("got %d cells and %d outcomes, want 12 cells (3 modes × 4 groups) and 270 outcomes", len(out.Report.Cells), len(out.Report.Outcomes))
 	}
 }
+
+// TestSearchRetrievalConfig: the collection's retrieval.mode and top_k are
+// the defaults, "naive" means vectors only, and flags override the file.
+func TestSearchRetrievalConfig(t *testing.T) {
+	snap := oceanSnapshot(t)
+	cfg := filepath.Join(t.TempDir(), "c.yaml")
+	if err := os.WriteFile(cfg, []byte("retrieval:\n  mode: naive\n  top_k: 2\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name     string
+		extra    []string
+		wantMode string
+		wantK    int
+	}{
+		{"from the file", nil, "vector", 2},
+		{"flags win", []string{"--mode", "bm25", "--k", "4"}, "bm25", 4},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			args := append([]string{"search", "--snapshot", snap, "--config", cfg, "--json"}, tt.extra...)
+			code, stdout, stderr := runCLI(context.Background(), "", append(args, "rip current")...)
+			var out struct {
+				Mode    string           `json:"mode"`
+				Results []map[string]any `json:"results"`
+			}
+			if code != exitOK || json.Unmarshal([]byte(stdout), &out) != nil {
+				t.Fatalf("exit %d: %s %s", code, stdout, stderr)
+			}
+			if out.Mode != tt.wantMode || len(out.Results) != tt.wantK {
+				t.Errorf("got mode %s with %d results, want %s with %d", out.Mode, len(out.Results), tt.wantMode, tt.wantK)
+			}
+		})
+	}
+	bad := filepath.Join(t.TempDir(), "bad.yaml")
+	os.WriteFile(bad, []byte("retrieval:\n  mode: semantic\n"), 0o644)
+	if code, _, stderr := runCLI(context.Background(), "", "search", "--snapshot", snap, "--config", bad, "rip"); code != exitUsage || !strings.Contains(stderr, "retrieval.mode") {
+		t.Errorf("got exit %d (%s), want %d naming retrieval.mode", code, stderr, exitUsage)
+	}
+}
