@@ -14,6 +14,7 @@ const (
 	ManifestFile   = "manifest.json"
 	ReportFile     = "report.json"
 	ThresholdsFile = "thresholds.md"
+	AuditFile      = "audit.jsonl"
 )
 
 // Manifest describes a snapshot: what made it and what it holds. It is
@@ -33,6 +34,35 @@ type Manifest struct {
 	Counts            Counts              `json:"counts"`
 	Diagnostics       map[string]int      `json:"diagnostics"` // per severity
 	Files             map[string]FileInfo `json:"files"`
+	// CacheKeys are the run-wide parts of the reuse keys of this snapshot's
+	// headers and vectors: the next run reuses a row only under the same key.
+	CacheKeys CacheKeys `json:"cache_keys"`
+	// Previous is the snapshot this run reused from, if any.
+	Previous *PreviousRef `json:"previous,omitempty"`
+	Calls    Calls        `json:"calls"`
+}
+
+// CacheKeys: see Manifest.CacheKeys.
+type CacheKeys struct {
+	Header string `json:"header"`
+	Vector string `json:"vector"`
+}
+
+// PreviousRef links a snapshot to the one before it.
+type PreviousRef struct {
+	CorpusFingerprint string `json:"corpus_fingerprint"`
+	RunID             string `json:"run_id"`
+	ChunksSHA256      string `json:"chunks_sha256"`
+}
+
+// Calls counts the work a run paid for and the work it reused.
+type Calls struct {
+	HeaderCalls   int `json:"header_calls"`      // model calls for headers, repairs included
+	EmbedCalls    int `json:"embed_calls"`       // embedding requests
+	HeadersReused int `json:"headers_reused"`    // from the previous snapshot or the journal
+	VectorsReused int `json:"vectors_reused"`    // from the previous snapshot or the journal
+	FromJournal   int `json:"from_journal"`      // of the reused, how many an interrupted run had paid for
+	Superseded    int `json:"chunks_superseded"` // previous chunks not in this snapshot
 }
 
 // Component names a model-backed part and its shape.

@@ -30,6 +30,9 @@ type Config struct {
 	Out     string `yaml:"out" json:"-"`
 	Workers int    `yaml:"workers" json:"-"`
 	Strict  bool   `yaml:"strict" json:"-"`
+	// Prev is the snapshot to reuse headers and vectors from; "" means the
+	// one already at Out, if any.
+	Prev string `yaml:"prev" json:"-"`
 
 	TenantID    string `yaml:"tenant_id" json:"tenant_id"`
 	SourceLabel string `yaml:"source_label" json:"source_label"`

@@ -39,7 +39,24 @@ func (r *run) finish(skipped []schema.Skipped, docs int, start time.Time) (*Resu
 	}
 	thresholdsInfo.Rows = len(r.thresholds)
 
-	runID := newRunID()
+	runID := r.runID
+	calls := artifacts.Calls{
+		HeaderCalls:   int(r.calls.headerCalls.Load()),
+		EmbedCalls:    int(r.calls.embedCalls.Load()),
+		HeadersReused: int(r.calls.headersReused.Load()),
+		VectorsReused: int(r.calls.vectorsReused.Load()),
+		FromJournal:   int(r.calls.fromJournal.Load()),
+		Superseded:    r.audit.count(),
+	}
+	if err := r.audit.complete(map[string]int{"documents": r.counts.Documents, "rejected": r.counts.Rejected,
+		"chunks": r.counts.Chunks, "chunks_superseded": calls.Superseded, "header_calls": calls.HeaderCalls,
+		"embed_calls": calls.EmbedCalls}); err != nil {
+		return nil, fmt.Errorf("write %s: %w", artifacts.AuditFile, err)
+	}
+	auditInfo, err := artifacts.Describe(r.stage.Path(artifacts.AuditFile))
+	if err != nil {
+		return nil, err
+	}
 	status := StatusOK
 	if r.counts.Rejected > 0 {
 		status = StatusPartial
@@ -88,10 +105,16 @@ func (r *run) finish(skipped []schema.Skipped, docs int, start time.Time) (*Resu
 		Counts:            counts,
 		Diagnostics:       map[string]int{"error": 0, "warning": 0, "info": 0},
 		Files: map[string]artifacts.FileInfo{artifacts.ChunksFile: chunksInfo, artifacts.ReportFile: reportInfo,
-			artifacts.ThresholdsFile: thresholdsInfo},
+			artifacts.ThresholdsFile: thresholdsInfo, artifacts.AuditFile: auditInfo},
+		CacheKeys: r.keys,
+		Calls:     calls,
 	}
 	for _, d := range r.diags {
 		m.Diagnostics[string(d.Severity)]++
+	}
+	if r.prev != nil {
+		pm := r.prev.manifest
+		m.Previous = &artifacts.PreviousRef{CorpusFingerprint: pm.CorpusFingerprint, RunID: pm.RunID, ChunksSHA256: pm.Files[artifacts.ChunksFile].SHA256}
 	}
 	if err := artifacts.WriteJSON(r.stage.Path(artifacts.ManifestFile), m); err != nil {
 		return nil, err

@@ -10,11 +10,10 @@ import (
 	"hash"
 	"io"
 	"os"
+	"path/filepath"
 	"runtime"
 	"sync"
 	"time"
-
-	"github.com/sourcegraph/conc/stream"
 
 	"github.com/ocean-safety/ingest/artifacts"
 	"github.com/ocean-safety/ingest/corpus"
@@ -89,11 +88,19 @@ type run struct {
 	embed      Embedder
 	rep        Reporter
 
-	stage  *artifacts.Staging
-	writer *artifacts.ChunkWriter
-	cancel context.CancelFunc
-	errMu  sync.Mutex
-	err    error
+	stage   *artifacts.Staging
+	writer  *artifacts.ChunkWriter
+	cancel  context.CancelFunc
+	errMu   sync.Mutex
+	err     error
+	runID   string
+	keys    artifacts.CacheKeys
+	prev    *previous // nil: nothing to reuse
+	journal *journal  // nil in plan mode
+	audit   *auditLog // nil in plan mode
+	calls   callCounts
+	// journal what costs: a model's headers and vectors, not the offline ones
+	journalHeaders, journalVectors bool
 
 	plan        *PlanResult // set by Plan: count, do not enrich, embed or write
 	fingerprint hash.Hash
@@ -136,6 +143,8 @@ func newRun(cfg Config, opt Options) (*run, error) {
 		cfg: cfg, opt: opt, parser: NewParser(cfg.Corpus, copt), chunker: chunker,
 		headers: opt.Headers, embed: opt.Embedder, rep: opt.Reporter,
 		fingerprint: sha256.New(), stats: map[string]*artifacts.StageStat{},
+		runID: newRunID(), keys: cacheKeys(opt.Headers, opt.Embedder, cfg),
+		journalHeaders: !offline(opt.Headers), journalVectors: !offline(opt.Embedder),
 	}
 	for _, s := range stageOrder {
 		r.stats[s] = &artifacts.StageStat{Name: s}
@@ -154,10 +163,26 @@ func (r *run) run(ctx context.Context) (*Result, error) {
 	}
 	published := false
 	defer func() {
+		r.prev.close()
 		if !published {
+			r.audit.abort()
 			_ = r.stage.Abort()
+			if r.journal != nil {
+				_ = r.journal.close() // kept: the next run resumes from it
+			}
 		}
 	}()
+	r.openPrevious(ctx)
+	if r.journal, err = openJournal(journalPath(r.cfg.Out)); err != nil {
+		return nil, err
+	}
+	prevDir := ""
+	if r.prev != nil {
+		prevDir = r.prev.dir
+	}
+	if r.audit, err = newAudit(r.stage.Path(artifacts.AuditFile), r.runID, prevDir); err != nil {
+		return nil, err
+	}
 	if err := r.openWriter(); err != nil {
 		return nil, err
 	}
@@ -165,16 +190,25 @@ func (r *run) run(ctx context.Context) (*Result, error) {
 	defer r.cancel()
 
 	r.stream(ctx, paths)
-	if r.err == nil && ctx.Err() != nil {
-		r.err = ctx.Err()
-	}
-	if r.err != nil {
+	if err := r.failed(); err != nil {
 		r.writer.Abort()
-		return nil, r.err
+		return nil, err
+	}
+	if err := ctx.Err(); err != nil {
+		r.writer.Abort()
+		return nil, err
 	}
 	if err := r.strict(); err != nil {
 		r.writer.Abort()
 		return nil, err
+	}
+	if r.prev != nil {
+		gone, err := r.prev.rest()
+		if err != nil {
+			r.writer.Abort()
+			return nil, err
+		}
+		r.audit.supersede("", gone)
 	}
 	res, err := r.finish(skipped, len(paths), start)
 	if err != nil {
@@ -184,7 +218,92 @@ func (r *run) run(ctx context.Context) (*Result, error) {
 		return nil, err
 	}
 	published = true
+	if err := r.journal.remove(); err != nil && !errors.Is(err, os.ErrNotExist) {
+		return res, nil // published; a stale journal only holds results already in the snapshot
+	}
 	return res, nil
+}
+
+// openPrevious opens the snapshot to reuse from: --prev, else the one
+// already at --out. One that cannot be trusted is reported and ignored.
+func (r *run) openPrevious(ctx context.Context) {
+	dir := r.cfg.Prev
+	if dir == "" {
+		dir = r.cfg.Out
+		if _, err := os.Stat(filepath.Join(dir, artifacts.ManifestFile)); err != nil {
+			return // no snapshot there yet: a first run
+		}
+	}
+	p, err := openPrevious(ctx, dir)
+	if err != nil {
+		d := schema.Diagnostic{Path: dir, Severity: schema.SeverityWarning, Code: "previous-ignored",
+			Message: "previous snapshot not trusted, nothing reused: " + err.Error()}
+		r.diags = append(r.diags, d)
+		r.rep.Diagnostic(d)
+		return
+	}
+	r.prev = p
+}
+
+// reuseFor reads the previous snapshot up to the document at path. It runs
+// on the submitting goroutine, in corpus order.
+func (r *run) reuseFor(path string) (reuse, error) {
+	if r.prev == nil {
+		return reuse{}, nil
+	}
+	ru, gone, err := r.prev.forDoc(path)
+	if err != nil {
+		return reuse{}, fmt.Errorf("previous snapshot %s: %w", r.prev.dir, err)
+	}
+	r.audit.supersede("", gone)
+	return ru, nil
+}
+
+func (r *run) supersede(path string, ids []string) { r.audit.supersede(DocID(path), ids) }
+
+func (r *run) journalHeader(key string) (headerEntry, bool) {
+	if r.journal == nil || !r.journalHeaders {
+		return headerEntry{}, false
+	}
+	return r.journal.header(key)
+}
+
+func (r *run) journalVector(key string) ([]float32, bool) {
+	if r.journal == nil || !r.journalVectors {
+		return nil, false
+	}
+	return r.journal.vector(key, r.embed.Dims())
+}
+
+func (r *run) journalPutHeader(key string, e headerEntry) error {
+	if r.journal == nil || !r.journalHeaders {
+		return nil
+	}
+	return r.journal.putHeader(key, e)
+}
+
+func (r *run) journalPutVector(key string, v []float32) error {
+	if r.journal == nil || !r.journalVectors {
+		return nil
+	}
+	return r.journal.putVector(key, v)
+}
+
+// journalPath is where a run checkpoints its paid-for results: beside the
+// output, so it survives the staging folder being discarded.
+func journalPath(out string) string {
+	out = filepath.Clean(out)
+	return filepath.Join(filepath.Dir(out), "."+filepath.Base(out)+".journal.jsonl")
+}
+
+// offline reports whether x is one of the free, deterministic defaults,
+// whose results are not worth journaling.
+func offline(x any) bool {
+	switch x.(type) {
+	case *Extractive, *Builtin:
+		return true
+	}
+	return false
 }
 
 func (r *run) openWriter() error {
@@ -200,178 +319,6 @@ func (r *run) openWriter() error {
 // stream runs the two ordered streams: documents (parse, chunk, header) and
 // embedding batches (embed, write). Each stream bounds its goroutines; the
 // doc stream's callbacks feed the embed stream, whose callbacks write.
-func (r *run) stream(ctx context.Context, paths []string) {
-	docs := stream.New().WithMaxGoroutines(r.cfg.Workers)
-	batches := stream.New().WithMaxGoroutines(r.cfg.Workers)
-	var pending []schema.Chunk
-	flush := func() {
-		if len(pending) > 0 {
-			r.submitBatch(ctx, batches, pending)
-			pending = nil
-		}
-	}
-	for _, p := range paths {
-		if ctx.Err() != nil {
-			break
-		}
-		docs.Go(func() stream.Callback {
-			res := r.processDoc(ctx, p)
-			return func() {
-				for _, c := range r.collect(res, len(paths)) {
-					pending = append(pending, c)
-					if len(pending) == r.cfg.Embed.BatchSize {
-						flush()
-					}
-				}
-			}
-		})
-	}
-	docs.Wait()
-	flush()
-	batches.Wait()
-}
-
-// docResult is one document after parse, chunk and header.
-type docResult struct {
-	path     string
-	doc      schema.Document
-	chunks   []schema.Chunk
-	diags    []schema.Diagnostic
-	rejected bool
-	err      error
-	took     map[string]time.Duration
-}
-
-// processDoc runs the per-document stages on a worker.
-func (r *run) processDoc(ctx context.Context, path string) docResult {
-	res := docResult{path: path, took: map[string]time.Duration{}}
-	if ctx.Err() != nil {
-		res.err = ctx.Err()
-		return res
-	}
-	t := time.Now()
-	p, err := r.parser.Parse(path)
-	res.took[stageParse] = time.Since(t)
-	if err != nil {
-		res.err = err
-		return res
-	}
-	res.doc, res.diags, res.rejected = p.Doc, p.Diags, p.Rejected
-	if p.Rejected {
-		return res
-	}
-	t = time.Now()
-	chunks, diags := r.chunker.Chunk(p)
-	res.took[stageChunk] = time.Since(t)
-	res.diags = append(res.diags, diags...)
-
-	if r.plan != nil {
-		res.chunks = chunks
-		return res
-	}
-	t = time.Now()
-	for i := range chunks {
-		r.normaliser.Normalise(&chunks[i])
-	}
-	res.took[stageNormalise] = time.Since(t)
-
-	t = time.Now()
-	for i := range chunks {
-		e, err := r.headers.Header(ctx, p.Doc, chunks[i])
-		if err != nil {
-			res.err = fmt.Errorf("header %s: %w", chunks[i].Key(), err)
-			return res
-		}
-		chunks[i].ContextHeader, chunks[i].HeaderSource, chunks[i].Fields = e.Header, e.Source, e.Fields
-	}
-	res.took[stageHeader] = time.Since(t)
-	res.chunks = chunks
-	return res
-}
-
-// collect takes a document's result in corpus order and returns the chunks to embed.
-func (r *run) collect(res docResult, total int) []schema.Chunk {
-	if res.err != nil {
-		r.fail(res.err)
-		return nil
-	}
-	r.statsMu.Lock()
-	for s, d := range res.took {
-		r.stats[s].Items++
-		r.stats[s].Seconds += d.Seconds()
-	}
-	r.statsMu.Unlock()
-	for _, d := range res.diags {
-		r.diags = append(r.diags, d)
-		r.rep.Diagnostic(d)
-	}
-	r.docsDone++
-	r.rep.Progress("documents", r.docsDone, total)
-	if res.rejected {
-		r.counts.Rejected++
-		return nil
-	}
-	if r.cfg.Strict && r.hasProblems() {
-		r.fail(ErrStrict)
-		return nil
-	}
-	r.counts.Documents++
-	fmt.Fprintf(r.fingerprint, "%s\x00%s\n", res.path, res.doc.Version)
-	if r.plan != nil {
-		r.planned(res)
-		return nil
-	}
-	for _, c := range res.chunks {
-		r.thresholds = append(r.thresholds, c.Thresholds...)
-	}
-	return res.chunks
-}
-
-// submitBatch embeds one batch on a worker and writes it in order.
-func (r *run) submitBatch(ctx context.Context, batches *stream.Stream, batch []schema.Chunk) {
-	batches.Go(func() stream.Callback {
-		inputs := make([]string, len(batch))
-		for i, c := range batch {
-			inputs[i] = EmbedInput(c)
-		}
-		t := time.Now()
-		vecs, err := r.embed.Embed(ctx, inputs)
-		took := time.Since(t)
-		if err == nil && len(vecs) != len(batch) {
-			err = fmt.Errorf("embedder %s returned %d vectors for %d inputs", r.embed.Name(), len(vecs), len(batch))
-		}
-		return func() {
-			if err != nil {
-				r.fail(fmt.Errorf("embed batch at %s: %w", batch[0].Key(), err))
-				return
-			}
-			if r.failed() != nil {
-				return
-			}
-			r.write(batch, vecs, took)
-		}
-	})
-}
-
-func (r *run) write(batch []schema.Chunk, vecs [][]float32, embedTook time.Duration) {
-	t := time.Now()
-	for i := range batch {
-		batch[i].Embedding = vecs[i]
-		if err := r.writer.Write(batch[i]); err != nil {
-			r.fail(err)
-			return
-		}
-		r.counts.Add(batch[i])
-	}
-	r.statsMu.Lock()
-	r.stats[stageEmbed].Items += len(batch)
-	r.stats[stageEmbed].Seconds += embedTook.Seconds()
-	r.stats[stageWrite].Items += len(batch)
-	r.stats[stageWrite].Seconds += time.Since(t).Seconds()
-	r.statsMu.Unlock()
-	r.rep.Progress("chunks", r.writer.Rows(), -1)
-}
-
 // fail records the run's first error and cancels the rest of the work.
 func (r *run) fail(err error) {
 	r.errMu.Lock()

@@ -1,0 +1,151 @@
+package stages
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/ocean-safety/ingest/schema"
+)
+
+// docResult is one document after parse, chunk, normalise and header.
+type docResult struct {
+	path     string
+	doc      schema.Document
+	chunks   []schema.Chunk
+	diags    []schema.Diagnostic
+	rejected bool
+	err      error
+	took     map[string]time.Duration
+	prev     reuse
+}
+
+// processDoc runs the per-document stages on a worker.
+func (r *run) processDoc(ctx context.Context, path string, ru reuse) docResult {
+	res := docResult{path: path, took: map[string]time.Duration{}, prev: ru}
+	if ctx.Err() != nil {
+		res.err = ctx.Err()
+		return res
+	}
+	t := time.Now()
+	p, err := r.parser.Parse(path)
+	res.took[stageParse] = time.Since(t)
+	if err != nil {
+		res.err = err
+		return res
+	}
+	res.doc, res.diags, res.rejected = p.Doc, p.Diags, p.Rejected
+	if p.Rejected {
+		return res
+	}
+	t = time.Now()
+	chunks, diags := r.chunker.Chunk(p)
+	res.took[stageChunk] = time.Since(t)
+	res.diags = append(res.diags, diags...)
+	res.chunks = chunks
+	if r.plan != nil {
+		return res
+	}
+
+	t = time.Now()
+	for i := range chunks {
+		r.normaliser.Normalise(&chunks[i])
+	}
+	res.took[stageNormalise] = time.Since(t)
+
+	t = time.Now()
+	for i := range chunks {
+		if err := r.enrich(ctx, p.Doc, &chunks[i], ru); err != nil {
+			res.err = fmt.Errorf("header %s: %w", chunks[i].Key(), err)
+			return res
+		}
+	}
+	res.took[stageHeader] = time.Since(t)
+	return res
+}
+
+// enrich gives c its header and fields: reused when the previous snapshot
+// or the journal has them under the same key, else written (and journaled).
+func (r *run) enrich(ctx context.Context, doc schema.Document, c *schema.Chunk, ru reuse) error {
+	key := headerKey(r.keys.Header, doc.Title, *c)
+	e, ok := ru.headers[key]
+	if ok {
+		r.calls.headersReused.Add(1)
+	} else if e, ok = r.journalHeader(key); ok {
+		r.calls.headersReused.Add(1)
+		r.calls.fromJournal.Add(1)
+	} else {
+		en, err := r.headers.Header(ctx, doc, *c)
+		if err != nil {
+			return err
+		}
+		r.calls.headerCalls.Add(int64(en.Calls))
+		e = headerEntry{Header: en.Header, Source: en.Source, Fields: en.Fields}
+		if en.Source != schema.HeaderExtractiveFallback { // a fallback is never cached as success
+			if err := r.journalPutHeader(key, e); err != nil {
+				return err
+			}
+		}
+	}
+	c.ContextHeader, c.HeaderSource, c.Fields = e.Header, e.Source, e.Fields
+	c.Thresholds = append(c.Thresholds, e.Thresholds...)
+	return nil
+}
+
+// collect takes a document's result in corpus order and returns the chunks
+// to embed. It runs on the docs stream's callback goroutine, in order.
+func (r *run) collect(res docResult, total int) []schema.Chunk {
+	if res.err != nil {
+		r.fail(res.err)
+		return nil
+	}
+	r.statsMu.Lock()
+	for s, d := range res.took {
+		r.stats[s].Items++
+		r.stats[s].Seconds += d.Seconds()
+	}
+	r.statsMu.Unlock()
+	for _, d := range res.diags {
+		r.diags = append(r.diags, d)
+		r.rep.Diagnostic(d)
+	}
+	r.docsDone++
+	r.rep.Progress("documents", r.docsDone, total)
+	r.superseded(res)
+	if res.rejected {
+		r.counts.Rejected++
+		r.audit.rejected(res)
+		return nil
+	}
+	if r.cfg.Strict && r.hasProblems() {
+		r.fail(ErrStrict)
+		return nil
+	}
+	r.counts.Documents++
+	fmt.Fprintf(r.fingerprint, "%s\x00%s\n", res.path, res.doc.Version)
+	if r.plan != nil {
+		r.planned(res)
+		return nil
+	}
+	r.audit.ingested(res)
+	for _, c := range res.chunks {
+		r.thresholds = append(r.thresholds, c.Thresholds...)
+	}
+	return res.chunks
+}
+
+// superseded counts the previous chunks of this document that the new
+// snapshot no longer has.
+func (r *run) superseded(res docResult) {
+	kept := map[string]bool{}
+	for _, c := range res.chunks {
+		kept[c.ChunkID] = true
+	}
+	var gone []string
+	for _, id := range res.prev.ids {
+		if !kept[id] || res.rejected {
+			gone = append(gone, id)
+		}
+	}
+	r.supersede(res.path, gone)
+}
