@@ -21,6 +21,7 @@ func indexCommand() *cli.Command {
 			&cli.StringFlag{Name: "corpus", Usage: "corpus folder (Markdown files, walked recursively)"},
 			&cli.StringFlag{Name: "out", Usage: "snapshot folder; replaced atomically when the run succeeds"},
 			&cli.StringFlag{Name: "config", Usage: "YAML config file (unknown keys are errors); flags override it"},
+			&cli.StringFlag{Name: "prev", Usage: "snapshot to reuse headers and vectors from (default: the one at --out)"},
 			&cli.IntFlag{Name: "workers", Usage: "parallel workers (0: one per core)"},
 			&cli.BoolFlag{Name: "strict", Usage: "any error or warning fails the run; nothing is published"},
 			&cli.BoolFlag{Name: "quiet", Usage: "print only problems and the final summary"},
@@ -36,6 +37,9 @@ func indexCommand() *cli.Command {
 			}
 			if cmd.IsSet("out") {
 				cfg.Out = cmd.String("out")
+			}
+			if cmd.IsSet("prev") {
+				cfg.Prev = cmd.String("prev")
 			}
 			if cmd.IsSet("workers") {
 				cfg.Workers = cmd.Int("workers")
@@ -80,6 +84,9 @@ func printSummary(w io.Writer, out string, res *stages.Result) {
 	fmt.Fprintf(w, "  by element:  %s\n", formatCounts(m.Counts.ByElement))
 	fmt.Fprintf(w, "  diagnostics: %d errors, %d warnings, %d info\n", m.Diagnostics["error"], m.Diagnostics["warning"], m.Diagnostics["info"])
 	fmt.Fprintf(w, "  embedder:    %s (%d dims); headers: %s; status: %s\n", m.Embedder.Name, m.Embedder.Dims, m.HeaderWriter, res.Status)
+	c := m.Calls
+	fmt.Fprintf(w, "  work:        %d header calls, %d embedding calls; reused %d headers and %d vectors (%d from a resumed journal); %d chunks superseded\n",
+		c.HeaderCalls, c.EmbedCalls, c.HeadersReused, c.VectorsReused, c.FromJournal, c.Superseded)
 }
 
 func formatCounts(m map[string]int) string {
