@@ -25,6 +25,8 @@ type Manifest struct {
 	RunID             string              `json:"run_id"`
 	CreatedAt         string              `json:"created_at"`
 	CorpusFingerprint string              `json:"corpus_fingerprint"` // SHA-256 over (path, doc_version) of every ingested document
+	InputFingerprint  string              `json:"input_fingerprint"`  // SHA-256 over (path, bytes) of every file under the corpus, skipped ones by name
+	BuildID           string              `json:"build_id"`           // SHA-256 of the ingest executable that made it
 	ConfigHash        string              `json:"config_hash"`
 	HeaderWriter      string              `json:"header_writer"`
 	Embedder          Component           `json:"embedder"`

@@ -18,6 +18,7 @@ type docResult struct {
 	err      error
 	took     map[string]time.Duration
 	prev     reuse
+	raw      string // SHA-256 of the file's bytes
 }
 
 // processDoc runs the per-document stages on a worker.
@@ -34,7 +35,7 @@ func (r *run) processDoc(ctx context.Context, path string, ru reuse) docResult {
 		res.err = err
 		return res
 	}
-	res.doc, res.diags, res.rejected = p.Doc, p.Diags, p.Rejected
+	res.doc, res.diags, res.rejected, res.raw = p.Doc, p.Diags, p.Rejected, p.RawSHA256
 	if p.Rejected {
 		return res
 	}
@@ -111,6 +112,7 @@ func (r *run) collect(res docResult, total int) []schema.Chunk {
 	}
 	r.docsDone++
 	r.rep.Progress("documents", r.docsDone, total)
+	inputLine(r.input, res.path, res.raw)
 	r.superseded(res)
 	if res.rejected {
 		r.counts.Rejected++

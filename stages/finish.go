@@ -96,6 +96,8 @@ func (r *run) finish(skipped []schema.Skipped, docs int, start time.Time) (*Resu
 		RunID:             runID,
 		CreatedAt:         time.Now().UTC().Format(time.RFC3339),
 		CorpusFingerprint: hex.EncodeToString(r.fingerprint.Sum(nil)),
+		InputFingerprint:  inputFingerprint(r.input, skipped),
+		BuildID:           buildID(),
 		ConfigHash:        r.cfg.Hash(),
 		HeaderWriter:      r.headers.Name(),
 		Embedder:          artifacts.Component{Name: r.embed.Name(), Dims: r.embed.Dims()},

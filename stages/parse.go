@@ -1,6 +1,12 @@
 package stages
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"os"
+	"path/filepath"
+
 	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/ast"
 	"github.com/yuin/goldmark/extension"
@@ -19,6 +25,10 @@ type Parsed struct {
 	// and not chunked.
 	Rejected bool
 
+	// RawSHA256 is the hash of the file's bytes as read, before
+	// normalisation: what the input fingerprint is made of.
+	RawSHA256 string
+
 	root ast.Node // the body's tree; positions are relative to Doc.BodyStart
 	src  []byte   // Doc.Text[Doc.BodyStart:]
 }
@@ -33,6 +43,9 @@ type Parser struct {
 
 // NewParser returns a parser for the corpus at root.
 func NewParser(root string, opt corpus.Options) *Parser {
+	if opt.SourceLabel == "" {
+		opt.SourceLabel = corpus.Slug(filepath.Base(filepath.Clean(root)))
+	}
 	return &Parser{root: root, opt: opt, md: goldmark.New(goldmark.WithExtensions(extension.Table))}
 }
 
@@ -40,11 +53,18 @@ func NewParser(root string, opt corpus.Options) *Parser {
 // Problems with the document are in Parsed.Diags; the error is for a file
 // that cannot be read at all.
 func (p *Parser) Parse(rel string) (Parsed, error) {
-	doc, diags, err := corpus.Load(p.root, rel, p.opt)
+	raw, err := os.ReadFile(filepath.Join(p.root, filepath.FromSlash(rel)))
 	if err != nil {
-		return Parsed{}, err
+		return Parsed{}, fmt.Errorf("load %s: %w", rel, err)
 	}
-	return p.parseDoc(doc, diags), nil
+	parsed := p.ParseBytes(rel, raw)
+	parsed.RawSHA256 = rawDigest(raw)
+	return parsed, nil
+}
+
+func rawDigest(raw []byte) string {
+	sum := sha256.Sum256(raw)
+	return hex.EncodeToString(sum[:])
 }
 
 // ParseBytes is Parse for a document already in memory (the chunk command,

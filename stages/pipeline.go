@@ -104,6 +104,7 @@ type run struct {
 
 	plan        *PlanResult // set by Plan: count, do not enrich, embed or write
 	fingerprint hash.Hash
+	input       hash.Hash          // the input fingerprint, fed in corpus order
 	thresholds  []schema.Threshold // for thresholds.md: a few per document at most
 	counts      artifacts.Counts
 	diags       []schema.Diagnostic
@@ -142,7 +143,7 @@ func newRun(cfg Config, opt Options) (*run, error) {
 	r := &run{
 		cfg: cfg, opt: opt, parser: NewParser(cfg.Corpus, copt), chunker: chunker,
 		headers: opt.Headers, embed: opt.Embedder, rep: opt.Reporter,
-		fingerprint: sha256.New(), stats: map[string]*artifacts.StageStat{},
+		fingerprint: sha256.New(), input: sha256.New(), stats: map[string]*artifacts.StageStat{},
 		runID: newRunID(), keys: cacheKeys(opt.Headers, opt.Embedder, cfg),
 		journalHeaders: !offline(opt.Headers), journalVectors: !offline(opt.Embedder),
 	}
@@ -182,6 +183,24 @@ func (r *run) run(ctx context.Context) (*Result, error) {
 	}
 	if r.audit, err = newAudit(r.stage.Path(artifacts.AuditFile), r.runID, prevDir); err != nil {
 		return nil, err
+	}
+	if r.sameMaking() {
+		h, err := r.hashInputs(ctx, paths)
+		if err != nil {
+			return nil, err
+		}
+		if input := inputFingerprint(h, skipped); input == r.prev.manifest.InputFingerprint {
+			res, err := r.republish(start, input)
+			if err != nil {
+				return nil, err
+			}
+			if err := r.stage.Commit(); err != nil {
+				return nil, err
+			}
+			published = true
+			_ = r.journal.remove()
+			return res, nil
+		}
 	}
 	if err := r.openWriter(); err != nil {
 		return nil, err

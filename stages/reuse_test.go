@@ -97,10 +97,18 @@ func TestReuse(t *testing.T) {
 		model       string                         // embedder of the second run
 		wantHeaders func(total int) bool
 		wantTexts   func(total int) bool
-		identical   bool // chunks.parquet byte-identical to the first run's
+		identical   bool   // chunks.parquet byte-identical to the first run's
+		tool        string // the second run's tool version ("" as the first)
+		republished bool   // the unchanged fast path: the previous files, not a rebuild
 	}{
 		{
-			name: "unchanged", prompt: "v1", model: "m1",
+			name: "unchanged", prompt: "v1", model: "m1", republished: true,
+			wantHeaders: func(n int) bool { return n == 0 }, wantTexts: func(n int) bool { return n == 0 }, identical: true,
+		},
+		{
+			// another build of the tool: no fast path, every chunk rebuilt,
+			// every header and vector reused, the same bytes
+			name: "unchanged, new tool version", prompt: "v1", model: "m1", tool: "next",
 			wantHeaders: func(n int) bool { return n == 0 }, wantTexts: func(n int) bool { return n == 0 }, identical: true,
 		},
 		{
@@ -138,7 +146,12 @@ func TestReuse(t *testing.T) {
 				tt.edit(t, dir)
 			}
 			second := newBackends(tt.prompt, tt.model)
-			res2 := mustRun(t, testConfig(dir, out, 4), second.opts())
+			opt := second.opts()
+			opt.ToolVersion = tt.tool
+			res2 := mustRun(t, testConfig(dir, out, 4), opt)
+			if got := res2.Report.Stages[0].Name == "unchanged"; got != tt.republished {
+				t.Errorf("got republished %v (stages %+v), want %v", got, res2.Report.Stages, tt.republished)
+			}
 			h, e := int(second.h.calls.Load()), int(second.e.texts.Load())
 			if tt.wantHeaders != nil && !tt.wantHeaders(h) || tt.wantTexts != nil && !tt.wantTexts(e) {
 				t.Errorf("second run: got %d header calls and %d texts embedded", h, e)

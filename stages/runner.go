@@ -2,7 +2,11 @@ package stages
 
 import (
 	"context"
+	"crypto/sha256"
 	"fmt"
+	"hash"
+	"os"
+	"path/filepath"
 	"sync/atomic"
 	"time"
 
@@ -165,4 +169,32 @@ func (r *run) write(rows []schema.Chunk, embedTook time.Duration) {
 // callCounts are counted from workers, hence atomic.
 type callCounts struct {
 	headerCalls, embedCalls, headersReused, vectorsReused, fromJournal atomic.Int64
+}
+
+// hashInputs reads every corpus file, in parallel, into an input
+// fingerprint (fed in corpus order): the check that a corpus is unchanged.
+func (r *run) hashInputs(ctx context.Context, paths []string) (hash.Hash, error) {
+	h := sha256.New()
+	s := stream.New().WithMaxGoroutines(r.cfg.Workers)
+	var first error
+	for _, p := range paths {
+		if ctx.Err() != nil {
+			break
+		}
+		s.Go(func() stream.Callback {
+			raw, err := os.ReadFile(filepath.Join(r.cfg.Corpus, filepath.FromSlash(p)))
+			sum := rawDigest(raw)
+			return func() {
+				if err != nil && first == nil {
+					first = err
+				}
+				inputLine(h, p, sum)
+			}
+		})
+	}
+	s.Wait()
+	if first == nil {
+		first = ctx.Err()
+	}
+	return h, first
 }

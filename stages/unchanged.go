@@ -1,0 +1,144 @@
+package stages
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"hash"
+	"io"
+	"os"
+	"path/filepath"
+	"sync"
+	"time"
+
+	"github.com/ocean-safety/ingest/artifacts"
+	"github.com/ocean-safety/ingest/schema"
+)
+
+// An unchanged corpus — the same bytes under the same paths, the same
+// config, header writer, embedder and ingest build as the previous snapshot —
+// makes the same snapshot. The run then republishes the previous files
+// instead of rebuilding them: the nightly run of a quiet corpus costs a read
+// of the corpus, not a rewrite of the snapshot.
+
+// inputLine feeds one file into an input fingerprint.
+func inputLine(h hash.Hash, path, raw string) { fmt.Fprintf(h, "%s\x00%s\n", path, raw) }
+
+// inputFingerprint closes an input fingerprint with the skipped files.
+func inputFingerprint(h hash.Hash, skipped []schema.Skipped) string {
+	for _, s := range skipped {
+		fmt.Fprintf(h, "skipped\x00%s\x00%s\n", s.Path, s.Reason)
+	}
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+var buildOnce = sync.OnceValue(func() string {
+	exe, err := os.Executable()
+	if err != nil {
+		return ""
+	}
+	f, err := os.Open(exe)
+	if err != nil {
+		return ""
+	}
+	defer f.Close()
+	h := sha256.New()
+	if _, err := io.Copy(h, f); err != nil {
+		return ""
+	}
+	return hex.EncodeToString(h.Sum(nil))
+})
+
+// buildID identifies the running ingest executable: a change to the code
+// that chunks or normalises changes it, though no config does.
+func buildID() string { return buildOnce() }
+
+// sameMaking reports whether this run would be made the way the previous
+// snapshot was: all but the corpus itself.
+func (r *run) sameMaking() bool {
+	if r.prev == nil || r.plan != nil {
+		return false
+	}
+	m := r.prev.manifest
+	return m.BuildID != "" && m.BuildID == buildID() && m.ToolVersion == r.opt.ToolVersion &&
+		m.ConfigHash == r.cfg.Hash() && m.CacheKeys == r.keys && m.InputFingerprint != ""
+}
+
+// republish fills the staging folder from the previous snapshot for an
+// unchanged corpus: the same chunks.parquet and thresholds.md (linked, or
+// copied across file systems), a new report, audit lines and manifest.
+func (r *run) republish(start time.Time, input string) (*Result, error) {
+	prev := r.prev
+	for _, name := range []string{artifacts.ChunksFile, artifacts.ThresholdsFile} {
+		if err := linkOrCopy(filepath.Join(prev.dir, name), r.stage.Path(name)); err != nil {
+			return nil, err
+		}
+	}
+	var old artifacts.Report
+	if b, err := os.ReadFile(filepath.Join(prev.dir, artifacts.ReportFile)); err != nil || json.Unmarshal(b, &old) != nil {
+		return nil, fmt.Errorf("previous snapshot %s: report unreadable", prev.dir)
+	}
+	m := prev.manifest
+	rep := artifacts.Report{RunID: r.runID, Status: old.Status, Diagnostics: append(r.diags, old.Diagnostics...),
+		Skipped: old.Skipped, Stages: []artifacts.StageStat{{Name: "unchanged", Items: m.Counts.Documents, Seconds: time.Since(start).Seconds()}},
+		Seconds: time.Since(start).Seconds()}
+	if err := artifacts.WriteJSON(r.stage.Path(artifacts.ReportFile), rep); err != nil {
+		return nil, err
+	}
+	if err := r.audit.complete(map[string]int{"documents": m.Counts.Documents, "rejected": m.Counts.Rejected,
+		"chunks": m.Counts.Chunks, "unchanged": 1}); err != nil {
+		return nil, fmt.Errorf("write %s: %w", artifacts.AuditFile, err)
+	}
+	files := map[string]artifacts.FileInfo{}
+	for name, info := range m.Files {
+		files[name] = info
+	}
+	for _, name := range []string{artifacts.ReportFile, artifacts.AuditFile} {
+		info, err := artifacts.Describe(r.stage.Path(name))
+		if err != nil {
+			return nil, err
+		}
+		files[name] = info
+	}
+	m.RunID, m.CreatedAt, m.Files, m.InputFingerprint = r.runID, time.Now().UTC().Format(time.RFC3339), files, input
+	m.Previous = &artifacts.PreviousRef{CorpusFingerprint: prev.manifest.CorpusFingerprint, RunID: prev.manifest.RunID, ChunksSHA256: prev.manifest.Files[artifacts.ChunksFile].SHA256}
+	m.Calls = artifacts.Calls{HeadersReused: m.Counts.Chunks, VectorsReused: m.Counts.Chunks}
+	for _, d := range r.diags {
+		m.Diagnostics[string(d.Severity)]++
+	}
+	if err := artifacts.WriteJSON(r.stage.Path(artifacts.ManifestFile), m); err != nil {
+		return nil, err
+	}
+	status := StatusOK
+	if m.Counts.Rejected > 0 {
+		status = StatusPartial
+	}
+	return &Result{Status: status, Manifest: m, Report: rep}, nil
+}
+
+// linkOrCopy puts src at dst: a hard link (snapshot files are never
+// written after they are published), or a copy where links cannot go.
+func linkOrCopy(src, dst string) error {
+	if err := os.Link(src, dst); err == nil {
+		return nil
+	}
+	in, err := os.Open(src)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil // an older snapshot without this file
+	}
+	if err != nil {
+		return err
+	}
+	defer in.Close()
+	out, err := os.Create(dst)
+	if err != nil {
+		return err
+	}
+	if _, err := io.Copy(out, in); err != nil {
+		out.Close()
+		return fmt.Errorf("copy %s: %w", src, err)
+	}
+	return errors.Join(out.Sync(), out.Close())
+}
