@@ -1,0 +1,280 @@
+package modelfake
+
+import (
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"slices"
+	"sync"
+	"time"
+)
+
+// Endpoints, as Calls and Fault.Path name them.
+const (
+	OllamaVersion = "/api/version"
+	OllamaTags    = "/api/tags"
+	OllamaShow    = "/api/show"
+	OllamaChat    = "/api/chat"
+	OllamaEmbed   = "/api/embed"
+	OpenAIModels  = "/v1/models"
+	OpenAIChat    = "/v1/chat/completions"
+	OpenAIEmbed   = "/v1/embeddings"
+)
+
+// modelEndpoints are where a Fault with no Path applies: the calls that do
+// a run's work, not the start-up look-ups.
+var modelEndpoints = []string{OllamaChat, OllamaEmbed, OpenAIChat, OpenAIEmbed}
+
+// Options shape the server. Zero values take the defaults.
+type Options struct {
+	Dims          int           // embedding width (default 1024)
+	ContextLength int           // embedding window in tokens (default 8192); a longer input is refused unless truncated
+	Models        []string      // models served (default DefaultModels)
+	Latency       time.Duration // before every chat and embed answer
+	APIKey        string        // when set, the OpenAI endpoints want "Authorization: Bearer APIKey"
+	// NoModelInfo leaves embedding_length and context_length out of
+	// /api/show, so a client must probe the width.
+	NoModelInfo bool
+	// TruncateSilently cuts over-long inputs even when the client asks not
+	// to (truncate=false), as some servers do.
+	TruncateSilently bool
+	// UngroundedThreshold adds to every chat answer a threshold whose
+	// number is not in the chunk.
+	UngroundedThreshold bool
+}
+
+// DefaultModels are served when Options.Models is empty.
+var DefaultModels = []string{"bge-m3", "qwen2.5:7b"}
+
+// FaultKind is how a call fails.
+type FaultKind int
+
+// The faults a call can be given.
+const (
+	None            FaultKind = iota
+	Status500                 // 500 with an error body
+	RateLimit                 // 429 with Retry-After (and Retry-After-Ms) of Fault.RetryAfter
+	Hang                      // no answer until the client gives up or the server closes
+	MalformedJSON             // 200 with a body cut off mid-JSON
+	SchemaViolation           // chat: a well-formed answer that breaks the answer schema
+	WrongDims                 // embed: every vector one float short
+	BadInput                  // embed: 400 when any input contains Fault.Match
+	Die                       // the server closes for good: this and every later call fail to connect
+)
+
+// Fault makes calls to Path fail. After calls succeed first; then Times
+// calls fail (0: all of them).
+type Fault struct {
+	Kind       FaultKind
+	Path       string // an endpoint constant; "" the chat and embed endpoints of both APIs
+	After      int
+	Times      int
+	RetryAfter time.Duration // RateLimit
+	Match      string        // BadInput
+}
+
+type faultState struct {
+	Fault
+	seen, hits int
+}
+
+// Server is a running fake. URL is its base address.
+type Server struct {
+	URL string
+
+	opt  Options
+	srv  *httptest.Server
+	done chan struct{}
+	once sync.Once
+
+	mu      sync.Mutex
+	latency time.Duration
+	faults  map[string]*faultState // by Fault.Path
+	calls   map[string]int
+	bodies  map[string][][]byte
+	dead    bool
+}
+
+// New starts a fake server; Close stops it.
+func New(opt Options) *Server {
+	if opt.Dims <= 0 {
+		opt.Dims = 1024
+	}
+	if opt.ContextLength <= 0 {
+		opt.ContextLength = 8192
+	}
+	if len(opt.Models) == 0 {
+		opt.Models = DefaultModels
+	}
+	s := &Server{
+		opt: opt, done: make(chan struct{}), latency: opt.Latency,
+		faults: map[string]*faultState{}, calls: map[string]int{}, bodies: map[string][][]byte{},
+	}
+	mux := http.NewServeMux()
+	for path, h := range map[string]func(http.ResponseWriter, *request){
+		OllamaVersion: s.version, OllamaTags: s.tags, OllamaShow: s.show, OllamaChat: s.ollamaChat, OllamaEmbed: s.ollamaEmbed,
+		OpenAIModels: s.openAIModels, OpenAIChat: s.openAIChat, OpenAIEmbed: s.openAIEmbed,
+	} {
+		mux.HandleFunc(path, s.handle(path, h))
+	}
+	s.srv = httptest.NewServer(mux)
+	s.URL = s.srv.URL
+	return s
+}
+
+// Close stops the server, releasing hung calls first.
+func (s *Server) Close() {
+	s.once.Do(func() { close(s.done) })
+	s.srv.Close()
+}
+
+// SetFault makes calls to f.Path fail as f says, replacing that path's
+// previous fault; its After and Times count from now.
+func (s *Server) SetFault(f Fault) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.faults[f.Path] = &faultState{Fault: f}
+}
+
+// ClearFaults removes every fault.
+func (s *Server) ClearFaults() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	clear(s.faults)
+}
+
+// SetLatency sets the delay before every chat and embed answer.
+func (s *Server) SetLatency(d time.Duration) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.latency = d
+}
+
+// Calls returns how many requests reached path, failed ones included.
+func (s *Server) Calls(path string) int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.calls[path]
+}
+
+// Requests returns the bodies of the requests that reached path, in order.
+func (s *Server) Requests(path string) [][]byte {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return slices.Clone(s.bodies[path])
+}
+
+// request is one call as a handler sees it.
+type request struct {
+	*http.Request
+	body  []byte
+	fault Fault // Kind None when the call is to succeed
+}
+
+// handle records the call, applies a fault that ends it before the answer
+// (dying, hanging, 500, 429, malformed JSON), waits the latency, and hands
+// the rest to h.
+func (s *Server) handle(path string, h func(http.ResponseWriter, *request)) http.HandlerFunc {
+	model := slices.Contains(modelEndpoints, path)
+	return func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(r.Body)
+		f, latency, dead := s.record(path, body, model)
+		if dead {
+			drop(w)
+			return
+		}
+		if f.Kind == Die {
+			s.die()
+			drop(w)
+			return
+		}
+		if model && !s.wait(r, latency) {
+			return
+		}
+		switch f.Kind {
+		case Hang:
+			select {
+			case <-r.Context().Done():
+			case <-s.done:
+			}
+			return
+		case Status500:
+			writeError(w, path, http.StatusInternalServerError, "fake: internal error")
+			return
+		case RateLimit:
+			if f.RetryAfter > 0 {
+				w.Header().Set("Retry-After", itoa(int((f.RetryAfter+time.Second-1)/time.Second)))
+				w.Header().Set("Retry-After-Ms", itoa(int(f.RetryAfter/time.Millisecond)))
+			}
+			writeError(w, path, http.StatusTooManyRequests, "fake: rate limited")
+			return
+		case MalformedJSON:
+			w.Header().Set("Content-Type", "application/json")
+			_, _ = io.WriteString(w, `{"model":"fake","embeddings":[[0.1,`)
+			return
+		}
+		h(w, &request{Request: r, body: body, fault: f})
+	}
+}
+
+// record counts the call and picks the fault that applies to it.
+func (s *Server) record(path string, body []byte, model bool) (f Fault, latency time.Duration, dead bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.calls[path]++
+	s.bodies[path] = append(s.bodies[path], body)
+	if s.dead {
+		return Fault{}, 0, true
+	}
+	fs := s.faults[path]
+	if fs == nil && model {
+		fs = s.faults[""]
+	}
+	if fs == nil {
+		return Fault{}, s.latency, false
+	}
+	fs.seen++
+	if fs.seen <= fs.After || (fs.Times > 0 && fs.hits >= fs.Times) {
+		return Fault{}, s.latency, false
+	}
+	if fs.Kind != BadInput {
+		fs.hits++ // a BadInput fault counts where it matches, in the handler
+	}
+	return fs.Fault, s.latency, false
+}
+
+// wait sleeps the latency unless the call or the server ends first.
+func (s *Server) wait(r *http.Request, d time.Duration) bool {
+	if d <= 0 {
+		return true
+	}
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return true
+	case <-r.Context().Done():
+	case <-s.done:
+	}
+	return false
+}
+
+// die closes the listener: new connections are refused, and calls on
+// connections still open are dropped (see drop).
+func (s *Server) die() {
+	s.mu.Lock()
+	s.dead = true
+	s.mu.Unlock()
+	_ = s.srv.Listener.Close()
+}
+
+// drop closes the call's connection without an answer.
+func drop(w http.ResponseWriter) {
+	if hj, ok := w.(http.Hijacker); ok {
+		if c, _, err := hj.Hijack(); err == nil {
+			_ = c.Close()
+			return
+		}
+	}
+	panic(http.ErrAbortHandler)
+}
