@@ -111,6 +111,32 @@ type Report struct {
 	Skipped     []schema.Skipped    `json:"skipped_files"`
 	Stages      []StageStat         `json:"stages"`
 	Seconds     float64             `json:"seconds"`
+	Models      *ModelReport        `json:"models,omitempty"` // when a model server did the work
+}
+
+// ModelReport is what the model servers did, and every answer not used as is.
+type ModelReport struct {
+	Headers     any                   `json:"headers,omitempty"`  // the header writer's call counts
+	Embedder    any                   `json:"embedder,omitempty"` // the embedder's call counts
+	Rejects     []Reject              `json:"rejects"`            // answers that failed validation twice: extractive header used
+	Ungrounded  []UngroundedThreshold `json:"ungrounded_thresholds"`
+	Truncations any                   `json:"truncations,omitempty"` // inputs the embedder may have cut
+}
+
+// Reject is a model answer that could not be used, kept for review.
+type Reject struct {
+	Chunk string `json:"chunk"` // path#ordinal
+	Raw   string `json:"raw"`
+}
+
+// UngroundedThreshold is a threshold a model proposed that the chunk's text
+// does not state (no quantity of that value found): counted, not accepted.
+type UngroundedThreshold struct {
+	Chunk      string  `json:"chunk"`
+	Subject    string  `json:"subject"`
+	Comparator string  `json:"comparator"`
+	Value      float64 `json:"value"`
+	Unit       string  `json:"unit"`
 }
 
 // StageStat is one stage's work: items handled and time spent in it, summed

@@ -29,7 +29,12 @@ type Config struct {
 	Corpus  string `yaml:"corpus" json:"-"`
 	Out     string `yaml:"out" json:"-"`
 	Workers int    `yaml:"workers" json:"-"`
-	Strict  bool   `yaml:"strict" json:"-"`
+	// LLMConcurrency and EmbedConcurrency bound the calls in flight to the
+	// header writer and the embedder (0: Workers), so a model server's
+	// request slots stay full without queueing calls into their timeouts.
+	LLMConcurrency   int  `yaml:"llm_concurrency" json:"-"`
+	EmbedConcurrency int  `yaml:"embed_concurrency" json:"-"`
+	Strict           bool `yaml:"strict" json:"-"`
 	// Prev is the snapshot to reuse headers and vectors from; "" means the
 	// one already at Out, if any.
 	Prev string `yaml:"prev" json:"-"`
@@ -68,6 +73,9 @@ type ChunkConfig struct {
 type EmbedConfig struct {
 	Dims      int `yaml:"dims" json:"dims"`
 	BatchSize int `yaml:"batch_size" json:"batch_size"`
+	// MaxDims is the widest vector the consumers' index takes: a wider
+	// model is refused at start.
+	MaxDims int `yaml:"max_dims" json:"max_dims"`
 }
 
 // HeaderConfig shapes the context headers.
@@ -80,7 +88,7 @@ func DefaultConfig() Config {
 	return Config{
 		DefaultLang: string(schema.LangEN),
 		Chunk:       ChunkConfig{Unit: "chars", Max: defaultChunkMax},
-		Embed:       EmbedConfig{Dims: defaultEmbedDims, BatchSize: defaultBatchSize},
+		Embed:       EmbedConfig{Dims: defaultEmbedDims, BatchSize: defaultBatchSize, MaxDims: maxEmbedDims},
 		Header:      HeaderConfig{MaxChars: defaultHeaderChars},
 		Retrieval:   RetrievalConfig{Mode: "hybrid", TopK: defaultTopK},
 	}
@@ -117,8 +125,14 @@ func (c Config) Validate() error {
 	if c.Chunk.Min < 0 || c.Chunk.Min > c.Chunk.Max {
 		bad("chunk.min %d: want 0 ≤ min ≤ max (%d)", c.Chunk.Min, c.Chunk.Max)
 	}
-	if c.Embed.Dims < 1 || c.Embed.Dims > maxEmbedDims {
-		bad("embed.dims %d: want 1..%d", c.Embed.Dims, maxEmbedDims)
+	if c.Embed.MaxDims < 1 {
+		bad("embed.max_dims %d: want at least 1", c.Embed.MaxDims)
+	}
+	if c.Embed.Dims < 1 || c.Embed.Dims > c.Embed.MaxDims {
+		bad("embed.dims %d: want 1..%d (embed.max_dims)", c.Embed.Dims, c.Embed.MaxDims)
+	}
+	if c.LLMConcurrency < 0 || c.EmbedConcurrency < 0 {
+		bad("llm_concurrency %d, embed_concurrency %d: want 0 (as workers) or more", c.LLMConcurrency, c.EmbedConcurrency)
 	}
 	if c.Embed.BatchSize < 1 {
 		bad("embed.batch_size %d: want at least 1", c.Embed.BatchSize)

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/ocean-safety/ingest/artifacts"
 	"github.com/ocean-safety/ingest/schema"
 )
 
@@ -19,6 +20,9 @@ type docResult struct {
 	took     map[string]time.Duration
 	prev     reuse
 	raw      string // SHA-256 of the file's bytes
+
+	rejects    []artifacts.Reject              // model answers that could not be used
+	ungrounded []artifacts.UngroundedThreshold // model thresholds the text does not state
 }
 
 // processDoc runs the per-document stages on a worker.
@@ -54,34 +58,45 @@ func (r *run) processDoc(ctx context.Context, path string, ru reuse) docResult {
 	}
 	res.took[stageNormalise] = time.Since(t)
 
-	t = time.Now()
-	for i := range chunks {
-		if err := r.enrich(ctx, p.Doc, &chunks[i], ru); err != nil {
-			res.err = fmt.Errorf("header %s: %w", chunks[i].Key(), err)
-			return res
+	return res
+}
+
+// enrichDoc gives a document's chunks their headers and fields, in order.
+func (r *run) enrichDoc(ctx context.Context, res *docResult) {
+	if res.err != nil || res.rejected || r.plan != nil {
+		return
+	}
+	t := time.Now()
+	for i := range res.chunks {
+		if err := r.enrich(ctx, res, &res.chunks[i]); err != nil {
+			res.err = fmt.Errorf("header %s: %w", res.chunks[i].Key(), err)
+			return
 		}
 	}
 	res.took[stageHeader] = time.Since(t)
-	return res
 }
 
 // enrich gives c its header and fields: reused when the previous snapshot
 // or the journal has them under the same key, else written (and journaled).
-func (r *run) enrich(ctx context.Context, doc schema.Document, c *schema.Chunk, ru reuse) error {
-	key := headerKey(r.keys.Header, doc.Title, *c)
-	e, ok := ru.headers[key]
+func (r *run) enrich(ctx context.Context, res *docResult, c *schema.Chunk) error {
+	key := headerKey(r.keys.Header, res.doc.Title, *c)
+	e, ok := res.prev.headers[key]
 	if ok {
 		r.calls.headersReused.Add(1)
 	} else if e, ok = r.journalHeader(key); ok {
 		r.calls.headersReused.Add(1)
 		r.calls.fromJournal.Add(1)
 	} else {
-		en, err := r.headers.Header(ctx, doc, *c)
+		en, err := r.headers.Header(ctx, res.doc, *c)
 		if err != nil {
 			return err
 		}
 		r.calls.headerCalls.Add(int64(en.Calls))
 		e = headerEntry{Header: en.Header, Source: en.Source, Fields: en.Fields}
+		e.Thresholds, res.ungrounded = ground(*c, en.Thresholds, res.ungrounded)
+		if en.Reject != "" {
+			res.rejects = append(res.rejects, artifacts.Reject{Chunk: c.Key(), Raw: en.Reject})
+		}
 		if en.Source != schema.HeaderExtractiveFallback { // a fallback is never cached as success
 			if err := r.journalPutHeader(key, e); err != nil {
 				return err
@@ -130,6 +145,8 @@ func (r *run) collect(res docResult, total int) []schema.Chunk {
 		return nil
 	}
 	r.audit.ingested(res)
+	r.models.Rejects = append(r.models.Rejects, res.rejects...)
+	r.models.Ungrounded = append(r.models.Ungrounded, res.ungrounded...)
 	for _, c := range res.chunks {
 		r.thresholds = append(r.thresholds, c.Thresholds...)
 	}

@@ -77,6 +77,7 @@ func (r *run) finish(skipped []schema.Skipped, docs int, start time.Time) (*Resu
 	for _, s := range stageOrder {
 		rep.Stages = append(rep.Stages, *r.stats[s])
 	}
+	rep.Models = r.modelReport()
 	if err := artifacts.WriteJSON(r.stage.Path(artifacts.ReportFile), rep); err != nil {
 		return nil, err
 	}
@@ -122,4 +123,31 @@ func (r *run) finish(skipped []schema.Skipped, docs int, start time.Time) (*Resu
 		return nil, err
 	}
 	return &Result{Status: status, Manifest: m, Report: rep}, nil
+}
+
+// modelReport is the report's account of the model servers, when any did work.
+func (r *run) modelReport() *artifacts.ModelReport {
+	if offline(r.headers) && offline(r.embed) {
+		return nil
+	}
+	m := r.models
+	if m.Rejects == nil {
+		m.Rejects = []artifacts.Reject{}
+	}
+	if m.Ungrounded == nil {
+		m.Ungrounded = []artifacts.UngroundedThreshold{}
+	}
+	type stats interface{ Stats() ModelStats }
+	if s, ok := r.headers.(stats); ok {
+		m.Headers = s.Stats()
+	}
+	if s, ok := r.embed.(stats); ok {
+		m.Embedder = s.Stats()
+	}
+	if t, ok := r.embed.(interface{ Truncations() []Truncation }); ok {
+		if ts := t.Truncations(); len(ts) > 0 {
+			m.Truncations = ts
+		}
+	}
+	return &m
 }

@@ -99,6 +99,7 @@ type run struct {
 	journal *journal  // nil in plan mode
 	audit   *auditLog // nil in plan mode
 	calls   callCounts
+	models  artifacts.ModelReport // filled on the docs stream's callback goroutine
 	// journal what costs: a model's headers and vectors, not the offline ones
 	journalHeaders, journalVectors bool
 
@@ -119,6 +120,12 @@ func newRun(cfg Config, opt Options) (*run, error) {
 	}
 	if cfg.Workers == 0 {
 		cfg.Workers = runtime.GOMAXPROCS(0)
+	}
+	if cfg.LLMConcurrency == 0 {
+		cfg.LLMConcurrency = cfg.Workers
+	}
+	if cfg.EmbedConcurrency == 0 {
+		cfg.EmbedConcurrency = cfg.Workers
 	}
 	chunker, err := NewChunker(cfg.Chunk, cfg.TenantID)
 	if err != nil {

@@ -15,11 +15,15 @@ import (
 	"github.com/ocean-safety/ingest/schema"
 )
 
-// This file is the runner: the only code that starts goroutines. Two ordered
-// streams, each bounding its goroutines: documents (parse, chunk, normalise,
-// header) and embedding batches (embed, write). Order is fixed at submit time
-// — a stream runs its callbacks in the order tasks were submitted — so 1 and
-// 8 workers write the same bytes.
+// This file is the runner: the only code that starts goroutines. Three
+// ordered streams, each bounding its goroutines: documents (parse, chunk,
+// normalise; cfg.Workers), enrichment (headers and fields, a document's
+// chunks in order so a model server reuses its prompt cache;
+// cfg.LLMConcurrency) and embedding batches (embed and write;
+// cfg.EmbedConcurrency). Each stream's callbacks feed the next, so parsing
+// keeps the model server's slots full. Order is fixed at submit time — a
+// stream runs its callbacks in the order tasks were submitted — so 1 and 8
+// workers write the same bytes.
 
 // maxBatchRows bounds the rows a batch holds while it waits for
 // embed.batch_size chunks that need a call: in a re-run most vectors are
@@ -29,7 +33,8 @@ const maxBatchRows = 256
 // stream runs the corpus through the pipeline.
 func (r *run) stream(ctx context.Context, paths []string) {
 	docs := stream.New().WithMaxGoroutines(r.cfg.Workers)
-	batches := stream.New().WithMaxGoroutines(r.cfg.Workers)
+	enrich := stream.New().WithMaxGoroutines(r.cfg.LLMConcurrency)
+	batches := stream.New().WithMaxGoroutines(r.cfg.EmbedConcurrency)
 	var b batch
 	flush := func() {
 		if len(b.rows) > 0 {
@@ -51,16 +56,22 @@ func (r *run) stream(ctx context.Context, paths []string) {
 		docs.Go(func() stream.Callback {
 			res := r.processDoc(ctx, p, ru)
 			return func() {
-				for _, c := range r.collect(res, len(paths)) {
-					r.addToBatch(&b, c, ru)
-					if b.misses == r.cfg.Embed.BatchSize || len(b.rows) == maxBatchRows {
-						flush()
+				enrich.Go(func() stream.Callback {
+					r.enrichDoc(ctx, &res)
+					return func() {
+						for _, c := range r.collect(res, len(paths)) {
+							r.addToBatch(&b, c, ru)
+							if b.misses == r.cfg.Embed.BatchSize || len(b.rows) == maxBatchRows {
+								flush()
+							}
+						}
 					}
-				}
+				})
 			}
 		})
 	}
 	docs.Wait()
+	enrich.Wait()
 	flush()
 	batches.Wait()
 }

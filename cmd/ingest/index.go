@@ -10,6 +10,7 @@ import (
 
 	"github.com/urfave/cli/v3"
 
+	"github.com/ocean-safety/ingest/artifacts"
 	"github.com/ocean-safety/ingest/stages"
 )
 
@@ -17,7 +18,7 @@ func indexCommand() *cli.Command {
 	return &cli.Command{
 		Name:  "index",
 		Usage: "ingest a corpus into a snapshot (chunks.parquet, manifest.json, report.json)",
-		Flags: []cli.Flag{
+		Flags: append([]cli.Flag{
 			&cli.StringFlag{Name: "corpus", Usage: "corpus folder (Markdown files, walked recursively)"},
 			&cli.StringFlag{Name: "out", Usage: "snapshot folder; replaced atomically when the run succeeds"},
 			&cli.StringFlag{Name: "config", Usage: "YAML config file (unknown keys are errors); flags override it"},
@@ -26,7 +27,7 @@ func indexCommand() *cli.Command {
 			&cli.BoolFlag{Name: "strict", Usage: "any error or warning fails the run; nothing is published"},
 			&cli.BoolFlag{Name: "quiet", Usage: "print only problems and the final summary"},
 			&cli.BoolFlag{Name: "plan", Usage: "dry run: count documents, chunks, model and embedding calls, then stop"},
-		},
+		}, backendFlags()...),
 		Action: func(ctx context.Context, cmd *cli.Command) error {
 			cfg, err := loadConfig(cmd)
 			if err != nil {
@@ -57,8 +58,17 @@ func indexCommand() *cli.Command {
 			if cmd.Bool("plan") {
 				return plan(ctx, cmd, cfg)
 			}
+			conc := backendConcurrency(cmd)
+			cfg.LLMConcurrency, cfg.EmbedConcurrency = conc.LLM, conc.Embed
+			bc := backendConfig(cmd).WithRunConfig(cfg)
+			bc.MaxDims, bc.PrevDims = cfg.Embed.MaxDims, previousDims(cfg)
+			headers, embedder, err := stages.OpenBackends(ctx, bc)
+			if err != nil {
+				return usageError{err}
+			}
+			cfg.Embed.Dims = embedder.Dims()
 			rep := newReporter(errw, cmd.Bool("quiet"))
-			res, err := stages.Run(ctx, cfg, stages.Options{Reporter: rep, ToolVersion: version})
+			res, err := stages.Run(ctx, cfg, stages.Options{Reporter: rep, ToolVersion: version, Headers: headers, Embedder: embedder})
 			rep.done()
 			if err != nil {
 				if errors.Is(err, stages.ErrStrict) {
@@ -117,4 +127,18 @@ func plan(ctx context.Context, cmd *cli.Command, cfg stages.Config) error {
 	fmt.Fprintf(cmd.Root().Writer, "plan: %d documents (%d rejected, %.1f MB), %d chunks; %d header calls to a model (table rows never go to one), %d embedding calls of up to %d texts; read in %.2fs\n",
 		p.Documents, p.Rejected, float64(p.Bytes)/1e6, p.Chunks, p.HeaderCalls, p.EmbeddingCalls, cfg.Embed.BatchSize, p.Seconds)
 	return nil
+}
+
+// previousDims is the vector width of the snapshot a run will reuse from (0
+// when there is none): a model of another width is refused at start.
+func previousDims(cfg stages.Config) int {
+	dir := cfg.Prev
+	if dir == "" {
+		dir = cfg.Out
+	}
+	m, err := artifacts.ReadManifest(dir)
+	if err != nil {
+		return 0
+	}
+	return m.Embedder.Dims
 }

@@ -1,0 +1,129 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/ocean-safety/ingest/artifacts"
+	"github.com/ocean-safety/ingest/stages/modelfake"
+)
+
+// TestIndexWithModelServer runs the main job against the fake Ollama server:
+// headers and embeddings come from the models, the manifest names their
+// digests, no table row goes to the chat model, batches hold at most 10
+// texts, an ungrounded model threshold is reported and not accepted, and an
+// unchanged re-run makes no model call and writes the same bytes.
+func TestIndexWithModelServer(t *testing.T) {
+	srv := modelfake.New(modelfake.Options{Dims: 1024, UngroundedThreshold: true})
+	defer srv.Close()
+	out := filepath.Join(t.TempDir(), "snap")
+	args := []string{"index", "--corpus", fixtureCorpus, "--out", out, "--quiet",
+		"--llm", "ollama:qwen2.5:7b", "--embedder", "ollama:bge-m3", "--ollama-host", srv.URL}
+	if code, _, stderr := runCLI(context.Background(), "", args...); code != exitOK {
+		t.Fatalf("index: exit %d: %s", code, stderr)
+	}
+	m, err := artifacts.ReadManifest(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(m.Embedder.Name, "@sha256:") || !strings.Contains(m.HeaderWriter, "@sha256:") || !strings.Contains(m.HeaderWriter, "prompt-v") {
+		t.Errorf("got embedder %q, header writer %q, want model digests and the prompt version", m.Embedder.Name, m.HeaderWriter)
+	}
+	chats, embeds := srv.Calls(modelfake.OllamaChat), srv.Calls(modelfake.OllamaEmbed)
+	tableRows := m.Counts.ByElement["table_row"]
+	if want := m.Counts.Chunks - tableRows; chats != want || tableRows == 0 {
+		t.Errorf("got %d chat calls, want %d (every chunk but the %d table rows)", chats, want, tableRows)
+	}
+	texts := 0
+	for _, body := range srv.Requests(modelfake.OllamaEmbed) {
+		var req struct {
+			Input    []string `json:"input"`
+			Truncate *bool    `json:"truncate"`
+		}
+		if err := json.Unmarshal(body, &req); err != nil {
+			t.Fatal(err)
+		}
+		if len(req.Input) > 10 || req.Truncate == nil || *req.Truncate {
+			t.Errorf("got an embed request of %d inputs, truncate %v; want ≤ 10 and truncate false", len(req.Input), req.Truncate)
+		}
+		texts += len(req.Input)
+	}
+	if texts != m.Counts.Chunks || embeds == 0 {
+		t.Errorf("got %d texts embedded in %d calls, want %d", texts, embeds, m.Counts.Chunks)
+	}
+	var rep artifacts.Report
+	if err := json.Unmarshal(readTestFile(t, filepath.Join(out, artifacts.ReportFile)), &rep); err != nil {
+		t.Fatal(err)
+	}
+	if rep.Models == nil || len(rep.Models.Ungrounded) == 0 {
+		t.Fatalf("got model report %+v, want the ungrounded thresholds listed", rep.Models)
+	}
+	chunks, err := artifacts.ReadChunks(filepath.Join(out, artifacts.ChunksFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range chunks {
+		for _, th := range c.Thresholds {
+			if th.Origin == "model" && !strings.Contains(c.Text, th.Surface) {
+				t.Errorf("accepted model threshold %+v not stated in %q", th, c.Text)
+			}
+		}
+		if c.Element != "table_row" && c.HeaderSource != "model" {
+			t.Errorf("chunk %s: got header source %s, want model", c.Key(), c.HeaderSource)
+		}
+	}
+
+	before := readTestFile(t, filepath.Join(out, artifacts.ChunksFile))
+	if code, _, stderr := runCLI(context.Background(), "", args...); code != exitOK {
+		t.Fatalf("re-run: exit %d: %s", code, stderr)
+	}
+	if c, e := srv.Calls(modelfake.OllamaChat)-chats, srv.Calls(modelfake.OllamaEmbed)-embeds; c != 0 || e != 0 {
+		t.Errorf("unchanged re-run: got %d chat and %d embed calls, want 0", c, e)
+	}
+	if !bytes.Equal(before, readTestFile(t, filepath.Join(out, artifacts.ChunksFile))) {
+		t.Errorf("unchanged re-run: chunks.parquet changed")
+	}
+}
+
+// TestIndexModelServerChecks: start-up problems are usage errors naming what
+// to change, and nothing is written.
+func TestIndexModelServerChecks(t *testing.T) {
+	srv := modelfake.New(modelfake.Options{Dims: 1536})
+	defer srv.Close()
+	tests := []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"model missing", []string{"--embedder", "ollama:nomic-embed-text", "--ollama-host", srv.URL}, "ollama pull nomic-embed-text"},
+		{"too wide", []string{"--embedder", "ollama:bge-m3", "--ollama-host", srv.URL}, "max_dims"},
+		{"unreachable", []string{"--embedder", "ollama:bge-m3", "--ollama-host", "http://127.0.0.1:1"}, "--ollama-host"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			out := filepath.Join(t.TempDir(), "snap")
+			args := append([]string{"index", "--corpus", fixtureCorpus, "--out", out}, tt.args...)
+			code, _, stderr := runCLI(context.Background(), "", args...)
+			if code != exitUsage || !strings.Contains(stderr, tt.want) {
+				t.Errorf("got exit %d, stderr %q; want %d naming %q", code, stderr, exitUsage, tt.want)
+			}
+			if _, err := os.Stat(out); err == nil {
+				t.Errorf("got %s written", out)
+			}
+		})
+	}
+}
+
+func readTestFile(t *testing.T, path string) []byte {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
