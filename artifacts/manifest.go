@@ -52,6 +52,7 @@ type CacheKeys struct {
 
 // PreviousRef links a snapshot to the one before it.
 type PreviousRef struct {
+	Name              string `json:"name"` // its folder name in a publish layout (SnapshotName)
 	CorpusFingerprint string `json:"corpus_fingerprint"`
 	RunID             string `json:"run_id"`
 	ChunksSHA256      string `json:"chunks_sha256"`

@@ -148,3 +148,13 @@ func (p *previous) close() {
 		p.file.Close()
 	}
 }
+
+// snapshotName is a previous snapshot's folder name in a publish layout, or
+// "" when its manifest cannot give one.
+func snapshotName(m artifacts.Manifest) string {
+	name, err := artifacts.SnapshotName(m)
+	if err != nil {
+		return ""
+	}
+	return name
+}

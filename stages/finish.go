@@ -117,7 +117,7 @@ func (r *run) finish(skipped []schema.Skipped, docs int, start time.Time) (*Resu
 	}
 	if r.prev != nil {
 		pm := r.prev.manifest
-		m.Previous = &artifacts.PreviousRef{CorpusFingerprint: pm.CorpusFingerprint, RunID: pm.RunID, ChunksSHA256: pm.Files[artifacts.ChunksFile].SHA256}
+		m.Previous = &artifacts.PreviousRef{Name: snapshotName(pm), CorpusFingerprint: pm.CorpusFingerprint, RunID: pm.RunID, ChunksSHA256: pm.Files[artifacts.ChunksFile].SHA256}
 	}
 	if err := artifacts.WriteJSON(r.stage.Path(artifacts.ManifestFile), m); err != nil {
 		return nil, err

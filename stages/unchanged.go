@@ -103,7 +103,7 @@ func (r *run) republish(start time.Time, input string) (*Result, error) {
 		files[name] = info
 	}
 	m.RunID, m.CreatedAt, m.Files, m.InputFingerprint = r.runID, time.Now().UTC().Format(time.RFC3339), files, input
-	m.Previous = &artifacts.PreviousRef{CorpusFingerprint: prev.manifest.CorpusFingerprint, RunID: prev.manifest.RunID, ChunksSHA256: prev.manifest.Files[artifacts.ChunksFile].SHA256}
+	m.Previous = &artifacts.PreviousRef{Name: snapshotName(prev.manifest), CorpusFingerprint: prev.manifest.CorpusFingerprint, RunID: prev.manifest.RunID, ChunksSHA256: prev.manifest.Files[artifacts.ChunksFile].SHA256}
 	m.Calls = artifacts.Calls{HeadersReused: m.Counts.Chunks, VectorsReused: m.Counts.Chunks}
 	for _, d := range r.diags {
 		m.Diagnostics[string(d.Severity)]++

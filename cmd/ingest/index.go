@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"path/filepath"
 	"sort"
 	"strings"
 
@@ -21,6 +22,8 @@ func indexCommand() *cli.Command {
 		Flags: append([]cli.Flag{
 			&cli.StringFlag{Name: "corpus", Usage: "corpus folder (Markdown files, walked recursively)"},
 			&cli.StringFlag{Name: "out", Usage: "snapshot folder; replaced atomically when the run succeeds"},
+			&cli.StringFlag{Name: "publish", Usage: "publish as DIR/<name>/ and move DIR/latest to it when complete (instead of --out)"},
+			&cli.IntFlag{Name: "keep", Value: artifacts.DefaultKeep, Usage: "with --publish: snapshots to keep (latest is never removed)"},
 			&cli.StringFlag{Name: "config", Usage: "YAML config file (unknown keys are errors); flags override it"},
 			&cli.StringFlag{Name: "prev", Usage: "snapshot to reuse headers and vectors from (default: the one at --out)"},
 			&cli.IntFlag{Name: "workers", Usage: "parallel workers (0: one per core)"},
@@ -48,8 +51,15 @@ func indexCommand() *cli.Command {
 			if cmd.Bool("strict") {
 				cfg.Strict = true
 			}
+			publish := cmd.String("publish")
+			if publish != "" && cmd.IsSet("out") {
+				return usage("--publish and --out are exclusive: a published snapshot's folder is named for its content")
+			}
+			if publish != "" {
+				cfg.Out = filepath.Join(publish, ".unused") // replaced per build below; satisfies the checks
+			}
 			if cfg.Corpus == "" || cfg.Out == "" {
-				return usage("index needs --corpus and --out (or corpus: and out: in the config)")
+				return usage("index needs --corpus and --out or --publish (or corpus: and out: in the config)")
 			}
 			if err := cfg.Validate(); err != nil {
 				return usageError{err}
@@ -61,14 +71,20 @@ func indexCommand() *cli.Command {
 			conc := backendConcurrency(cmd)
 			cfg.LLMConcurrency, cfg.EmbedConcurrency = conc.LLM, conc.Embed
 			bc := backendConfig(cmd).WithRunConfig(cfg)
-			bc.MaxDims, bc.PrevDims = cfg.Embed.MaxDims, previousDims(cfg)
+			bc.MaxDims, bc.PrevDims = cfg.Embed.MaxDims, previousDims(cfg, publish)
 			headers, embedder, err := stages.OpenBackends(ctx, bc)
 			if err != nil {
 				return usageError{err}
 			}
 			cfg.Embed.Dims = embedder.Dims()
 			rep := newReporter(errw, cmd.Bool("quiet"))
-			res, err := stages.Run(ctx, cfg, stages.Options{Reporter: rep, ToolVersion: version, Headers: headers, Embedder: embedder})
+			opts := stages.Options{Reporter: rep, ToolVersion: version, Headers: headers, Embedder: embedder}
+			var res *stages.Result
+			if publish != "" {
+				res, err = publishRun(ctx, cmd, cfg, opts, publish)
+			} else {
+				res, err = stages.Run(ctx, cfg, opts)
+			}
 			rep.done()
 			if err != nil {
 				if errors.Is(err, stages.ErrStrict) {
@@ -76,7 +92,11 @@ func indexCommand() *cli.Command {
 				}
 				return fmt.Errorf("index: %w", err)
 			}
-			printSummary(errw, cfg.Out, res)
+			where := cfg.Out
+			if publish != "" {
+				where = filepath.Join(publish, "latest")
+			}
+			printSummary(errw, where, res)
 			if res.Status == stages.StatusPartial {
 				return errPartial
 			}
@@ -131,14 +151,49 @@ func plan(ctx context.Context, cmd *cli.Command, cfg stages.Config) error {
 
 // previousDims is the vector width of the snapshot a run will reuse from (0
 // when there is none): a model of another width is refused at start.
-func previousDims(cfg stages.Config) int {
+func previousDims(cfg stages.Config, publish string) int {
 	dir := cfg.Prev
 	if dir == "" {
 		dir = cfg.Out
+	}
+	if publish != "" && cfg.Prev == "" {
+		if latest, err := artifacts.Latest(publish); err == nil {
+			dir = latest
+		}
 	}
 	m, err := artifacts.ReadManifest(dir)
 	if err != nil {
 		return 0
 	}
 	return m.Embedder.Dims
+}
+
+// publishRun builds the snapshot inside the publish folder, reusing from
+// the one latest points to, and moves latest only when it is complete and
+// verified; old snapshots beyond --keep are pruned.
+func publishRun(ctx context.Context, cmd *cli.Command, cfg stages.Config, opts stages.Options, dir string) (*stages.Result, error) {
+	var res *stages.Result
+	layout := artifacts.PublishLayout{Dir: dir, Keep: cmd.Int("keep")}
+	pub, err := layout.Publish(ctx, func(out, previous string) error {
+		c := cfg
+		c.Out = out
+		if c.Prev == "" {
+			c.Prev = previous
+		}
+		var err error
+		res, err = stages.Run(ctx, c, opts)
+		return err
+	})
+	switch {
+	case errors.Is(err, artifacts.ErrPrune):
+		fmt.Fprintf(cmd.Root().ErrWriter, "warning: %v\n", err)
+	case err != nil:
+		return nil, err
+	}
+	note := ""
+	if pub.Reused {
+		note = " (identical to a snapshot already there)"
+	}
+	fmt.Fprintf(cmd.Root().ErrWriter, "latest → %s%s\n", pub.Path, note)
+	return res, nil
 }

@@ -63,11 +63,11 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		OnUsageError: func(_ context.Context, _ *cli.Command, err error, _ bool) error {
 			return usageError{err}
 		},
-		Commands: []*cli.Command{indexCommand(), chunkCommand(), inspectCommand(), unitsCommand(), thresholdsCommand(), searchCommand(), evalCommand()},
+		Commands: []*cli.Command{indexCommand(), chunkCommand(), inspectCommand(), unitsCommand(), thresholdsCommand(), searchCommand(), evalCommand(), diffCommand(), verifyCommand()},
 	}
 	err := app.Run(ctx, args)
 	code := exitCode(ctx, err)
-	if err != nil && !errors.Is(err, errPartial) {
+	if err != nil && !errors.Is(err, errPartial) && !errors.Is(err, errDiffers) {
 		fmt.Fprintf(stderr, "ingest: %v\n", err)
 	}
 	return code
@@ -81,6 +81,8 @@ func exitCode(ctx context.Context, err error) int {
 		return exitOK
 	case errors.Is(err, errPartial):
 		return exitPartial
+	case errors.Is(err, errDiffers): // diff --exit-code, like git diff --exit-code
+		return exitFailed
 	case errors.Is(err, context.Canceled) || ctx.Err() != nil:
 		return exitInterrupted
 	case errors.As(err, &ue), isCLIUsage(err):

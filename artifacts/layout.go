@@ -1,0 +1,291 @@
+package artifacts
+
+import (
+	"cmp"
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+)
+
+// A publish folder holds snapshots side by side, each in a folder named by
+// SnapshotName, and a symlink "latest" to the current one:
+//
+//	DIR/
+//	  3f2a9c01b7de-9e1c44aa0b52-1a2b3c4d/   manifest.json, chunks.parquet, ...
+//	  77b0e1d2c3f4-9e1c44aa0b52-5e6f7a8b/
+//	  latest -> 77b0e1d2c3f4-9e1c44aa0b52-5e6f7a8b
+//
+// A snapshot folder is never written once it has its name: it appears
+// complete (by rename), is pointed to (by replacing the symlink), and
+// disappears whole (renamed aside, then removed). A reader that resolves
+// latest and opens its files never sees a partial snapshot.
+
+// LatestLink is the name of the pointer to the current snapshot.
+const LatestLink = "latest"
+
+// DefaultKeep is how many snapshots a publish folder keeps: the last few runs
+// to diff against or roll back to, without keeping every run on disk.
+const DefaultKeep = 5
+
+// ErrPrune marks a publish that succeeded (latest points to the new
+// snapshot) but could not remove old snapshots: a warning, not a failure.
+var ErrPrune = errors.New("prune old snapshots")
+
+// SnapshotName is the folder name of a published snapshot:
+//
+//	<corpus fingerprint, 12 hex>-<config hash, 12 hex>-<chunks.parquet SHA-256, 8 hex>
+//
+// The first two parts say which corpus and which settings made it, at a
+// glance. The third makes the name address the content: the output also
+// depends on what config_hash does not cover (the embedder and header writer
+// plugged in, the tool version), and two different outputs must never share
+// a folder that readers may hold open. The same output gets the same name,
+// so publishing an unchanged corpus again adds nothing.
+func SnapshotName(m Manifest) (string, error) {
+	chunks := m.Files[ChunksFile].SHA256
+	if !isHex(m.CorpusFingerprint, 12) || !isHex(m.ConfigHash, 12) || !isHex(chunks, 8) {
+		return "", fmt.Errorf("snapshot name: the manifest lacks a corpus fingerprint, config hash or %s SHA-256", ChunksFile)
+	}
+	return m.CorpusFingerprint[:12] + "-" + m.ConfigHash[:12] + "-" + chunks[:8], nil
+}
+
+func isHex(s string, n int) bool {
+	if len(s) < n {
+		return false
+	}
+	for _, r := range s {
+		if !strings.ContainsRune("0123456789abcdef", r) {
+			return false
+		}
+	}
+	return true
+}
+
+// Latest returns the path of the current snapshot of a publish folder. It
+// wraps os.ErrNotExist when nothing was published yet.
+func Latest(dir string) (string, error) {
+	target, err := os.Readlink(filepath.Join(dir, LatestLink))
+	if err != nil {
+		return "", fmt.Errorf("latest snapshot in %s: %w", dir, err)
+	}
+	if err := checkSnapshotName(target); err != nil {
+		return "", fmt.Errorf("latest snapshot in %s: %w", dir, err)
+	}
+	return filepath.Join(dir, target), nil
+}
+
+// PromoteLatest points dir/latest at dir/snapshotName, atomically: a new
+// symlink is made under a temporary name and renamed over the old one, so a
+// reader finds either the old target or the new, never none. It refuses a
+// snapshot without a manifest, since the manifest is written last.
+func PromoteLatest(dir, snapshotName string) error {
+	if err := checkSnapshotName(snapshotName); err != nil {
+		return fmt.Errorf("promote: %w", err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, snapshotName, ManifestFile)); err != nil {
+		return fmt.Errorf("promote %s: not a complete snapshot: %w", snapshotName, err)
+	}
+	tmp := filepath.Join(dir, "."+LatestLink+".tmp-"+randomSuffix())
+	if err := os.Symlink(snapshotName, tmp); err != nil {
+		return fmt.Errorf("promote %s: %w", snapshotName, err)
+	}
+	if err := os.Rename(tmp, filepath.Join(dir, LatestLink)); err != nil {
+		_ = os.Remove(tmp)
+		return fmt.Errorf("promote %s: %w", snapshotName, err)
+	}
+	if err := syncDir(dir); err != nil {
+		return fmt.Errorf("promote %s: %w", snapshotName, err)
+	}
+	return nil
+}
+
+// checkSnapshotName refuses a name that would leave the publish folder or
+// hide in it: latest always points at a sibling folder.
+func checkSnapshotName(name string) error {
+	if name == "" || name == LatestLink || strings.HasPrefix(name, ".") || strings.ContainsAny(name, `/\`) {
+		return fmt.Errorf("%q is not a snapshot name", name)
+	}
+	return nil
+}
+
+func randomSuffix() string {
+	var b [6]byte
+	_, _ = rand.Read(b[:]) // crypto/rand does not fail on supported systems
+	return hex.EncodeToString(b[:])
+}
+
+// PublishLayout publishes snapshots into a publish folder and keeps the
+// last Keep of them.
+type PublishLayout struct {
+	Dir  string
+	Keep int // snapshots kept, the latest always among them; 0 is DefaultKeep
+}
+
+// Published is what Publish did.
+type Published struct {
+	Name     string   // the snapshot's folder name, SnapshotName of its manifest
+	Path     string   // Dir/Name, where latest now points
+	Previous string   // where latest pointed before ("" for the first publish)
+	Reused   bool     // the same snapshot was already published: the new build was dropped
+	Pruned   []string // folder names removed to keep Keep
+}
+
+// Publish builds a snapshot and makes it the latest. build writes a complete
+// snapshot at out (a path inside Dir that does not exist yet, as
+// stages.Run's cfg.Out expects) and gets the current latest snapshot as
+// previous ("" if none) to reuse from or link to. Publish then verifies the
+// build, renames it to Dir/<SnapshotName>, moves latest to it and prunes.
+//
+// A failed build or verification leaves latest, and every published folder,
+// untouched; the build's leftovers are removed. If only pruning fails, the
+// snapshot is published and the error wraps ErrPrune.
+func (l PublishLayout) Publish(ctx context.Context, build func(out, previous string) error) (*Published, error) {
+	keep := l.Keep
+	if keep == 0 {
+		keep = DefaultKeep
+	}
+	if keep < 1 { // before the build, not after an hour of it
+		return nil, fmt.Errorf("publish %s: keep %d: want at least 1", l.Dir, l.Keep)
+	}
+	if err := os.MkdirAll(l.Dir, 0o755); err != nil {
+		return nil, fmt.Errorf("publish %s: %w", l.Dir, err)
+	}
+	pub := &Published{}
+	if prev, err := Latest(l.Dir); err == nil {
+		if _, err := os.Stat(filepath.Join(prev, ManifestFile)); err == nil {
+			pub.Previous = prev
+		}
+	}
+	// The build happens inside Dir, so the final move is a rename on one
+	// file system, and under a dot name, which Prune and readers ignore.
+	tmp, err := os.MkdirTemp(l.Dir, ".publish-")
+	if err != nil {
+		return nil, fmt.Errorf("publish %s: %w", l.Dir, err)
+	}
+	defer os.RemoveAll(tmp)
+	out := filepath.Join(tmp, "snapshot")
+	if err := build(out, pub.Previous); err != nil {
+		return nil, err
+	}
+	if pub.Name, err = checkBuild(ctx, out); err != nil {
+		return nil, fmt.Errorf("publish %s: %w", l.Dir, err)
+	}
+	pub.Path = filepath.Join(l.Dir, pub.Name)
+	if pub.Reused, err = moveIn(out, pub.Path); err != nil {
+		return nil, fmt.Errorf("publish %s: %w", l.Dir, err)
+	}
+	if err := PromoteLatest(l.Dir, pub.Name); err != nil {
+		return nil, fmt.Errorf("publish %s: %w", l.Dir, err)
+	}
+	if pub.Pruned, err = Prune(l.Dir, keep); err != nil {
+		return pub, fmt.Errorf("%w: %w", ErrPrune, err)
+	}
+	return pub, nil
+}
+
+// checkBuild verifies a finished build and returns its name.
+func checkBuild(ctx context.Context, out string) (string, error) {
+	rep, err := VerifyContext(ctx, out)
+	if err != nil {
+		return "", err
+	}
+	if !rep.OK() {
+		return "", fmt.Errorf("the new snapshot fails verification: %s", strings.Join(rep.Problems(), "; "))
+	}
+	m, err := ReadManifest(out)
+	if err != nil {
+		return "", err
+	}
+	return SnapshotName(m)
+}
+
+// moveIn renames the build to its published path, unless that snapshot is
+// already published: the name addresses the content, so it is the same
+// snapshot, and a published folder is never replaced under its readers.
+func moveIn(out, path string) (reused bool, err error) {
+	if _, err := os.Stat(filepath.Join(path, ManifestFile)); err == nil {
+		return true, nil
+	}
+	if err := os.Rename(out, path); err != nil {
+		// A concurrent publish of the same snapshot may have won the race.
+		if _, serr := os.Stat(filepath.Join(path, ManifestFile)); serr == nil {
+			return true, nil
+		}
+		return false, err
+	}
+	return false, syncDir(filepath.Dir(path))
+}
+
+// Prune removes the oldest snapshots of a publish folder (by the manifest's
+// created_at) until keep remain, and returns the names removed, oldest
+// first. The one latest points to is never removed, whatever its age; a
+// folder without a readable manifest is not a snapshot and is left alone.
+// A snapshot is renamed aside before it is deleted, so it disappears whole.
+func Prune(dir string, keep int) ([]string, error) {
+	if keep < 1 {
+		return nil, fmt.Errorf("prune %s: keep %d: want at least 1", dir, keep)
+	}
+	snaps, err := listSnapshots(dir)
+	if err != nil {
+		return nil, fmt.Errorf("prune %s: %w", dir, err)
+	}
+	latest, _ := os.Readlink(filepath.Join(dir, LatestLink))
+	var removed []string
+	for k := len(snaps) - 1; k >= keep; k-- { // oldest first
+		name := snaps[k].name
+		if name == latest {
+			continue
+		}
+		aside := filepath.Join(dir, "."+name+".prune-"+randomSuffix())
+		if err := os.Rename(filepath.Join(dir, name), aside); err != nil {
+			return removed, fmt.Errorf("prune %s: %w", name, err)
+		}
+		removed = append(removed, name)
+		if err := os.RemoveAll(aside); err != nil {
+			return removed, fmt.Errorf("prune %s: %w", name, err)
+		}
+	}
+	return removed, nil
+}
+
+type listedSnapshot struct {
+	name             string
+	created, written time.Time
+}
+
+// listSnapshots returns a publish folder's snapshots, newest first: by
+// created_at, then by when the manifest was written (created_at has whole
+// seconds; two runs can share one), then by name.
+func listSnapshots(dir string) ([]listedSnapshot, error) {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return nil, err
+	}
+	var out []listedSnapshot
+	for _, e := range entries {
+		if !e.IsDir() || checkSnapshotName(e.Name()) != nil {
+			continue
+		}
+		m, err := ReadManifest(filepath.Join(dir, e.Name()))
+		if err != nil {
+			continue
+		}
+		info, err := os.Stat(filepath.Join(dir, e.Name(), ManifestFile))
+		if err != nil {
+			continue
+		}
+		created, _ := time.Parse(time.RFC3339, m.CreatedAt) // unreadable: the zero time, the oldest
+		out = append(out, listedSnapshot{e.Name(), created, info.ModTime()})
+	}
+	slices.SortFunc(out, func(a, b listedSnapshot) int {
+		return cmp.Or(b.created.Compare(a.created), b.written.Compare(a.written), cmp.Compare(b.name, a.name))
+	})
+	return out, nil
+}

@@ -1,0 +1,255 @@
+package artifacts_test
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+
+	"github.com/ocean-safety/ingest/artifacts"
+	"github.com/ocean-safety/ingest/stages"
+)
+
+// pipelineBuild returns a build for Publish that runs the pipeline over
+// corpusDir, and records the previous snapshot it was handed.
+func pipelineBuild(corpusDir string, gotPrevious *string) func(out, previous string) error {
+	return func(out, previous string) error {
+		if gotPrevious != nil {
+			*gotPrevious = previous
+		}
+		cfg := stages.DefaultConfig()
+		cfg.Corpus, cfg.Out, cfg.Workers = corpusDir, out, 1
+		cfg.SourceLabel = testSourceLabel
+		_, err := stages.Run(context.Background(), cfg, stages.Options{})
+		return err
+	}
+}
+
+// corpusVariant is the base corpus with one more document, different for each n.
+func corpusVariant(t *testing.T, n int) string {
+	if n == 0 {
+		return writeCorpus(t, baseCorpus, nil)
+	}
+	return writeCorpus(t, baseCorpus, map[string]string{
+		"extra.md": "# Extra\nSource: https://extra.example\n\nVariant " + strconv.Itoa(n) + " of the extra page.\n",
+	})
+}
+
+// TestPublishSequence publishes a run of snapshots into one folder and
+// checks latest, the previous snapshot handed to each build, reuse and
+// pruning after each step.
+func TestPublishSequence(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "pub")
+	boom := errors.New("boom")
+	type step struct {
+		name         string
+		variant      int
+		keep         int
+		build        func(out, previous string) error // nil: the pipeline over the variant
+		wantErr      string
+		wantLatest   int // the step whose snapshot latest points to afterwards
+		wantPrevious int // the step whose snapshot the build was handed, -1 for none
+		wantReused   bool
+		wantPruned   []int // steps whose snapshots were pruned, oldest first
+	}
+	steps := []step{
+		{name: "first", variant: 0, keep: 5, wantLatest: 0, wantPrevious: -1},
+		{name: "second", variant: 1, keep: 5, wantLatest: 1, wantPrevious: 0},
+		{name: "failing build", keep: 5, build: func(out, _ string) error {
+			os.MkdirAll(out, 0o755)
+			os.WriteFile(filepath.Join(out, artifacts.ManifestFile), []byte("{}"), 0o644)
+			return boom
+		}, wantErr: "boom", wantLatest: 1},
+		{name: "build that fails verification", keep: 5, build: func(out, previous string) error {
+			if err := pipelineBuild(corpusVariant(t, 7), nil)(out, previous); err != nil {
+				return err
+			}
+			return os.WriteFile(filepath.Join(out, artifacts.ReportFile), []byte("{}\n"), 0o644)
+		}, wantErr: "fails verification", wantLatest: 1},
+		{name: "first again is reused", variant: 0, keep: 5, wantLatest: 0, wantPrevious: 1, wantReused: true},
+		{name: "keep 1", variant: 2, keep: 1, wantLatest: 5, wantPrevious: 0, wantPruned: []int{0, 1}},
+	}
+	names := map[int]string{}
+	for k, s := range steps {
+		var gotPrevious string
+		build := s.build
+		if build == nil {
+			build = pipelineBuild(corpusVariant(t, s.variant), &gotPrevious)
+		}
+		pub, err := artifacts.PublishLayout{Dir: dir, Keep: s.keep}.Publish(context.Background(), build)
+		if s.wantErr != "" {
+			if err == nil || !strings.Contains(err.Error(), s.wantErr) {
+				t.Fatalf("%s: got error %v, want one containing %q", s.name, err, s.wantErr)
+			}
+		} else {
+			if err != nil {
+				t.Fatalf("%s: %v", s.name, err)
+			}
+			names[k] = pub.Name
+			if got := pub.Reused; got != s.wantReused {
+				t.Errorf("%s: got reused %v, want %v", s.name, got, s.wantReused)
+			}
+			wantPrev := ""
+			if s.wantPrevious >= 0 {
+				wantPrev = filepath.Join(dir, names[s.wantPrevious])
+			}
+			if gotPrevious != wantPrev || pub.Previous != wantPrev {
+				t.Errorf("%s: got previous %q (build) and %q (result), want %q", s.name, gotPrevious, pub.Previous, wantPrev)
+			}
+			var wantPruned []string
+			for _, p := range s.wantPruned {
+				wantPruned = append(wantPruned, names[p])
+			}
+			if !slices.Equal(pub.Pruned, wantPruned) {
+				t.Errorf("%s: got pruned %v, want %v", s.name, pub.Pruned, wantPruned)
+			}
+		}
+		latest, err := artifacts.Latest(dir)
+		if err != nil {
+			t.Fatalf("%s: %v", s.name, err)
+		}
+		if want := filepath.Join(dir, names[s.wantLatest]); latest != want {
+			t.Errorf("%s: got latest %s, want %s", s.name, latest, want)
+		}
+		if leftovers := hiddenEntries(t, dir); len(leftovers) > 0 {
+			t.Errorf("%s: got leftovers %v in the publish folder, want none", s.name, leftovers)
+		}
+	}
+	m, err := artifacts.ReadManifest(filepath.Join(dir, names[5]))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if name, _ := artifacts.SnapshotName(m); name != names[5] {
+		t.Errorf("got folder %s, want it named %s by its manifest", names[5], name)
+	}
+}
+
+func hiddenEntries(t *testing.T, dir string) []string {
+	t.Helper()
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, e := range entries {
+		if strings.HasPrefix(e.Name(), ".") {
+			out = append(out, e.Name())
+		}
+	}
+	return out
+}
+
+func TestPruneKeepsLatest(t *testing.T) {
+	dir := t.TempDir()
+	var names []string
+	for n := range 3 {
+		pub, err := artifacts.PublishLayout{Dir: dir, Keep: 5}.Publish(context.Background(), pipelineBuild(corpusVariant(t, n+1), nil))
+		if err != nil {
+			t.Fatal(err)
+		}
+		names = append(names, pub.Name)
+	}
+	if err := artifacts.PromoteLatest(dir, names[0]); err != nil { // a rollback to the oldest
+		t.Fatal(err)
+	}
+	pruned, err := artifacts.Prune(dir, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{names[1]}; !slices.Equal(pruned, want) {
+		t.Errorf("got pruned %v, want %v (the newest and the latest stay)", pruned, want)
+	}
+	if _, err := artifacts.Prune(dir, 0); err == nil {
+		t.Errorf("got no error for keep 0, want one")
+	}
+	built := false
+	_, err = artifacts.PublishLayout{Dir: dir, Keep: -1}.Publish(context.Background(), func(string, string) error { built = true; return nil })
+	if err == nil || built {
+		t.Errorf("got error %v and built %v for keep -1, want an error before the build", err, built)
+	}
+}
+
+func TestLatestAndPromoteErrors(t *testing.T) {
+	dir := t.TempDir()
+	if _, err := artifacts.Latest(dir); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("got %v before any publish, want os.ErrNotExist", err)
+	}
+	if err := os.Mkdir(filepath.Join(dir, "partial"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"partial", "../elsewhere", ".hidden", "latest", ""} {
+		if err := artifacts.PromoteLatest(dir, name); err == nil {
+			t.Errorf("got no error promoting %q, want one", name)
+		}
+	}
+	if _, err := os.Lstat(filepath.Join(dir, artifacts.LatestLink)); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("got latest made by a refused promote, want none (%v)", err)
+	}
+}
+
+// TestLatestNeverPartial publishes snapshot after snapshot while readers
+// resolve latest and read what it points to: every read must find a
+// complete snapshot, its files matching its manifest.
+func TestLatestNeverPartial(t *testing.T) {
+	dir := t.TempDir()
+	layout := artifacts.PublishLayout{Dir: dir, Keep: 10} // no pruning under the readers: keep outlives the test
+	if _, err := layout.Publish(context.Background(), pipelineBuild(corpusVariant(t, 1), nil)); err != nil {
+		t.Fatal(err)
+	}
+	corpora := make([]string, 6)
+	for n := range corpora {
+		corpora[n] = corpusVariant(t, n+2)
+	}
+	var done atomic.Bool
+	var reads atomic.Int64
+	var wg sync.WaitGroup
+	for range 4 {
+		wg.Go(func() {
+			for !done.Load() {
+				if err := readLatest(dir); err != nil {
+					t.Errorf("got a reader error: %v", err)
+					return
+				}
+				reads.Add(1)
+			}
+		})
+	}
+	for _, c := range corpora {
+		if _, err := layout.Publish(context.Background(), pipelineBuild(c, nil)); err != nil {
+			t.Error(err)
+		}
+	}
+	done.Store(true)
+	wg.Wait()
+	if reads.Load() == 0 {
+		t.Errorf("got no reads while publishing, want some")
+	}
+}
+
+// readLatest resolves latest and checks its files against its manifest.
+func readLatest(dir string) error {
+	path, err := artifacts.Latest(dir)
+	if err != nil {
+		return err
+	}
+	m, err := artifacts.ReadManifest(path)
+	if err != nil {
+		return err
+	}
+	for name, want := range m.Files {
+		got, err := artifacts.Describe(filepath.Join(path, name))
+		if err != nil {
+			return err
+		}
+		if got.SHA256 != want.SHA256 {
+			return errors.New(path + "/" + name + ": does not match its manifest")
+		}
+	}
+	return nil
+}

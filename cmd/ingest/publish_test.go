@@ -1,0 +1,60 @@
+package main
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/ocean-safety/ingest/artifacts"
+)
+
+// TestIndexPublish: --publish writes DIR/<name>/ and moves latest only when
+// complete; the second night reuses the first and links to it; --keep
+// prunes; diff --exit-code says what changed with its exit code alone.
+func TestIndexPublish(t *testing.T) {
+	corpusDir := badCorpus(t) // the fixture corpus plus one rejected document
+	os.Remove(filepath.Join(corpusDir, "bad.md"))
+	pub := filepath.Join(t.TempDir(), "pub")
+	index := func() {
+		t.Helper()
+		if code, _, stderr := runCLI(context.Background(), "", "index", "--corpus", corpusDir, "--publish", pub, "--keep", "1", "--quiet"); code != exitOK {
+			t.Fatalf("index --publish: exit %d: %s", code, stderr)
+		}
+	}
+	index()
+	first, err := artifacts.Latest(pub)
+	if err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(filepath.Join(corpusDir, "new.md"), []byte("# New\nSource: https://example.org\n\nA new document tonight.\n"), 0o644)
+	index()
+	second, err := artifacts.Latest(pub)
+	if err != nil || second == first {
+		t.Fatalf("got latest %s (was %s), %v; want it moved", second, first, err)
+	}
+	m, err := artifacts.ReadManifest(second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.Previous == nil || m.Previous.Name != filepath.Base(first) || m.Calls.HeadersReused == 0 {
+		t.Errorf("got previous %+v, calls %+v; want a link to %s and reuse", m.Previous, m.Calls, filepath.Base(first))
+	}
+	if _, err := os.Stat(first); !os.IsNotExist(err) {
+		t.Errorf("--keep 1: got %s kept (%v)", first, err)
+	}
+	if code, _, stderr := runCLI(context.Background(), "", "index", "--corpus", corpusDir, "--publish", pub, "--out", pub); code != exitUsage || !strings.Contains(stderr, "exclusive") {
+		t.Errorf("--publish with --out: got exit %d, %q", code, stderr)
+	}
+	code, stdout, stderr := runCLI(context.Background(), "", "diff", "--exit-code", second, second)
+	if code != exitOK || stderr != "" {
+		t.Errorf("diff of a snapshot with itself: exit %d, stderr %q", code, stderr)
+	}
+	other := filepath.Join(t.TempDir(), "old")
+	runCLI(context.Background(), "", "index", "--corpus", fixtureCorpus, "--out", other, "--quiet")
+	code, stdout, stderr = runCLI(context.Background(), "", "diff", "--exit-code", other, second)
+	if code != exitFailed || stderr != "" || !strings.Contains(stdout, "new.md") {
+		t.Errorf("diff --exit-code of changed snapshots: exit %d, stderr %q, stdout without new.md:\n%s", code, stderr, stdout)
+	}
+}
