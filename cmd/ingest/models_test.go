@@ -127,3 +127,67 @@ func readTestFile(t *testing.T, path string) []byte {
 	}
 	return b
 }
+
+// embeddedTexts counts the texts of the embed requests a fake answered.
+func embeddedTexts(t *testing.T, srv *modelfake.Server) int {
+	t.Helper()
+	n := 0
+	for _, body := range srv.Requests(modelfake.OllamaEmbed) {
+		var req struct {
+			Input []string `json:"input"`
+		}
+		if err := json.Unmarshal(body, &req); err != nil {
+			t.Fatal(err)
+		}
+		n += len(req.Input)
+	}
+	return n
+}
+
+// TestIndexResumeAfterServerDies: the model server dies after N embedding
+// calls; the run fails and publishes nothing; run again against a server
+// that is back, it embeds only what the first run had not finished, so the
+// two runs together embed what one clean run does.
+func TestIndexResumeAfterServerDies(t *testing.T) {
+	clean := modelfake.New(modelfake.Options{Dims: 1024})
+	defer clean.Close()
+	run := func(srv *modelfake.Server, out string) int {
+		code, _, _ := runCLI(context.Background(), "", "index", "--corpus", "../../corpus/ocean", "--out", out, "--quiet",
+			"--embedder", "ollama:bge-m3", "--ollama-host", srv.URL, "--embed-concurrency", "1")
+		return code
+	}
+	if code := run(clean, filepath.Join(t.TempDir(), "clean")); code != exitOK {
+		t.Fatalf("clean run: exit %d", code)
+	}
+	want := embeddedTexts(t, clean)
+
+	out := filepath.Join(t.TempDir(), "snap")
+	dying := modelfake.New(modelfake.Options{Dims: 1024})
+	defer dying.Close()
+	dying.SetFault(modelfake.Fault{Kind: modelfake.Die, Path: modelfake.OllamaEmbed, After: 9})
+	if code := run(dying, out); code != exitFailed {
+		t.Fatalf("run against a dying server: exit %d, want %d", code, exitFailed)
+	}
+	if _, err := os.Stat(out); err == nil {
+		t.Fatalf("a failed run published %s", out)
+	}
+	back := modelfake.New(modelfake.Options{Dims: 1024})
+	defer back.Close()
+	if code := run(back, out); code != exitOK {
+		t.Fatalf("resumed run: exit %d", code)
+	}
+	first, second := embeddedTexts(t, dying), embeddedTexts(t, back)
+	// The request that met the dead server was not answered: it is not in
+	// the first count, and the resume pays for it once.
+	dead := 0
+	if reqs := dying.Requests(modelfake.OllamaEmbed); len(reqs) > 9 {
+		var req struct {
+			Input []string `json:"input"`
+		}
+		json.Unmarshal(reqs[9], &req)
+		dead = len(req.Input)
+	}
+	if first-dead+second != want {
+		t.Errorf("got %d texts answered before the crash and %d after, want %d in all (one clean run)", first-dead, second, want)
+	}
+}
