@@ -2,21 +2,38 @@
 
 corpus := "corpus/ocean"
 out := "out/knowledge"
+publish := "out/published"
 
-# The main job: index the shipped corpus with the offline defaults.
-knowledge-index:
+# The main job, once: index the shipped corpus into out/knowledge with the offline defaults.
+index:
     go run ./cmd/ingest index --corpus {{corpus}} --out {{out}}
+
+# The nightly job: publish out/published/<name>/, move latest, write <name>.diff.md against the previous latest.
+knowledge-index:
+    #!/usr/bin/env bash
+    set -euo pipefail
+    prev=$(readlink -f {{publish}}/latest 2>/dev/null || true)
+    go run ./cmd/ingest index --corpus {{corpus}} --publish {{publish}} --keep 7
+    new=$(readlink -f {{publish}}/latest)
+    if [ -n "$prev" ] && [ -d "$prev" ] && [ "$prev" != "$new" ]; then
+        go run ./cmd/ingest diff "$prev" "$new" > "$new.diff.md"
+        echo "diff: $new.diff.md"
+    fi
 
 # The tests, as CI runs them.
 test:
     go test ./...
+
+# Stages' Ollama client against a real Ollama server with tiny models (the first run on a machine builds the server: 7 to 13 minutes).
+test-ollama:
+    bash .ci/ollama.sh test
 
 # Throughput benchmarks (parse + chunk MB/s with 1 and all cores; unit parser MB/s).
 bench:
     go test -run '^$' -bench . -benchtime 3x ./stages ./units
 
 # Retrieval quality of the shipped corpus's snapshot on its golden questions (recall@k, MRR).
-eval: knowledge-index
+eval: index
     go run ./cmd/ingest eval --snapshot {{out}} --questions corpus/ocean.golden.json --min-recall 0.9
 
 # Rewrite the golden files after an intended change; review the diff.
