@@ -3,10 +3,7 @@ package corpus
 import (
 	"crypto/sha256"
 	"encoding/hex"
-	"fmt"
-	"os"
 	"path"
-	"path/filepath"
 	"strings"
 
 	"github.com/ocean-safety/ingest/schema"
@@ -17,31 +14,15 @@ type Options struct {
 	DefaultLang schema.Lang // when neither header nor folder says (default en)
 	// SourceOptional turns a missing Source into a warning instead of an error.
 	SourceOptional bool
-	// SourceLabel is the scope key written on every chunk; empty means a slug
-	// of the corpus folder's name.
+	// SourceLabel is the scope key written on every chunk (the caller
+	// defaults it to a Slug of the corpus folder's name).
 	SourceLabel string
 }
 
-// Load reads the document at rel (slash-separated, relative to root),
-// normalises and validates it. It returns every diagnostic found; the
-// document is usable only when none of them is an error (see Rejected). A
-// failure to read the file is returned as an error: it is not the author's.
-func Load(root, rel string, opt Options) (schema.Document, []schema.Diagnostic, error) {
-	raw, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(rel)))
-	if err != nil {
-		return schema.Document{}, nil, fmt.Errorf("load %s: %w", rel, err)
-	}
-	label := opt.SourceLabel
-	if label == "" {
-		label = Slug(filepath.Base(filepath.Clean(root)))
-	}
-	doc, diags := Parse(rel, raw, opt)
-	doc.SourceLabel = label
-	return doc, diags, nil
-}
-
-// Parse is Load on bytes already read: rel decides the folder defaults and
-// names the file in diagnostics.
+// Parse normalises and validates a document read from rel (slash-separated,
+// relative to the corpus root): rel decides the folder defaults and names the
+// file in diagnostics. It returns every diagnostic found; the document is
+// usable only when none of them is an error (see Rejected).
 func Parse(rel string, raw []byte, opt Options) (schema.Document, []schema.Diagnostic) {
 	if opt.DefaultLang == "" {
 		opt.DefaultLang = schema.LangEN

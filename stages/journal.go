@@ -24,7 +24,6 @@ type journal struct {
 	path  string
 	end   int64
 	index map[string]entryPos
-	hits  int
 }
 
 type entryPos struct{ off, n int64 }
