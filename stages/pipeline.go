@@ -218,11 +218,11 @@ func (r *run) run(ctx context.Context) (*Result, error) {
 	r.stream(ctx, paths)
 	if err := r.failed(); err != nil {
 		r.writer.Abort()
-		return nil, err
+		return nil, r.stopped(err)
 	}
 	if err := ctx.Err(); err != nil {
 		r.writer.Abort()
-		return nil, err
+		return nil, r.stopped(err)
 	}
 	if err := r.strict(); err != nil {
 		r.writer.Abort()
@@ -248,6 +248,20 @@ func (r *run) run(ctx context.Context) (*Result, error) {
 		return res, nil // published; a stale journal only holds results already in the snapshot
 	}
 	return res, nil
+}
+
+// stopped adds to a run's error what it had finished, and where that work
+// waits for the next run. Strict-mode failures are the corpus's, not a stop.
+func (r *run) stopped(err error) error {
+	if errors.Is(err, ErrStrict) {
+		return err
+	}
+	h, e := r.calls.headerCalls.Load(), r.calls.embedCalls.Load()
+	if (h == 0 && e == 0) || (!r.journalHeaders && !r.journalVectors) {
+		return err
+	}
+	return fmt.Errorf("%w; nothing published: %d documents read, %d header and %d embedding calls finished and journaled in %s, run again to resume",
+		err, r.docsDone, h, e, journalPath(r.cfg.Out))
 }
 
 // openPrevious opens the snapshot to reuse from: --prev, else the one

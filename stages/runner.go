@@ -139,11 +139,14 @@ func (r *run) embedMissing(ctx context.Context, b batch) error {
 	if len(texts) == 0 {
 		return nil
 	}
-	r.calls.embedCalls.Add(1)
+	if err := ctx.Err(); err != nil {
+		return err // the run is stopping: no new call
+	}
 	vecs, err := r.embed.Embed(ctx, texts)
 	if err != nil {
 		return err
 	}
+	r.calls.embedCalls.Add(1) // calls that answered: what a resumed run need not repeat
 	if len(vecs) != len(texts) {
 		return fmt.Errorf("embedder %s returned %d vectors for %d inputs", r.embed.Name(), len(vecs), len(texts))
 	}

@@ -151,8 +151,10 @@ func embeddedTexts(t *testing.T, srv *modelfake.Server) int {
 func TestIndexResumeAfterServerDies(t *testing.T) {
 	clean := modelfake.New(modelfake.Options{Dims: 1024})
 	defer clean.Close()
+	var stderr string
 	run := func(srv *modelfake.Server, out string) int {
-		code, _, _ := runCLI(context.Background(), "", "index", "--corpus", "../../corpus/ocean", "--out", out, "--quiet",
+		var code int
+		code, _, stderr = runCLI(context.Background(), "", "index", "--corpus", "../../corpus/ocean", "--out", out, "--quiet",
 			"--embedder", "ollama:bge-m3", "--ollama-host", srv.URL, "--embed-concurrency", "1")
 		return code
 	}
@@ -170,6 +172,9 @@ func TestIndexResumeAfterServerDies(t *testing.T) {
 	}
 	if _, err := os.Stat(out); err == nil {
 		t.Fatalf("a failed run published %s", out)
+	}
+	if !strings.Contains(stderr, "9 embedding calls finished") || !strings.Contains(stderr, "run again to resume") {
+		t.Errorf("got stderr %q, want what was finished and how to resume", stderr)
 	}
 	back := modelfake.New(modelfake.Options{Dims: 1024})
 	defer back.Close()
