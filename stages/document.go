@@ -123,6 +123,9 @@ func (r *run) collect(res docResult, total int) []schema.Chunk {
 	r.statsMu.Unlock()
 	for _, d := range res.diags {
 		r.diags = append(r.diags, d)
+		if d.Severity != schema.SeverityInfo {
+			r.problems++
+		}
 		r.rep.Diagnostic(d)
 	}
 	r.docsDone++

@@ -108,6 +108,7 @@ type run struct {
 	thresholds  []schema.Threshold // for thresholds.md: a few per document at most
 	counts      artifacts.Counts
 	diags       []schema.Diagnostic
+	problems    int // diagnostics that are errors or warnings
 	stats       map[string]*artifacts.StageStat
 	docsDone    int
 	statsMu     sync.Mutex // embed and doc callbacks run on two goroutines
@@ -278,28 +279,16 @@ func (r *run) failed() error {
 	return r.err
 }
 
-func (r *run) hasProblems() bool {
-	for _, d := range r.diags {
-		if d.Severity != schema.SeverityInfo {
-			return true
-		}
-	}
-	return false
-}
+// hasProblems reports an error or warning so far: what --strict refuses.
+func (r *run) hasProblems() bool { return r.problems > 0 }
 
 // strict fails the run when --strict is on and any error or warning was found.
 func (r *run) strict() error {
 	if !r.cfg.Strict {
 		return nil
 	}
-	n := 0
-	for _, d := range r.diags {
-		if d.Severity != schema.SeverityInfo {
-			n++
-		}
-	}
-	if n > 0 {
-		return fmt.Errorf("%w: %d problems; nothing published", ErrStrict, n)
+	if r.problems > 0 {
+		return fmt.Errorf("%w: %d problems; nothing published", ErrStrict, r.problems)
 	}
 	return nil
 }

@@ -43,6 +43,7 @@ func (r *run) openPrevious(ctx context.Context) {
 		d := schema.Diagnostic{Path: dir, Severity: schema.SeverityWarning, Code: "previous-ignored",
 			Message: "previous snapshot not trusted, nothing reused: " + err.Error()}
 		r.diags = append(r.diags, d)
+		r.problems++
 		r.rep.Diagnostic(d)
 		return
 	}
