@@ -97,11 +97,12 @@ func BenchmarkParseChunk(b *testing.B) {
 func BenchmarkRun(b *testing.B) {
 	dir, size := benchCorpus(b, 5<<20)
 	cfg := DefaultConfig()
-	cfg.Corpus, cfg.Out = dir, filepath.Join(b.TempDir(), "snap")
+	cfg.Corpus = dir
 	b.SetBytes(size)
 	var res *Result
 	for b.Loop() {
 		var err error
+		cfg.Out = filepath.Join(b.TempDir(), "snap") // a first run each time: nothing to reuse
 		if res, err = Run(context.Background(), cfg, Options{}); err != nil {
 			b.Fatal(err)
 		}
