@@ -27,7 +27,21 @@ type ChunkFile struct {
 }
 
 // OpenChunks opens a chunks.parquet and checks its schema version.
-func OpenChunks(path string) (_ *ChunkFile, err error) {
+func OpenChunks(path string) (*ChunkFile, error) {
+	cf, err := openAnyVersion(path)
+	if err != nil {
+		return nil, err
+	}
+	if cf.SchemaVersion != SchemaVersion {
+		cf.Close()
+		return nil, fmt.Errorf("read %s: schema version %q, want %q", path, cf.SchemaVersion, SchemaVersion)
+	}
+	return cf, nil
+}
+
+// openAnyVersion opens a chunks.parquet whatever its schema version: verify
+// reports a wrong version as a failed check, and must read it to do so.
+func openAnyVersion(path string) (_ *ChunkFile, err error) {
 	defer recoverAs(&err, "read "+path)
 	f, err := os.Open(path)
 	if err != nil {
@@ -42,10 +56,6 @@ func OpenChunks(path string) (_ *ChunkFile, err error) {
 	md := pr.MetaData().KeyValueMetadata()
 	if v := md.FindValue("ingest.schema_version"); v != nil {
 		cf.SchemaVersion = *v
-	}
-	if cf.SchemaVersion != SchemaVersion {
-		cf.Close()
-		return nil, fmt.Errorf("read %s: schema version %q, want %q", path, cf.SchemaVersion, SchemaVersion)
 	}
 	if v := md.FindValue("ingest.embedding_dims"); v != nil {
 		cf.Dims, _ = strconv.Atoi(*v)

@@ -8,10 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
-
-	"github.com/apache/arrow-go/v18/parquet/file"
 
 	"github.com/ocean-safety/ingest/schema"
 )
@@ -233,31 +230,6 @@ func (v *verifier) chunks(ctx context.Context) error {
 	settle(&v.cParquet)
 	v.rows.finish(cf)
 	return nil
-}
-
-// openAnyVersion opens a chunks.parquet like OpenChunks but whatever its
-// schema version: verify reports a wrong version as a failed check, and
-// must read the file's version to do so.
-func openAnyVersion(path string) (_ *ChunkFile, err error) {
-	defer recoverAs(&err, "read "+path)
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	pr, err := file.NewParquetReader(f)
-	if err != nil {
-		f.Close()
-		return nil, fmt.Errorf("read %s: %w", filepath.Base(path), err)
-	}
-	cf := &ChunkFile{f: f, pr: pr, Rows: pr.NumRows()}
-	md := pr.MetaData().KeyValueMetadata()
-	if s := md.FindValue("ingest.schema_version"); s != nil {
-		cf.SchemaVersion = *s
-	}
-	if s := md.FindValue("ingest.embedding_dims"); s != nil {
-		cf.Dims, _ = strconv.Atoi(*s)
-	}
-	return cf, nil
 }
 
 // settle marks a check failed if it found a problem, ok otherwise.
