@@ -129,7 +129,7 @@ func (r *run) collect(res docResult, total int) []schema.Chunk {
 		r.rep.Diagnostic(d)
 	}
 	r.docsDone++
-	r.rep.Progress("documents", r.docsDone, total)
+	r.rep.Progress(StageEnriched, r.docsDone, total)
 	inputLine(r.input, res.path, res.raw)
 	r.superseded(res)
 	if res.rejected {

@@ -14,6 +14,14 @@ type Reporter interface {
 	Diagnostic(d schema.Diagnostic)
 }
 
+// The stages a run reports progress of: documents parsed and chunked,
+// documents enriched (headers and fields), chunks embedded and written.
+const (
+	StageParsed   = "parsed"
+	StageEnriched = "enriched"
+	StageWritten  = "written"
+)
+
 // Discard is a Reporter that drops everything.
 var Discard Reporter = discard{}
 

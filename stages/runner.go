@@ -36,6 +36,7 @@ func (r *run) stream(ctx context.Context, paths []string) {
 	enrich := stream.New().WithMaxGoroutines(r.cfg.LLMConcurrency)
 	batches := stream.New().WithMaxGoroutines(r.cfg.EmbedConcurrency)
 	var b batch
+	parsed := 0 // touched only by the docs stream's callbacks
 	flush := func() {
 		if len(b.rows) > 0 {
 			r.submitBatch(ctx, batches, b)
@@ -56,6 +57,8 @@ func (r *run) stream(ctx context.Context, paths []string) {
 		docs.Go(func() stream.Callback {
 			res := r.processDoc(ctx, p, ru)
 			return func() {
+				parsed++
+				r.rep.Progress(StageParsed, parsed, len(paths))
 				enrich.Go(func() stream.Callback {
 					r.enrichDoc(ctx, &res)
 					return func() {
@@ -177,7 +180,7 @@ func (r *run) write(rows []schema.Chunk, embedTook time.Duration) {
 	r.stats[stageWrite].Items += len(rows)
 	r.stats[stageWrite].Seconds += time.Since(t).Seconds()
 	r.statsMu.Unlock()
-	r.rep.Progress("chunks", r.writer.Rows(), -1)
+	r.rep.Progress(StageWritten, r.writer.Rows(), -1)
 }
 
 // callCounts are counted from workers, hence atomic.

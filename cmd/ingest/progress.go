@@ -14,14 +14,15 @@ import (
 // reporter prints a run's progress: a live line on a terminal, a plain line
 // every few seconds otherwise (CI logs), and every problem as it is found.
 type reporter struct {
-	mu     sync.Mutex
-	w      io.Writer
-	tty    bool
-	quiet  bool
-	docs   [2]int
-	chunks int
-	last   time.Time
-	live   bool // a live line is on screen
+	mu       sync.Mutex
+	w        io.Writer
+	tty      bool
+	quiet    bool
+	parsed   [2]int
+	enriched [2]int
+	written  int
+	last     time.Time
+	live     bool // a live line is on screen
 }
 
 var _ stages.Reporter = (*reporter)(nil)
@@ -36,23 +37,31 @@ func (r *reporter) Progress(stage string, done, total int) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	switch stage {
-	case "documents":
-		r.docs = [2]int{done, total}
-	case "chunks":
-		r.chunks = done
+	case stages.StageParsed:
+		r.parsed = [2]int{done, total}
+	case stages.StageEnriched:
+		r.enriched = [2]int{done, total}
+	case stages.StageWritten:
+		r.written = done
 	}
 	if r.quiet {
 		return
 	}
 	if r.tty {
-		fmt.Fprintf(r.w, "\r\033[Kdocuments %d/%d · chunks embedded and written %d", r.docs[0], r.docs[1], r.chunks)
+		fmt.Fprintf(r.w, "\r\033[K%s", r.line())
 		r.live = true
 		return
 	}
 	if time.Since(r.last) >= plainEvery {
 		r.last = time.Now()
-		fmt.Fprintf(r.w, "progress: documents %d/%d, chunks %d\n", r.docs[0], r.docs[1], r.chunks)
+		fmt.Fprintf(r.w, "progress: %s\n", r.line())
 	}
+}
+
+// line is the progress of every stage on one line.
+func (r *reporter) line() string {
+	return fmt.Sprintf("parse+chunk %d/%d · enrich %d/%d · embed+write %d chunks",
+		r.parsed[0], r.parsed[1], r.enriched[0], r.enriched[1], r.written)
 }
 
 func (r *reporter) Diagnostic(d schema.Diagnostic) {
