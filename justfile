@@ -28,9 +28,14 @@ test:
 test-ollama:
     bash .ci/ollama.sh test
 
-# Throughput benchmarks (parse + chunk MB/s with 1 and all cores; unit parser MB/s).
+# Throughput benchmarks: parse + chunk MB/s (1 and all cores), the offline run, re-runs, the unit parser.
 bench:
-    go test -run '^$' -bench . -benchtime 3x ./stages ./units
+    go test -run '^$' -bench 'ParseChunk|BenchmarkRun$|Rerun' -benchtime 3x ./stages
+    go test -run '^$' -bench 'BenchmarkParse$' -benchtime 3s ./units
+
+# The model-server benchmarks against the fake at a fixed latency: wall time over the ideal (about 4 minutes).
+bench-models:
+    go test -run '^$' -bench 'ModelPipeline|EmbedThroughput' -benchtime 1x ./stages
 
 # Retrieval quality of the shipped corpus's snapshot on its golden questions (recall@k, MRR).
 eval: index

@@ -61,51 +61,67 @@ func (r *run) processDoc(ctx context.Context, path string, ru reuse) docResult {
 	return res
 }
 
-// enrichDoc gives a document's chunks their headers and fields, in order.
-func (r *run) enrichDoc(ctx context.Context, res *docResult) {
-	if res.err != nil || res.rejected || r.plan != nil {
-		return
-	}
-	t := time.Now()
-	for i := range res.chunks {
-		if err := r.enrich(ctx, res, &res.chunks[i]); err != nil {
-			res.err = fmt.Errorf("header %s: %w", res.chunks[i].Key(), err)
-			return
+// enriched is what enriching one chunk left to report.
+type enriched struct {
+	err        error
+	reject     *artifacts.Reject
+	ungrounded []artifacts.UngroundedThreshold
+	took       time.Duration
+}
+
+// mergeEnriched folds the chunks' enrichment into the document's result,
+// once every chunk of it is done.
+func (res *docResult) mergeEnriched(outs []enriched) {
+	var took time.Duration
+	for i, o := range outs {
+		if o.err != nil && res.err == nil {
+			res.err = fmt.Errorf("header %s: %w", res.chunks[i].Key(), o.err)
 		}
+		if o.reject != nil {
+			res.rejects = append(res.rejects, *o.reject)
+		}
+		res.ungrounded = append(res.ungrounded, o.ungrounded...)
+		took += o.took
 	}
-	res.took[stageHeader] = time.Since(t)
+	res.took[stageHeader] = took
 }
 
 // enrich gives c its header and fields: reused when the previous snapshot
 // or the journal has them under the same key, else written (and journaled).
-func (r *run) enrich(ctx context.Context, res *docResult, c *schema.Chunk) error {
-	key := headerKey(r.keys.Header, res.doc.Title, *c)
-	e, ok := res.prev.headers[key]
+// It touches only c, so the chunks of a document can be enriched at once.
+func (r *run) enrich(ctx context.Context, doc schema.Document, prev reuse, c *schema.Chunk) enriched {
+	t := time.Now()
+	var out enriched
+	key := headerKey(r.keys.Header, doc.Title, *c)
+	e, ok := prev.headers[key]
 	if ok {
 		r.calls.headersReused.Add(1)
 	} else if e, ok = r.journalHeader(key); ok {
 		r.calls.headersReused.Add(1)
 		r.calls.fromJournal.Add(1)
 	} else {
-		en, err := r.headers.Header(ctx, res.doc, *c)
+		en, err := r.headers.Header(ctx, doc, *c)
 		if err != nil {
-			return err
+			out.err = err
+			return out
 		}
 		r.calls.headerCalls.Add(int64(en.Calls))
 		e = headerEntry{Header: en.Header, Source: en.Source, Fields: en.Fields}
-		e.Thresholds, res.ungrounded = ground(*c, en.Thresholds, res.ungrounded)
+		e.Thresholds, out.ungrounded = ground(*c, en.Thresholds, nil)
 		if en.Reject != "" {
-			res.rejects = append(res.rejects, artifacts.Reject{Chunk: c.Key(), Raw: en.Reject})
+			out.reject = &artifacts.Reject{Chunk: c.Key(), Raw: en.Reject}
 		}
 		if en.Source != schema.HeaderExtractiveFallback { // a fallback is never cached as success
 			if err := r.journalPutHeader(key, e); err != nil {
-				return err
+				out.err = err
+				return out
 			}
 		}
 	}
 	c.ContextHeader, c.HeaderSource, c.Fields = e.Header, e.Source, e.Fields
 	c.Thresholds = append(c.Thresholds, e.Thresholds...)
-	return nil
+	out.took = time.Since(t)
+	return out
 }
 
 // collect takes a document's result in corpus order and returns the chunks

@@ -16,7 +16,7 @@ import (
 // never let the server's request slots go idle.
 func BenchmarkModelPipeline(b *testing.B) {
 	const latency = 200 * time.Millisecond // a small model writing one sentence on a GPU
-	for _, conc := range []int{4, 8} {
+	for _, conc := range []int{1, 4, 8} {
 		b.Run(fmt.Sprintf("concurrency=%d", conc), func(b *testing.B) {
 			dir, _ := benchCorpus(b, 200<<10)
 			srv := modelfake.New(modelfake.Options{Dims: 1024, Latency: latency})

@@ -17,9 +17,9 @@ import (
 
 // This file is the runner: the only code that starts goroutines. Three
 // ordered streams, each bounding its goroutines: documents (parse, chunk,
-// normalise; cfg.Workers), enrichment (headers and fields, a document's
-// chunks in order so a model server reuses its prompt cache;
-// cfg.LLMConcurrency) and embedding batches (embed and write;
+// normalise; cfg.Workers), enrichment (headers and fields, one chunk a task,
+// submitted in document order so a model server's slots keep the document's
+// prompt cached; cfg.LLMConcurrency) and embedding batches (embed and write;
 // cfg.EmbedConcurrency). Each stream's callbacks feed the next, so parsing
 // keeps the model server's slots full. Order is fixed at submit time — a
 // stream runs its callbacks in the order tasks were submitted — so 1 and 8
@@ -59,14 +59,11 @@ func (r *run) stream(ctx context.Context, paths []string) {
 			return func() {
 				parsed++
 				r.rep.Progress(StageParsed, parsed, len(paths))
-				enrich.Go(func() stream.Callback {
-					r.enrichDoc(ctx, &res)
-					return func() {
-						for _, c := range r.collect(res, len(paths)) {
-							r.addToBatch(&b, c, ru)
-							if b.misses == r.cfg.Embed.BatchSize || len(b.rows) == maxBatchRows {
-								flush()
-							}
+				r.submitEnrich(ctx, enrich, &res, func() {
+					for _, c := range r.collect(res, len(paths)) {
+						r.addToBatch(&b, c, ru)
+						if b.misses == r.cfg.Embed.BatchSize || len(b.rows) == maxBatchRows {
+							flush()
 						}
 					}
 				})
@@ -77,6 +74,37 @@ func (r *run) stream(ctx context.Context, paths []string) {
 	enrich.Wait()
 	flush()
 	batches.Wait()
+}
+
+// submitEnrich enriches a document's chunks, one task per chunk submitted
+// in order (a model server gets a document's chunks in order, and no slot
+// idles waiting for a long document to finish), and calls done, on the
+// enrich stream's callback goroutine, once all of them are.
+func (r *run) submitEnrich(ctx context.Context, enrich *stream.Stream, res *docResult, done func()) {
+	n := len(res.chunks)
+	if res.err != nil || res.rejected || r.plan != nil || n == 0 {
+		enrich.Go(func() stream.Callback { return done })
+		return
+	}
+	outs := make([]enriched, n)
+	for i := range n {
+		enrich.Go(func() stream.Callback {
+			if ctx.Err() == nil {
+				outs[i] = r.enrich(ctx, res.doc, res.prev, &res.chunks[i])
+			} else {
+				outs[i].err = ctx.Err()
+			}
+			if outs[i].err != nil {
+				r.fail(fmt.Errorf("header %s: %w", res.chunks[i].Key(), outs[i].err)) // stop the other calls now
+			}
+			return func() {
+				if i == n-1 { // callbacks run in order: every chunk is done
+					res.mergeEnriched(outs)
+					done()
+				}
+			}
+		})
+	}
 }
 
 // batch is a run of chunks in output order; those without a vector are
