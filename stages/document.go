@@ -175,6 +175,9 @@ func (r *run) collect(res docResult, total int) []schema.Chunk {
 // superseded counts the previous chunks of this document that the new
 // snapshot no longer has.
 func (r *run) superseded(res docResult) {
+	if len(res.prev.ids) == 0 {
+		return // a first run, or a new document: nothing to supersede
+	}
 	kept := map[string]bool{}
 	for _, c := range res.chunks {
 		kept[c.ChunkID] = true

@@ -116,15 +116,16 @@ func TestRunDeterministic(t *testing.T) {
 	}
 }
 
-// copyCorpus copies the fixture corpus into a temporary folder and adds files.
-func copyCorpus(t *testing.T, extra map[string]string) string {
+// copyCorpus copies the corpus at src into a temporary folder, so a test
+// can edit it, and adds files.
+func copyCorpus(t *testing.T, src string, extra map[string]string) string {
 	t.Helper()
 	dst := t.TempDir()
-	err := filepath.WalkDir(fixtureCorpus, func(p string, d os.DirEntry, err error) error {
+	err := filepath.WalkDir(src, func(p string, d os.DirEntry, err error) error {
 		if err != nil || d.IsDir() {
 			return err
 		}
-		rel, _ := filepath.Rel(fixtureCorpus, p)
+		rel, _ := filepath.Rel(src, p)
 		b, err := os.ReadFile(p)
 		if err != nil {
 			return err
@@ -174,7 +175,7 @@ func TestRunBadInput(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			dir := copyCorpus(t, map[string]string{tt.file: tt.content})
+			dir := copyCorpus(t, fixtureCorpus, map[string]string{tt.file: tt.content})
 			out := filepath.Join(t.TempDir(), "snap")
 			res := mustRun(t, testConfig(dir, out, 2), Options{})
 			var found *schema.Diagnostic

@@ -70,24 +70,6 @@ func newBackends(prompt, model string) backends {
 
 func (b backends) opts() Options { return Options{Headers: b.h, Embedder: b.e} }
 
-// corpusCopy copies the shipped corpus, so a test can edit it.
-func corpusCopy(t *testing.T) string {
-	t.Helper()
-	dst := t.TempDir()
-	src := "../corpus/ocean"
-	err := filepath.WalkDir(src, func(p string, d os.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
-			return err
-		}
-		rel, _ := filepath.Rel(src, p)
-		return writeFile(filepath.Join(dst, rel), readFile(t, p))
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return dst
-}
-
 // TestReuse: a re-run pays only for what changed.
 func TestReuse(t *testing.T) {
 	tests := []struct {
@@ -134,7 +116,7 @@ func TestReuse(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			dir := corpusCopy(t)
+			dir := copyCorpus(t, "../corpus/ocean", nil)
 			out := filepath.Join(t.TempDir(), "snap")
 			first := newBackends("v1", "m1")
 			res1 := mustRun(t, testConfig(dir, out, 4), first.opts())
@@ -173,7 +155,7 @@ func TestReuse(t *testing.T) {
 // TestReuseDeletedDocument: chunks of a deleted document are gone, and the
 // audit log says they were superseded.
 func TestReuseDeletedDocument(t *testing.T) {
-	dir := corpusCopy(t)
+	dir := copyCorpus(t, "../corpus/ocean", nil)
 	out := filepath.Join(t.TempDir(), "snap")
 	mustRun(t, testConfig(dir, out, 2), newBackends("v1", "m1").opts())
 	if err := os.Remove(filepath.Join(dir, "tides.md")); err != nil {

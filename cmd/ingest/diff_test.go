@@ -45,18 +45,7 @@ func TestDiffCommand(t *testing.T) {
 		{"bad format", []string{"diff", "--format", "html", old, added}, exitUsage, "", "want md or json"},
 	}
 	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			code, stdout, stderr := runCLI(context.Background(), "", tt.args...)
-			if code != tt.want {
-				t.Errorf("got exit %d, want %d; stderr:\n%s", code, tt.want, stderr)
-			}
-			if !strings.Contains(stdout, tt.wantStdout) {
-				t.Errorf("got stdout %q, want it to contain %q", stdout, tt.wantStdout)
-			}
-			if !strings.Contains(stderr, tt.wantStderr) {
-				t.Errorf("got stderr %q, want it to contain %q", stderr, tt.wantStderr)
-			}
-		})
+		t.Run(tt.name, func(t *testing.T) { expectCLI(t, tt.args, tt.want, tt.wantStdout, tt.wantStderr) })
 	}
 	_, stdout, _ := runCLI(context.Background(), "", "diff", "--format", "json", old, added)
 	var rep struct {
@@ -116,17 +105,22 @@ func TestVerifyCommand(t *testing.T) {
 		{"no folder", []string{"verify"}, exitUsage, "", "one snapshot DIR"},
 	}
 	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			code, stdout, stderr := runCLI(context.Background(), "", tt.args...)
-			if code != tt.want {
-				t.Errorf("got exit %d, want %d; stderr:\n%s", code, tt.want, stderr)
-			}
-			if !strings.Contains(stdout, tt.wantStdout) {
-				t.Errorf("got stdout %q, want it to contain %q", stdout, tt.wantStdout)
-			}
-			if !strings.Contains(stderr, tt.wantStderr) {
-				t.Errorf("got stderr %q, want it to contain %q", stderr, tt.wantStderr)
-			}
-		})
+		t.Run(tt.name, func(t *testing.T) { expectCLI(t, tt.args, tt.want, tt.wantStdout, tt.wantStderr) })
+	}
+}
+
+// expectCLI runs the CLI and checks its exit code and that stdout and stderr
+// contain what they should.
+func expectCLI(t *testing.T, args []string, want int, wantStdout, wantStderr string) {
+	t.Helper()
+	code, stdout, stderr := runCLI(context.Background(), "", args...)
+	if code != want {
+		t.Errorf("got exit %d, want %d; stderr:\n%s", code, want, stderr)
+	}
+	if !strings.Contains(stdout, wantStdout) {
+		t.Errorf("got stdout %q, want it to contain %q", stdout, wantStdout)
+	}
+	if !strings.Contains(stderr, wantStderr) {
+		t.Errorf("got stderr %q, want it to contain %q", stderr, wantStderr)
 	}
 }

@@ -40,13 +40,7 @@ func TestSearchCommand(t *testing.T) {
 		{"missing snapshot", []string{"search", "--snapshot", filepath.Join(snap, "nope"), "rip"}, exitFailed, "", "manifest"},
 	}
 	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			code, stdout, stderr := runCLI(context.Background(), "", tt.args...)
-			if code != tt.want || !strings.Contains(stdout, tt.wantStdout) || !strings.Contains(stderr, tt.wantStderr) {
-				t.Errorf("got exit %d, stdout %q, stderr %q; want exit %d, stdout with %q, stderr with %q",
-					code, stdout, stderr, tt.want, tt.wantStdout, tt.wantStderr)
-			}
-		})
+		t.Run(tt.name, func(t *testing.T) { expectCLI(t, tt.args, tt.want, tt.wantStdout, tt.wantStderr) })
 	}
 }
 
@@ -114,13 +108,7 @@ func TestEvalCommand(t *testing.T) {
 		{"no questions", []string{"eval", "--snapshot", snap}, exitUsage, "", "--questions"},
 	}
 	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			code, stdout, stderr := runCLI(context.Background(), "", tt.args...)
-			if code != tt.want || !strings.Contains(stdout, tt.wantStdout) || !strings.Contains(stderr, tt.wantStderr) {
-				t.Errorf("got exit %d, stdout %q, stderr %q; want exit %d, stdout with %q, stderr with %q",
-					code, stdout, stderr, tt.want, tt.wantStdout, tt.wantStderr)
-			}
-		})
+		t.Run(tt.name, func(t *testing.T) { expectCLI(t, tt.args, tt.want, tt.wantStdout, tt.wantStderr) })
 	}
 	var out evalOutput
 	b, err := os.ReadFile(jsonOut)
