@@ -24,7 +24,7 @@ knowledge-index:
 test:
     go test ./...
 
-# Stages' Ollama client against a real Ollama server with tiny models (the first run on a machine builds the server: 7 to 13 minutes).
+# The models package's Ollama client against a real Ollama server with tiny models (the first run on a machine builds the server: 7 to 13 minutes).
 test-ollama:
     bash .ci/ollama.sh test
 
@@ -36,15 +36,15 @@ bench:
 # The model-server benchmarks against the fake at a fixed latency: wall time over the ideal (about 4 minutes).
 bench-models:
     go test -run '^$' -bench 'ModelPipeline' -benchtime 1x ./stages
-    go test -run '^$' -bench 'EmbedThroughput' -benchtime 200x ./stages
+    go test -run '^$' -bench 'EmbedThroughput' -benchtime 200x ./models
 
 # Retrieval quality of the shipped corpus's snapshot on its golden questions (recall@k, MRR).
 eval: index
     go run ./cmd/ingest eval --snapshot {{out}} --questions corpus/ocean.golden.json --min-recall 0.9
 
-# Rewrite the golden files after an intended change; review the diff.
+# Rewrite the golden files after an intended change; review the diff. These are the packages with goldens (internal/golden declares -update).
 update-golden:
-    go test ./... -update
+    go test ./chunking ./stages ./snapdiff ./thresholds -update
 
 # Everything CI checks.
 ci:

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# A real Ollama server for the test tier that proves stages' Ollama client against the
-# real thing (stages/ollama_real_test.go). The server is built from the Go module proxy
+# A real Ollama server for the test tier that proves the models package's Ollama client against the
+# real thing (models/ollama_real_test.go). The server is built from the Go module proxy
 # with cgo, once per machine, into a cache folder outside the clone.
 #
 #   .ci/ollama.sh build   build ollama into the cache (skipped when it is there)
@@ -264,7 +264,7 @@ cmd_test() {
   trap test_exit EXIT
   log "warm start took $((SECONDS - start))s"
   start=$SECONDS
-  go test -count=1 -run '^TestOllamaReal' -v ./stages
+  go test -count=1 -run '^TestOllamaReal' -v ./models
   log "tests took $((SECONDS - start))s"
 }
 

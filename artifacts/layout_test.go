@@ -16,19 +16,56 @@ import (
 	"github.com/ocean-safety/ingest/stages"
 )
 
-// pipelineBuild returns a build for Publish that runs the pipeline over
-// corpusDir, and records the previous snapshot it was handed.
-func pipelineBuild(corpusDir string, gotPrevious *string) func(out, previous string) error {
-	return func(out, previous string) error {
-		if gotPrevious != nil {
-			*gotPrevious = previous
-		}
-		cfg := stages.DefaultConfig()
-		cfg.Corpus, cfg.Out, cfg.Workers = corpusDir, out, 1
-		cfg.SourceLabel = testSourceLabel
-		_, err := stages.Run(context.Background(), cfg, stages.Options{})
+// publishPipeline runs the pipeline over corpusDir into the publish folder
+// dir, and returns what it published and the previous snapshot its target
+// chose to reuse from.
+func publishPipeline(dir string, keep int, corpusDir string) (*artifacts.Published, string, error) {
+	target := artifacts.PublishTarget(dir, keep, "")
+	cfg := stages.DefaultConfig()
+	cfg.Corpus, cfg.Workers, cfg.SourceLabel = corpusDir, 1, testSourceLabel
+	res, err := stages.Run(context.Background(), cfg, target, stages.Options{})
+	if res == nil {
+		return nil, target.Previous, err
+	}
+	return &res.Published, target.Previous, err
+}
+
+// publishBuild stages a snapshot written by build into the publish folder
+// dir and commits it.
+func publishBuild(dir string, keep int, build func(staging string) error) (*artifacts.Published, error) {
+	st, err := artifacts.PublishTarget(dir, keep, "").Stage()
+	if err != nil {
+		return nil, err
+	}
+	if err := build(st.Dir); err != nil {
+		st.Abort()
+		return nil, err
+	}
+	return st.Commit(context.Background())
+}
+
+// snapshotInto builds corpusDir's snapshot elsewhere and copies its files to out.
+func snapshotInto(t *testing.T, corpusDir, out string) error {
+	src := filepath.Join(t.TempDir(), "snap")
+	cfg := stages.DefaultConfig()
+	cfg.Corpus, cfg.Workers, cfg.SourceLabel = corpusDir, 1, testSourceLabel
+	if _, err := stages.Run(context.Background(), cfg, artifacts.OutTarget(src, ""), stages.Options{}); err != nil {
 		return err
 	}
+	entries, err := os.ReadDir(src)
+	if err != nil {
+		return err
+	}
+	for _, e := range entries {
+		b, err := os.ReadFile(filepath.Join(src, e.Name()))
+		if err != nil {
+			return err
+		}
+		if err := os.WriteFile(filepath.Join(out, e.Name()), b, 0o644); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // corpusVariant is the base corpus with one more document, different for each n.
@@ -51,7 +88,7 @@ func TestPublishSequence(t *testing.T) {
 		name         string
 		variant      int
 		keep         int
-		build        func(out, previous string) error // nil: the pipeline over the variant
+		build        func(staging string) error // nil: the pipeline over the variant
 		wantErr      string
 		wantLatest   int // the step whose snapshot latest points to afterwards
 		wantPrevious int // the step whose snapshot the build was handed, -1 for none
@@ -61,16 +98,15 @@ func TestPublishSequence(t *testing.T) {
 	steps := []step{
 		{name: "first", variant: 0, keep: 5, wantLatest: 0, wantPrevious: -1},
 		{name: "second", variant: 1, keep: 5, wantLatest: 1, wantPrevious: 0},
-		{name: "failing build", keep: 5, build: func(out, _ string) error {
-			os.MkdirAll(out, 0o755)
-			os.WriteFile(filepath.Join(out, artifacts.ManifestFile), []byte("{}"), 0o644)
+		{name: "failing build", keep: 5, build: func(staging string) error {
+			os.WriteFile(filepath.Join(staging, artifacts.ManifestFile), []byte("{}"), 0o644)
 			return boom
 		}, wantErr: "boom", wantLatest: 1},
-		{name: "build that fails verification", keep: 5, build: func(out, previous string) error {
-			if err := pipelineBuild(corpusVariant(t, 7), nil)(out, previous); err != nil {
+		{name: "build that fails verification", keep: 5, build: func(staging string) error {
+			if err := snapshotInto(t, corpusVariant(t, 7), staging); err != nil {
 				return err
 			}
-			return os.WriteFile(filepath.Join(out, artifacts.ReportFile), []byte("{}\n"), 0o644)
+			return os.WriteFile(filepath.Join(staging, artifacts.ReportFile), []byte("{}\n"), 0o644)
 		}, wantErr: "fails verification", wantLatest: 1},
 		{name: "first again is reused", variant: 0, keep: 5, wantLatest: 0, wantPrevious: 1, wantReused: true},
 		{name: "keep 1", variant: 2, keep: 1, wantLatest: 5, wantPrevious: 0, wantPruned: []int{0, 1}},
@@ -78,11 +114,13 @@ func TestPublishSequence(t *testing.T) {
 	names := map[int]string{}
 	for k, s := range steps {
 		var gotPrevious string
-		build := s.build
-		if build == nil {
-			build = pipelineBuild(corpusVariant(t, s.variant), &gotPrevious)
+		var pub *artifacts.Published
+		var err error
+		if s.build == nil {
+			pub, gotPrevious, err = publishPipeline(dir, s.keep, corpusVariant(t, s.variant))
+		} else {
+			pub, err = publishBuild(dir, s.keep, s.build)
 		}
-		pub, err := artifacts.PublishLayout{Dir: dir, Keep: s.keep}.Publish(context.Background(), build)
 		if s.wantErr != "" {
 			if err == nil || !strings.Contains(err.Error(), s.wantErr) {
 				t.Fatalf("%s: got error %v, want one containing %q", s.name, err, s.wantErr)
@@ -149,7 +187,7 @@ func TestPruneKeepsLatest(t *testing.T) {
 	dir := t.TempDir()
 	var names []string
 	for n := range 3 {
-		pub, err := artifacts.PublishLayout{Dir: dir, Keep: 5}.Publish(context.Background(), pipelineBuild(corpusVariant(t, n+1), nil))
+		pub, _, err := publishPipeline(dir, 5, corpusVariant(t, n+1))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -168,10 +206,8 @@ func TestPruneKeepsLatest(t *testing.T) {
 	if _, err := artifacts.Prune(dir, 0); err == nil {
 		t.Errorf("got no error for keep 0, want one")
 	}
-	built := false
-	_, err = artifacts.PublishLayout{Dir: dir, Keep: -1}.Publish(context.Background(), func(string, string) error { built = true; return nil })
-	if err == nil || built {
-		t.Errorf("got error %v and built %v for keep -1, want an error before the build", err, built)
+	if _, err := artifacts.PublishTarget(dir, -1, "").Stage(); err == nil {
+		t.Errorf("got no error staging for keep -1, want one before any build")
 	}
 }
 
@@ -198,8 +234,8 @@ func TestLatestAndPromoteErrors(t *testing.T) {
 // complete snapshot, its files matching its manifest.
 func TestLatestNeverPartial(t *testing.T) {
 	dir := t.TempDir()
-	layout := artifacts.PublishLayout{Dir: dir, Keep: 10} // no pruning under the readers: keep outlives the test
-	if _, err := layout.Publish(context.Background(), pipelineBuild(corpusVariant(t, 1), nil)); err != nil {
+	const keep = 10 // no pruning under the readers: keep outlives the test
+	if _, _, err := publishPipeline(dir, keep, corpusVariant(t, 1)); err != nil {
 		t.Fatal(err)
 	}
 	corpora := make([]string, 6)
@@ -221,7 +257,7 @@ func TestLatestNeverPartial(t *testing.T) {
 		})
 	}
 	for _, c := range corpora {
-		if _, err := layout.Publish(context.Background(), pipelineBuild(c, nil)); err != nil {
+		if _, _, err := publishPipeline(dir, keep, c); err != nil {
 			t.Error(err)
 		}
 	}

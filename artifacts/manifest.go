@@ -117,11 +117,11 @@ type Report struct {
 
 // ModelReport is what the model servers did, and every answer not used as is.
 type ModelReport struct {
-	Headers     any                   `json:"headers,omitempty"`  // the header writer's call counts
-	Embedder    any                   `json:"embedder,omitempty"` // the embedder's call counts
+	Headers     *schema.ModelStats    `json:"headers,omitempty"`  // the header writer's call counts
+	Embedder    *schema.ModelStats    `json:"embedder,omitempty"` // the embedder's call counts
 	Rejects     []Reject              `json:"rejects"`            // answers that failed validation twice: extractive header used
 	Ungrounded  []UngroundedThreshold `json:"ungrounded_thresholds"`
-	Truncations any                   `json:"truncations,omitempty"` // inputs the embedder may have cut
+	Truncations []schema.Truncation   `json:"truncations,omitempty"` // inputs the embedder may have cut
 }
 
 // Reject is a model answer that could not be used, kept for review.

@@ -89,3 +89,20 @@ func appendThresholds(lb *array.ListBuilder, ts []schema.Threshold) {
 		sb.FieldBuilder(9).(*array.StringBuilder).Append(t.Origin)
 	}
 }
+
+// RowBefore is the order of a snapshot's rows: by document path, then by
+// chunk order within the document.
+func RowBefore(a, b schema.Chunk) bool {
+	if a.DocPath != b.DocPath {
+		return a.DocPath < b.DocPath
+	}
+	return a.Order < b.Order
+}
+
+// shortHash is a hash cut to 12 characters for messages.
+func shortHash(s string) string {
+	if len(s) > 12 {
+		return s[:12]
+	}
+	return s
+}

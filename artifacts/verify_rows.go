@@ -31,7 +31,7 @@ func newRowChecks(m *Manifest) rowChecks {
 }
 
 func (r *rowChecks) row(c schema.Chunk) {
-	if r.n > 0 && !rowBefore(r.last, c) {
+	if r.n > 0 && !RowBefore(r.last, c) {
 		r.cOrder.problem("%s after %s", c.Key(), r.last.Key())
 	}
 	if r.n == 0 || c.DocPath != r.last.DocPath {

@@ -10,29 +10,20 @@ import (
 	"testing"
 
 	"github.com/ocean-safety/ingest/artifacts"
+	"github.com/ocean-safety/ingest/internal/testsnap"
 	"github.com/ocean-safety/ingest/schema"
 	"github.com/ocean-safety/ingest/stages"
 )
 
-// copySnapshot copies a snapshot folder, so each case can tamper with its own.
-func copySnapshot(t *testing.T, src string) string {
-	t.Helper()
-	dst := t.TempDir()
-	entries, err := os.ReadDir(src)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, e := range entries {
-		b, err := os.ReadFile(filepath.Join(src, e.Name()))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(filepath.Join(dst, e.Name()), b, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return dst
-}
+var (
+	baseCorpus        = testsnap.Base
+	testSourceLabel   = testsnap.SourceLabel
+	writeCorpus       = testsnap.WriteCorpus
+	buildSnapshot     = testsnap.Build
+	copySnapshot      = testsnap.Copy
+	handChunks        = testsnap.HandChunks
+	writeHandSnapshot = testsnap.WriteHand
+)
 
 // editManifest rewrites a snapshot's manifest through fn.
 func editManifest(t *testing.T, dir string, fn func(*artifacts.Manifest)) {

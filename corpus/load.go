@@ -145,3 +145,10 @@ type diagnostics struct {
 func (d *diagnostics) add(line int, sev schema.Severity, code, msg string) {
 	d.list = append(d.list, schema.Diagnostic{Path: d.path, Line: line, Severity: sev, Code: code, Message: msg})
 }
+
+// Digest is the SHA-256 of a file's bytes as read, before normalisation:
+// what a run's input fingerprint is made of.
+func Digest(raw []byte) string {
+	sum := sha256.Sum256(raw)
+	return hex.EncodeToString(sum[:])
+}

@@ -45,3 +45,19 @@ type Skipped struct {
 	Path   string `json:"path"`
 	Reason string `json:"reason"` // hidden | not-markdown | not-regular
 }
+
+// SettingError is a bad setting, named by its config key ("chunk.max",
+// "llm_concurrency", "ollama_host"), so a command line can name the flag
+// that sets it while the library names only its own settings.
+type SettingError struct {
+	Key string
+	Err error
+}
+
+func (e *SettingError) Error() string { return e.Key + ": " + e.Err.Error() }
+func (e *SettingError) Unwrap() error { return e.Err }
+
+// Setting returns a SettingError for key.
+func Setting(key string, format string, a ...any) error {
+	return &SettingError{Key: key, Err: fmt.Errorf(format, a...)}
+}

@@ -3,8 +3,8 @@ package search
 import (
 	"fmt"
 
+	"github.com/ocean-safety/ingest/lexical"
 	"github.com/ocean-safety/ingest/schema"
-	"github.com/ocean-safety/ingest/stages"
 )
 
 // Filter narrows the chunks a search ranks. Every field is optional; set
@@ -48,7 +48,7 @@ type beach struct {
 var genericBeachWords = map[string]bool{"praia": true, "beach": true}
 
 func newBeach(id string) beach {
-	words := stages.Words(id) // "barra-da-lagoa" → barra, lagoa: hyphens split, stop words go
+	words := lexical.Words(id) // "barra-da-lagoa" → barra, lagoa: hyphens split, stop words go
 	var key []string
 	for _, w := range words {
 		if !genericBeachWords[w] {
@@ -88,7 +88,7 @@ func equalWords(a, b []string) bool {
 // matched on accent-folded words ("Barra da Lagoa" names barra-da-lagoa,
 // "Praia Mole" and "Mole" name praia-mole), sorted.
 func (ix *Index) Beaches(query string) []string {
-	words := stages.Words(query)
+	words := lexical.Words(query)
 	var out []string
 	for _, b := range ix.beaches {
 		if b.namedIn(words) {

@@ -4,8 +4,8 @@ import (
 	"context"
 	"testing"
 
+	"github.com/ocean-safety/ingest/lexical"
 	"github.com/ocean-safety/ingest/schema"
-	"github.com/ocean-safety/ingest/stages"
 )
 
 // testDims is small: the tests need vectors, not capacity.
@@ -20,9 +20,9 @@ func chunk(doc string, lang schema.Lang, kind schema.Kind, beach, text string) s
 // pipeline would write them.
 func embedded(t *testing.T, chunks ...schema.Chunk) *Index {
 	t.Helper()
-	emb := stages.NewBuiltin(testDims)
+	emb := lexical.NewBuiltin(testDims)
 	for i := range chunks {
-		vs, err := emb.Embed(context.Background(), []string{stages.EmbedInput(chunks[i])})
+		vs, err := emb.Embed(context.Background(), []string{lexical.EmbedInput(chunks[i])})
 		if err != nil {
 			t.Fatal(err)
 		}

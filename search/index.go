@@ -9,8 +9,8 @@ import (
 	"strings"
 
 	"github.com/ocean-safety/ingest/artifacts"
+	"github.com/ocean-safety/ingest/lexical"
 	"github.com/ocean-safety/ingest/schema"
-	"github.com/ocean-safety/ingest/stages"
 )
 
 // Embedder embeds questions for the vector leg. It must be the embedder that
@@ -19,7 +19,7 @@ type Embedder interface {
 	Embed(ctx context.Context, texts []string) ([][]float32, error)
 }
 
-var _ Embedder = (*stages.Builtin)(nil)
+var _ Embedder = (*lexical.Builtin)(nil)
 
 // Index is a snapshot held in memory for searching: per chunk what a result
 // shows, what the filters test, the BM25 term counts and the embedding.
@@ -100,7 +100,7 @@ func New(emb Embedder, chunks ...schema.Chunk) *Index {
 // queryEmbedder returns the embedder that made the snapshot's vectors, or
 // why it cannot be had offline.
 func queryEmbedder(c artifacts.Component) (Embedder, error) {
-	builtin := stages.NewBuiltin(c.Dims)
+	builtin := lexical.NewBuiltin(c.Dims)
 	if c.Name == builtin.Name() {
 		return builtin, nil
 	}
@@ -119,7 +119,7 @@ func (ix *Index) add(c schema.Chunk) {
 		beachID: c.BeachID, sourceLabel: c.SourceLabel,
 		tf: map[string]int{}, vec: c.Embedding,
 	}
-	for _, w := range stages.Words(lexicalText(c)) {
+	for _, w := range lexical.Words(lexicalText(c)) {
 		e.tf[w]++
 		e.length++
 	}
@@ -141,7 +141,7 @@ func (ix *Index) add(c schema.Chunk) {
 }
 
 // lexicalText is what BM25 indexes of a chunk: its section path, context
-// header and text. Unlike stages.EmbedInput it leaves out the canonical forms
+// header and text. Unlike lexical.EmbedInput it leaves out the canonical forms
 // of quantities, whose digits and unit letters ("1.52 m") are noise to exact
 // term matching.
 func lexicalText(c schema.Chunk) string {

@@ -28,11 +28,11 @@ func oceanSnapshot(t *testing.T) string {
 	t.Helper()
 	cfg := stages.DefaultConfig()
 	cfg.Corpus = oceanCorpus
-	cfg.Out = filepath.Join(t.TempDir(), "snap")
-	if _, err := stages.Run(context.Background(), cfg, stages.Options{}); err != nil {
+	out := filepath.Join(t.TempDir(), "snap")
+	if _, err := stages.Run(context.Background(), cfg, artifacts.OutTarget(out, ""), stages.Options{}); err != nil {
 		t.Fatalf("index %s: %v", oceanCorpus, err)
 	}
-	return cfg.Out
+	return out
 }
 
 // TestOcean checks the golden questions against a snapshot of the shipped

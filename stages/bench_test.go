@@ -96,14 +96,13 @@ func BenchmarkParseChunk(b *testing.B) {
 // each stage took so the slowest one is visible.
 func BenchmarkRun(b *testing.B) {
 	dir, size := benchCorpus(b, 5<<20)
-	cfg := DefaultConfig()
-	cfg.Corpus = dir
+	cfg := testConfig(dir, "", 0)
 	b.SetBytes(size)
 	var res *Result
 	for b.Loop() {
 		var err error
 		cfg.Out = filepath.Join(b.TempDir(), "snap") // a first run each time: nothing to reuse
-		if res, err = Run(context.Background(), cfg, Options{}); err != nil {
+		if res, err = runOut(context.Background(), cfg, Options{}); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -117,10 +116,9 @@ func BenchmarkRun(b *testing.B) {
 // pays for when 1% of the documents change (target ≤ 1.5% of a full run's).
 func BenchmarkRerun(b *testing.B) {
 	dir, size := benchCorpus(b, 10<<20)
-	cfg := DefaultConfig()
-	cfg.Corpus, cfg.Out = dir, filepath.Join(b.TempDir(), "snap")
+	cfg := testConfig(dir, filepath.Join(b.TempDir(), "snap"), 0)
 	full := newBackends("v1", "m1")
-	if _, err := Run(context.Background(), cfg, full.opts()); err != nil {
+	if _, err := runOut(context.Background(), cfg, full.opts()); err != nil {
 		b.Fatal(err)
 	}
 	var plan, rerun, rebuild time.Duration
@@ -128,7 +126,7 @@ func BenchmarkRerun(b *testing.B) {
 	version := 0
 	for b.Loop() {
 		t := time.Now()
-		if _, err := Plan(context.Background(), cfg); err != nil {
+		if _, err := Plan(context.Background(), cfg.Config); err != nil {
 			b.Fatal(err)
 		}
 		plan += time.Since(t)
@@ -137,7 +135,7 @@ func BenchmarkRerun(b *testing.B) {
 		opt := newBackends("v1", "m1").opts()
 		opt.ToolVersion = fmt.Sprint(version)
 		t = time.Now()
-		if _, err := Run(context.Background(), cfg, opt); err != nil {
+		if _, err := runOut(context.Background(), cfg, opt); err != nil {
 			b.Fatal(err)
 		}
 		rebuild += time.Since(t)
@@ -145,7 +143,7 @@ func BenchmarkRerun(b *testing.B) {
 		opt = newBackends("v1", "m1").opts()
 		opt.ToolVersion = fmt.Sprint(version)
 		t = time.Now()
-		if _, err := Run(context.Background(), cfg, opt); err != nil {
+		if _, err := runOut(context.Background(), cfg, opt); err != nil {
 			b.Fatal(err)
 		}
 		rerun += time.Since(t)
@@ -163,7 +161,7 @@ func BenchmarkRerun(b *testing.B) {
 		os.WriteFile(p, append(doc, []byte("\nA new closing paragraph, added tonight.\n")...), 0o644)
 	}
 	changed := newBackends("v1", "m1")
-	if _, err := Run(context.Background(), cfg, changed.opts()); err != nil {
+	if _, err := runOut(context.Background(), cfg, changed.opts()); err != nil {
 		b.Fatal(err)
 	}
 	b.ReportMetric(100*float64(changed.e.texts.Load())/float64(full.e.texts.Load()), "%texts-after-1%-change")

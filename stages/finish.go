@@ -8,13 +8,15 @@ import (
 	"time"
 
 	"github.com/ocean-safety/ingest/artifacts"
+	"github.com/ocean-safety/ingest/models"
 	"github.com/ocean-safety/ingest/schema"
+	"github.com/ocean-safety/ingest/snapshot"
 	"github.com/ocean-safety/ingest/thresholds"
 )
 
 // finish closes the Parquet file and writes the report and, last, the
 // manifest into the staging folder.
-func (r *run) finish(skipped []schema.Skipped, docs int, start time.Time) (*Result, error) {
+func (r *run) finish(t tally, skipped []schema.Skipped, start time.Time) (*Result, error) {
 	if err := r.writer.Close(); err != nil {
 		return nil, err
 	}
@@ -24,12 +26,12 @@ func (r *run) finish(skipped []schema.Skipped, docs int, start time.Time) (*Resu
 	}
 	chunksInfo.Rows = r.writer.Rows()
 
-	thresholds.Sort(r.thresholds)
+	thresholds.Sort(t.thresholds)
 	tf, err := os.Create(r.stage.Path(artifacts.ThresholdsFile))
 	if err != nil {
 		return nil, err
 	}
-	werr := thresholds.Write(tf, r.thresholds)
+	werr := thresholds.Write(tf, t.thresholds)
 	if err := errors.Join(werr, tf.Sync(), tf.Close()); err != nil {
 		return nil, fmt.Errorf("write %s: %w", artifacts.ThresholdsFile, err)
 	}
@@ -37,19 +39,15 @@ func (r *run) finish(skipped []schema.Skipped, docs int, start time.Time) (*Resu
 	if err != nil {
 		return nil, err
 	}
-	thresholdsInfo.Rows = len(r.thresholds)
+	thresholdsInfo.Rows = len(t.thresholds)
 
 	runID := r.runID
-	calls := artifacts.Calls{
-		HeaderCalls:   int(r.calls.headerCalls.Load()),
-		EmbedCalls:    int(r.calls.embedCalls.Load()),
-		HeadersReused: int(r.calls.headersReused.Load()),
-		VectorsReused: int(r.calls.vectorsReused.Load()),
-		FromJournal:   int(r.calls.fromJournal.Load()),
-		Superseded:    r.audit.count(),
-	}
-	if err := r.audit.complete(map[string]int{"documents": r.counts.Documents, "rejected": r.counts.Rejected,
-		"chunks": r.counts.Chunks, "chunks_superseded": calls.Superseded, "header_calls": calls.HeaderCalls,
+	calls := t.calls
+	calls.EmbedCalls = t.rows.embedCalls
+	calls.Superseded = r.audit.Count()
+	counts := t.Counts(len(skipped))
+	if err := r.audit.Complete(map[string]int{"documents": counts.Documents, "rejected": counts.Rejected,
+		"chunks": counts.Chunks, "chunks_superseded": calls.Superseded, "header_calls": calls.HeaderCalls,
 		"embed_calls": calls.EmbedCalls}); err != nil {
 		return nil, fmt.Errorf("write %s: %w", artifacts.AuditFile, err)
 	}
@@ -58,13 +56,13 @@ func (r *run) finish(skipped []schema.Skipped, docs int, start time.Time) (*Resu
 		return nil, err
 	}
 	status := StatusOK
-	if r.counts.Rejected > 0 {
+	if counts.Rejected > 0 {
 		status = StatusPartial
 	}
 	rep := artifacts.Report{
 		RunID:       runID,
 		Status:      string(status),
-		Diagnostics: r.diags,
+		Diagnostics: t.diags,
 		Skipped:     skipped,
 		Seconds:     time.Since(start).Seconds(),
 	}
@@ -74,10 +72,8 @@ func (r *run) finish(skipped []schema.Skipped, docs int, start time.Time) (*Resu
 	if rep.Skipped == nil {
 		rep.Skipped = []schema.Skipped{}
 	}
-	for _, s := range stageOrder {
-		rep.Stages = append(rep.Stages, *r.stats[s])
-	}
-	rep.Models = r.modelReport()
+	rep.Stages = t.Stages()
+	rep.Models = r.modelReport(t.models)
 	if err := artifacts.WriteJSON(r.stage.Path(artifacts.ReportFile), rep); err != nil {
 		return nil, err
 	}
@@ -86,19 +82,14 @@ func (r *run) finish(skipped []schema.Skipped, docs int, start time.Time) (*Resu
 		return nil, err
 	}
 
-	counts := r.counts
-	counts.Skipped = len(skipped)
-	if counts.ByKind == nil { // no chunks: write {} rather than null
-		counts.ByKind, counts.ByLang, counts.ByElement = map[string]int{}, map[string]int{}, map[string]int{}
-	}
 	m := artifacts.Manifest{
 		SchemaVersion:     artifacts.SchemaVersion,
 		ToolVersion:       r.opt.ToolVersion,
 		RunID:             runID,
 		CreatedAt:         time.Now().UTC().Format(time.RFC3339),
-		CorpusFingerprint: hex.EncodeToString(r.fingerprint.Sum(nil)),
-		InputFingerprint:  inputFingerprint(r.input, skipped),
-		BuildID:           buildID(),
+		CorpusFingerprint: hex.EncodeToString(t.fingerprint.Sum(nil)),
+		InputFingerprint:  inputFingerprint(t.input, skipped),
+		BuildID:           snapshot.BuildID(),
 		ConfigHash:        r.cfg.Hash(),
 		HeaderWriter:      r.headers.Name(),
 		Embedder:          artifacts.Component{Name: r.embed.Name(), Dims: r.embed.Dims()},
@@ -112,13 +103,10 @@ func (r *run) finish(skipped []schema.Skipped, docs int, start time.Time) (*Resu
 		CacheKeys: r.keys,
 		Calls:     calls,
 	}
-	for _, d := range r.diags {
+	for _, d := range t.diags {
 		m.Diagnostics[string(d.Severity)]++
 	}
-	if r.prev != nil {
-		pm := r.prev.manifest
-		m.Previous = &artifacts.PreviousRef{Name: snapshotName(pm), CorpusFingerprint: pm.CorpusFingerprint, RunID: pm.RunID, ChunksSHA256: pm.Files[artifacts.ChunksFile].SHA256}
-	}
+	m.Previous = r.previousRef()
 	if err := artifacts.WriteJSON(r.stage.Path(artifacts.ManifestFile), m); err != nil {
 		return nil, err
 	}
@@ -126,28 +114,38 @@ func (r *run) finish(skipped []schema.Skipped, docs int, start time.Time) (*Resu
 }
 
 // modelReport is the report's account of the model servers, when any did work.
-func (r *run) modelReport() *artifacts.ModelReport {
-	if offline(r.headers) && offline(r.embed) {
+func (r *run) modelReport(m artifacts.ModelReport) *artifacts.ModelReport {
+	if models.Offline(r.headers) && models.Offline(r.embed) {
 		return nil
 	}
-	m := r.models
 	if m.Rejects == nil {
 		m.Rejects = []artifacts.Reject{}
 	}
 	if m.Ungrounded == nil {
 		m.Ungrounded = []artifacts.UngroundedThreshold{}
 	}
-	type stats interface{ Stats() ModelStats }
+	type stats interface{ Stats() schema.ModelStats }
 	if s, ok := r.headers.(stats); ok {
-		m.Headers = s.Stats()
+		st := s.Stats()
+		m.Headers = &st
 	}
 	if s, ok := r.embed.(stats); ok {
-		m.Embedder = s.Stats()
+		st := s.Stats()
+		m.Embedder = &st
 	}
-	if t, ok := r.embed.(interface{ Truncations() []Truncation }); ok {
+	if t, ok := r.embed.(interface{ Truncations() []schema.Truncation }); ok {
 		if ts := t.Truncations(); len(ts) > 0 {
 			m.Truncations = ts
 		}
 	}
 	return &m
+}
+
+// previousRef links the snapshot this run reused from, if any.
+func (r *run) previousRef() *artifacts.PreviousRef {
+	if r.prev == nil {
+		return nil
+	}
+	pm := r.prev.Manifest
+	return &artifacts.PreviousRef{Name: r.prev.Name(), CorpusFingerprint: pm.CorpusFingerprint, RunID: pm.RunID, ChunksSHA256: pm.Files[artifacts.ChunksFile].SHA256}
 }

@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ocean-safety/ingest/chunking"
 	"github.com/ocean-safety/ingest/corpus"
 	"github.com/ocean-safety/ingest/schema"
 )
@@ -24,8 +25,8 @@ func FuzzChunk(f *testing.F) {
 			max = 40
 		}
 		for _, kind := range []string{"", "safety/"} {
-			p := NewParser(".", corpus.Options{}).ParseBytes(kind+"f.md", []byte(src))
-			ch, err := NewChunker(ChunkConfig{Unit: "chars", Max: max, Overlap: max / 3, Min: max / 4}, "")
+			p := chunking.NewParser(".", corpus.Options{}).ParseBytes(kind+"f.md", []byte(src))
+			ch, err := chunking.NewChunker(chunking.Config{Unit: "chars", Max: max, Overlap: max / 3, Min: max / 4}, "")
 			if err != nil {
 				t.Fatal(err)
 			}

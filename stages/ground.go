@@ -5,6 +5,7 @@ import (
 	"strconv"
 
 	"github.com/ocean-safety/ingest/artifacts"
+	"github.com/ocean-safety/ingest/models"
 	"github.com/ocean-safety/ingest/schema"
 	"github.com/ocean-safety/ingest/units"
 )
@@ -17,7 +18,7 @@ const groundTolerance = 0.02
 // in the chunk (same SI value within tolerance) and returns the rest as
 // ungrounded: a model may read a bound into a chunk, it may not invent one.
 // A proposal the rule extractor already made is not repeated.
-func ground(c schema.Chunk, proposed []ProposedThreshold, ungrounded []artifacts.UngroundedThreshold) ([]schema.Threshold, []artifacts.UngroundedThreshold) {
+func ground(c schema.Chunk, proposed []models.ProposedThreshold, ungrounded []artifacts.UngroundedThreshold) ([]schema.Threshold, []artifacts.UngroundedThreshold) {
 	var out []schema.Threshold
 	for _, p := range proposed {
 		si, unit, ok := siOf(p.Value, p.Unit)

@@ -7,7 +7,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ocean-safety/ingest/stages/modelfake"
+	"github.com/ocean-safety/ingest/models"
+	"github.com/ocean-safety/ingest/models/modelfake"
 )
 
 // BenchmarkModelPipeline runs the whole pipeline against the fake Ollama
@@ -23,16 +24,15 @@ func BenchmarkModelPipeline(b *testing.B) {
 			defer srv.Close()
 			var ratio float64
 			for b.Loop() {
-				cfg := DefaultConfig()
-				cfg.Corpus, cfg.Out = dir, filepath.Join(b.TempDir(), "snap")
+				cfg := testConfig(dir, filepath.Join(b.TempDir(), "snap"), 0)
 				cfg.LLMConcurrency, cfg.EmbedConcurrency = conc, conc
-				h, e, err := OpenBackends(context.Background(), BackendConfig{LLM: "ollama:qwen2.5:7b", Embedder: "ollama:bge-m3", OllamaHost: srv.URL}.WithRunConfig(cfg))
+				h, e, err := models.OpenBackends(context.Background(), backendConfig(cfg.Config, models.BackendConfig{LLM: "ollama:qwen2.5:7b", Embedder: "ollama:bge-m3", OllamaHost: srv.URL}))
 				if err != nil {
 					b.Fatal(err)
 				}
 				chats0, embeds0 := srv.Calls(modelfake.OllamaChat), srv.Calls(modelfake.OllamaEmbed)
 				t := time.Now()
-				if _, err := Run(context.Background(), cfg, Options{Headers: h, Embedder: e}); err != nil {
+				if _, err := runOut(context.Background(), cfg, Options{Headers: h, Embedder: e}); err != nil {
 					b.Fatal(err)
 				}
 				wall := time.Since(t)

@@ -1,8 +1,6 @@
 package stages
 
 import (
-	"strings"
-
 	"github.com/ocean-safety/ingest/schema"
 	"github.com/ocean-safety/ingest/thresholds"
 	"github.com/ocean-safety/ingest/units"
@@ -53,22 +51,4 @@ func quantities(c *schema.Chunk) []units.Quantity {
 		}
 	}
 	return out
-}
-
-// canonicalSuffix is what the embedder reads after a chunk's text: each
-// converted quantity with its canonical form ("5 ft [1.52 m]"), so both
-// spellings of a measurement land near each other.
-func canonicalSuffix(qs []schema.Quantity) string {
-	var b strings.Builder
-	for _, q := range qs {
-		canon := units.FormatSI(q.SIValue, q.SIUnit)
-		if strings.EqualFold(strings.TrimSpace(q.Unit), q.SIUnit) {
-			continue // already canonical
-		}
-		if b.Len() > 0 {
-			b.WriteString("; ")
-		}
-		b.WriteString(q.Surface + " [" + canon + "]")
-	}
-	return b.String()
 }

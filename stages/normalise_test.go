@@ -7,7 +7,10 @@ import (
 	"testing"
 
 	"github.com/ocean-safety/ingest/artifacts"
+	"github.com/ocean-safety/ingest/chunking"
 	"github.com/ocean-safety/ingest/corpus"
+	"github.com/ocean-safety/ingest/internal/golden"
+	"github.com/ocean-safety/ingest/lexical"
 )
 
 func TestNormalise(t *testing.T) {
@@ -49,8 +52,8 @@ func TestNormalise(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			p := NewParser(".", corpus.Options{}).ParseBytes("d.md", []byte(tt.doc))
-			ch, _ := NewChunker(DefaultConfig().Chunk, "")
+			p := chunking.NewParser(".", corpus.Options{}).ParseBytes("d.md", []byte(tt.doc))
+			ch, _ := chunking.NewChunker(chunking.DefaultConfig(), "")
 			chunks, _ := ch.Chunk(p)
 			if len(chunks) == 0 {
 				t.Fatalf("no chunks: %v", p.Diags)
@@ -78,7 +81,7 @@ func TestNormalise(t *testing.T) {
 			if gotThresh != tt.wantThresh {
 				t.Errorf("got threshold %q, want %q", gotThresh, tt.wantThresh)
 			}
-			if in := EmbedInput(c); !strings.Contains(in, tt.wantSuffix) || !strings.Contains(in, c.Text) {
+			if in := lexical.EmbedInput(c); !strings.Contains(in, tt.wantSuffix) || !strings.Contains(in, c.Text) {
 				t.Errorf("embed input %q: want the verbatim text and %q", in, tt.wantSuffix)
 			}
 		})
@@ -93,7 +96,7 @@ func TestShippedThresholdsGolden(t *testing.T) {
 	if res.Manifest.Files[artifacts.ThresholdsFile].Rows == 0 {
 		t.Fatalf("got no thresholds from the shipped corpus")
 	}
-	golden(t, "../testdata/golden/ocean-thresholds.md", readFile(t, filepath.Join(out, artifacts.ThresholdsFile)))
+	golden.Check(t, "../testdata/golden/ocean-thresholds.md", readFile(t, filepath.Join(out, artifacts.ThresholdsFile)))
 
 	// The same thresholds are in the Parquet column, on their chunks.
 	chunks, err := artifacts.ReadChunks(filepath.Join(out, artifacts.ChunksFile))

@@ -3,20 +3,21 @@ package stages
 import (
 	"context"
 	"crypto/rand"
-	"crypto/sha256"
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"hash"
 	"io"
 	"os"
 	"runtime"
-	"sync"
 	"time"
 
 	"github.com/ocean-safety/ingest/artifacts"
+	"github.com/ocean-safety/ingest/chunking"
 	"github.com/ocean-safety/ingest/corpus"
+	"github.com/ocean-safety/ingest/lexical"
+	"github.com/ocean-safety/ingest/models"
 	"github.com/ocean-safety/ingest/schema"
+	"github.com/ocean-safety/ingest/snapshot"
 )
 
 // ErrStrict is returned when --strict finds diagnostics: nothing is published.
@@ -24,9 +25,9 @@ var ErrStrict = errors.New("strict mode: the corpus has errors or warnings")
 
 // Options are a run's seams: what is plugged in rather than configured.
 type Options struct {
-	Headers     HeaderWriter // nil: the extractive writer
-	Embedder    Embedder     // nil: the built-in embedder
-	Reporter    Reporter     // nil: Discard
+	Headers     models.HeaderWriter // nil: the extractive writer
+	Embedder    models.Embedder     // nil: the built-in embedder
+	Reporter    Reporter            // nil: Discard
 	ToolVersion string
 	// CreateFile opens the Parquet file; nil is os.Create. Tests use it to
 	// inject a failing disk.
@@ -44,9 +45,10 @@ const (
 
 // Result is what a published run produced.
 type Result struct {
-	Status   Status
-	Manifest artifacts.Manifest
-	Report   artifacts.Report
+	Status    Status
+	Manifest  artifacts.Manifest
+	Report    artifacts.Report
+	Published artifacts.Published // where the snapshot went
 }
 
 // stage names, in pipeline order.
@@ -61,57 +63,52 @@ const (
 
 var stageOrder = []string{stageParse, stageChunk, stageNormalise, stageHeader, stageEmbed, stageWrite}
 
-// Run ingests cfg.Corpus into a snapshot published at cfg.Out. Documents
+// Run ingests cfg.Corpus into a snapshot published at target. Documents
 // are parsed, chunked and given headers by cfg.Workers workers; chunks are
 // embedded in batches of embed.batch_size, several batches in flight; rows
 // are written in (doc_path, chunk_order) order whatever the number of
 // workers, because the order is fixed when work is submitted, not when it
 // finishes. Nothing is published unless the whole run succeeds.
-func Run(ctx context.Context, cfg Config, opt Options) (*Result, error) {
+func Run(ctx context.Context, cfg Config, target artifacts.Target, opt Options) (*Result, error) {
 	r, err := newRun(cfg, opt)
 	if err != nil {
 		return nil, err
 	}
+	if err := target.Check(); err != nil {
+		return nil, err
+	}
+	r.target = target
 	return r.run(ctx)
 }
 
-// run holds one run's state. Its fields are touched only from the ordered
-// callbacks of the two streams, never from the workers.
+// run is one run. Its fields are set before the streams start and only read
+// while they run; what the streams count lives in tallies, each owned by one
+// stream's callbacks (see runner.go) and merged after they finish. The
+// journal and the audit log lock themselves; errs is safe from anywhere.
 type run struct {
 	cfg        Config
 	opt        Options
-	parser     *Parser
-	chunker    *Chunker
+	target     artifacts.Target
+	parser     *chunking.Parser
+	chunker    *chunking.Chunker
 	normaliser Normaliser
-	headers    HeaderWriter
-	embed      Embedder
+	headers    models.HeaderWriter
+	embed      models.Embedder
 	rep        Reporter
-
-	stage   *artifacts.Staging
-	writer  *artifacts.ChunkWriter
-	cancel  context.CancelFunc
-	errMu   sync.Mutex
-	err     error
-	runID   string
-	keys    artifacts.CacheKeys
-	prev    *previous // nil: nothing to reuse
-	journal *journal  // nil in plan mode
-	audit   *auditLog // nil in plan mode
-	calls   callCounts
-	models  artifacts.ModelReport // filled on the docs stream's callback goroutine
+	runID      string
+	keys       artifacts.CacheKeys
 	// journal what costs: a model's headers and vectors, not the offline ones
 	journalHeaders, journalVectors bool
 
-	plan        *PlanResult // set by Plan: count, do not enrich, embed or write
-	fingerprint hash.Hash
-	input       hash.Hash          // the input fingerprint, fed in corpus order
-	thresholds  []schema.Threshold // for thresholds.md: a few per document at most
-	counts      artifacts.Counts
-	diags       []schema.Diagnostic
-	problems    int // diagnostics that are errors or warnings
-	stats       map[string]*artifacts.StageStat
-	docsDone    int
-	statsMu     sync.Mutex // embed and doc callbacks run on two goroutines
+	stage   *artifacts.Staging
+	writer  *artifacts.ChunkWriter
+	prev    *snapshot.Previous // nil: nothing to reuse
+	journal *snapshot.Journal
+	audit   *snapshot.Audit
+	errs    firstError
+	// setup holds what was found before the streams started (a previous
+	// snapshot not trusted).
+	setup []schema.Diagnostic
 }
 
 func newRun(cfg Config, opt Options) (*run, error) {
@@ -127,18 +124,18 @@ func newRun(cfg Config, opt Options) (*run, error) {
 	if cfg.EmbedConcurrency == 0 {
 		cfg.EmbedConcurrency = cfg.Workers
 	}
-	chunker, err := NewChunker(cfg.Chunk, cfg.TenantID)
+	chunker, err := chunking.NewChunker(cfg.Chunk, cfg.TenantID)
 	if err != nil {
 		return nil, err
 	}
 	if opt.Headers == nil {
-		opt.Headers = NewExtractive(cfg.Header.MaxChars)
+		opt.Headers = models.NewExtractive(cfg.Header.MaxChars)
 	}
 	if opt.Embedder == nil {
-		opt.Embedder = NewBuiltin(cfg.Embed.Dims)
+		opt.Embedder = lexical.NewBuiltin(cfg.Embed.Dims)
 	}
 	if opt.Embedder.Dims() != cfg.Embed.Dims {
-		return nil, fmt.Errorf("embedder %s gives %d dimensions, config embed.dims is %d", opt.Embedder.Name(), opt.Embedder.Dims(), cfg.Embed.Dims)
+		return nil, schema.Setting("embed.dims", "%d, but embedder %s gives %d dimensions", cfg.Embed.Dims, opt.Embedder.Name(), opt.Embedder.Dims())
 	}
 	if opt.Reporter == nil {
 		opt.Reporter = Discard
@@ -146,18 +143,12 @@ func newRun(cfg Config, opt Options) (*run, error) {
 	if opt.CreateFile == nil {
 		opt.CreateFile = func(p string) (io.WriteCloser, error) { return os.Create(p) }
 	}
-	copt := corpus.Options{DefaultLang: schema.Lang(cfg.DefaultLang), SourceOptional: !cfg.requireSource(), SourceLabel: cfg.SourceLabel}
-	r := &run{
-		cfg: cfg, opt: opt, parser: NewParser(cfg.Corpus, copt), chunker: chunker,
+	return &run{
+		cfg: cfg, opt: opt, parser: chunking.NewParser(cfg.Corpus, cfg.CorpusOptions()), chunker: chunker,
 		headers: opt.Headers, embed: opt.Embedder, rep: opt.Reporter,
-		fingerprint: sha256.New(), input: sha256.New(), stats: map[string]*artifacts.StageStat{},
-		runID: newRunID(), keys: cacheKeys(opt.Headers, opt.Embedder, cfg),
-		journalHeaders: !offline(opt.Headers), journalVectors: !offline(opt.Embedder),
-	}
-	for _, s := range stageOrder {
-		r.stats[s] = &artifacts.StageStat{Name: s}
-	}
-	return r, nil
+		runID: newRunID(), keys: snapshot.CacheKeys(opt.Headers.Name(), cfg.Header.MaxChars, opt.Embedder.Name(), opt.Embedder.Dims()),
+		journalHeaders: !models.Offline(opt.Headers), journalVectors: !models.Offline(opt.Embedder),
+	}, nil
 }
 
 func (r *run) run(ctx context.Context) (*Result, error) {
@@ -166,88 +157,82 @@ func (r *run) run(ctx context.Context) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	if r.stage, err = artifacts.Stage(r.cfg.Out); err != nil {
+	if r.stage, err = r.target.Stage(); err != nil {
 		return nil, err
 	}
 	published := false
 	defer func() {
-		r.prev.close()
+		r.prev.Close()
 		if !published {
-			r.audit.abort()
+			r.audit.Abort()
 			_ = r.stage.Abort()
 			if r.journal != nil {
-				_ = r.journal.close() // kept: the next run resumes from it
+				_ = r.journal.Close() // kept: the next run resumes from it
 			}
 		}
 	}()
 	r.openPrevious(ctx)
-	if r.journal, err = openJournal(journalPath(r.cfg.Out)); err != nil {
+	if r.journal, err = snapshot.OpenJournal(r.target.Journal); err != nil {
 		return nil, err
 	}
 	prevDir := ""
 	if r.prev != nil {
-		prevDir = r.prev.dir
+		prevDir = r.prev.Dir
 	}
-	if r.audit, err = newAudit(r.stage.Path(artifacts.AuditFile), r.runID, prevDir); err != nil {
+	if r.audit, err = snapshot.NewAudit(r.stage.Path(artifacts.AuditFile), r.runID, prevDir); err != nil {
 		return nil, err
 	}
-	if r.sameMaking() {
-		h, err := r.hashInputs(ctx, paths)
+	var res *Result
+	if input, same, err := r.unchangedInput(ctx, paths, skipped); err != nil {
+		return nil, err
+	} else if same {
+		res, err = r.republish(start, input)
 		if err != nil {
 			return nil, err
 		}
-		if input := inputFingerprint(h, skipped); input == r.prev.manifest.InputFingerprint {
-			res, err := r.republish(start, input)
-			if err != nil {
-				return nil, err
-			}
-			if err := r.stage.Commit(); err != nil {
-				return nil, err
-			}
-			published = true
-			_ = r.journal.remove()
-			return res, nil
-		}
+	} else if res, err = r.build(ctx, paths, skipped, start); err != nil {
+		return nil, err
 	}
+	pub, err := r.stage.Commit(ctx)
+	if pub != nil {
+		published = true
+		res.Published = *pub
+		_ = r.journal.Remove() // published; a stale journal only holds results already in the snapshot
+	}
+	return res, err
+}
+
+// build runs the corpus through the streams and finishes the snapshot in
+// the staging folder.
+func (r *run) build(ctx context.Context, paths []string, skipped []schema.Skipped, start time.Time) (*Result, error) {
 	if err := r.openWriter(); err != nil {
 		return nil, err
 	}
-	ctx, r.cancel = context.WithCancel(ctx)
-	defer r.cancel()
-
-	r.stream(ctx, paths)
-	if err := r.failed(); err != nil {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	r.errs.cancel = cancel
+	t := r.stream(ctx, paths)
+	if err := r.errs.get(); err != nil {
 		r.writer.Abort()
-		return nil, r.stopped(err)
+		return nil, r.stopped(err, t)
 	}
 	if err := ctx.Err(); err != nil {
 		r.writer.Abort()
-		return nil, r.stopped(err)
+		return nil, r.stopped(err, t)
 	}
-	if err := r.strict(); err != nil {
+	if err := r.strict(t); err != nil {
 		r.writer.Abort()
 		return nil, err
 	}
 	if r.prev != nil {
-		gone, err := r.prev.rest()
+		gone, err := r.prev.Rest()
 		if err != nil {
 			r.writer.Abort()
 			return nil, err
 		}
-		r.audit.supersede("", gone)
+		r.audit.Supersede("", gone)
 	}
-	res, err := r.finish(skipped, len(paths), start)
-	if err != nil {
-		return nil, err
-	}
-	if err := r.stage.Commit(); err != nil {
-		return nil, err
-	}
-	published = true
-	if err := r.journal.remove(); err != nil && !errors.Is(err, os.ErrNotExist) {
-		return res, nil // published; a stale journal only holds results already in the snapshot
-	}
-	return res, nil
+	return r.finish(t, skipped, start)
 }
 
 func (r *run) openWriter() error {
@@ -260,35 +245,10 @@ func (r *run) openWriter() error {
 	return err
 }
 
-// stream runs the two ordered streams: documents (parse, chunk, header) and
-// embedding batches (embed, write). Each stream bounds its goroutines; the
-// doc stream's callbacks feed the embed stream, whose callbacks write.
-// fail records the run's first error and cancels the rest of the work.
-func (r *run) fail(err error) {
-	r.errMu.Lock()
-	defer r.errMu.Unlock()
-	if r.err == nil {
-		r.err = err
-		r.cancel()
-	}
-}
-
-func (r *run) failed() error {
-	r.errMu.Lock()
-	defer r.errMu.Unlock()
-	return r.err
-}
-
-// hasProblems reports an error or warning so far: what --strict refuses.
-func (r *run) hasProblems() bool { return r.problems > 0 }
-
 // strict fails the run when --strict is on and any error or warning was found.
-func (r *run) strict() error {
-	if !r.cfg.Strict {
-		return nil
-	}
-	if r.problems > 0 {
-		return fmt.Errorf("%w: %d problems; nothing published", ErrStrict, r.problems)
+func (r *run) strict(t tally) error {
+	if r.cfg.Strict && t.problems > 0 {
+		return fmt.Errorf("%w: %d problems; nothing published", ErrStrict, t.problems)
 	}
 	return nil
 }

@@ -14,20 +14,34 @@ import (
 	"testing"
 
 	"github.com/ocean-safety/ingest/artifacts"
+	"github.com/ocean-safety/ingest/internal/golden"
+	"github.com/ocean-safety/ingest/lexical"
+	"github.com/ocean-safety/ingest/models"
 	"github.com/ocean-safety/ingest/schema"
 )
 
 const fixtureCorpus = "../testdata/corpus"
 
-func testConfig(corpusDir, out string, workers int) Config {
-	cfg := DefaultConfig()
-	cfg.Corpus, cfg.Out, cfg.Workers = corpusDir, out, workers
-	return cfg
+// runConfig is a test run: its config and its --out folder.
+type runConfig struct {
+	Config
+	Out string
 }
 
-func mustRun(t *testing.T, cfg Config, opt Options) *Result {
+func testConfig(corpusDir, out string, workers int) runConfig {
+	cfg := DefaultConfig()
+	cfg.Corpus, cfg.Workers = corpusDir, workers
+	return runConfig{cfg, out}
+}
+
+// runOut runs rc into its --out folder.
+func runOut(ctx context.Context, rc runConfig, opt Options) (*Result, error) {
+	return Run(ctx, rc.Config, artifacts.OutTarget(rc.Out, ""), opt)
+}
+
+func mustRun(t *testing.T, rc runConfig, opt Options) *Result {
 	t.Helper()
-	res, err := Run(context.Background(), cfg, opt)
+	res, err := runOut(context.Background(), rc, opt)
 	if err != nil {
 		t.Fatalf("run: %v", err)
 	}
@@ -46,7 +60,7 @@ func TestRunGolden(t *testing.T) {
 	if err := artifacts.Dump(&dump, filepath.Join(out, artifacts.ChunksFile)); err != nil {
 		t.Fatal(err)
 	}
-	golden(t, "../testdata/golden/chunks.dump", dump.Bytes())
+	golden.Check(t, "../testdata/golden/chunks.dump", dump.Bytes())
 
 	if got := res.Report.Skipped; len(got) != 1 || got[0].Path != "notes.txt" {
 		t.Errorf("got skipped %v, want notes.txt", got)
@@ -65,36 +79,6 @@ func TestRunGolden(t *testing.T) {
 	if err != nil || info.SHA256 != m.Files[artifacts.ChunksFile].SHA256 {
 		t.Errorf("got chunks.parquet sha %s, manifest says %s (%v)", info.SHA256, m.Files[artifacts.ChunksFile].SHA256, err)
 	}
-}
-
-func golden(t *testing.T, path string, got []byte) {
-	t.Helper()
-	if *update {
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run with -update to create it)", err)
-	}
-	if !bytes.Equal(got, want) {
-		t.Errorf("%s differs (run with -update to accept):\n%s", path, firstDiff(string(got), string(want)))
-	}
-}
-
-func firstDiff(got, want string) string {
-	g, w := strings.Split(got, "\n"), strings.Split(want, "\n")
-	for i := 0; i < len(g) && i < len(w); i++ {
-		if g[i] != w[i] {
-			return "line " + strconv.Itoa(i+1) + ":\ngot:  " + g[i] + "\nwant: " + w[i]
-		}
-	}
-	return "lengths differ: got " + strconv.Itoa(len(g)) + " lines, want " + strconv.Itoa(len(w))
 }
 
 // TestRunDeterministic: the same corpus and config give the same bytes, run
@@ -205,7 +189,7 @@ func TestRunBadInput(t *testing.T) {
 			strictOut := filepath.Join(t.TempDir(), "strict")
 			cfg := testConfig(dir, strictOut, 2)
 			cfg.Strict = true
-			if _, err := Run(context.Background(), cfg, Options{}); !errors.Is(err, ErrStrict) {
+			if _, err := runOut(context.Background(), cfg, Options{}); !errors.Is(err, ErrStrict) {
 				t.Errorf("strict: got %v, want ErrStrict", err)
 			}
 			if _, err := os.Stat(strictOut); !errors.Is(err, os.ErrNotExist) {
@@ -235,7 +219,7 @@ func (f *failingFile) Write(p []byte) (int, error) {
 
 // failingEmbedder embeds through Builtin and fails (or cancels) after calls batches.
 type failingEmbedder struct {
-	*Builtin
+	*lexical.Builtin
 	after  int32
 	calls  atomic.Int32
 	cancel context.CancelFunc // when set, cancel instead of failing
@@ -270,10 +254,10 @@ func TestRunFailureKeepsPreviousSnapshot(t *testing.T) {
 			}}
 		}, errDiskFull},
 		{"embedder fails", func(context.CancelFunc) Options {
-			return Options{Embedder: &failingEmbedder{Builtin: NewBuiltin(1024), after: 2}}
+			return Options{Embedder: &failingEmbedder{Builtin: lexical.NewBuiltin(1024), after: 2}}
 		}, errEmbedder},
 		{"interrupted", func(cancel context.CancelFunc) Options {
-			return Options{Embedder: &failingEmbedder{Builtin: NewBuiltin(1024), after: 2, cancel: cancel}}
+			return Options{Embedder: &failingEmbedder{Builtin: lexical.NewBuiltin(1024), after: 2, cancel: cancel}}
 		}, context.Canceled},
 	}
 	for _, tt := range tests {
@@ -285,7 +269,7 @@ func TestRunFailureKeepsPreviousSnapshot(t *testing.T) {
 
 			ctx, cancel := context.WithCancel(context.Background())
 			defer cancel()
-			_, err := Run(ctx, testConfig("../corpus/ocean", out, 4), tt.opt(cancel))
+			_, err := runOut(ctx, testConfig("../corpus/ocean", out, 4), tt.opt(cancel))
 			if !errors.Is(err, tt.want) {
 				t.Fatalf("got error %v, want %v", err, tt.want)
 			}
@@ -353,7 +337,7 @@ func TestRunReplacesSnapshot(t *testing.T) {
 // TestRunBatches: embedding calls carry at most embed.batch_size texts, in
 // chunk order.
 func TestRunBatches(t *testing.T) {
-	rec := &recordingEmbedder{Builtin: NewBuiltin(1024)}
+	rec := &recordingEmbedder{Builtin: lexical.NewBuiltin(1024)}
 	res := mustRun(t, testConfig("../corpus/ocean", filepath.Join(t.TempDir(), "s"), 4), Options{Embedder: rec})
 	total, short := 0, 0
 	for i, n := range rec.sizes {
@@ -374,7 +358,7 @@ func TestRunBatches(t *testing.T) {
 }
 
 type recordingEmbedder struct {
-	*Builtin
+	*lexical.Builtin
 	mu    sync.Mutex
 	sizes []int
 }
@@ -393,4 +377,11 @@ func readFile(t *testing.T, path string) []byte {
 		t.Fatal(err)
 	}
 	return b
+}
+
+// backendConfig fills the fields of a backend config that a run's config
+// decides, as the command line does.
+func backendConfig(cfg Config, bc models.BackendConfig) models.BackendConfig {
+	bc.Dims, bc.BatchSize, bc.HeaderMaxChars, bc.MaxDims = cfg.Embed.Dims, cfg.Embed.BatchSize, cfg.Header.MaxChars, cfg.Embed.MaxDims
+	return bc
 }

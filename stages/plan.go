@@ -28,35 +28,41 @@ func Plan(ctx context.Context, cfg Config) (*PlanResult, error) {
 	if err != nil {
 		return nil, err
 	}
-	r.plan = &PlanResult{}
 	start := time.Now()
 	paths, _, err := corpus.Scan(cfg.Corpus)
 	if err != nil {
 		return nil, err
 	}
-	ctx, r.cancel = context.WithCancel(ctx)
-	defer r.cancel()
-	r.stream(ctx, paths)
-	if err := r.failed(); err != nil {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	r.errs.cancel = cancel
+	p := &PlanResult{}
+	r.scan(ctx, paths, func(res docResult) {
+		if res.err != nil {
+			r.errs.set(res.err)
+			return
+		}
+		p.Diagnostics = append(p.Diagnostics, res.diags...)
+		if res.rejected {
+			p.Rejected++
+			return
+		}
+		p.Documents++
+		p.Bytes += int64(len(res.doc.Text))
+		p.Chunks += len(res.chunks)
+		for _, c := range res.chunks {
+			if c.Element != schema.ElementTableRow {
+				p.HeaderCalls++
+			}
+		}
+	})
+	if err := r.errs.get(); err != nil {
 		return nil, err
 	}
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	p := r.plan
-	p.Documents, p.Rejected, p.Diagnostics = r.counts.Documents, r.counts.Rejected, r.diags
 	p.EmbeddingCalls = (p.Chunks + cfg.Embed.BatchSize - 1) / cfg.Embed.BatchSize
 	p.Seconds = time.Since(start).Seconds()
 	return p, nil
-}
-
-// planned counts a document's chunks in plan mode; nothing goes on to embed.
-func (r *run) planned(res docResult) {
-	r.plan.Bytes += int64(len(res.doc.Text))
-	r.plan.Chunks += len(res.chunks)
-	for _, c := range res.chunks {
-		if c.Element != schema.ElementTableRow {
-			r.plan.HeaderCalls++
-		}
-	}
 }

@@ -7,6 +7,10 @@ import (
 // Reporter receives a run's progress and diagnostics as they happen. The
 // library never prints; the CLI decides how these look (a live line on a
 // terminal, plain lines in CI).
+//
+// A run calls it from several goroutines at once (each stream reports its
+// own stage), so an implementation must be safe for concurrent use; calls
+// for one stage come from one goroutine, in order.
 type Reporter interface {
 	// Progress says done of total items went through a stage (total is -1
 	// when unknown).

@@ -4,11 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
 
-	"github.com/ocean-safety/ingest/artifacts"
 	"github.com/ocean-safety/ingest/schema"
+	"github.com/ocean-safety/ingest/snapshot"
 )
 
 // How a run meets the work of earlier runs: the previous snapshot it reuses
@@ -16,34 +14,30 @@ import (
 
 // stopped adds to a run's error what it had finished, and where that work
 // waits for the next run. Strict-mode failures are the corpus's, not a stop.
-func (r *run) stopped(err error) error {
-	if errors.Is(err, ErrStrict) {
+func (r *run) stopped(err error, t tally) error {
+	if errors.Is(err, ErrStrict) || r.journal == nil {
 		return err
 	}
-	h, e := r.calls.headerCalls.Load(), r.calls.embedCalls.Load()
-	if (h == 0 && e == 0) || (!r.journalHeaders && !r.journalVectors) {
+	h, v := r.journal.Appended()
+	if h == 0 && v == 0 {
 		return err
 	}
-	return fmt.Errorf("%w; nothing published: %d documents read, %d header and %d embedding calls finished and journaled in %s, run again to resume",
-		err, r.docsDone, h, e, journalPath(r.cfg.Out))
+	return fmt.Errorf("%w; nothing published: %d documents read, %d headers and %d vectors from the model server journaled in %s, run again to resume",
+		err, t.done, h, v, r.target.Journal)
 }
 
-// openPrevious opens the snapshot to reuse from: --prev, else the one
-// already at --out. One that cannot be trusted is reported and ignored.
+// openPrevious opens the snapshot to reuse from. One that cannot be trusted
+// is reported and ignored.
 func (r *run) openPrevious(ctx context.Context) {
-	dir := r.cfg.Prev
+	dir := r.target.Previous
 	if dir == "" {
-		dir = r.cfg.Out
-		if _, err := os.Stat(filepath.Join(dir, artifacts.ManifestFile)); err != nil {
-			return // no snapshot there yet: a first run
-		}
+		return // a first run
 	}
-	p, err := openPrevious(ctx, dir)
+	p, err := snapshot.Open(ctx, dir)
 	if err != nil {
 		d := schema.Diagnostic{Path: dir, Severity: schema.SeverityWarning, Code: "previous-ignored",
 			Message: "previous snapshot not trusted, nothing reused: " + err.Error()}
-		r.diags = append(r.diags, d)
-		r.problems++
+		r.setup = append(r.setup, d)
 		r.rep.Diagnostic(d)
 		return
 	}
@@ -52,61 +46,42 @@ func (r *run) openPrevious(ctx context.Context) {
 
 // reuseFor reads the previous snapshot up to the document at path. It runs
 // on the submitting goroutine, in corpus order.
-func (r *run) reuseFor(path string) (reuse, error) {
+func (r *run) reuseFor(path string) (snapshot.Reuse, error) {
 	if r.prev == nil {
-		return reuse{}, nil
+		return snapshot.Reuse{}, nil
 	}
-	ru, gone, err := r.prev.forDoc(path)
+	ru, gone, err := r.prev.ForDoc(path)
 	if err != nil {
-		return reuse{}, fmt.Errorf("previous snapshot %s: %w", r.prev.dir, err)
+		return snapshot.Reuse{}, fmt.Errorf("previous snapshot %s: %w", r.prev.Dir, err)
 	}
-	r.audit.supersede("", gone)
+	r.audit.Supersede("", gone)
 	return ru, nil
 }
 
-func (r *run) supersede(path string, ids []string) { r.audit.supersede(DocID(path), ids) }
-
-func (r *run) journalHeader(key string) (headerEntry, bool) {
+func (r *run) journalHeader(key string) (snapshot.Enrichment, bool) {
 	if r.journal == nil || !r.journalHeaders {
-		return headerEntry{}, false
+		return snapshot.Enrichment{}, false
 	}
-	return r.journal.header(key)
+	return r.journal.Header(key)
 }
 
 func (r *run) journalVector(key string) ([]float32, bool) {
 	if r.journal == nil || !r.journalVectors {
 		return nil, false
 	}
-	return r.journal.vector(key, r.embed.Dims())
+	return r.journal.Vector(key, r.embed.Dims())
 }
 
-func (r *run) journalPutHeader(key string, e headerEntry) error {
+func (r *run) journalPutHeader(key string, e snapshot.Enrichment) error {
 	if r.journal == nil || !r.journalHeaders {
 		return nil
 	}
-	return r.journal.putHeader(key, e)
+	return r.journal.PutHeader(key, e)
 }
 
 func (r *run) journalPutVector(key string, v []float32) error {
 	if r.journal == nil || !r.journalVectors {
 		return nil
 	}
-	return r.journal.putVector(key, v)
-}
-
-// journalPath is where a run checkpoints its paid-for results: beside the
-// output, so it survives the staging folder being discarded.
-func journalPath(out string) string {
-	out = filepath.Clean(out)
-	return filepath.Join(filepath.Dir(out), "."+filepath.Base(out)+".journal.jsonl")
-}
-
-// offline reports whether x is one of the free, deterministic defaults,
-// whose results are not worth journaling.
-func offline(x any) bool {
-	switch x.(type) {
-	case *Extractive, *Builtin:
-		return true
-	}
-	return false
+	return r.journal.PutVector(key, v)
 }

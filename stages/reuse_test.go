@@ -11,20 +11,22 @@ import (
 	"testing"
 
 	"github.com/ocean-safety/ingest/artifacts"
+	"github.com/ocean-safety/ingest/lexical"
+	"github.com/ocean-safety/ingest/models"
 	"github.com/ocean-safety/ingest/schema"
 )
 
 // countingHeaders stands in for a model header writer: extractive answers,
 // but counted and journaled like paid ones.
 type countingHeaders struct {
-	*Extractive
+	*models.Extractive
 	name  string
 	calls atomic.Int64
 }
 
 func (h *countingHeaders) Name() string { return h.name }
 
-func (h *countingHeaders) Header(ctx context.Context, doc schema.Document, c schema.Chunk) (Enrichment, error) {
+func (h *countingHeaders) Header(ctx context.Context, doc schema.Document, c schema.Chunk) (models.Enrichment, error) {
 	h.calls.Add(1)
 	e, err := h.Extractive.Header(ctx, doc, c)
 	e.Source, e.Calls = schema.HeaderModel, 1
@@ -34,7 +36,7 @@ func (h *countingHeaders) Header(ctx context.Context, doc schema.Document, c sch
 // countingEmbedder stands in for a model embedder; it can fail after a
 // number of calls.
 type countingEmbedder struct {
-	*Builtin
+	*lexical.Builtin
 	name      string
 	calls     atomic.Int64
 	texts     atomic.Int64
@@ -63,8 +65,8 @@ type backends struct {
 
 func newBackends(prompt, model string) backends {
 	return backends{
-		h: &countingHeaders{Extractive: NewExtractive(200), name: "fake-llm@sha256:1+" + prompt},
-		e: &countingEmbedder{Builtin: NewBuiltin(1024), name: "fake-embed:" + model},
+		h: &countingHeaders{Extractive: models.NewExtractive(200), name: "fake-llm@sha256:1+" + prompt},
+		e: &countingEmbedder{Builtin: lexical.NewBuiltin(1024), name: "fake-embed:" + model},
 	}
 }
 
@@ -193,10 +195,10 @@ func TestResume(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "snap")
 	crashing := newBackends("v1", "m1")
 	crashing.e.failAfter = 7
-	if _, err := Run(context.Background(), testConfig("../corpus/ocean", out, 4), crashing.opts()); !errors.Is(err, errServerDied) {
+	if _, err := runOut(context.Background(), testConfig("../corpus/ocean", out, 4), crashing.opts()); !errors.Is(err, errServerDied) {
 		t.Fatalf("got %v, want the injected failure", err)
 	}
-	if _, err := os.Stat(journalPath(out)); err != nil {
+	if _, err := os.Stat(artifacts.OutTarget(out, "").Journal); err != nil {
 		t.Fatalf("no journal after the crash: %v", err)
 	}
 	again := newBackends("v1", "m1")
@@ -210,7 +212,7 @@ func TestResume(t *testing.T) {
 	if res2.Manifest.Calls.FromJournal == 0 {
 		t.Errorf("got nothing from the journal")
 	}
-	if _, err := os.Stat(journalPath(out)); !errors.Is(err, os.ErrNotExist) {
+	if _, err := os.Stat(artifacts.OutTarget(out, "").Journal); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("journal left after a published run: %v", err)
 	}
 	if res.Manifest.Counts.Chunks != res2.Manifest.Counts.Chunks {

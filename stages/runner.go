@@ -7,12 +7,16 @@ import (
 	"hash"
 	"os"
 	"path/filepath"
-	"sync/atomic"
+	"runtime/debug"
+	"sync"
 	"time"
 
 	"github.com/sourcegraph/conc/stream"
 
+	"github.com/ocean-safety/ingest/corpus"
+	"github.com/ocean-safety/ingest/lexical"
 	"github.com/ocean-safety/ingest/schema"
+	"github.com/ocean-safety/ingest/snapshot"
 )
 
 // This file is the runner: the only code that starts goroutines. Three
@@ -24,22 +28,32 @@ import (
 // keeps the model server's slots full. Order is fixed at submit time — a
 // stream runs its callbacks in the order tasks were submitted — so 1 and 8
 // workers write the same bytes.
+//
+// Who owns what: a stream runs its callbacks one at a time, so state touched
+// only by one stream's callbacks needs no lock. The docs stream's callbacks
+// own the parsed count; the enrich stream's callbacks own the docTally (via
+// collect) and the batch being filled; the batch stream's callbacks own the
+// rowTally and the Parquet writer. Workers touch only their task's own
+// values and return them to their callback. The tallies are merged after
+// every stream has finished.
 
 // maxBatchRows bounds the rows a batch holds while it waits for
 // embed.batch_size chunks that need a call: in a re-run most vectors are
 // reused, and the batch must not grow with the corpus.
 const maxBatchRows = 256
 
-// stream runs the corpus through the pipeline.
-func (r *run) stream(ctx context.Context, paths []string) {
+// stream runs the corpus through the pipeline and returns what it counted.
+func (r *run) stream(ctx context.Context, paths []string) tally {
 	docs := stream.New().WithMaxGoroutines(r.cfg.Workers)
 	enrich := stream.New().WithMaxGoroutines(r.cfg.LLMConcurrency)
 	batches := stream.New().WithMaxGoroutines(r.cfg.EmbedConcurrency)
+	dt := newDocTally(r.setup)
+	var rt rowTally
 	var b batch
-	parsed := 0 // touched only by the docs stream's callbacks
+	parsed := 0
 	flush := func() {
 		if len(b.rows) > 0 {
-			r.submitBatch(ctx, batches, b)
+			r.submitBatch(ctx, batches, b, &rt)
 			b = batch{}
 		}
 	}
@@ -51,29 +65,46 @@ func (r *run) stream(ctx context.Context, paths []string) {
 		// ahead of the workers.
 		ru, err := r.reuseFor(p)
 		if err != nil {
-			r.fail(err)
+			r.errs.set(err)
 			break
 		}
-		docs.Go(func() stream.Callback {
+		docs.Go(r.guard("document "+p, func() stream.Callback {
 			res := r.processDoc(ctx, p, ru)
 			return func() {
 				parsed++
 				r.rep.Progress(StageParsed, parsed, len(paths))
 				r.submitEnrich(ctx, enrich, &res, func() {
-					for _, c := range r.collect(res, len(paths)) {
-						r.addToBatch(&b, c, ru)
+					for _, c := range r.collect(&dt, res, len(paths)) {
+						r.addToBatch(&dt, &b, c, ru)
 						if b.misses == r.cfg.Embed.BatchSize || len(b.rows) == maxBatchRows {
 							flush()
 						}
 					}
 				})
 			}
-		})
+		}))
 	}
 	docs.Wait()
 	enrich.Wait()
 	flush()
 	batches.Wait()
+	return tally{docTally: dt, rows: rt}
+}
+
+// scan parses and chunks the corpus with the documents stream alone and
+// hands each result, in corpus order, to each: the plan's path.
+func (r *run) scan(ctx context.Context, paths []string, each func(docResult)) {
+	docs := stream.New().WithMaxGoroutines(r.cfg.Workers)
+	for _, p := range paths {
+		if ctx.Err() != nil {
+			break
+		}
+		docs.Go(r.guard("document "+p, func() stream.Callback {
+			res := r.parseChunk(ctx, p)
+			return func() { each(res) }
+		}))
+	}
+	docs.Wait()
 }
 
 // submitEnrich enriches a document's chunks, one task per chunk submitted
@@ -82,20 +113,20 @@ func (r *run) stream(ctx context.Context, paths []string) {
 // enrich stream's callback goroutine, once all of them are.
 func (r *run) submitEnrich(ctx context.Context, enrich *stream.Stream, res *docResult, done func()) {
 	n := len(res.chunks)
-	if res.err != nil || res.rejected || r.plan != nil || n == 0 {
+	if res.err != nil || res.rejected || n == 0 {
 		enrich.Go(func() stream.Callback { return done })
 		return
 	}
 	outs := make([]enriched, n)
 	for i := range n {
-		enrich.Go(func() stream.Callback {
+		enrich.Go(r.guard("header "+res.chunks[i].Key(), func() stream.Callback {
 			if ctx.Err() == nil {
 				outs[i] = r.enrich(ctx, res.doc, res.prev, &res.chunks[i])
 			} else {
 				outs[i].err = ctx.Err()
 			}
 			if outs[i].err != nil {
-				r.fail(fmt.Errorf("header %s: %w", res.chunks[i].Key(), outs[i].err)) // stop the other calls now
+				r.errs.set(fmt.Errorf("header %s: %w", res.chunks[i].Key(), outs[i].err)) // stop the other calls now
 			}
 			return func() {
 				if i == n-1 { // callbacks run in order: every chunk is done
@@ -103,7 +134,7 @@ func (r *run) submitEnrich(ctx context.Context, enrich *stream.Stream, res *docR
 					done()
 				}
 			}
-		})
+		}))
 	}
 }
 
@@ -118,17 +149,17 @@ type batch struct {
 
 // addToBatch appends c, with its vector when the previous snapshot or the
 // journal has it.
-func (r *run) addToBatch(b *batch, c schema.Chunk, ru reuse) {
-	input := EmbedInput(c)
-	key := vectorKey(r.keys.Vector, input)
-	if v, ok := ru.vectors[key]; ok {
+func (r *run) addToBatch(dt *docTally, b *batch, c schema.Chunk, ru snapshot.Reuse) {
+	input := lexical.EmbedInput(c)
+	key := snapshot.VectorKey(r.keys.Vector, input)
+	if v, ok := ru.Vectors[key]; ok {
 		c.Embedding = v
-		r.calls.vectorsReused.Add(1)
+		dt.calls.VectorsReused++
 		input = ""
 	} else if v, ok := r.journalVector(key); ok {
 		c.Embedding = v
-		r.calls.vectorsReused.Add(1)
-		r.calls.fromJournal.Add(1)
+		dt.calls.VectorsReused++
+		dt.calls.FromJournal++
 		input = ""
 	} else {
 		b.misses++
@@ -140,25 +171,28 @@ func (r *run) addToBatch(b *batch, c schema.Chunk, ru reuse) {
 
 // submitBatch embeds a batch's missing vectors on a worker and writes its
 // rows in order.
-func (r *run) submitBatch(ctx context.Context, batches *stream.Stream, b batch) {
-	batches.Go(func() stream.Callback {
+func (r *run) submitBatch(ctx context.Context, batches *stream.Stream, b batch, rt *rowTally) {
+	batches.Go(r.guard("embed batch at "+b.rows[0].Key(), func() stream.Callback {
 		t := time.Now()
-		err := r.embedMissing(ctx, b)
+		calls, err := r.embedMissing(ctx, b)
 		took := time.Since(t)
 		return func() {
+			rt.embedCalls += calls // answered calls: what a resumed run need not repeat
 			if err != nil {
-				r.fail(fmt.Errorf("embed batch at %s: %w", b.rows[0].Key(), err))
+				r.errs.set(fmt.Errorf("embed batch at %s: %w", b.rows[0].Key(), err))
 				return
 			}
-			if r.failed() != nil {
+			if r.errs.get() != nil {
 				return
 			}
-			r.write(b.rows, took)
+			r.write(rt, b.rows, took)
 		}
-	})
+	}))
 }
 
-func (r *run) embedMissing(ctx context.Context, b batch) error {
+// embedMissing embeds the rows of b that have no vector, and returns the
+// calls that answered.
+func (r *run) embedMissing(ctx context.Context, b batch) (int, error) {
 	var texts []string
 	var at []int
 	for i, in := range b.inputs {
@@ -168,52 +202,44 @@ func (r *run) embedMissing(ctx context.Context, b batch) error {
 		}
 	}
 	if len(texts) == 0 {
-		return nil
+		return 0, nil
 	}
 	if err := ctx.Err(); err != nil {
-		return err // the run is stopping: no new call
+		return 0, err // the run is stopping: no new call
 	}
 	vecs, err := r.embed.Embed(ctx, texts)
 	if err != nil {
-		return err
+		return 0, err
 	}
-	r.calls.embedCalls.Add(1) // calls that answered: what a resumed run need not repeat
 	if len(vecs) != len(texts) {
-		return fmt.Errorf("embedder %s returned %d vectors for %d inputs", r.embed.Name(), len(vecs), len(texts))
+		return 1, fmt.Errorf("embedder %s returned %d vectors for %d inputs", r.embed.Name(), len(vecs), len(texts))
 	}
 	for j, i := range at {
 		if len(vecs[j]) != r.embed.Dims() {
-			return fmt.Errorf("embedder %s returned %d dimensions, want %d", r.embed.Name(), len(vecs[j]), r.embed.Dims())
+			return 1, fmt.Errorf("embedder %s returned %d dimensions, want %d", r.embed.Name(), len(vecs[j]), r.embed.Dims())
 		}
 		b.rows[i].Embedding = vecs[j]
 		if err := r.journalPutVector(b.keys[i], vecs[j]); err != nil {
-			return err
+			return 1, err
 		}
 	}
-	return nil
+	return 1, nil
 }
 
-func (r *run) write(rows []schema.Chunk, embedTook time.Duration) {
+func (r *run) write(rt *rowTally, rows []schema.Chunk, embedTook time.Duration) {
 	t := time.Now()
 	for _, c := range rows {
 		if err := r.writer.Write(c); err != nil {
-			r.fail(err)
+			r.errs.set(err)
 			return
 		}
-		r.counts.Add(c)
+		rt.counts.Add(c)
 	}
-	r.statsMu.Lock()
-	r.stats[stageEmbed].Items += len(rows)
-	r.stats[stageEmbed].Seconds += embedTook.Seconds()
-	r.stats[stageWrite].Items += len(rows)
-	r.stats[stageWrite].Seconds += time.Since(t).Seconds()
-	r.statsMu.Unlock()
+	rt.embed.Items += len(rows)
+	rt.embed.Seconds += embedTook.Seconds()
+	rt.write.Items += len(rows)
+	rt.write.Seconds += time.Since(t).Seconds()
 	r.rep.Progress(StageWritten, r.writer.Rows(), -1)
-}
-
-// callCounts are counted from workers, hence atomic.
-type callCounts struct {
-	headerCalls, embedCalls, headersReused, vectorsReused, fromJournal atomic.Int64
 }
 
 // hashInputs reads every corpus file, in parallel, into an input
@@ -221,25 +247,76 @@ type callCounts struct {
 func (r *run) hashInputs(ctx context.Context, paths []string) (hash.Hash, error) {
 	h := sha256.New()
 	s := stream.New().WithMaxGoroutines(r.cfg.Workers)
-	var first error
+	var first error // touched only by the callbacks
 	for _, p := range paths {
 		if ctx.Err() != nil {
 			break
 		}
-		s.Go(func() stream.Callback {
+		s.Go(r.guard("read "+p, func() stream.Callback {
 			raw, err := os.ReadFile(filepath.Join(r.cfg.Corpus, filepath.FromSlash(p)))
-			sum := rawDigest(raw)
+			sum := corpus.Digest(raw)
 			return func() {
 				if err != nil && first == nil {
 					first = err
 				}
 				inputLine(h, p, sum)
 			}
-		})
+		}))
 	}
 	s.Wait()
+	if first == nil {
+		first = r.errs.get()
+	}
 	if first == nil {
 		first = ctx.Err()
 	}
 	return h, first
+}
+
+// guard turns a panic in a task or its callback into the run's error, so a
+// bug in one document fails the run cleanly (nothing published, the
+// journal kept) instead of crashing the process.
+func (r *run) guard(what string, task func() stream.Callback) func() stream.Callback {
+	return func() (cb stream.Callback) {
+		defer func() {
+			if p := recover(); p != nil {
+				r.errs.set(fmt.Errorf("%s: panic: %v\n%s", what, p, debug.Stack()))
+				cb = func() {}
+			}
+		}()
+		inner := task()
+		return func() {
+			defer func() {
+				if p := recover(); p != nil {
+					r.errs.set(fmt.Errorf("%s: panic: %v\n%s", what, p, debug.Stack()))
+				}
+			}()
+			inner()
+		}
+	}
+}
+
+// firstError is a run's first error; setting it cancels the run's work.
+// It is safe from any goroutine.
+type firstError struct {
+	mu     sync.Mutex
+	err    error
+	cancel context.CancelFunc
+}
+
+func (f *firstError) set(err error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.err == nil {
+		f.err = err
+		if f.cancel != nil {
+			f.cancel()
+		}
+	}
+}
+
+func (f *firstError) get() error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.err
 }

@@ -1,7 +1,7 @@
 package stages
 
 import (
-	"crypto/sha256"
+	"context"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
@@ -10,11 +10,12 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"sync"
+	"slices"
 	"time"
 
 	"github.com/ocean-safety/ingest/artifacts"
 	"github.com/ocean-safety/ingest/schema"
+	"github.com/ocean-safety/ingest/snapshot"
 )
 
 // An unchanged corpus — the same bytes under the same paths, the same
@@ -34,36 +35,26 @@ func inputFingerprint(h hash.Hash, skipped []schema.Skipped) string {
 	return hex.EncodeToString(h.Sum(nil))
 }
 
-var buildOnce = sync.OnceValue(func() string {
-	exe, err := os.Executable()
-	if err != nil {
-		return ""
+// unchangedInput reports whether this run would make the previous snapshot
+// again: the same making (all but the corpus: build, tool version, config,
+// header writer and embedder) and the same input bytes. It returns the input
+// fingerprint it computed, for the republished manifest.
+func (r *run) unchangedInput(ctx context.Context, paths []string, skipped []schema.Skipped) (string, bool, error) {
+	if r.prev == nil {
+		return "", false, nil
 	}
-	f, err := os.Open(exe)
-	if err != nil {
-		return ""
-	}
-	defer f.Close()
-	h := sha256.New()
-	if _, err := io.Copy(h, f); err != nil {
-		return ""
-	}
-	return hex.EncodeToString(h.Sum(nil))
-})
-
-// buildID identifies the running ingest executable: a change to the code
-// that chunks or normalises changes it, though no config does.
-func buildID() string { return buildOnce() }
-
-// sameMaking reports whether this run would be made the way the previous
-// snapshot was: all but the corpus itself.
-func (r *run) sameMaking() bool {
-	if r.prev == nil || r.plan != nil {
-		return false
-	}
-	m := r.prev.manifest
-	return m.BuildID != "" && m.BuildID == buildID() && m.ToolVersion == r.opt.ToolVersion &&
+	m := r.prev.Manifest
+	same := m.BuildID != "" && m.BuildID == snapshot.BuildID() && m.ToolVersion == r.opt.ToolVersion &&
 		m.ConfigHash == r.cfg.Hash() && m.CacheKeys == r.keys && m.InputFingerprint != ""
+	if !same {
+		return "", false, nil
+	}
+	h, err := r.hashInputs(ctx, paths)
+	if err != nil {
+		return "", false, err
+	}
+	input := inputFingerprint(h, skipped)
+	return input, input == m.InputFingerprint, nil
 }
 
 // republish fills the staging folder from the previous snapshot for an
@@ -72,22 +63,22 @@ func (r *run) sameMaking() bool {
 func (r *run) republish(start time.Time, input string) (*Result, error) {
 	prev := r.prev
 	for _, name := range []string{artifacts.ChunksFile, artifacts.ThresholdsFile} {
-		if err := linkOrCopy(filepath.Join(prev.dir, name), r.stage.Path(name)); err != nil {
+		if err := linkOrCopy(filepath.Join(prev.Dir, name), r.stage.Path(name)); err != nil {
 			return nil, err
 		}
 	}
 	var old artifacts.Report
-	if b, err := os.ReadFile(filepath.Join(prev.dir, artifacts.ReportFile)); err != nil || json.Unmarshal(b, &old) != nil {
-		return nil, fmt.Errorf("previous snapshot %s: report unreadable", prev.dir)
+	if b, err := os.ReadFile(filepath.Join(prev.Dir, artifacts.ReportFile)); err != nil || json.Unmarshal(b, &old) != nil {
+		return nil, fmt.Errorf("previous snapshot %s: report unreadable", prev.Dir)
 	}
-	m := prev.manifest
-	rep := artifacts.Report{RunID: r.runID, Status: old.Status, Diagnostics: append(r.diags, old.Diagnostics...),
+	m := prev.Manifest
+	rep := artifacts.Report{RunID: r.runID, Status: old.Status, Diagnostics: append(slices.Clone(r.setup), old.Diagnostics...),
 		Skipped: old.Skipped, Stages: []artifacts.StageStat{{Name: "unchanged", Items: m.Counts.Documents, Seconds: time.Since(start).Seconds()}},
 		Seconds: time.Since(start).Seconds()}
 	if err := artifacts.WriteJSON(r.stage.Path(artifacts.ReportFile), rep); err != nil {
 		return nil, err
 	}
-	if err := r.audit.complete(map[string]int{"documents": m.Counts.Documents, "rejected": m.Counts.Rejected,
+	if err := r.audit.Complete(map[string]int{"documents": m.Counts.Documents, "rejected": m.Counts.Rejected,
 		"chunks": m.Counts.Chunks, "unchanged": 1}); err != nil {
 		return nil, fmt.Errorf("write %s: %w", artifacts.AuditFile, err)
 	}
@@ -103,9 +94,9 @@ func (r *run) republish(start time.Time, input string) (*Result, error) {
 		files[name] = info
 	}
 	m.RunID, m.CreatedAt, m.Files, m.InputFingerprint = r.runID, time.Now().UTC().Format(time.RFC3339), files, input
-	m.Previous = &artifacts.PreviousRef{Name: snapshotName(prev.manifest), CorpusFingerprint: prev.manifest.CorpusFingerprint, RunID: prev.manifest.RunID, ChunksSHA256: prev.manifest.Files[artifacts.ChunksFile].SHA256}
+	m.Previous = r.previousRef()
 	m.Calls = artifacts.Calls{HeadersReused: m.Counts.Chunks, VectorsReused: m.Counts.Chunks}
-	for _, d := range r.diags {
+	for _, d := range r.setup {
 		m.Diagnostics[string(d.Severity)]++
 	}
 	if err := artifacts.WriteJSON(r.stage.Path(artifacts.ManifestFile), m); err != nil {

@@ -3,17 +3,14 @@ package thresholds
 import (
 	"bytes"
 	"errors"
-	"flag"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
+	"github.com/ocean-safety/ingest/internal/golden"
 	"github.com/ocean-safety/ingest/schema"
 )
-
-var update = flag.Bool("update", false, "rewrite golden files")
 
 // fixtureChunk is a chunk of document path starting at line, as the
 // chunker would cut it.
@@ -85,19 +82,7 @@ func TestWriteGolden(t *testing.T) {
 			if err := Write(&got, ts); err != nil {
 				t.Fatal(err)
 			}
-			path := filepath.Join("testdata", tt.golden)
-			if *update {
-				if err := os.WriteFile(path, got.Bytes(), 0o644); err != nil {
-					t.Fatal(err)
-				}
-			}
-			want, err := os.ReadFile(path)
-			if err != nil {
-				t.Fatalf("%v (run go test ./thresholds -update to create it)", err)
-			}
-			if !bytes.Equal(got.Bytes(), want) {
-				t.Errorf("got\n%s\nwant (%s)\n%s", got.Bytes(), path, want)
-			}
+			golden.Check(t, filepath.Join("testdata", tt.golden), got.Bytes())
 			// Any input order gives the same bytes.
 			slices.Reverse(ts)
 			var again bytes.Buffer

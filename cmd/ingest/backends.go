@@ -5,15 +5,8 @@ import (
 
 	"github.com/urfave/cli/v3"
 
+	"github.com/ocean-safety/ingest/models"
 	"github.com/ocean-safety/ingest/stages"
-)
-
-// Model concurrency defaults: calls in flight to one server. Ollama serves
-// two requests per model at once by default (OLLAMA_NUM_PARALLEL); more only
-// queue there and wait out their timeout.
-const (
-	defaultLLMConcurrency   = 2
-	defaultEmbedConcurrency = 2
 )
 
 // backendFlags are the index command's model flags.
@@ -31,32 +24,24 @@ func backendFlags() []cli.Flag {
 		&cli.StringFlag{Name: "embedder", Value: "builtin", Usage: "embedder: builtin (lexical, offline), ollama:MODEL or openai:MODEL"},
 		&cli.StringFlag{Name: "ollama-host", Usage: "Ollama server address (default $OLLAMA_HOST, else http://127.0.0.1:11434)"},
 		&cli.StringFlag{Name: "openai-base-url", Usage: "OpenAI-compatible server address (default $OPENAI_BASE_URL); the API key is read from $OPENAI_API_KEY"},
-		&cli.IntFlag{Name: "llm-concurrency", Value: defaultLLMConcurrency, Usage: "header calls in flight to the model server", Validator: positive("llm-concurrency")},
-		&cli.IntFlag{Name: "embed-concurrency", Value: defaultEmbedConcurrency, Usage: "embedding batches in flight to the model server", Validator: positive("embed-concurrency")},
+		&cli.IntFlag{Name: "llm-concurrency", Usage: "header calls in flight to the model server (default 2, or llm_concurrency in the config)", Validator: positive("llm-concurrency")},
+		&cli.IntFlag{Name: "embed-concurrency", Usage: "embedding batches in flight to the model server (default 2, or embed_concurrency in the config)", Validator: positive("embed-concurrency")},
 		&cli.DurationFlag{Name: "model-timeout", Usage: "longest wait for one model call before it is retried (default 2m)"},
 	}
 }
 
-// modelConcurrency is how many model calls the runner keeps in flight.
-type modelConcurrency struct {
-	LLM   int // header calls
-	Embed int // embedding batches
-}
-
-// backendConcurrency reads --llm-concurrency and --embed-concurrency.
-func backendConcurrency(cmd *cli.Command) modelConcurrency {
-	return modelConcurrency{LLM: cmd.Int("llm-concurrency"), Embed: cmd.Int("embed-concurrency")}
-}
-
-// backendConfig turns the model flags into a BackendConfig. The fields a
-// run's config decides (dims, batch size, header cap) are left for
-// BackendConfig.WithRunConfig.
-func backendConfig(cmd *cli.Command) stages.BackendConfig {
-	return stages.BackendConfig{
-		LLM:           cmd.String("llm"),
-		Embedder:      cmd.String("embedder"),
-		OllamaHost:    cmd.String("ollama-host"),
-		OpenAIBaseURL: cmd.String("openai-base-url"),
-		Timeout:       cmd.Duration("model-timeout"),
+// backendConfig turns the model flags, and the settings of the run's config
+// that shape a backend (dims, batch size, header cap), into a BackendConfig.
+func backendConfig(cmd *cli.Command, cfg stages.Config) models.BackendConfig {
+	return models.BackendConfig{
+		Dims:           cfg.Embed.Dims,
+		MaxDims:        cfg.Embed.MaxDims,
+		BatchSize:      cfg.Embed.BatchSize,
+		HeaderMaxChars: cfg.Header.MaxChars,
+		LLM:            cmd.String("llm"),
+		Embedder:       cmd.String("embedder"),
+		OllamaHost:     cmd.String("ollama-host"),
+		OpenAIBaseURL:  cmd.String("openai-base-url"),
+		Timeout:        cmd.Duration("model-timeout"),
 	}
 }

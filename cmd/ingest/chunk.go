@@ -6,11 +6,8 @@ import (
 	"fmt"
 	"os"
 
+	"github.com/ocean-safety/ingest/chunking"
 	"github.com/urfave/cli/v3"
-
-	"github.com/ocean-safety/ingest/corpus"
-	"github.com/ocean-safety/ingest/schema"
-	"github.com/ocean-safety/ingest/stages"
 )
 
 // chunkLine is one line of `ingest chunk` output.
@@ -33,25 +30,26 @@ func chunkCommand() *cli.Command {
 		Usage:     "show how files would be chunked, as JSON lines (for authors tuning their documents)",
 		ArgsUsage: "FILE...",
 		Flags: []cli.Flag{
-			&cli.StringFlag{Name: "config", Usage: "YAML config file (chunk budget, default language)"},
+			&cli.StringFlag{Name: "config", Usage: "YAML config file, read exactly as index reads it"},
 			&cli.IntFlag{Name: "max", Usage: "override chunk.max"},
 		},
 		Action: func(_ context.Context, cmd *cli.Command) error {
 			if cmd.Args().Len() == 0 {
 				return usage("chunk needs at least one FILE")
 			}
-			cfg, err := loadConfig(cmd)
+			f, err := loadConfig(cmd)
 			if err != nil {
 				return err
 			}
+			cfg := f.Run
 			if cmd.IsSet("max") {
 				cfg.Chunk.Max = cmd.Int("max")
 			}
-			ch, err := stages.NewChunker(cfg.Chunk, cfg.TenantID)
+			ch, err := chunking.NewChunker(cfg.Chunk, cfg.TenantID)
 			if err != nil {
-				return usageError{err}
+				return settingsError(err)
 			}
-			p := stages.NewParser(".", corpus.Options{DefaultLang: schema.Lang(cfg.DefaultLang)})
+			p := chunking.NewParser(".", cfg.CorpusOptions())
 			enc := json.NewEncoder(cmd.Root().Writer)
 			enc.SetEscapeHTML(false)
 			rejected := 0

@@ -4,9 +4,8 @@ import (
 	"context"
 	"errors"
 
+	"github.com/ocean-safety/ingest/snapdiff"
 	"github.com/urfave/cli/v3"
-
-	"github.com/ocean-safety/ingest/artifacts"
 )
 
 // errDiffers is what diff --exit-code returns when the snapshots differ: exit
@@ -30,7 +29,7 @@ func diffCommand() *cli.Command {
 			if format != "md" && format != "json" {
 				return usage("diff --format %q: want md or json", format)
 			}
-			rep, err := artifacts.DiffContext(ctx, cmd.Args().Get(0), cmd.Args().Get(1))
+			rep, err := snapdiff.CompareContext(ctx, cmd.Args().Get(0), cmd.Args().Get(1))
 			if err != nil {
 				return err
 			}

@@ -5,13 +5,13 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"path/filepath"
 	"sort"
 	"strings"
 
 	"github.com/urfave/cli/v3"
 
 	"github.com/ocean-safety/ingest/artifacts"
+	"github.com/ocean-safety/ingest/models"
 	"github.com/ocean-safety/ingest/stages"
 )
 
@@ -32,71 +32,68 @@ func indexCommand() *cli.Command {
 			&cli.BoolFlag{Name: "plan", Usage: "dry run: count documents, chunks, model and embedding calls, then stop"},
 		}, backendFlags()...),
 		Action: func(ctx context.Context, cmd *cli.Command) error {
-			cfg, err := loadConfig(cmd)
+			f, err := loadConfig(cmd)
 			if err != nil {
 				return err
 			}
-			if cmd.IsSet("corpus") {
-				cfg.Corpus = cmd.String("corpus")
-			}
+			cfg := f.Run
+			applyRunFlags(cmd, &cfg)
+			out, prev, publish := f.Out, f.Prev, cmd.String("publish")
 			if cmd.IsSet("out") {
-				cfg.Out = cmd.String("out")
+				out = cmd.String("out")
 			}
 			if cmd.IsSet("prev") {
-				cfg.Prev = cmd.String("prev")
+				prev = cmd.String("prev")
 			}
-			if cmd.IsSet("workers") {
-				cfg.Workers = cmd.Int("workers")
-			}
-			if cmd.Bool("strict") {
-				cfg.Strict = true
-			}
-			publish := cmd.String("publish")
 			if publish != "" && cmd.IsSet("out") {
 				return usage("--publish and --out are exclusive: a published snapshot's folder is named for its content")
 			}
 			if publish != "" {
-				cfg.Out = filepath.Join(publish, ".unused") // replaced per build below; satisfies the checks
+				out = ""
 			}
-			if cfg.Corpus == "" || cfg.Out == "" {
+			if cfg.Corpus == "" || out == "" && publish == "" {
 				return usage("index needs --corpus and --out or --publish (or corpus: and out: in the config)")
 			}
 			if err := cfg.Validate(); err != nil {
-				return usageError{err}
+				return settingsError(err)
 			}
-			errw := cmd.Root().ErrWriter
 			if cmd.Bool("plan") {
 				return plan(ctx, cmd, cfg)
 			}
-			conc := backendConcurrency(cmd)
-			cfg.LLMConcurrency, cfg.EmbedConcurrency = conc.LLM, conc.Embed
-			bc := backendConfig(cmd).WithRunConfig(cfg)
-			bc.MaxDims, bc.PrevDims = cfg.Embed.MaxDims, previousDims(cfg, publish)
-			headers, embedder, err := stages.OpenBackends(ctx, bc)
-			if err != nil {
+			target := artifacts.OutTarget(out, prev)
+			if publish != "" {
+				target = artifacts.PublishTarget(publish, cmd.Int("keep"), prev)
+			}
+			if err := target.Check(); err != nil {
 				return usageError{err}
 			}
-			cfg.Embed.Dims = embedder.Dims()
-			rep := newReporter(errw, cmd.Bool("quiet"))
-			opts := stages.Options{Reporter: rep, ToolVersion: version, Headers: headers, Embedder: embedder}
-			var res *stages.Result
-			if publish != "" {
-				res, err = publishRun(ctx, cmd, cfg, opts, publish)
-			} else {
-				res, err = stages.Run(ctx, cfg, opts)
-			}
-			rep.done()
+			bc := backendConfig(cmd, cfg)
+			bc.PrevDims = previousDims(target)
+			headers, embedder, err := models.OpenBackends(ctx, bc)
 			if err != nil {
-				if errors.Is(err, stages.ErrStrict) {
-					return err
-				}
+				return settingsError(err)
+			}
+			cfg.Embed.Dims = embedder.Dims()
+			errw := cmd.Root().ErrWriter
+			rep := newReporter(errw, cmd.Bool("quiet"))
+			res, err := stages.Run(ctx, cfg, target, stages.Options{Reporter: rep, ToolVersion: version, Headers: headers, Embedder: embedder})
+			rep.done()
+			switch {
+			case errors.Is(err, artifacts.ErrPrune):
+				fmt.Fprintf(errw, "warning: %v\n", err)
+			case errors.Is(err, stages.ErrStrict):
+				return err
+			case err != nil:
 				return fmt.Errorf("index: %w", err)
 			}
-			where := cfg.Out
 			if publish != "" {
-				where = filepath.Join(publish, "latest")
+				note := ""
+				if res.Published.Reused {
+					note = " (identical to a snapshot already there)"
+				}
+				fmt.Fprintf(errw, "latest → %s%s\n", res.Published.Path, note)
 			}
-			printSummary(errw, where, res)
+			printSummary(errw, res)
 			if res.Status == stages.StatusPartial {
 				return errPartial
 			}
@@ -105,8 +102,29 @@ func indexCommand() *cli.Command {
 	}
 }
 
-func printSummary(w io.Writer, out string, res *stages.Result) {
+// applyRunFlags applies the run flags that are set over the config file's
+// values: a flag left out never overrides the file.
+func applyRunFlags(cmd *cli.Command, cfg *stages.Config) {
+	if cmd.IsSet("corpus") {
+		cfg.Corpus = cmd.String("corpus")
+	}
+	if cmd.IsSet("workers") {
+		cfg.Workers = cmd.Int("workers")
+	}
+	if cmd.IsSet("strict") {
+		cfg.Strict = cmd.Bool("strict")
+	}
+	if cmd.IsSet("llm-concurrency") {
+		cfg.LLMConcurrency = cmd.Int("llm-concurrency")
+	}
+	if cmd.IsSet("embed-concurrency") {
+		cfg.EmbedConcurrency = cmd.Int("embed-concurrency")
+	}
+}
+
+func printSummary(w io.Writer, res *stages.Result) {
 	m := res.Manifest
+	out := res.Published.Path
 	fmt.Fprintf(w, "published %s: %d documents (%d rejected, %d files skipped), %d chunks in %.2fs\n",
 		out, m.Counts.Documents, m.Counts.Rejected, m.Counts.Skipped, m.Counts.Chunks, res.Report.Seconds)
 	fmt.Fprintf(w, "  by kind:     %s\n", formatCounts(m.Counts.ByKind))
@@ -151,49 +169,13 @@ func plan(ctx context.Context, cmd *cli.Command, cfg stages.Config) error {
 
 // previousDims is the vector width of the snapshot a run will reuse from (0
 // when there is none): a model of another width is refused at start.
-func previousDims(cfg stages.Config, publish string) int {
-	dir := cfg.Prev
-	if dir == "" {
-		dir = cfg.Out
+func previousDims(t artifacts.Target) int {
+	if t.Previous == "" {
+		return 0
 	}
-	if publish != "" && cfg.Prev == "" {
-		if latest, err := artifacts.Latest(publish); err == nil {
-			dir = latest
-		}
-	}
-	m, err := artifacts.ReadManifest(dir)
+	m, err := artifacts.ReadManifest(t.Previous)
 	if err != nil {
 		return 0
 	}
 	return m.Embedder.Dims
-}
-
-// publishRun builds the snapshot inside the publish folder, reusing from
-// the one latest points to, and moves latest only when it is complete and
-// verified; old snapshots beyond --keep are pruned.
-func publishRun(ctx context.Context, cmd *cli.Command, cfg stages.Config, opts stages.Options, dir string) (*stages.Result, error) {
-	var res *stages.Result
-	layout := artifacts.PublishLayout{Dir: dir, Keep: cmd.Int("keep")}
-	pub, err := layout.Publish(ctx, func(out, previous string) error {
-		c := cfg
-		c.Out = out
-		if c.Prev == "" {
-			c.Prev = previous
-		}
-		var err error
-		res, err = stages.Run(ctx, c, opts)
-		return err
-	})
-	switch {
-	case errors.Is(err, artifacts.ErrPrune):
-		fmt.Fprintf(cmd.Root().ErrWriter, "warning: %v\n", err)
-	case err != nil:
-		return nil, err
-	}
-	note := ""
-	if pub.Reused {
-		note = " (identical to a snapshot already there)"
-	}
-	fmt.Fprintf(cmd.Root().ErrWriter, "latest → %s%s\n", pub.Path, note)
-	return res, nil
 }

@@ -14,9 +14,10 @@ import (
 	"strings"
 	"syscall"
 
+	"github.com/ocean-safety/ingest/config"
+	"github.com/ocean-safety/ingest/models"
+	"github.com/ocean-safety/ingest/schema"
 	"github.com/urfave/cli/v3"
-
-	"github.com/ocean-safety/ingest/stages"
 )
 
 // version is set at build time with -ldflags "-X main.version=…".
@@ -105,13 +106,54 @@ func isCLIUsage(err error) bool {
 }
 
 // loadConfig reads --config (or the defaults) for a command.
-func loadConfig(cmd *cli.Command) (stages.Config, error) {
-	cfg := stages.DefaultConfig()
+func loadConfig(cmd *cli.Command) (config.File, error) {
 	if p := cmd.String("config"); p != "" {
-		var err error
-		if cfg, err = stages.ReadConfig(p); err != nil {
-			return cfg, usageError{err}
+		f, err := config.Read(p)
+		if err != nil {
+			return f, usageError{err}
 		}
+		return f, nil
 	}
-	return cfg, nil
+	return config.Default(), nil
+}
+
+// settingFlags names the flag that sets a setting, where one does: a bad
+// value is reported under the name the user typed.
+var settingFlags = map[string]string{
+	"workers":           "--workers",
+	"llm_concurrency":   "--llm-concurrency",
+	"embed_concurrency": "--embed-concurrency",
+	"llm":               "--llm",
+	"embedder":          "--embedder",
+	"retrieval.mode":    "--mode",
+	"retrieval.top_k":   "--k",
+}
+
+// settingsError marks the bad settings in err (and a model backend's failed
+// start-up check) as a usage error, naming each setting by its flag where one
+// sets it and by its config key otherwise.
+func settingsError(err error) error {
+	var se *schema.SettingError
+	if !errors.As(err, &se) && !errors.Is(err, models.ErrBackendSetup) {
+		return err // not a setting: a server or disk problem
+	}
+	return usageError{errors.New(describeSettings(err))}
+}
+
+func describeSettings(err error) string {
+	if j, ok := err.(interface{ Unwrap() []error }); ok {
+		var lines []string
+		for _, e := range j.Unwrap() {
+			lines = append(lines, describeSettings(e))
+		}
+		return strings.Join(lines, "\n")
+	}
+	if se, ok := err.(*schema.SettingError); ok {
+		name := se.Key
+		if flag, ok := settingFlags[se.Key]; ok {
+			name = flag + " (" + se.Key + ")"
+		}
+		return name + ": " + se.Err.Error()
+	}
+	return err.Error()
 }

@@ -10,7 +10,7 @@ import (
 	"testing"
 
 	"github.com/ocean-safety/ingest/artifacts"
-	"github.com/ocean-safety/ingest/stages/modelfake"
+	"github.com/ocean-safety/ingest/models/modelfake"
 )
 
 // TestIndexWithModelServer runs the main job against the fake Ollama server:
@@ -102,7 +102,7 @@ func TestIndexModelServerChecks(t *testing.T) {
 	}{
 		{"model missing", []string{"--embedder", "ollama:nomic-embed-text", "--ollama-host", srv.URL}, "ollama pull nomic-embed-text"},
 		{"too wide", []string{"--embedder", "ollama:bge-m3", "--ollama-host", srv.URL}, "max_dims"},
-		{"unreachable", []string{"--embedder", "ollama:bge-m3", "--ollama-host", "http://127.0.0.1:1"}, "--ollama-host"},
+		{"unreachable", []string{"--embedder", "ollama:bge-m3", "--ollama-host", "http://127.0.0.1:1"}, "ollama_host (OLLAMA_HOST)"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -173,7 +173,7 @@ func TestIndexResumeAfterServerDies(t *testing.T) {
 	if _, err := os.Stat(out); err == nil {
 		t.Fatalf("a failed run published %s", out)
 	}
-	if !strings.Contains(stderr, "9 embedding calls finished") || !strings.Contains(stderr, "run again to resume") {
+	if !strings.Contains(stderr, "90 vectors from the model server journaled") || !strings.Contains(stderr, "run again to resume") {
 		t.Errorf("got stderr %q, want what was finished and how to resume", stderr)
 	}
 	back := modelfake.New(modelfake.Options{Dims: 1024})

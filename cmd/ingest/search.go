@@ -90,30 +90,23 @@ func searchCommand() *cli.Command {
 
 // searchOptions turns the flags into search options; a bad value is a usage error.
 func searchOptions(cmd *cli.Command) (search.Options, error) {
-	cfg, err := loadConfig(cmd)
+	f, err := loadConfig(cmd)
 	if err != nil {
 		return search.Options{}, err
 	}
-	if err := cfg.Validate(); err != nil {
-		return search.Options{}, usageError{err}
+	if err := f.Retrieval.Validate(); err != nil {
+		return search.Options{}, settingsError(err)
 	}
-	modeName, k := cfg.Retrieval.Mode, cfg.Retrieval.TopK
+	settings := f.Retrieval
 	if cmd.IsSet("mode") {
-		modeName = cmd.String("mode")
+		settings.Mode = cmd.String("mode")
 	}
 	if cmd.IsSet("k") {
-		k = cmd.Int("k")
+		settings.TopK = cmd.Int("k")
 	}
-	if modeName == "naive" { // the collection setting's name for vector-only retrieval
-		modeName = string(search.ModeVector)
-	}
-	mode, err := search.ParseMode(modeName)
+	opt, err := settings.Options()
 	if err != nil {
-		return search.Options{}, usageError{err}
-	}
-	opt := search.Options{Mode: mode, K: k}
-	if opt.K < 1 {
-		return opt, usage("--k %d: want at least 1", opt.K)
+		return opt, settingsError(err)
 	}
 	if s := cmd.String("lang"); s != "" {
 		if opt.Filter.Lang, err = schema.ParseLang(s); err != nil {

@@ -1,0 +1,142 @@
+package chunking
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/ocean-safety/ingest/lexical"
+	"github.com/ocean-safety/ingest/schema"
+)
+
+// Chunker cuts a parsed document into chunks, knowing its kind: prose by
+// heading section with paragraphs merged up to the budget, safety one rule per
+// chunk, lore one paragraph per chunk, tables one row per chunk, code whole.
+// A chunk never ends inside a sentence.
+type Chunker struct {
+	cfg    Config
+	size   lexical.Counter // measures the budget
+	tokens lexical.Counter // fills token_count
+	tenant string
+}
+
+// NewChunker checks cfg and returns a chunker. tenant goes into chunk ids.
+func NewChunker(cfg Config, tenant string) (*Chunker, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	return &Chunker{cfg: cfg, size: lexical.NewCounter(cfg.Unit), tokens: lexical.ApproxTokens{}, tenant: tenant}, nil
+}
+
+// Tokenizer names the counter behind token_count, for the manifest.
+func (c *Chunker) Tokenizer() string { return c.tokens.Name() }
+
+// Chunk cuts p into chunks with their identities filled in, and returns the
+// diagnostics chunking raised (tables in prose, oversize sentences).
+func (c *Chunker) Chunk(p Parsed) ([]schema.Chunk, []schema.Diagnostic) {
+	if p.Rejected || p.root == nil {
+		return nil, nil
+	}
+	w := blockWalker{p: &p, off: p.Doc.BodyStart}
+	blocks := w.walk()
+	var diags []schema.Diagnostic
+	if p.Doc.Kind == schema.KindProse {
+		for _, line := range w.tables {
+			diags = append(diags, schema.Diagnostic{Path: p.Doc.Path, Line: line, Severity: schema.SeverityWarning,
+				Code: "table-in-prose", Message: "table in a prose document: emitted as table rows (structured chunks)"})
+		}
+	}
+	diags = append(diags, w.diags...)
+
+	pieces := c.group(p.Doc, blocks)
+	chunks := make([]schema.Chunk, 0, len(pieces))
+	seen := map[string]int{}
+	lines := newLineIndex(p.Doc.Text)
+	for _, pc := range pieces {
+		ch := c.record(p.Doc, pc, seen, lines)
+		ch.Order = len(chunks)
+		if ch.Oversize {
+			diags = append(diags, schema.Diagnostic{Path: p.Doc.Path, Line: ch.LineStart, Severity: schema.SeverityInfo,
+				Code: "oversize", Message: fmt.Sprintf("%s of %d %s is over the budget of %d and cannot be cut; kept whole", oversizeWhat(ch.Element), c.size.Count(ch.Text), c.cfg.Unit, c.cfg.Max)})
+		}
+		chunks = append(chunks, ch)
+	}
+	return chunks, diags
+}
+
+// record fills a chunk's fields from a piece. seen counts content hashes
+// already used in the document, so a repeated paragraph still gets its own id.
+func (c *Chunker) record(doc schema.Document, pc piece, seen map[string]int, lines lineIndex) schema.Chunk {
+	sum := sha256.Sum256([]byte(pc.text))
+	hash := hex.EncodeToString(sum[:])
+	n := seen[hash]
+	seen[hash]++
+	kind := doc.Kind
+	if pc.el == schema.ElementTableRow {
+		kind = schema.KindStructured
+	}
+	ch := schema.Chunk{
+		ChunkID:     ChunkID(c.tenant, doc.Path, hash, n),
+		ContentHash: hash,
+		DocID:       DocID(doc.Path),
+		DocPath:     doc.Path,
+		DocVersion:  doc.Version,
+		DocTitle:    doc.Title,
+		SourceURL:   doc.SourceURL,
+		SourceLabel: doc.SourceLabel,
+		TenantID:    c.tenant,
+		Lang:        doc.Lang,
+		Kind:        kind,
+		Element:     pc.el,
+		Safety:      doc.Kind == schema.KindSafety,
+		SectionPath: pc.section,
+		Text:        pc.text,
+		LineStart:   lines.line(pc.start),
+		LineEnd:     lines.line(max(pc.start, pc.end-1)),
+		ByteStart:   pc.start,
+		ByteEnd:     pc.end,
+		TokenCount:  c.tokens.Count(pc.text),
+		Oversize:    pc.oversize,
+		Cells:       pc.cells,
+	}
+	if doc.Kind == schema.KindLore {
+		ch.BeachID = doc.BeachID
+	}
+	return ch
+}
+
+func lineNumber(text string, off int) int { return 1 + strings.Count(text[:off], "\n") }
+
+// lineIndex holds the offset of every newline of a text, so a chunk's line
+// numbers cost a binary search, not a scan from the top of the document.
+type lineIndex []int
+
+func newLineIndex(text string) lineIndex {
+	var idx lineIndex
+	for i := 0; i < len(text); i++ {
+		if text[i] == '\n' {
+			idx = append(idx, i)
+		}
+	}
+	return idx
+}
+
+// line is the 1-based line of byte offset off.
+func (idx lineIndex) line(off int) int {
+	n, _ := slices.BinarySearch(idx, off)
+	return n + 1
+}
+
+func oversizeWhat(el schema.Element) string {
+	switch el {
+	case schema.ElementCodeBlock:
+		return "a code block"
+	case schema.ElementTableRow:
+		return "a table row"
+	case schema.ElementSectionHeading:
+		return "a heading"
+	}
+	return "a sentence"
+}

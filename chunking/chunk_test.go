@@ -1,0 +1,172 @@
+package chunking
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"golang.org/x/tools/txtar"
+
+	"github.com/ocean-safety/ingest/corpus"
+	"github.com/ocean-safety/ingest/internal/golden"
+	"github.com/ocean-safety/ingest/schema"
+)
+
+// TestChunkFixtures runs every testdata/chunk/*.txtar: a Markdown file, an
+// optional "config" section (key=value lines over the chunk defaults) and the
+// expected chunks in a "want" section, rewritten by -update.
+func TestChunkFixtures(t *testing.T) {
+	files, err := filepath.Glob("../testdata/chunk/*.txtar")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no fixtures: %v", err)
+	}
+	for _, file := range files {
+		t.Run(strings.TrimSuffix(filepath.Base(file), ".txtar"), func(t *testing.T) {
+			ar, err := txtar.ParseFile(file)
+			if err != nil {
+				t.Fatal(err)
+			}
+			cfg := fixtureConfig(t, ar)
+			name, src := fixtureDoc(t, ar)
+			p := NewParser(".", corpus.Options{SourceLabel: "fixtures"}).ParseBytes(name, src)
+			ch, err := NewChunker(cfg, "")
+			if err != nil {
+				t.Fatal(err)
+			}
+			chunks, diags := ch.Chunk(p)
+			checkInvariants(t, ch, p, chunks)
+			got := renderChunks(chunks, append(p.Diags, diags...))
+			golden.CheckSection(t, file, ar, "want", got)
+		})
+	}
+}
+
+func fixtureConfig(t *testing.T, ar *txtar.Archive) Config {
+	cfg := DefaultConfig()
+	for _, f := range ar.Files {
+		if f.Name != "config" {
+			continue
+		}
+		for _, line := range strings.Fields(string(f.Data)) {
+			k, v, _ := strings.Cut(line, "=")
+			n, _ := strconv.Atoi(v)
+			switch k {
+			case "max":
+				cfg.Max = n
+			case "min":
+				cfg.Min = n
+			case "overlap":
+				cfg.Overlap = n
+			case "unit":
+				cfg.Unit = v
+			default:
+				t.Fatalf("config key %q", k)
+			}
+		}
+	}
+	return cfg
+}
+
+func fixtureDoc(t *testing.T, ar *txtar.Archive) (string, []byte) {
+	for _, f := range ar.Files {
+		if strings.HasSuffix(f.Name, ".md") {
+			return f.Name, f.Data
+		}
+	}
+	t.Fatal("fixture has no .md file")
+	return "", nil
+}
+
+// renderChunks is the golden form of chunks: one JSON object a line, then
+// the diagnostics.
+func renderChunks(chunks []schema.Chunk, diags []schema.Diagnostic) []byte {
+	var b bytes.Buffer
+	for _, c := range chunks {
+		line := map[string]any{
+			"order": c.Order, "kind": c.Kind, "element": c.Element, "section": c.SectionPath,
+			"lines": fmt.Sprintf("%d-%d", c.LineStart, c.LineEnd), "bytes": fmt.Sprintf("%d-%d", c.ByteStart, c.ByteEnd),
+			"tokens": c.TokenCount, "text": c.Text,
+		}
+		if c.Safety {
+			line["safety"] = true
+		}
+		if c.BeachID != "" {
+			line["beach"] = c.BeachID
+		}
+		if c.Oversize {
+			line["oversize"] = true
+		}
+		enc, _ := json.Marshal(line)
+		b.Write(enc)
+		b.WriteByte('\n')
+	}
+	for _, d := range diags {
+		fmt.Fprintf(&b, "diagnostic: %s\n", d)
+	}
+	return b.Bytes()
+}
+
+func TestChunkCRLFMatchesLF(t *testing.T) {
+	ar, err := txtar.ParseFile("../testdata/chunk/prose-headings.txtar")
+	if err != nil {
+		t.Fatal(err)
+	}
+	name, src := fixtureDoc(t, ar)
+	crlf := bytes.ReplaceAll(src, []byte("\n"), []byte("\r\n"))
+	ch, _ := NewChunker(Config{Unit: "chars", Max: 300}, "")
+	p := NewParser(".", corpus.Options{})
+	a, _ := ch.Chunk(p.ParseBytes(name, src))
+	b, _ := ch.Chunk(p.ParseBytes(name, crlf))
+	if ga, gb := renderChunks(a, nil), renderChunks(b, nil); !bytes.Equal(ga, gb) {
+		t.Errorf("CRLF input chunks differently:\ngot:\n%s\nwant:\n%s", gb, ga)
+	}
+}
+
+func TestChunkIDs(t *testing.T) {
+	src := []byte("# T\nSource: https://x\n\nSame paragraph.\n\n## B\n\nSame paragraph.\n")
+	p := NewParser(".", corpus.Options{}).ParseBytes("a.md", src)
+	ch, _ := NewChunker(Config{Unit: "chars", Max: 700}, "tenant-a")
+	cs, _ := ch.Chunk(p)
+	if len(cs) != 2 {
+		t.Fatalf("got %d chunks, want 2", len(cs))
+	}
+	if cs[0].ContentHash != cs[1].ContentHash {
+		t.Errorf("got hashes %s, %s, want equal for equal text", cs[0].ContentHash, cs[1].ContentHash)
+	}
+	if cs[0].ChunkID == cs[1].ChunkID {
+		t.Errorf("got equal chunk ids %s for two rows, want unique", cs[0].ChunkID)
+	}
+	other, _ := NewChunker(Config{Unit: "chars", Max: 700}, "tenant-b")
+	cs2, _ := other.Chunk(p)
+	if cs2[0].ChunkID == cs[0].ChunkID {
+		t.Errorf("got the same chunk id for two tenants")
+	}
+	again, _ := ch.Chunk(NewParser(".", corpus.Options{}).ParseBytes("a.md", src))
+	if again[0].ChunkID != cs[0].ChunkID || again[0].DocID != cs[0].DocID {
+		t.Errorf("got ids %s/%s on a second run, want %s/%s", again[0].ChunkID, again[0].DocID, cs[0].ChunkID, cs[0].DocID)
+	}
+}
+
+func TestNewChunkerValidates(t *testing.T) {
+	tests := []struct {
+		name string
+		cfg  Config
+	}{
+		{"zero max", Config{Unit: "chars", Max: 0}},
+		{"overlap equal to max", Config{Unit: "chars", Max: 10, Overlap: 10}},
+		{"negative overlap", Config{Unit: "chars", Max: 10, Overlap: -1}},
+		{"min over max", Config{Unit: "chars", Max: 10, Min: 11}},
+		{"unknown unit", Config{Unit: "words", Max: 10}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if _, err := NewChunker(tt.cfg, ""); err == nil {
+				t.Errorf("got no error for %+v, want one", tt.cfg)
+			}
+		})
+	}
+}

@@ -1,0 +1,79 @@
+package chunking
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/yuin/goldmark"
+	"github.com/yuin/goldmark/ast"
+	"github.com/yuin/goldmark/extension"
+	"github.com/yuin/goldmark/text"
+
+	"github.com/ocean-safety/ingest/corpus"
+	"github.com/ocean-safety/ingest/schema"
+)
+
+// Parsed is a loaded document with its Markdown syntax tree: the record the
+// parse stage hands the chunk stage.
+type Parsed struct {
+	Doc   schema.Document
+	Diags []schema.Diagnostic
+	// Rejected is set when a diagnostic is an error: the document is reported
+	// and not chunked.
+	Rejected bool
+
+	// RawSHA256 is the hash of the file's bytes as read, before
+	// normalisation: what the input fingerprint is made of.
+	RawSHA256 string
+
+	root ast.Node // the body's tree; positions are relative to Doc.BodyStart
+	src  []byte   // Doc.Text[Doc.BodyStart:]
+}
+
+// Parser loads corpus documents and parses their Markdown (CommonMark with
+// GFM tables).
+type Parser struct {
+	root string
+	opt  corpus.Options
+	md   goldmark.Markdown
+}
+
+// NewParser returns a parser for the corpus at root.
+func NewParser(root string, opt corpus.Options) *Parser {
+	if opt.SourceLabel == "" {
+		opt.SourceLabel = corpus.Slug(filepath.Base(filepath.Clean(root)))
+	}
+	return &Parser{root: root, opt: opt, md: goldmark.New(goldmark.WithExtensions(extension.Table))}
+}
+
+// Parse loads and parses the document at rel (relative to the corpus root).
+// Problems with the document are in Parsed.Diags; the error is for a file
+// that cannot be read at all.
+func (p *Parser) Parse(rel string) (Parsed, error) {
+	raw, err := os.ReadFile(filepath.Join(p.root, filepath.FromSlash(rel)))
+	if err != nil {
+		return Parsed{}, fmt.Errorf("load %s: %w", rel, err)
+	}
+	parsed := p.ParseBytes(rel, raw)
+	parsed.RawSHA256 = corpus.Digest(raw)
+	return parsed, nil
+}
+
+// ParseBytes is Parse for a document already in memory (the chunk command,
+// tests, fuzzing).
+func (p *Parser) ParseBytes(rel string, raw []byte) Parsed {
+	doc, diags := corpus.Parse(rel, raw, p.opt)
+	doc.SourceLabel = p.opt.SourceLabel
+	return p.parseDoc(doc, diags)
+}
+
+func (p *Parser) parseDoc(doc schema.Document, diags []schema.Diagnostic) Parsed {
+	out := Parsed{Doc: doc, Diags: diags, Rejected: corpus.Rejected(diags)}
+	if out.Rejected {
+		return out
+	}
+	out.src = []byte(doc.Text[doc.BodyStart:])
+	out.root = p.md.Parser().Parse(text.NewReader(out.src))
+	return out
+}

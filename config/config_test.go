@@ -1,0 +1,70 @@
+package config
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestParse(t *testing.T) {
+	tests := []struct {
+		name    string
+		yaml    string
+		wantErr string
+		check   func(File) bool
+	}{
+		{name: "empty", yaml: "", check: func(f File) bool { return f.Run.Chunk.Max == 700 && f.Retrieval.TopK == 5 }},
+		{name: "comments only", yaml: "# nothing here\n# at all\n", check: func(f File) bool { return f.Run.Chunk.Max == 700 && f.Run.RequireSource }},
+		{name: "bare document marker", yaml: "---\n", check: func(f File) bool { return f.Run.Chunk.Max == 700 }},
+		{name: "settings", yaml: "llm_concurrency: 3\nrequire_source: false\nchunk: {max: 500}\nretrieval: {top_k: 3}\nout: snap\n",
+			check: func(f File) bool {
+				return f.Run.LLMConcurrency == 3 && !f.Run.RequireSource && f.Run.Chunk.Max == 500 && f.Run.Chunk.Unit == "chars" && f.Retrieval.TopK == 3 && f.Out == "snap"
+			}},
+		{name: "unknown key", yaml: "chunk:\n  maximum: 5\n", wantErr: "maximum"},
+		{name: "second document", yaml: "chunk: {max: 5}\n---\nchunk: {max: 6}\n", wantErr: "line 3: a second YAML document"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			f, err := Parse([]byte(tt.yaml))
+			if tt.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
+					t.Fatalf("got error %v, want one containing %q", err, tt.wantErr)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !tt.check(f) {
+				t.Errorf("got %+v, want the check to hold", f)
+			}
+		})
+	}
+}
+
+// TestHashIgnoresSpelledDefaults: a file that spells out a default makes
+// the same config hash as one that leaves it out, so the unchanged-corpus
+// fast path and the snapshot's name survive a documented default written down.
+func TestHashIgnoresSpelledDefaults(t *testing.T) {
+	bare, err := Parse([]byte("# defaults\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, spelled := range []string{
+		"require_source: true\n",
+		"default_lang: en\nchunk: {unit: chars, max: 700, min: 0, overlap: 0}\n",
+		"embed: {dims: 1024, batch_size: 10, max_dims: 1024}\nheader: {max_chars: 200}\ntenant_id: \"\"\n",
+		"llm_concurrency: 7\nworkers: 3\nretrieval: {mode: bm25}\n", // how hard it works and how it is queried: not the output
+	} {
+		f, err := Parse([]byte(spelled))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, want := f.Run.Hash(), bare.Run.Hash(); got != want {
+			t.Errorf("%q: got hash %s, want %s (the defaults')", spelled, got[:12], want[:12])
+		}
+	}
+	changed, _ := Parse([]byte("chunk: {max: 701}\n"))
+	if changed.Run.Hash() == bare.Run.Hash() {
+		t.Errorf("chunk.max 701: got the defaults' hash, want another")
+	}
+}

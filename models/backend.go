@@ -1,0 +1,232 @@
+package models
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/ocean-safety/ingest/lexical"
+	"github.com/ocean-safety/ingest/schema"
+)
+
+// Backend defaults, each with its reason.
+const (
+	defaultModelTimeout = 120 * time.Second // a 7B model's answer on a CPU; a hung server is given up on after it
+	defaultOllamaHost   = "http://127.0.0.1:11434"
+	defaultOpenAIKeyEnv = "OPENAI_API_KEY"
+	probeText           = "dimension probe" // embedded once at start when a server does not say its width
+)
+
+// ErrBackendSetup marks a start-up check that failed: the model server or
+// the model is not what the flags say. Nothing has been read or written yet.
+var ErrBackendSetup = errors.New("model backend")
+
+// BackendConfig says which models write headers and embeddings, and where.
+type BackendConfig struct {
+	LLM            string        // "none" | "ollama:MODEL" | "openai:MODEL"
+	Embedder       string        // "builtin" | "ollama:MODEL" | "openai:MODEL"
+	OllamaHost     string        // "" → $OLLAMA_HOST → http://127.0.0.1:11434
+	OpenAIBaseURL  string        // "" → $OPENAI_BASE_URL
+	OpenAIKeyEnv   string        // name of the env var holding the API key ("" → OPENAI_API_KEY); the key is never logged or written anywhere
+	Timeout        time.Duration // per call (default 120s)
+	Dims           int           // for builtin; a server's dims are read from it
+	MaxDims        int           // embed.max_dims (default 1024): refuse a wider model
+	PrevDims       int           // a previous snapshot's dims (0: none): refuse a different width
+	BatchSize      int           // embed.batch_size (default 10)
+	HeaderMaxChars int
+	Retry          RetryPolicy // tries and back-off of every model call; zero: the defaults
+}
+
+func (c BackendConfig) withDefaults() BackendConfig {
+	if c.LLM == "" {
+		c.LLM = "none"
+	}
+	if c.Embedder == "" {
+		c.Embedder = "builtin"
+	}
+	if c.Timeout <= 0 {
+		c.Timeout = defaultModelTimeout
+	}
+	if c.Dims <= 0 {
+		c.Dims = DefaultDims
+	}
+	if c.MaxDims <= 0 {
+		c.MaxDims = MaxDims
+	}
+	if c.BatchSize <= 0 {
+		c.BatchSize = DefaultBatchSize
+	}
+	if c.HeaderMaxChars <= 0 {
+		c.HeaderMaxChars = DefaultHeaderChars
+	}
+	return c
+}
+
+// modelServer is a model server as the backends use it: Ollama's API or an
+// OpenAI-compatible one. Its calls make one try; the backends retry.
+type modelServer interface {
+	chatServer
+	embedServer
+	// ping checks, with a single try, that the server answers at all.
+	ping(ctx context.Context) error
+	// lookup finds a model on the server.
+	lookup(ctx context.Context, model string) (modelInfo, error)
+	// where names the server for messages: "ollama at http://…".
+	where() string
+	// hint says which flag or variable points at the server.
+	hint() string
+	// lengthLimits reports whether the server's JSON-schema mode accepts maxLength.
+	lengthLimits() bool
+}
+
+// modelInfo is what a server says of one of its models.
+type modelInfo struct {
+	digest string // short, "sha256:0123456789ab"; stands for the weights, where a tag can move
+	dims   int    // embedding width; 0: unknown, probe
+	window int    // context window in tokens; 0: unknown
+}
+
+// OpenBackends builds the header writer and embedder and runs the start-up
+// checks before any work: server unreachable, model not present (say
+// `ollama pull MODEL`), embedding dimensions (from /api/show model info, or
+// a one-text probe) above MaxDims or different from PrevDims; each failure a
+// one-line error naming the setting to change (a *schema.SettingError for
+// llm or embedder; ollama_host / OLLAMA_HOST, openai_base_url /
+// OPENAI_BASE_URL, embed.max_dims in its text), wrapping ErrBackendSetup. "none"/"builtin" return the offline Extractive/Builtin.
+func OpenBackends(ctx context.Context, cfg BackendConfig) (HeaderWriter, Embedder, error) {
+	cfg = cfg.withDefaults()
+	llmKind, llmModel, err := parseBackend("llm", cfg.LLM, "none")
+	if err != nil {
+		return nil, nil, err
+	}
+	embKind, embModel, err := parseBackend("embedder", cfg.Embedder, "builtin")
+	if err != nil {
+		return nil, nil, err
+	}
+	servers := map[string]modelServer{}
+	server := func(kind string) (modelServer, error) {
+		if s, ok := servers[kind]; ok {
+			return s, nil
+		}
+		s, err := newServer(kind, cfg)
+		if err == nil {
+			err = s.ping(ctx)
+		}
+		if err != nil {
+			return nil, setupError(err)
+		}
+		servers[kind] = s
+		return s, nil
+	}
+
+	var headers HeaderWriter = NewExtractive(cfg.HeaderMaxChars)
+	if llmKind != "none" {
+		s, err := server(llmKind)
+		if err != nil {
+			return nil, nil, schema.Setting("llm", "%s: %w", cfg.LLM, err)
+		}
+		info, err := s.lookup(ctx, llmModel)
+		if err != nil {
+			return nil, nil, schema.Setting("llm", "%s: %w", cfg.LLM, setupError(err))
+		}
+		headers = newModelHeaders(s, llmKind, llmModel, info, cfg)
+	}
+
+	var emb Embedder = lexical.NewBuiltin(cfg.Dims)
+	if embKind != "builtin" {
+		s, err := server(embKind)
+		if err != nil {
+			return nil, nil, schema.Setting("embedder", "%s: %w", cfg.Embedder, err)
+		}
+		if emb, err = openEmbedder(ctx, s, embKind, embModel, cfg); err != nil {
+			return nil, nil, schema.Setting("embedder", "%s: %w", cfg.Embedder, setupError(err))
+		}
+	}
+	if err := checkDims(emb, cfg); err != nil {
+		return nil, nil, setupError(err)
+	}
+	return headers, emb, nil
+}
+
+// parseBackend splits "ollama:MODEL" into its kind and model.
+func parseBackend(key, spec, offline string) (kind, model string, err error) {
+	if spec == offline {
+		return offline, "", nil
+	}
+	kind, model, ok := strings.Cut(spec, ":")
+	if !ok || model == "" || (kind != "ollama" && kind != "openai") {
+		return "", "", schema.Setting(key, "%q: %w", spec, setupError(fmt.Errorf("want %s, ollama:MODEL or openai:MODEL", offline)))
+	}
+	return kind, model, nil
+}
+
+func newServer(kind string, cfg BackendConfig) (modelServer, error) {
+	r := &retrier{policy: cfg.Retry, timeout: cfg.Timeout}
+	if kind == "ollama" {
+		return newOllama(cfg.OllamaHost, cfg.Timeout, r)
+	}
+	return newOpenAI(cfg.OpenAIBaseURL, cfg.OpenAIKeyEnv, cfg.Timeout, r)
+}
+
+func newModelHeaders(s modelServer, kind, model string, info modelInfo, cfg BackendConfig) *ModelHeaders {
+	return &ModelHeaders{
+		name:  kind + ":" + model + "@" + info.digest + "+" + PromptVersion,
+		where: s.where(), model: model, server: s,
+		retry:    &retrier{policy: cfg.Retry, timeout: cfg.Timeout},
+		maxChars: cfg.HeaderMaxChars, ctxLimit: info.window,
+		schema: answerSchema(cfg.HeaderMaxChars, s.lengthLimits()), system: systemPrompt(cfg.HeaderMaxChars),
+	}
+}
+
+// openEmbedder looks the model up and learns its width: from the server's
+// model info, else by embedding one text.
+func openEmbedder(ctx context.Context, s modelServer, kind, model string, cfg BackendConfig) (*ModelEmbedder, error) {
+	info, err := s.lookup(ctx, model)
+	if err != nil {
+		return nil, err
+	}
+	e := &ModelEmbedder{
+		name: kind + ":" + model + "@" + info.digest, where: s.where(), model: model, server: s,
+		retry: &retrier{policy: cfg.Retry, timeout: cfg.Timeout},
+		dims:  info.dims, batch: cfg.BatchSize, window: min(info.window, maxEmbedWindow),
+	}
+	if e.dims == 0 {
+		res, err := e.probe(ctx)
+		if err != nil {
+			return nil, fmt.Errorf("%s: probe: %w", s.where(), err)
+		}
+		e.dims = len(res.Vectors[0])
+	}
+	return e, nil
+}
+
+// checkDims refuses an embedder the consumers' vector index cannot take.
+func checkDims(e Embedder, cfg BackendConfig) error {
+	switch d := e.Dims(); {
+	case d > cfg.MaxDims:
+		return schema.Setting("embed.max_dims", "%d, but embedder %s gives %d dimensions (the consumers' vector index refuses wider vectors): pick a smaller embedder model or raise embed.max_dims", cfg.MaxDims, e.Name(), d)
+	case cfg.PrevDims > 0 && d != cfg.PrevDims:
+		return schema.Setting("embedder", "%s gives %d dimensions, the previous snapshot has %d (one index cannot mix widths): pick a %d-dimension model, or build a new snapshot from scratch", e.Name(), d, cfg.PrevDims, cfg.PrevDims)
+	}
+	return nil
+}
+
+// setupError marks err as a failed start-up check, its message unchanged.
+func setupError(err error) error {
+	if err == nil || errors.Is(err, ErrBackendSetup) || errors.Is(err, context.Canceled) {
+		return err
+	}
+	return setupErr{err}
+}
+
+type setupErr struct{ error }
+
+func (e setupErr) Unwrap() error      { return e.error }
+func (setupErr) Is(target error) bool { return target == ErrBackendSetup }
+
+// errModelMissing is a model the server does not have.
+func errModelMissing(where, model, fix string) error {
+	return fmt.Errorf("%s has no model %q: %s", where, model, fix)
+}

@@ -1,0 +1,51 @@
+package models
+
+import (
+	"context"
+	"fmt"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/ocean-safety/ingest/models/modelfake"
+)
+
+// BenchmarkEmbedThroughput runs N goroutines calling Embed on batches of 10
+// against the fake at a fixed latency, and reports wall time over the ideal
+// Σlatency/N: 1.00 x-ideal is a client that adds nothing to the server's
+// time and whose calls overlap perfectly. Two widths separate the client's
+// own cost (64) from JSON's: a 1024-float batch costs milliseconds of CPU to
+// encode and decode, which a 20 ms fake makes look large and a real model's
+// hundreds of milliseconds do not.
+//
+//	go test ./stages -run '^$' -bench EmbedThroughput -benchtime 200x
+func BenchmarkEmbedThroughput(b *testing.B) {
+	const latency = 20 * time.Millisecond
+	for _, bc := range []struct{ dims, n int }{{64, 1}, {64, 2}, {64, 4}, {64, 8}, {1024, 1}, {1024, 2}, {1024, 4}, {1024, 8}} {
+		dims, n := bc.dims, bc.n
+		b.Run(fmt.Sprintf("dims=%d/concurrency=%d", dims, n), func(b *testing.B) {
+			_, _, e := openFakeBackends(b, backendKinds[0], modelfake.Options{Dims: dims, Latency: latency}, nil)
+			texts := backendTexts(DefaultBatchSize)
+			ctx := context.Background()
+			var next atomic.Int64
+			var wg sync.WaitGroup
+			b.ResetTimer()
+			start := time.Now()
+			for range n {
+				wg.Go(func() {
+					for next.Add(1) <= int64(b.N) {
+						if _, err := e.Embed(ctx, texts); err != nil {
+							b.Error(err)
+							return
+						}
+					}
+				})
+			}
+			wg.Wait()
+			wall := time.Since(start)
+			ideal := time.Duration(b.N) * latency / time.Duration(n)
+			b.ReportMetric(wall.Seconds()/ideal.Seconds(), "x-ideal")
+		})
+	}
+}

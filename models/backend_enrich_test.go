@@ -1,0 +1,169 @@
+package models
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/ocean-safety/ingest/models/modelfake"
+	"github.com/ocean-safety/ingest/schema"
+)
+
+func TestParseAnswer(t *testing.T) {
+	const valid = `{"context_header":"Rip currents › Escape: how to swim out of a rip current.","hazard":"rip_current","place":"","season":"summer","thresholds":[{"subject":"wave_height","comparator":"above","value":1.5,"unit":"m"}],"unsourced_claim":""}`
+	with := func(key, value string) string {
+		var m map[string]json.RawMessage
+		_ = json.Unmarshal([]byte(valid), &m)
+		if value == "" {
+			delete(m, key)
+		} else {
+			m[key] = json.RawMessage(value)
+		}
+		b, _ := json.Marshal(m)
+		return string(b)
+	}
+	tests := []struct {
+		name, raw string
+		wantErr   string // "" for a valid answer
+	}{
+		{"valid", valid, ""},
+		{"fenced", "```json\n" + valid + "\n```", ""},
+		{"not JSON", `{"context_header": "cut off`, "not a JSON object"},
+		{"an array", `[1, 2]`, "not a JSON object"},
+		{"missing key", with("season", ""), `missing key "season"`},
+		{"extra key", with("mood", `"calm"`), `unexpected key "mood"`},
+		{"wrong type", with("hazard", `7`), "hazard: want a string"},
+		{"null string", with("place", `null`), "place: want a string"},
+		{"null thresholds", with("thresholds", `null`), "thresholds: want an array"},
+		{"two sentences", with("context_header", `"Rip currents. Swim parallel to the shore."`), "2 sentences, want one"},
+		{"line break", with("context_header", `"Rip currents\nescape"`), "context_header: contains a line break"},
+		{"empty header", with("context_header", `"  "`), "context_header: empty"},
+		{"too long", with("context_header", `"`+strings.Repeat("a", 201)+`"`), "201 characters, want at most 200"},
+		{"bad comparator", with("thresholds", `[{"subject":"wave_height","comparator":"over","value":1,"unit":"m"}]`), `comparator "over": want one of above, below`},
+		{"threshold value a string", with("thresholds", `[{"subject":"wave_height","comparator":"above","value":"high","unit":"m"}]`), "thresholds[0].value: want a number"},
+		{"threshold missing unit", with("thresholds", `[{"subject":"wave_height","comparator":"above","value":1}]`), `thresholds[0]: missing key "unit"`},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := parseAnswer(tc.raw, DefaultHeaderChars)
+			switch {
+			case tc.wantErr == "" && err != nil:
+				t.Errorf("got %v, want a valid answer", err)
+			case tc.wantErr != "" && (err == nil || !strings.Contains(err.Error(), tc.wantErr)):
+				t.Errorf("got %v, want an error containing %q", err, tc.wantErr)
+			}
+		})
+	}
+}
+
+func TestParseAnswerNormalises(t *testing.T) {
+	a, err := parseAnswer(`{"context_header":"  Rip currents: escape.  ","hazard":"Rip Current","place":"Praia do Rosa","season":"rainy-season","thresholds":[],"unsourced_claim":""}`, 100)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a.ContextHeader != "Rip currents: escape." || a.Hazard != "rip_current" || a.Season != "rainy_season" || a.Place != "Praia do Rosa" {
+		t.Errorf("got %+v, want trimmed header, snake_case hazard and season, place as written", a)
+	}
+}
+
+func TestChatContext(t *testing.T) {
+	short := []chatMessage{{Content: "a short prompt"}}
+	long := []chatMessage{{Content: strings.Repeat("word ", 10000)}} // about 10,000 tokens
+	tests := []struct {
+		name  string
+		msgs  []chatMessage
+		limit int
+		want  int
+	}{
+		{"short prompt: the one window", short, 0, minChatContext},
+		{"long prompt: doubled until it fits", long, 0, 16384},
+		{"capped by the model's window", long, 4096, 4096},
+	}
+	for _, tc := range tests {
+		if got := chatContext(tc.msgs, tc.limit); got != tc.want {
+			t.Errorf("%s: got %d, want %d", tc.name, got, tc.want)
+		}
+	}
+}
+
+// TestHeaderRequest checks what goes to the server: the document first and
+// fixed (the prompt-cache prefix two chunks share), the chunk last, a JSON
+// schema as the format, temperature 0, a fixed seed, a sized num_ctx.
+func TestHeaderRequest(t *testing.T) {
+	for _, kind := range backendKinds {
+		t.Run(kind.name, func(t *testing.T) {
+			srv, h, _ := openFakeBackends(t, kind, modelfake.Options{}, nil)
+			doc, c := backendDoc()
+			c2 := c
+			c2.Text, c2.SectionPath = "Rip currents pull swimmers away from the beach.", nil
+			for _, ch := range []schema.Chunk{c, c2} {
+				if _, err := h.Header(context.Background(), doc, ch); err != nil {
+					t.Fatal(err)
+				}
+			}
+			reqs := srv.Requests(kind.chatPath)
+			a, b := requestMessages(t, reqs[0]), requestMessages(t, reqs[1])
+			prefix := func(m []chatMessage) string {
+				return m[0].Content + m[1].Content[:strings.Index(m[1].Content, "Chunk language:")]
+			}
+			if prefix(a) != prefix(b) || !strings.Contains(prefix(a), "Rip currents pull swimmers") {
+				t.Errorf("got prompts whose document prefixes differ:\n%q\n%q", prefix(a), prefix(b))
+			}
+			if !strings.HasSuffix(a[1].Content, "<chunk>\n"+c.Text+"\n</chunk>") {
+				t.Errorf("got user prompt %q, want the chunk last", a[1].Content)
+			}
+			var req map[string]any
+			_ = json.Unmarshal(reqs[0], &req)
+			var format map[string]any
+			switch kind.name {
+			case "ollama":
+				opts := req["options"].(map[string]any)
+				if opts["temperature"] != 0.0 || opts["seed"] != float64(promptSeed) || opts["num_ctx"] != float64(minChatContext) || req["keep_alive"] != "30m0s" {
+					t.Errorf("got options %v, keep_alive %v; want temperature 0, seed %d, num_ctx %d, keep_alive 30m", opts, req["keep_alive"], promptSeed, minChatContext)
+				}
+				format = req["format"].(map[string]any)
+			case "openai":
+				rf := req["response_format"].(map[string]any)
+				if rf["type"] != "json_schema" || req["temperature"] != 0.0 || req["seed"] != float64(promptSeed) {
+					t.Errorf("got %v, want a json_schema response format, temperature 0 and seed %d", req, promptSeed)
+				}
+				format = rf["json_schema"].(map[string]any)["schema"].(map[string]any)
+			}
+			if len(format["required"].([]any)) != len(answerKeys) || format["additionalProperties"] != false {
+				t.Errorf("got schema %v, want every answer key required and no others", format)
+			}
+		})
+	}
+}
+
+// TestHeaderDocumentCap checks that a long document is cut in the prompt,
+// shorter for a model with a small window, and that the prompt then fits.
+func TestHeaderDocumentCap(t *testing.T) {
+	doc, c := backendDoc()
+	doc.Text += strings.Repeat("Sand and sea. ", 1000)
+	tests := []struct {
+		name        string
+		window      int
+		wantDocMax  int // runes of document in the prompt, at most
+		wantContext int
+	}{
+		{"window unknown", 0, promptDocChars, minChatContext},
+		{"large window", 32768, promptDocChars, minChatContext},
+		{"small window", 4096, 2500, 4096},
+		{"tiny window: the title only", 1024, 0, 1024},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			h := &ModelHeaders{ctxLimit: tc.window, system: systemPrompt(DefaultHeaderChars)}
+			n := h.docBudget(c)
+			p := userPrompt(doc, c, n)
+			if n > tc.wantDocMax || !strings.Contains(p, "[document cut here]") || !strings.HasSuffix(p, "</chunk>") {
+				t.Errorf("got %d document runes in the prompt, want at most %d, cut, with the chunk last", n, tc.wantDocMax)
+			}
+			if got := chatContext([]chatMessage{{Content: h.system}, {Content: p}}, tc.window); got != tc.wantContext {
+				t.Errorf("got num_ctx %d, want %d", got, tc.wantContext)
+			}
+		})
+	}
+}

@@ -1,0 +1,102 @@
+package models
+
+import (
+	"context"
+	"encoding/json"
+	"testing"
+	"time"
+
+	"github.com/ocean-safety/ingest/models/modelfake"
+	"github.com/ocean-safety/ingest/schema"
+)
+
+// backendKind is one model API under test; the conformance table runs
+// against each.
+type backendKind struct {
+	name      string
+	chatPath  string
+	embedPath string
+	config    func(url string) BackendConfig
+}
+
+var backendKinds = []backendKind{
+	{
+		name: "ollama", chatPath: modelfake.OllamaChat, embedPath: modelfake.OllamaEmbed,
+		config: func(u string) BackendConfig {
+			return BackendConfig{LLM: "ollama:qwen2.5:7b", Embedder: "ollama:bge-m3", OllamaHost: u}
+		},
+	},
+	{
+		name: "openai", chatPath: modelfake.OpenAIChat, embedPath: modelfake.OpenAIEmbed,
+		config: func(u string) BackendConfig {
+			return BackendConfig{LLM: "openai:qwen2.5:7b", Embedder: "openai:bge-m3", OpenAIBaseURL: u}
+		},
+	},
+}
+
+// testDims keeps the fake's vectors small: the checks are the same at 1024.
+const testDims = 64
+
+// fastRetry keeps retried tests quick; the policy's shape is what is tested.
+var fastRetry = RetryPolicy{Tries: 3, Initial: time.Millisecond, Max: 5 * time.Millisecond}
+
+// openFakeBackends starts a fake and opens both backends of kind on it.
+func openFakeBackends(t testing.TB, kind backendKind, opt modelfake.Options, edit func(*BackendConfig)) (*modelfake.Server, *ModelHeaders, *ModelEmbedder) {
+	t.Helper()
+	if opt.Dims == 0 {
+		opt.Dims = testDims
+	}
+	srv := modelfake.New(opt)
+	t.Cleanup(srv.Close)
+	cfg := kind.config(srv.URL)
+	cfg.Retry, cfg.Timeout = fastRetry, 5*time.Second
+	if edit != nil {
+		edit(&cfg)
+	}
+	h, e, err := OpenBackends(context.Background(), cfg)
+	if err != nil {
+		t.Fatalf("OpenBackends: %v", err)
+	}
+	return srv, h.(*ModelHeaders), e.(*ModelEmbedder)
+}
+
+// backendDoc is a small document and one of its paragraphs.
+func backendDoc() (schema.Document, schema.Chunk) {
+	text := "# Rip currents\n\nRip currents pull swimmers away from the beach.\n\n## Escape\n\n" +
+		"If a rip current catches you, swim parallel to the shore. Waves above 1.5 m are dangerous.\n"
+	doc := schema.Document{Path: "safety/rips.md", Title: "Rip currents", Lang: schema.LangEN, Kind: schema.KindSafety, Text: text}
+	c := schema.Chunk{
+		DocPath: doc.Path, DocTitle: doc.Title, Lang: schema.LangEN, Kind: schema.KindSafety, Element: schema.ElementParagraph,
+		SectionPath: []string{"Escape"}, Text: "If a rip current catches you, swim parallel to the shore. Waves above 1.5 m are dangerous.",
+	}
+	return doc, c
+}
+
+// backendTexts are n distinct embedding inputs.
+func backendTexts(n int) []string {
+	out := make([]string, n)
+	for i := range out {
+		out[i] = "Escape › Rip currents: swim parallel to the shore, text number " + string(rune('A'+i%26)) + string(rune('a'+i/26))
+	}
+	return out
+}
+
+// requestMessages decodes the messages of a recorded chat request.
+func requestMessages(t *testing.T, body []byte) []chatMessage {
+	t.Helper()
+	var req struct{ Messages []chatMessage }
+	if err := json.Unmarshal(body, &req); err != nil {
+		t.Fatalf("chat request: %v", err)
+	}
+	return req.Messages
+}
+
+// requestInputs decodes the inputs of a recorded embedding request.
+func requestInputs(t *testing.T, body []byte) []string {
+	t.Helper()
+	var req struct{ Input []string }
+	if err := json.Unmarshal(body, &req); err != nil {
+		t.Fatalf("embed request: %v", err)
+	}
+	return req.Input
+}

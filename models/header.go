@@ -1,0 +1,92 @@
+package models
+
+import (
+	"context"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/ocean-safety/ingest/schema"
+	"github.com/ocean-safety/ingest/sentence"
+)
+
+// HeaderWriter enriches a chunk: a one-line context header (the document and
+// section it comes from and what it is about, for a reader or a small model
+// that sees the chunk alone) and, where a model writes it, extracted fields.
+type HeaderWriter interface {
+	// Name identifies the writer (and its model digest and prompt version) in
+	// the manifest and in cache keys.
+	Name() string
+	// Header enriches one chunk. An error stops the run (a dead server); an
+	// answer the writer cannot use is not an error: it falls back to the
+	// extractive header and says so in Enrichment.Source and Reject.
+	Header(ctx context.Context, doc schema.Document, c schema.Chunk) (Enrichment, error)
+}
+
+// Enrichment is what a HeaderWriter produced for one chunk.
+type Enrichment struct {
+	Header string
+	Source string // schema.HeaderExtractive, HeaderModel or HeaderExtractiveFallback
+	Fields schema.Fields
+	// Thresholds are the model's proposals; the pipeline keeps only those the
+	// units parser finds in the chunk's text (grounded), and counts the rest.
+	Thresholds []ProposedThreshold
+	// Reject is the raw answer that could not be used, for the report.
+	Reject string
+	Calls  int // model calls made, repairs included
+}
+
+// ProposedThreshold is a threshold as a model states it.
+type ProposedThreshold struct {
+	Subject    string  `json:"subject"`
+	Comparator string  `json:"comparator"`
+	Value      float64 `json:"value"`
+	Unit       string  `json:"unit"`
+}
+
+var _ HeaderWriter = (*Extractive)(nil)
+
+// Extractive is the offline header writer: title › section path: the chunk's
+// first sentence, capped in length. Deterministic and free.
+type Extractive struct {
+	maxChars int
+}
+
+// NewExtractive returns the offline header writer capped at maxChars runes.
+func NewExtractive(maxChars int) *Extractive { return &Extractive{maxChars: maxChars} }
+
+// Name implements HeaderWriter.
+func (*Extractive) Name() string { return "extractive-v1" }
+
+// Header implements HeaderWriter.
+func (e *Extractive) Header(_ context.Context, doc schema.Document, c schema.Chunk) (Enrichment, error) {
+	return Enrichment{Header: ExtractiveHeader(doc.Title, c, e.maxChars), Source: schema.HeaderExtractive}, nil
+}
+
+// ExtractiveHeader builds the extractive header of c. It is exported for the
+// model-backed writers, whose failures fall back to it.
+func ExtractiveHeader(title string, c schema.Chunk, maxChars int) string {
+	var b strings.Builder
+	b.WriteString(title)
+	for _, s := range c.SectionPath {
+		b.WriteString(" › ")
+		b.WriteString(s)
+	}
+	if first := sentence.First(c.Text); first != "" {
+		b.WriteString(": ")
+		b.WriteString(first)
+	}
+	return capRunes(b.String(), maxChars)
+}
+
+// capRunes cuts s to at most n runes at a word boundary, marking the cut with "…".
+func capRunes(s string, n int) string {
+	if utf8.RuneCountInString(s) <= n {
+		return s
+	}
+	r := []rune(s)[:n-1]
+	cut := string(r)
+	if i := strings.LastIndexByte(cut, ' '); i > len(cut)/2 {
+		cut = cut[:i]
+	}
+	return strings.TrimRight(cut, " ,;:›") + "…"
+}

@@ -1,0 +1,198 @@
+package models
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"net/url"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/ollama/ollama/api"
+)
+
+const (
+	ollamaPort = "11434"
+	// ollamaKeepAlive keeps the model loaded between a run's calls (Ollama's
+	// default, 5 minutes, can unload it while a slow stage catches up) and
+	// frees it soon after.
+	ollamaKeepAlive = 30 * time.Minute
+)
+
+var _ modelServer = (*ollamaServer)(nil)
+
+// ollamaServer speaks Ollama's API through its Go client, one try per call.
+type ollamaServer struct {
+	base   *url.URL
+	client *api.Client
+	retry  *retrier // for the start-up look-ups
+}
+
+func newOllama(host string, timeout time.Duration, r *retrier) (*ollamaServer, error) {
+	base, err := ollamaBase(host)
+	if err != nil {
+		return nil, err
+	}
+	return &ollamaServer{base: base, client: api.NewClient(base, newHTTPClient(timeout)), retry: r}, nil
+}
+
+// ollamaBase resolves the server's address: the flag, else $OLLAMA_HOST,
+// else the local default; a bare host gets http:// and Ollama's port.
+func ollamaBase(host string) (*url.URL, error) {
+	if host == "" {
+		host = os.Getenv("OLLAMA_HOST")
+	}
+	if host == "" {
+		host = defaultOllamaHost
+	}
+	if !strings.Contains(host, "://") {
+		host = "http://" + host
+	}
+	u, err := url.Parse(strings.TrimRight(host, "/"))
+	if err != nil || u.Host == "" {
+		return nil, fmt.Errorf("ollama host %q is not a URL: fix ollama_host (OLLAMA_HOST)", host)
+	}
+	if u.Port() == "" && u.Scheme == "http" {
+		u.Host = net.JoinHostPort(u.Hostname(), ollamaPort)
+	}
+	return u, nil
+}
+
+func (o *ollamaServer) where() string      { return "ollama at " + o.base.String() }
+func (o *ollamaServer) hint() string       { return "ollama_host (OLLAMA_HOST)" }
+func (o *ollamaServer) lengthLimits() bool { return true }
+
+func (o *ollamaServer) ping(ctx context.Context) error {
+	ctx, cancel := context.WithTimeout(ctx, o.retry.timeout)
+	defer cancel()
+	if _, err := o.client.Version(ctx); err != nil {
+		return fmt.Errorf("%s is unreachable (%v): start it with `ollama serve`, or point %s at it", o.where(), ollamaErr(err), o.hint())
+	}
+	return nil
+}
+
+// lookup finds model in /api/tags (its digest) and reads its width and
+// context window from /api/show.
+func (o *ollamaServer) lookup(ctx context.Context, model string) (modelInfo, error) {
+	var list *api.ListResponse
+	err := o.retry.do(ctx, func(ctx context.Context) (err error) {
+		list, err = o.client.List(ctx)
+		return ollamaErr(err)
+	})
+	if err != nil {
+		return modelInfo{}, fmt.Errorf("%s: list models: %w", o.where(), err)
+	}
+	var found *api.ListModelResponse
+	for i, m := range list.Models {
+		if sameOllamaModel(m.Name, model) || sameOllamaModel(m.Model, model) {
+			found = &list.Models[i]
+			break
+		}
+	}
+	if found == nil {
+		return modelInfo{}, errModelMissing(o.where(), model, fmt.Sprintf("run `ollama pull %s` there, or change the model", model))
+	}
+	var show *api.ShowResponse
+	err = o.retry.do(ctx, func(ctx context.Context) (err error) {
+		show, err = o.client.Show(ctx, &api.ShowRequest{Model: found.Name})
+		return ollamaErr(err)
+	})
+	if err != nil {
+		return modelInfo{}, fmt.Errorf("%s: show %s: %w", o.where(), model, err)
+	}
+	info := modelInfo{digest: shortDigest(found.Digest)}
+	info.dims, info.window = modelInfoInt(show.ModelInfo, "embedding_length"), modelInfoInt(show.ModelInfo, "context_length")
+	return info, nil
+}
+
+// sameOllamaModel matches a listed name to a requested one: "bge-m3" is
+// "bge-m3:latest".
+func sameOllamaModel(listed, want string) bool {
+	if !strings.Contains(want, ":") {
+		want += ":latest"
+	}
+	if !strings.Contains(listed, ":") {
+		listed += ":latest"
+	}
+	return listed == want
+}
+
+// shortDigest is "sha256:" and the first 12 hex digits: enough to tell
+// models apart in a name, as Ollama's own listing does.
+func shortDigest(d string) string {
+	d = strings.TrimPrefix(d, "sha256:")
+	return "sha256:" + d[:min(12, len(d))]
+}
+
+// modelInfoInt reads "<architecture>.<key>" from /api/show's model_info.
+func modelInfoInt(info map[string]any, key string) int {
+	arch, _ := info["general.architecture"].(string)
+	if v, ok := info[arch+"."+key].(float64); ok && v > 0 {
+		return int(v)
+	}
+	return 0
+}
+
+func (o *ollamaServer) chat(ctx context.Context, req chatRequest) (string, error) {
+	msgs := make([]api.Message, len(req.Messages))
+	for i, m := range req.Messages {
+		msgs[i] = api.Message{Role: m.Role, Content: m.Content}
+	}
+	stream := false
+	opts := map[string]any{"temperature": 0, "seed": promptSeed, "num_predict": answerTokens}
+	if req.NumCtx > 0 {
+		opts["num_ctx"] = req.NumCtx
+	}
+	var content strings.Builder
+	done := false
+	err := o.client.Chat(ctx, &api.ChatRequest{
+		Model: req.Model, Messages: msgs, Stream: &stream, Format: req.Schema,
+		KeepAlive: &api.Duration{Duration: ollamaKeepAlive}, Options: opts,
+		// A header needs no reasoning; Ollama turns thinking on for models
+		// that can, which spends the answer's tokens before the JSON.
+		Think: &api.ThinkValue{Value: false},
+	}, func(r api.ChatResponse) error {
+		content.WriteString(r.Message.Content)
+		done = r.Done
+		return nil
+	})
+	if err != nil {
+		return "", ollamaErr(err)
+	}
+	if !done {
+		return "", errors.New("the answer ended before done") // a malformed 200: retried
+	}
+	return content.String(), nil
+}
+
+func (o *ollamaServer) embed(ctx context.Context, req embedRequest) (embedResult, error) {
+	truncate := false // an input over the window is an error, not a silently shortened vector
+	opts := map[string]any{}
+	if req.NumCtx > 0 {
+		opts["num_ctx"] = req.NumCtx
+	}
+	r, err := o.client.Embed(ctx, &api.EmbedRequest{
+		Model: req.Model, Input: req.Texts, Truncate: &truncate,
+		KeepAlive: &api.Duration{Duration: ollamaKeepAlive}, Options: opts,
+	})
+	if err != nil {
+		return embedResult{}, ollamaErr(err)
+	}
+	return embedResult{Vectors: r.Embeddings, Tokens: r.PromptEvalCount}, nil
+}
+
+// ollamaErr turns the client's status errors into ours, so the retrier and
+// the batch bisection read one type.
+func ollamaErr(err error) error {
+	var se api.StatusError
+	var ae api.AuthorizationError
+	switch {
+	case errors.As(err, &se):
+		return &StatusError{Code: se.StatusCode, Msg: se.ErrorMessage}
+	case errors.As(err, &ae):
+		return &StatusError{Code: ae.StatusCode, Msg: ae.Status}
+	}
+	return err
+}

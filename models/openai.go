@@ -1,0 +1,215 @@
+package models
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"os"
+	"strings"
+	"time"
+)
+
+const maxAnswerBytes = 64 << 20 // a batch of ten 4096-float vectors in JSON is under 1 MB; more is a broken server
+
+var _ modelServer = (*openAIServer)(nil)
+
+// openAIServer speaks the OpenAI API (/v1/models, /v1/chat/completions,
+// /v1/embeddings), as OpenAI and compatible servers (vLLM, llama.cpp,
+// LM Studio, …) serve it. The API key is sent as a Bearer token and never
+// appears in an error.
+type openAIServer struct {
+	base   string // without a trailing /v1
+	keyEnv string
+	key    string
+	http   *http.Client
+	retry  *retrier
+	models []openAIModel // from ping
+}
+
+type openAIModel struct {
+	ID      string `json:"id"`
+	Created int64  `json:"created"`
+	OwnedBy string `json:"owned_by"`
+}
+
+func newOpenAI(base, keyEnv string, timeout time.Duration, r *retrier) (*openAIServer, error) {
+	if base == "" {
+		base = os.Getenv("OPENAI_BASE_URL")
+	}
+	if base == "" {
+		return nil, errors.New("no OpenAI-compatible server given: set openai_base_url (OPENAI_BASE_URL)")
+	}
+	if u, err := url.Parse(base); err != nil || u.Host == "" || (u.Scheme != "http" && u.Scheme != "https") {
+		return nil, fmt.Errorf("OpenAI base URL %q is not an http(s) URL: fix --openai-base-url / OPENAI_BASE_URL", base)
+	}
+	explicit := keyEnv != ""
+	if !explicit {
+		keyEnv = defaultOpenAIKeyEnv
+	}
+	key := os.Getenv(keyEnv)
+	if explicit && key == "" {
+		return nil, fmt.Errorf("the API key variable %s is empty or unset", keyEnv)
+	}
+	base = strings.TrimSuffix(strings.TrimRight(base, "/"), "/v1")
+	return &openAIServer{base: base, keyEnv: keyEnv, key: key, http: newHTTPClient(timeout), retry: r}, nil
+}
+
+func (o *openAIServer) where() string      { return "OpenAI-compatible server at " + o.base }
+func (o *openAIServer) hint() string       { return "openai_base_url (OPENAI_BASE_URL)" }
+func (o *openAIServer) lengthLimits() bool { return false } // strict mode refuses maxLength
+
+// ping lists the server's models, once: it both shows the server answers
+// and gives lookup its list.
+func (o *openAIServer) ping(ctx context.Context) error {
+	ctx, cancel := context.WithTimeout(ctx, o.retry.timeout)
+	defer cancel()
+	var list struct {
+		Data []openAIModel `json:"data"`
+	}
+	err := o.do(ctx, http.MethodGet, "/v1/models", nil, &list)
+	var se *StatusError
+	switch {
+	case errors.As(err, &se) && (se.Code == http.StatusUnauthorized || se.Code == http.StatusForbidden):
+		return fmt.Errorf("%s refused the API key in %s (%d): set %s to a key it accepts", o.where(), o.keyEnv, se.Code, o.keyEnv)
+	case err != nil:
+		return fmt.Errorf("%s is unreachable or not OpenAI-compatible (%v): fix %s", o.where(), err, o.hint())
+	}
+	o.models = list.Data
+	return nil
+}
+
+// lookup finds model in the server's list. OpenAI-compatible servers publish
+// no weights digest: the name carries a hash of the server and the model's
+// entry instead, which changes when the model is redeployed but not when
+// weights are swapped under the same entry.
+func (o *openAIServer) lookup(_ context.Context, model string) (modelInfo, error) {
+	for _, m := range o.models {
+		if m.ID == model {
+			b, _ := json.Marshal(m) // plain data: cannot fail
+			sum := sha256.Sum256(append([]byte(o.base+"\x00"), b...))
+			return modelInfo{digest: "entry-sha256:" + hex.EncodeToString(sum[:])[:12]}, nil
+		}
+	}
+	return modelInfo{}, errModelMissing(o.where(), model, "check the model name, or load it on that server")
+}
+
+func (o *openAIServer) chat(ctx context.Context, req chatRequest) (string, error) {
+	body := map[string]any{
+		"model": req.Model, "messages": req.Messages, "temperature": 0, "seed": promptSeed, "max_tokens": answerTokens,
+		"response_format": map[string]any{"type": "json_schema", "json_schema": map[string]any{
+			"name": "chunk_enrichment", "strict": true, "schema": req.Schema,
+		}},
+	}
+	var out struct {
+		Choices []struct {
+			Message struct {
+				Content *string `json:"content"`
+				Refusal string  `json:"refusal"`
+			} `json:"message"`
+		} `json:"choices"`
+	}
+	if err := o.do(ctx, http.MethodPost, "/v1/chat/completions", body, &out); err != nil {
+		return "", err
+	}
+	if len(out.Choices) == 0 {
+		return "", errors.New("the answer has no choices") // a malformed 200: retried
+	}
+	m := out.Choices[0].Message
+	if m.Content == nil || *m.Content == "" {
+		return m.Refusal, nil // a refusal is an answer that fails validation
+	}
+	return *m.Content, nil
+}
+
+func (o *openAIServer) embed(ctx context.Context, req embedRequest) (embedResult, error) {
+	body := map[string]any{"model": req.Model, "input": req.Texts, "encoding_format": "float"}
+	var out struct {
+		Data []struct {
+			Index     int       `json:"index"`
+			Embedding []float32 `json:"embedding"`
+		} `json:"data"`
+		Usage struct {
+			PromptTokens int `json:"prompt_tokens"`
+		} `json:"usage"`
+	}
+	if err := o.do(ctx, http.MethodPost, "/v1/embeddings", body, &out); err != nil {
+		return embedResult{}, err
+	}
+	if len(out.Data) != len(req.Texts) {
+		return embedResult{}, fmt.Errorf("%d vectors for %d inputs", len(out.Data), len(req.Texts)) // malformed: retried
+	}
+	vecs := make([][]float32, len(req.Texts))
+	for _, d := range out.Data {
+		if d.Index < 0 || d.Index >= len(vecs) || vecs[d.Index] != nil {
+			return embedResult{}, fmt.Errorf("the answer has a bad or repeated index %d", d.Index)
+		}
+		vecs[d.Index] = d.Embedding
+	}
+	return embedResult{Vectors: vecs, Tokens: out.Usage.PromptTokens}, nil
+}
+
+// do makes one JSON call. A status of 400 or more is a *StatusError with the
+// server's message; an unreadable 2xx is a plain error, retried as malformed.
+func (o *openAIServer) do(ctx context.Context, method, path string, in, out any) error {
+	var body io.Reader
+	if in != nil {
+		b, err := json.Marshal(in)
+		if err != nil {
+			return err
+		}
+		body = bytes.NewReader(b)
+	}
+	req, err := http.NewRequestWithContext(ctx, method, o.base+path, body)
+	if err != nil {
+		return err
+	}
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json")
+	if o.key != "" {
+		req.Header.Set("Authorization", "Bearer "+o.key)
+	}
+	resp, err := o.http.Do(req)
+	if err != nil {
+		return err
+	}
+	defer resp.Body.Close()
+	b, err := io.ReadAll(io.LimitReader(resp.Body, maxAnswerBytes))
+	if err != nil {
+		return err
+	}
+	if resp.StatusCode >= 400 {
+		return &StatusError{Code: resp.StatusCode, Msg: o.redact(openAIMessage(b))}
+	}
+	if err := json.Unmarshal(b, out); err != nil {
+		return fmt.Errorf("unreadable answer: %v", err)
+	}
+	return nil
+}
+
+// openAIMessage is the message of {"error": {"message": …}}, else the body.
+func openAIMessage(b []byte) string {
+	var e struct {
+		Error struct {
+			Message string `json:"message"`
+		} `json:"error"`
+	}
+	if json.Unmarshal(b, &e) == nil && e.Error.Message != "" {
+		return e.Error.Message
+	}
+	return capRunes(strings.TrimSpace(string(b)), 200)
+}
+
+// redact removes the key from a server's message, in case one echoes it.
+func (o *openAIServer) redact(s string) string {
+	if o.key == "" {
+		return s
+	}
+	return strings.ReplaceAll(s, o.key, "[key]")
+}

@@ -1,0 +1,22 @@
+package schema
+
+// ModelStats counts a model backend's work, for the run report.
+type ModelStats struct {
+	Calls     int64 `json:"calls"`     // model calls that answered, repairs included
+	Retries   int64 `json:"retries"`   // tries beyond the first (429, 5xx, timeouts, malformed answers)
+	Repairs   int64 `json:"repairs"`   // header answers that failed validation and were sent back once
+	Fallbacks int64 `json:"fallbacks"` // chunks whose repair failed too: extractive header used
+}
+
+// Truncation is an input a server may have cut to fit its context window:
+// its estimated length is over the window, or the server counted markedly
+// fewer tokens for its batch than estimated (then the batch's longest input
+// is named). Ollama is asked not to truncate, so there it means a server
+// ignoring truncate=false; OpenAI-compatible servers may cut silently.
+type Truncation struct {
+	Excerpt         string `json:"excerpt"`    // the input's first characters
+	InputHash       string `json:"input_hash"` // hex SHA-256 of the whole input (the chunk's embed input)
+	EstimatedTokens int    `json:"estimated_tokens"`
+	Window          int    `json:"window"`       // the model's context window; 0: unknown
+	BatchTokens     int    `json:"batch_tokens"` // the server's count for the input's batch; 0: not reported
+}

@@ -1,0 +1,105 @@
+package sentence
+
+import (
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// Span is a half-open byte range of a sentence in the text it was found in.
+type Span struct{ Start, End int }
+
+// abbreviations never end a sentence, whatever follows them (lower case,
+// without the final dot). English and Brazilian Portuguese.
+var abbreviations = map[string]bool{
+	"dr": true, "dra": true, "sr": true, "sra": true, "srta": true, "srs": true, "sras": true,
+	"prof": true, "profa": true, "eng": true, "mr": true, "mrs": true, "ms": true, "jr": true,
+	"st": true, "av": true, "ex": true, "e.g": true, "i.e": true, "approx": true, "aprox": true,
+	"vs": true, "cf": true, "no": true, "nº": true, "fig": true, "tel": true, "pág": true, "pp": true,
+	"min": true, "máx": true, "mín": true, "est": true, "dept": true, "depto": true, "a.m": true,
+	"p.m": true, "a.c": true, "d.c": true, "u.s": true, "ca": true, "obs": true,
+}
+
+// Split splits s into sentences: a terminator (. ! ? …) with any closing
+// quotes or brackets, then white space, then what can start a sentence.
+// Abbreviations, initials ("J. Silva", "p. ex."), decimals ("1.5", "1,5")
+// and units ("km/h.") do not end one. The spans cover the sentences only;
+// the white space between them belongs to none.
+func Split(s string) []Span {
+	var out []Span
+	start := skipSpace(s, 0)
+	for i := start; i < len(s); {
+		r, n := utf8.DecodeRuneInString(s[i:])
+		i += n
+		if r != '.' && r != '!' && r != '?' && r != '…' {
+			continue
+		}
+		for i < len(s) && strings.ContainsRune("\"'”’)]*_", rune(s[i])) {
+			i++
+		}
+		if r == '.' && isAbbreviation(s[start:i]) {
+			continue
+		}
+		next := skipSpace(s, i)
+		if next == i && i < len(s) {
+			continue // "1.5", "e.g.x": no space, no boundary
+		}
+		if next < len(s) && !startsSentence(s[next:]) {
+			continue
+		}
+		out = append(out, Span{start, i})
+		start, i = next, next
+	}
+	if start < len(s) {
+		end := len(strings.TrimRightFunc(s, unicode.IsSpace))
+		if end > start {
+			out = append(out, Span{start, end})
+		}
+	}
+	return out
+}
+
+// isAbbreviation reports whether the text before a final dot ends in an
+// abbreviation or a single-letter initial.
+func isAbbreviation(before string) bool {
+	w := strings.TrimRight(before, "\"'”’)]*_")
+	w = strings.TrimSuffix(w, ".")
+	if i := strings.LastIndexFunc(w, func(r rune) bool { return unicode.IsSpace(r) || r == '(' || r == '"' }); i >= 0 {
+		_, n := utf8.DecodeRuneInString(w[i:])
+		w = w[i+n:]
+	}
+	if utf8.RuneCountInString(w) == 1 {
+		r, _ := utf8.DecodeRuneInString(w)
+		return unicode.IsLetter(r) // initials and "p." of "p. ex."
+	}
+	return abbreviations[strings.ToLower(w)]
+}
+
+// startsSentence reports whether s can open a sentence: an upper-case
+// letter, a digit, an opening quote or bracket, or a list or emphasis mark.
+func startsSentence(s string) bool {
+	r, _ := utf8.DecodeRuneInString(s)
+	return unicode.IsUpper(r) || unicode.IsDigit(r) || strings.ContainsRune("\"'“‘([¿¡*_-`>", r)
+}
+
+func skipSpace(s string, i int) int {
+	for i < len(s) {
+		r, n := utf8.DecodeRuneInString(s[i:])
+		if !unicode.IsSpace(r) {
+			break
+		}
+		i += n
+	}
+	return i
+}
+
+// First is the first sentence of text on one line, without list or quote
+// markers: what an extractive header says a chunk is about.
+func First(text string) string {
+	ss := Split(text)
+	if len(ss) == 0 {
+		return ""
+	}
+	s := strings.Join(strings.Fields(text[ss[0].Start:ss[0].End]), " ")
+	return strings.TrimLeft(s, "-*+>#` ")
+}

@@ -1,0 +1,52 @@
+package snapshot
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"strconv"
+	"strings"
+
+	"github.com/ocean-safety/ingest/artifacts"
+	"github.com/ocean-safety/ingest/schema"
+)
+
+// A chunk's header and vector are reused, from the previous snapshot or the
+// journal of an interrupted run, only under a key that covers everything
+// that shaped them: for a header the writer (model digest, prompt version),
+// its length cap, the document title and the chunk's content hash, section
+// path, kind, language and element; for a vector the embedder (model digest),
+// its dimensions and the exact text it embedded (which holds the header).
+
+// CacheKeys returns the run-wide parts of the keys; they go in the manifest
+// so the next run can key the rows of this snapshot.
+func CacheKeys(headerWriter string, headerMaxChars int, embedder string, dims int) artifacts.CacheKeys {
+	return artifacts.CacheKeys{
+		Header: headerWriter + "|max_chars=" + strconv.Itoa(headerMaxChars),
+		Vector: embedder + "|dims=" + strconv.Itoa(dims),
+	}
+}
+
+// HeaderKey is the key of a chunk's header and fields.
+func HeaderKey(prefix, title string, c schema.Chunk) string {
+	return digest(prefix, title, c.ContentHash, strings.Join(c.SectionPath, "\x1f"), string(c.Kind), string(c.Lang), string(c.Element))
+}
+
+// VectorKey is the key of the vector of an embed input.
+func VectorKey(prefix, input string) string { return digest(prefix, input) }
+
+func digest(parts ...string) string {
+	h := sha256.New()
+	for _, p := range parts {
+		h.Write([]byte(p))
+		h.Write([]byte{0})
+	}
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+// Enrichment is a reusable header with its fields.
+type Enrichment struct {
+	Header     string             `json:"header"`
+	Source     string             `json:"source"`
+	Fields     schema.Fields      `json:"fields"`
+	Thresholds []schema.Threshold `json:"thresholds,omitempty"` // the model's, grounded
+}

@@ -1,0 +1,145 @@
+package stages
+
+import (
+	"crypto/sha256"
+	"fmt"
+	"hash"
+
+	"github.com/ocean-safety/ingest/artifacts"
+	"github.com/ocean-safety/ingest/chunking"
+	"github.com/ocean-safety/ingest/schema"
+)
+
+// docTally is what a run counts of its documents. collect fills it, on the
+// enrich stream's callbacks, in corpus order.
+type docTally struct {
+	counts      artifacts.Counts // Documents and Rejected
+	diags       []schema.Diagnostic
+	problems    int // diagnostics that are errors or warnings: what --strict refuses
+	done        int
+	fingerprint hash.Hash // documents and versions: the corpus fingerprint
+	input       hash.Hash // file bytes: the input fingerprint
+	thresholds  []schema.Threshold
+	models      artifacts.ModelReport // rejects and ungrounded thresholds
+	calls       artifacts.Calls       // header calls, and headers and vectors reused
+	stats       map[string]*artifacts.StageStat
+}
+
+func newDocTally(setup []schema.Diagnostic) docTally {
+	t := docTally{fingerprint: sha256.New(), input: sha256.New(), stats: map[string]*artifacts.StageStat{}}
+	for _, s := range stageOrder {
+		t.stats[s] = &artifacts.StageStat{Name: s}
+	}
+	for _, d := range setup {
+		t.diagnose(d)
+	}
+	return t
+}
+
+func (t *docTally) diagnose(d schema.Diagnostic) {
+	t.diags = append(t.diags, d)
+	if d.Severity != schema.SeverityInfo {
+		t.problems++
+	}
+}
+
+// rowTally is what a run counts of the rows it writes, on the batch stream's
+// callbacks.
+type rowTally struct {
+	counts       artifacts.Counts // Chunks and the counts by kind, language and element
+	embed, write artifacts.StageStat
+	embedCalls   int
+}
+
+// tally is both, merged once every stream has finished.
+type tally struct {
+	docTally
+	rows rowTally
+}
+
+// Counts merges the documents' and the rows' counts.
+func (t tally) Counts(skipped int) artifacts.Counts {
+	c := t.rows.counts
+	c.Documents, c.Rejected, c.Skipped = t.counts.Documents, t.counts.Rejected, skipped
+	if c.ByKind == nil { // no chunks: write {} rather than null
+		c.ByKind, c.ByLang, c.ByElement = map[string]int{}, map[string]int{}, map[string]int{}
+	}
+	return c
+}
+
+// Stages is the per-stage account, in pipeline order.
+func (t tally) Stages() []artifacts.StageStat {
+	var out []artifacts.StageStat
+	for _, s := range stageOrder {
+		st := *t.stats[s]
+		switch s {
+		case stageEmbed:
+			st.Items, st.Seconds = t.rows.embed.Items, t.rows.embed.Seconds
+		case stageWrite:
+			st.Items, st.Seconds = t.rows.write.Items, t.rows.write.Seconds
+		}
+		out = append(out, st)
+	}
+	return out
+}
+
+// collect takes a document's result in corpus order, counts it, and
+// returns the chunks to embed. It runs on the enrich stream's callbacks.
+func (r *run) collect(t *docTally, res docResult, total int) []schema.Chunk {
+	if res.err != nil {
+		r.errs.set(res.err)
+		return nil
+	}
+	for s, d := range res.took {
+		t.stats[s].Items++
+		t.stats[s].Seconds += d.Seconds()
+	}
+	for _, d := range res.diags {
+		t.diagnose(d)
+		r.rep.Diagnostic(d)
+	}
+	t.done++
+	r.rep.Progress(StageEnriched, t.done, total)
+	inputLine(t.input, res.path, res.raw)
+	r.superseded(res)
+	if res.rejected {
+		t.counts.Rejected++
+		r.audit.Rejected(chunking.DocID(res.path), res.doc.Version, res.diags)
+		return nil
+	}
+	if r.cfg.Strict && t.problems > 0 {
+		r.errs.set(ErrStrict)
+		return nil
+	}
+	t.counts.Documents++
+	fmt.Fprintf(t.fingerprint, "%s\x00%s\n", res.path, res.doc.Version)
+	r.audit.Ingested(chunking.DocID(res.path), res.doc.Version, res.prev.Version)
+	t.calls.HeaderCalls += res.calls.HeaderCalls
+	t.calls.HeadersReused += res.calls.HeadersReused
+	t.calls.FromJournal += res.calls.FromJournal
+	t.models.Rejects = append(t.models.Rejects, res.rejects...)
+	t.models.Ungrounded = append(t.models.Ungrounded, res.ungrounded...)
+	for _, c := range res.chunks {
+		t.thresholds = append(t.thresholds, c.Thresholds...)
+	}
+	return res.chunks
+}
+
+// superseded records the previous chunks of this document that the new
+// snapshot no longer has.
+func (r *run) superseded(res docResult) {
+	if len(res.prev.IDs) == 0 {
+		return // a first run, or a new document: nothing to supersede
+	}
+	kept := map[string]bool{}
+	for _, c := range res.chunks {
+		kept[c.ChunkID] = true
+	}
+	var gone []string
+	for _, id := range res.prev.IDs {
+		if !kept[id] || res.rejected {
+			gone = append(gone, id)
+		}
+	}
+	r.audit.Supersede(chunking.DocID(res.path), gone)
+}
