@@ -1,8 +1,11 @@
-// Package stages is the ingest pipeline: parse, chunk, normalise, enrich
-// (context headers), embed and write, each stage a plain type with a method
-// that handles one item, and one runner (pipeline.go) that alone owns the
-// goroutines, the channels and the order of the output.
+// Package stages runs the ingest pipeline: Run takes a Config (what shapes
+// the snapshot and how hard to work), an artifacts.Target (where to read and
+// write) and Options (what is plugged in: header writer, embedder, reporter),
+// and publishes one snapshot or nothing.
 //
-// Markdown (goldmark), the concurrency library (conc) and model clients stay
-// inside this package; artifacts on disk are the artifacts package's job.
+// The stages themselves live in their own packages (chunking parses and
+// chunks, models writes headers and embeds, snapshot reuses earlier work);
+// this package holds the per-document flow (document.go), the normalise
+// stage, the tallies a run keeps, and the runner (runner.go), the only code
+// in the module that starts goroutines.
 package stages

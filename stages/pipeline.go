@@ -23,6 +23,10 @@ import (
 // ErrStrict is returned when --strict finds diagnostics: nothing is published.
 var ErrStrict = errors.New("strict mode: the corpus has errors or warnings")
 
+// ErrPanic marks a bug met in a stage: the run stops as on any other error,
+// with nothing published and the journal kept, and says where.
+var ErrPanic = errors.New("panic")
+
 // Options are a run's seams: what is plugged in rather than configured.
 type Options struct {
 	Headers     models.HeaderWriter // nil: the extractive writer

@@ -223,6 +223,7 @@ type failingEmbedder struct {
 	after  int32
 	calls  atomic.Int32
 	cancel context.CancelFunc // when set, cancel instead of failing
+	panics bool               // when set, panic instead of failing
 }
 
 var errEmbedder = errors.New("injected: model server gone")
@@ -233,9 +234,19 @@ func (e *failingEmbedder) Embed(ctx context.Context, texts []string) ([][]float3
 			e.cancel()
 			return nil, context.Canceled
 		}
+		if e.panics {
+			panic("injected: a bug in the embedder")
+		}
 		return nil, errEmbedder
 	}
 	return e.Builtin.Embed(ctx, texts)
+}
+
+// panickingHeaders is a header writer with a bug: it panics on a chunk.
+type panickingHeaders struct{ *models.Extractive }
+
+func (panickingHeaders) Header(context.Context, schema.Document, schema.Chunk) (models.Enrichment, error) {
+	panic("injected: a bug in the header writer")
 }
 
 // TestRunFailureKeepsPreviousSnapshot: a run that fails half-way (disk
@@ -256,6 +267,12 @@ func TestRunFailureKeepsPreviousSnapshot(t *testing.T) {
 		{"embedder fails", func(context.CancelFunc) Options {
 			return Options{Embedder: &failingEmbedder{Builtin: lexical.NewBuiltin(1024), after: 2}}
 		}, errEmbedder},
+		{"header writer panics", func(context.CancelFunc) Options {
+			return Options{Headers: panickingHeaders{models.NewExtractive(200)}}
+		}, ErrPanic},
+		{"embedder panics", func(context.CancelFunc) Options {
+			return Options{Embedder: &failingEmbedder{Builtin: lexical.NewBuiltin(1024), after: 2, panics: true}}
+		}, ErrPanic},
 		{"interrupted", func(cancel context.CancelFunc) Options {
 			return Options{Embedder: &failingEmbedder{Builtin: lexical.NewBuiltin(1024), after: 2, cancel: cancel}}
 		}, context.Canceled},

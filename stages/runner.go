@@ -280,7 +280,7 @@ func (r *run) guard(what string, task func() stream.Callback) func() stream.Call
 	return func() (cb stream.Callback) {
 		defer func() {
 			if p := recover(); p != nil {
-				r.errs.set(fmt.Errorf("%s: panic: %v\n%s", what, p, debug.Stack()))
+				r.errs.set(fmt.Errorf("%s: %w: %v\n%s", what, ErrPanic, p, debug.Stack()))
 				cb = func() {}
 			}
 		}()
@@ -288,7 +288,7 @@ func (r *run) guard(what string, task func() stream.Callback) func() stream.Call
 		return func() {
 			defer func() {
 				if p := recover(); p != nil {
-					r.errs.set(fmt.Errorf("%s: panic: %v\n%s", what, p, debug.Stack()))
+					r.errs.set(fmt.Errorf("%s: %w: %v\n%s", what, ErrPanic, p, debug.Stack()))
 				}
 			}()
 			inner()

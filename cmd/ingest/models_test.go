@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/ocean-safety/ingest/artifacts"
 	"github.com/ocean-safety/ingest/models/modelfake"
@@ -147,52 +148,93 @@ func embeddedTexts(t *testing.T, srv *modelfake.Server) int {
 // TestIndexResumeAfterServerDies: the model server dies after N embedding
 // calls; the run fails and publishes nothing; run again against a server
 // that is back, it embeds only what the first run had not finished, so the
-// two runs together embed what one clean run does.
+// two runs together embed what one clean run does. The same for --out and
+// for --publish, whose journal lives at a stable path in the publish folder.
 func TestIndexResumeAfterServerDies(t *testing.T) {
 	clean := modelfake.New(modelfake.Options{Dims: 1024})
 	defer clean.Close()
 	var stderr string
-	run := func(srv *modelfake.Server, out string) int {
+	run := func(srv *modelfake.Server, target ...string) int {
 		var code int
-		code, _, stderr = runCLI(context.Background(), "", "index", "--corpus", "../../corpus/ocean", "--out", out, "--quiet",
-			"--embedder", "ollama:bge-m3", "--ollama-host", srv.URL, "--embed-concurrency", "1")
+		args := append([]string{"index", "--corpus", "../../corpus/ocean", "--quiet",
+			"--embedder", "ollama:bge-m3", "--ollama-host", srv.URL, "--embed-concurrency", "1"}, target...)
+		code, _, stderr = runCLI(context.Background(), "", args...)
 		return code
 	}
-	if code := run(clean, filepath.Join(t.TempDir(), "clean")); code != exitOK {
+	if code := run(clean, "--out", filepath.Join(t.TempDir(), "clean")); code != exitOK {
 		t.Fatalf("clean run: exit %d", code)
 	}
 	want := embeddedTexts(t, clean)
 
-	out := filepath.Join(t.TempDir(), "snap")
-	dying := modelfake.New(modelfake.Options{Dims: 1024})
-	defer dying.Close()
-	dying.SetFault(modelfake.Fault{Kind: modelfake.Die, Path: modelfake.OllamaEmbed, After: 9})
-	if code := run(dying, out); code != exitFailed {
-		t.Fatalf("run against a dying server: exit %d, want %d", code, exitFailed)
+	for _, flag := range []string{"--out", "--publish"} {
+		t.Run(flag, func(t *testing.T) {
+			out := filepath.Join(t.TempDir(), "snap")
+			dying := modelfake.New(modelfake.Options{Dims: 1024})
+			defer dying.Close()
+			dying.SetFault(modelfake.Fault{Kind: modelfake.Die, Path: modelfake.OllamaEmbed, After: 9})
+			if code := run(dying, flag, out); code != exitFailed {
+				t.Fatalf("run against a dying server: exit %d, want %d", code, exitFailed)
+			}
+			if _, err := os.Stat(filepath.Join(out, artifacts.ManifestFile)); err == nil {
+				t.Fatalf("a failed run published %s", out)
+			}
+			if _, err := artifacts.Latest(out); flag == "--publish" && err == nil {
+				t.Fatalf("a failed run moved latest in %s", out)
+			}
+			if !strings.Contains(stderr, "90 vectors from the model server journaled") || !strings.Contains(stderr, "run again to resume") {
+				t.Errorf("got stderr %q, want what was finished and how to resume", stderr)
+			}
+			back := modelfake.New(modelfake.Options{Dims: 1024})
+			defer back.Close()
+			if code := run(back, flag, out); code != exitOK {
+				t.Fatalf("resumed run: exit %d: %s", code, stderr)
+			}
+			first, second := embeddedTexts(t, dying), embeddedTexts(t, back)
+			// The request that met the dead server was not answered: it is not in
+			// the first count, and the resume pays for it once.
+			dead := 0
+			if reqs := dying.Requests(modelfake.OllamaEmbed); len(reqs) > 9 {
+				var req struct {
+					Input []string `json:"input"`
+				}
+				json.Unmarshal(reqs[9], &req)
+				dead = len(req.Input)
+			}
+			if first-dead+second != want {
+				t.Errorf("got %d texts answered before the crash and %d after, want %d in all (one clean run)", first-dead, second, want)
+			}
+		})
 	}
-	if _, err := os.Stat(out); err == nil {
-		t.Fatalf("a failed run published %s", out)
+}
+
+// TestIndexConcurrencyFromConfig: llm_concurrency in the config file sets
+// how many header calls are in flight, and the flag overrides it only when
+// it is given.
+func TestIndexConcurrencyFromConfig(t *testing.T) {
+	cfgFile := filepath.Join(t.TempDir(), "ingest.yaml")
+	if err := os.WriteFile(cfgFile, []byte("llm_concurrency: 3\n"), 0o644); err != nil {
+		t.Fatal(err)
 	}
-	if !strings.Contains(stderr, "90 vectors from the model server journaled") || !strings.Contains(stderr, "run again to resume") {
-		t.Errorf("got stderr %q, want what was finished and how to resume", stderr)
+	tests := []struct {
+		name  string
+		flags []string
+		want  int
+	}{
+		{"from the config file", nil, 3},
+		{"flag over the file", []string{"--llm-concurrency", "1"}, 1},
 	}
-	back := modelfake.New(modelfake.Options{Dims: 1024})
-	defer back.Close()
-	if code := run(back, out); code != exitOK {
-		t.Fatalf("resumed run: exit %d", code)
-	}
-	first, second := embeddedTexts(t, dying), embeddedTexts(t, back)
-	// The request that met the dead server was not answered: it is not in
-	// the first count, and the resume pays for it once.
-	dead := 0
-	if reqs := dying.Requests(modelfake.OllamaEmbed); len(reqs) > 9 {
-		var req struct {
-			Input []string `json:"input"`
-		}
-		json.Unmarshal(reqs[9], &req)
-		dead = len(req.Input)
-	}
-	if first-dead+second != want {
-		t.Errorf("got %d texts answered before the crash and %d after, want %d in all (one clean run)", first-dead, second, want)
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			srv := modelfake.New(modelfake.Options{Dims: 1024, Latency: 20 * time.Millisecond})
+			defer srv.Close()
+			args := append([]string{"index", "--corpus", fixtureCorpus, "--out", filepath.Join(t.TempDir(), "snap"), "--quiet",
+				"--config", cfgFile, "--llm", "ollama:qwen2.5:7b", "--ollama-host", srv.URL, "--workers", "4"}, tt.flags...)
+			if code, _, stderr := runCLI(context.Background(), "", args...); code != exitOK {
+				t.Fatalf("exit %d: %s", code, stderr)
+			}
+			if got := srv.MaxInFlight(modelfake.OllamaChat); got != tt.want {
+				t.Errorf("got %d header calls in flight at most, want %d", got, tt.want)
+			}
+		})
 	}
 }

@@ -93,6 +93,8 @@ type Server struct {
 	calls   map[string]int
 	bodies  map[string][][]byte
 	dead    bool
+	// inFlight and maxInFlight count calls being answered, by path
+	inFlight, maxInFlight map[string]int
 }
 
 // New starts a fake server; Close stops it.
@@ -109,6 +111,7 @@ func New(opt Options) *Server {
 	s := &Server{
 		opt: opt, done: make(chan struct{}), latency: opt.Latency,
 		faults: map[string]*faultState{}, calls: map[string]int{}, bodies: map[string][][]byte{},
+		inFlight: map[string]int{}, maxInFlight: map[string]int{},
 	}
 	mux := http.NewServeMux()
 	for path, h := range map[string]func(http.ResponseWriter, *request){
@@ -178,6 +181,7 @@ func (s *Server) handle(path string, h func(http.ResponseWriter, *request)) http
 	model := slices.Contains(modelEndpoints, path)
 	return func(w http.ResponseWriter, r *http.Request) {
 		body, _ := io.ReadAll(r.Body)
+		defer s.enter(path)()
 		f, latency, dead := s.record(path, body, model)
 		if dead {
 			drop(w)
@@ -215,6 +219,26 @@ func (s *Server) handle(path string, h func(http.ResponseWriter, *request)) http
 		}
 		h(w, &request{Request: r, body: body, fault: f})
 	}
+}
+
+// enter counts a call in flight on path until the returned func is called.
+func (s *Server) enter(path string) (leave func()) {
+	s.mu.Lock()
+	s.inFlight[path]++
+	s.maxInFlight[path] = max(s.maxInFlight[path], s.inFlight[path])
+	s.mu.Unlock()
+	return func() {
+		s.mu.Lock()
+		s.inFlight[path]--
+		s.mu.Unlock()
+	}
+}
+
+// MaxInFlight returns the most calls that were in flight on path at once.
+func (s *Server) MaxInFlight(path string) int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.maxInFlight[path]
 }
 
 // record counts the call and picks the fault that applies to it.
