@@ -5,5 +5,5 @@
 // problem as a schema.Diagnostic that names the file and line.
 //
 // It knows nothing of Markdown beyond the title line: cutting the body into
-// chunks is the stages package's job.
+// chunks is the chunking package's job.
 package corpus

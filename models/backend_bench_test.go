@@ -19,7 +19,7 @@ import (
 // encode and decode, which a 20 ms fake makes look large and a real model's
 // hundreds of milliseconds do not.
 //
-//	go test ./stages -run '^$' -bench EmbedThroughput -benchtime 200x
+//	go test ./models -run '^$' -bench EmbedThroughput -benchtime 200x
 func BenchmarkEmbedThroughput(b *testing.B) {
 	const latency = 20 * time.Millisecond
 	for _, bc := range []struct{ dims, n int }{{64, 1}, {64, 2}, {64, 4}, {64, 8}, {1024, 1}, {1024, 2}, {1024, 4}, {1024, 8}} {

@@ -16,7 +16,7 @@ const (
 	embedHeads   = 4
 	embedFF      = 128
 	embedLayers  = 1
-	embedContext = 8192 // stages asks for at most 8192 (maxEmbedWindow); one token per character
+	embedContext = 8192 // the models package asks for at most 8192 (maxEmbedWindow); one token per character
 	embedMean    = 1    // pooling.TypeMean
 )
 
