@@ -21,13 +21,14 @@ import (
 // chose to reuse from.
 func publishPipeline(dir string, keep int, corpusDir string) (*artifacts.Published, string, error) {
 	target := artifacts.PublishTarget(dir, keep, "")
+	prev := target.Previous()
 	cfg := stages.DefaultConfig()
 	cfg.Corpus, cfg.Workers, cfg.SourceLabel = corpusDir, 1, testSourceLabel
 	res, err := stages.Run(context.Background(), cfg, target, stages.Options{})
 	if res == nil {
-		return nil, target.Previous, err
+		return nil, prev, err
 	}
-	return &res.Published, target.Previous, err
+	return &res.Published, prev, err
 }
 
 // publishBuild stages a snapshot written by build into the publish folder
@@ -176,7 +177,7 @@ func hiddenEntries(t *testing.T, dir string) []string {
 	}
 	var out []string
 	for _, e := range entries {
-		if strings.HasPrefix(e.Name(), ".") {
+		if strings.HasPrefix(e.Name(), ".") && e.Name() != ".ingest" { // the state folder stays
 			out = append(out, e.Name())
 		}
 	}

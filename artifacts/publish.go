@@ -8,14 +8,16 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-
-	"golang.org/x/sys/unix"
 )
 
 // commitOut puts the staged folder dir at out. Where the system can, the
-// two folders are exchanged in one atomic rename (Linux renameat2); elsewhere
-// the old folder is moved aside first. Either way the old snapshot is
-// removed only after the new one is in place.
+// two folders are exchanged in one atomic rename (Linux renameat2, see
+// exchange); elsewhere it takes two renames: the old folder is moved aside
+// (to dir + ".old"), then the new one into place, and the old one is put
+// back if that fails. Between the two renames out does not exist for a
+// moment; a crash there leaves the old snapshot at dir.old, which the next
+// run's clean-up removes. Either way the old snapshot is removed only after
+// the new one is in place.
 func commitOut(dir, out string) error {
 	if err := syncDir(dir); err != nil {
 		return fmt.Errorf("publish %s: %w", out, err)
@@ -26,7 +28,7 @@ func commitOut(dir, out string) error {
 		}
 		return syncDir(filepath.Dir(out))
 	}
-	if err := unix.Renameat2(unix.AT_FDCWD, dir, unix.AT_FDCWD, out, unix.RENAME_EXCHANGE); err == nil {
+	if err := exchange(dir, out); err == nil {
 		if err := syncDir(filepath.Dir(out)); err != nil {
 			return fmt.Errorf("publish %s: %w", out, err)
 		}
@@ -44,18 +46,6 @@ func commitOut(dir, out string) error {
 		return fmt.Errorf("publish %s: %w", out, err)
 	}
 	return os.RemoveAll(old)
-}
-
-func syncDir(dir string) error {
-	d, err := os.Open(dir)
-	if err != nil {
-		return err
-	}
-	defer d.Close()
-	if err := d.Sync(); err != nil && !errors.Is(err, unix.EINVAL) {
-		return err
-	}
-	return nil
 }
 
 // Describe returns a file's size and SHA-256, for the manifest.

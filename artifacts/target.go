@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 )
 
 // Target is where a run reads and writes: decided once, at the edge, from
@@ -20,44 +21,64 @@ type Target struct {
 	Publish string
 	// Keep is how many snapshots a publish folder keeps (0: DefaultKeep).
 	Keep int
-	// Previous is the snapshot the run reuses headers and vectors from:
-	// --prev, else the snapshot at Out, else Publish's latest; "" for none.
-	Previous string
-	// Journal is where the run checkpoints what models returned, at a path
-	// that outlives a failed run so the next one resumes from it.
-	Journal string
-	// Lock is the file that keeps one run at a time on this target.
-	Lock string
+	// Prev is the snapshot to reuse from when it is not the one the run
+	// replaces (--prev); see Previous.
+	Prev string
+	// State is the folder of the run's own files that outlive a run: the
+	// lock that keeps one run at a time, and the journal a killed run
+	// resumes from.
+	State string
 }
 
 // OutTarget is the target of a run published at out, reusing from prev
 // ("" for the snapshot already at out, if any).
 func OutTarget(out, prev string) Target {
 	out = filepath.Clean(out)
-	parent, base := filepath.Dir(out), filepath.Base(out)
-	t := Target{Out: out, Previous: prev,
-		Journal: filepath.Join(parent, "."+base+".journal.jsonl"),
-		Lock:    filepath.Join(parent, "."+base+".lock")}
-	if t.Previous == "" && isSnapshot(out) {
-		t.Previous = out
-	}
-	return t
+	return Target{Out: out, Prev: prev, State: filepath.Join(filepath.Dir(out), "."+filepath.Base(out)+".ingest")}
 }
 
 // PublishTarget is the target of a run published into the publish folder
 // dir, keeping keep snapshots, reusing from prev ("" for latest, if any).
 func PublishTarget(dir string, keep int, prev string) Target {
 	dir = filepath.Clean(dir)
-	t := Target{Publish: dir, Keep: keep, Previous: prev,
-		Journal: filepath.Join(dir, ".journal.jsonl"),
-		Lock:    filepath.Join(dir, ".lock")}
-	if t.Previous == "" {
-		if latest, err := Latest(dir); err == nil && isSnapshot(latest) {
-			t.Previous = latest
-		}
-	}
-	return t
+	return Target{Publish: dir, Keep: keep, Prev: prev, State: filepath.Join(dir, stateDir)}
 }
+
+// stateDir is a publish folder's own state folder.
+const stateDir = ".ingest"
+
+// Journal is where the run checkpoints what model servers returned.
+func (t Target) Journal() string { return filepath.Join(t.State, "journal.jsonl") }
+
+// LockPath is the file locked while a run writes the target.
+func (t Target) LockPath() string { return filepath.Join(t.State, "lock") }
+
+// Current is the snapshot the run would replace: the one at Out, or the
+// one latest points to; "" for none.
+func (t Target) Current() string {
+	if t.Publish != "" {
+		if latest, err := Latest(t.Publish); err == nil && isSnapshot(latest) {
+			return latest
+		}
+		return ""
+	}
+	if isSnapshot(t.Out) {
+		return t.Out
+	}
+	return ""
+}
+
+// Previous is the snapshot the run reuses headers and vectors from: Prev,
+// else Current. Read it under the lock: another run may move latest.
+func (t Target) Previous() string {
+	if t.Prev != "" {
+		return t.Prev
+	}
+	return t.Current()
+}
+
+// snapshotFiles are the files a snapshot folder holds.
+var snapshotFiles = map[string]bool{ChunksFile: true, ManifestFile: true, ReportFile: true, ThresholdsFile: true, AuditFile: true}
 
 func isSnapshot(dir string) bool {
 	_, err := os.Stat(filepath.Join(dir, ManifestFile))
@@ -72,16 +93,35 @@ func (t Target) String() string {
 	return t.Out
 }
 
-// Check refuses a target that cannot be written before any work: a keep
-// below one, or neither or both of Out and Publish.
-func (t Target) Check() error {
+// Key is the setting the target comes from: "out" or "publish".
+func (t Target) Key() string {
+	if t.Publish != "" {
+		return "publish"
+	}
+	return "out"
+}
+
+// Check refuses, before any work, a target that is not the tool's to
+// write: a folder that holds anything but a snapshot (or, for a publish
+// folder, anything but snapshots and what publishing puts beside them), a
+// file, the corpus itself or a folder inside it or around it. It also
+// refuses a keep below one. The error names what is there.
+func (t Target) Check(corpus string) error {
 	switch {
 	case (t.Out == "") == (t.Publish == ""):
 		return errors.New("a target is an out folder or a publish folder, not both or neither")
 	case t.Publish != "" && t.keep() < 1:
-		return fmt.Errorf("publish %s: keep %d: want at least 1", t.Publish, t.Keep)
+		return &NotOwnedError{Key: "keep", Path: t.Publish, Why: fmt.Sprintf("%d: want at least 1", t.Keep)}
 	}
-	return nil
+	if corpus != "" {
+		if err := t.checkCorpus(corpus); err != nil {
+			return err
+		}
+	}
+	if t.Publish != "" {
+		return t.checkPublishDir()
+	}
+	return t.checkOutDir()
 }
 
 func (t Target) keep() int {
@@ -89,6 +129,132 @@ func (t Target) keep() int {
 		return DefaultKeep
 	}
 	return t.Keep
+}
+
+// NotOwnedError is a target the tool refuses to write: Key is the setting
+// that named it ("out", "publish", "keep").
+type NotOwnedError struct {
+	Key, Path, Why string
+}
+
+func (e *NotOwnedError) Error() string { return e.Path + ": " + e.Why }
+
+func (t Target) refuse(why string, a ...any) error {
+	return &NotOwnedError{Key: t.Key(), Path: t.String(), Why: fmt.Sprintf(why, a...)}
+}
+
+func (t Target) checkOutDir() error {
+	info, err := os.Lstat(t.Out)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return t.refuse("%v", err)
+	}
+	if !info.IsDir() {
+		return t.refuse("is a file, not a snapshot folder; choose an empty or new folder")
+	}
+	entries, err := os.ReadDir(t.Out)
+	if err != nil {
+		return t.refuse("%v", err)
+	}
+	if len(entries) == 0 {
+		return nil
+	}
+	if !isSnapshot(t.Out) {
+		return t.refuse("not an ingest snapshot (holds %s); choose an empty or new folder", entries[0].Name())
+	}
+	for _, e := range entries {
+		if !snapshotFiles[e.Name()] {
+			return t.refuse("holds %s besides a snapshot, which a run would replace; move it, or choose another folder", e.Name())
+		}
+	}
+	return nil
+}
+
+// checkPublishDir accepts a publish folder that holds only what publishing
+// makes: snapshot folders, latest, the diff reports written beside them,
+// and the tool's dot-named state and leftovers.
+func (t Target) checkPublishDir() error {
+	info, err := os.Lstat(t.Publish)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return t.refuse("%v", err)
+	}
+	if !info.IsDir() {
+		return t.refuse("is a file, not a publish folder; choose an empty or new folder")
+	}
+	entries, err := os.ReadDir(t.Publish)
+	if err != nil {
+		return t.refuse("%v", err)
+	}
+	for _, e := range entries {
+		name := e.Name()
+		switch {
+		case name == LatestLink, name == stateDir, isLeftover(name, ""),
+			strings.HasSuffix(name, ".diff.md") || strings.HasSuffix(name, ".diff.json"),
+			e.IsDir() && isSnapshot(filepath.Join(t.Publish, name)):
+			continue
+		}
+		return t.refuse("not an ingest publish folder (holds %s); choose an empty or new folder", name)
+	}
+	return nil
+}
+
+// checkCorpus refuses a target that is the corpus, lies inside it (the
+// next run would ingest the snapshot's own files) or holds it (a publish
+// or replace would delete the sources).
+func (t Target) checkCorpus(corpus string) error {
+	c, err := realPath(corpus)
+	if err != nil {
+		return nil // the corpus is checked where it is read
+	}
+	p, err := realPath(t.String())
+	if err != nil {
+		return t.refuse("%v", err)
+	}
+	switch {
+	case p == c:
+		return t.refuse("is the corpus folder; choose a folder outside it")
+	case within(p, c):
+		return t.refuse("is inside the corpus %s: the next run would ingest the snapshot; choose a folder outside it", corpus)
+	case within(c, p):
+		return t.refuse("holds the corpus %s; choose a folder outside it", corpus)
+	}
+	return nil
+}
+
+// realPath resolves symbolic links in p, the part that exists: a target
+// that does not exist yet resolves through its nearest existing parent.
+func realPath(p string) (string, error) {
+	p, err := filepath.Abs(p)
+	if err != nil {
+		return "", err
+	}
+	var rest []string
+	for {
+		r, err := filepath.EvalSymlinks(p)
+		if err == nil {
+			return filepath.Join(append([]string{r}, rest...)...), nil
+		}
+		if !errors.Is(err, os.ErrNotExist) {
+			return "", err
+		}
+		parent := filepath.Dir(p)
+		if parent == p {
+			return "", err
+		}
+		rest = append([]string{filepath.Base(p)}, rest...)
+		p = parent
+	}
+}
+
+// within reports whether path lies strictly inside dir.
+func within(path, dir string) bool {
+	rel, err := filepath.Rel(dir, path)
+	return err == nil && rel != "." && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
 }
 
 // Staging is a snapshot being written: a temporary folder beside its target
@@ -102,15 +268,10 @@ type Staging struct {
 
 // Stage creates the temporary folder of a snapshot for t.
 func (t Target) Stage() (*Staging, error) {
-	if err := t.Check(); err != nil {
+	if err := t.Check(""); err != nil {
 		return nil, err
 	}
-	parent, pattern := filepath.Dir(t.Out), "."+filepath.Base(t.Out)+".tmp-"
-	if t.Publish != "" {
-		// Inside the publish folder, so the final move is a rename on one
-		// file system.
-		parent, pattern = t.Publish, ".publish-"
-	}
+	parent, pattern := t.stagingParent()
 	if err := os.MkdirAll(parent, 0o755); err != nil {
 		return nil, fmt.Errorf("stage %s: %w", t, err)
 	}
@@ -123,6 +284,24 @@ func (t Target) Stage() (*Staging, error) {
 	}
 	return &Staging{Dir: dir, t: t}, nil
 }
+
+// stagingParent is the folder a staging folder is made in, on the target's
+// file system so the final move is a rename, and its name pattern.
+func (t Target) stagingParent() (parent, pattern string) {
+	if t.Publish != "" {
+		return t.Publish, publishPrefix
+	}
+	return filepath.Dir(t.Out), "." + filepath.Base(t.Out) + tmpInfix
+}
+
+// The names of what a run makes and removes itself, so a later run can
+// recognise what a crashed one left.
+const (
+	publishPrefix = ".publish-"
+	tmpInfix      = ".tmp-"
+	pruneInfix    = ".prune-"
+	oldSuffix     = ".old"
+)
 
 // Path is the staged path of a snapshot file.
 func (s *Staging) Path(name string) string { return filepath.Join(s.Dir, name) }
@@ -157,10 +336,7 @@ func (s *Staging) Commit(ctx context.Context) (*Published, error) {
 
 func (s *Staging) publish(ctx context.Context) (*Published, error) {
 	dir := s.t.Publish
-	pub := &Published{}
-	if prev, err := Latest(dir); err == nil && isSnapshot(prev) {
-		pub.Previous = prev
-	}
+	pub := &Published{Previous: s.t.Current()}
 	var err error
 	if pub.Name, err = checkBuild(ctx, s.Dir); err != nil {
 		_ = s.Abort()

@@ -1,8 +1,10 @@
 package corpus
 
 import (
+	"errors"
 	"fmt"
 	"io/fs"
+	"os"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -13,8 +15,21 @@ import (
 // Scan lists every Markdown document under root, as slash-separated paths
 // relative to root in byte order (the order chunks are written in), and every
 // other file it passed over. Hidden files and folders (".git", ".DS_Store")
-// are skipped and listed, never silently.
+// are skipped and listed, never silently. root must be a folder (a link to
+// one is followed); anything else is a *schema.SettingError for "corpus".
 func Scan(root string) (docs []string, skipped []schema.Skipped, err error) {
+	info, err := os.Stat(root)
+	switch {
+	case errors.Is(err, os.ErrNotExist):
+		return nil, nil, schema.Setting("corpus", "%s: no such folder", root)
+	case err != nil:
+		return nil, nil, schema.Setting("corpus", "%w", err)
+	case !info.IsDir():
+		return nil, nil, schema.Setting("corpus", "%s: not a folder; give the folder that holds the Markdown files", root)
+	}
+	if root, err = filepath.EvalSymlinks(root); err != nil { // the walk does not follow a link
+		return nil, nil, schema.Setting("corpus", "%w", err)
+	}
 	err = filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err

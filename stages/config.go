@@ -19,6 +19,9 @@ const (
 	// out their timeout.
 	defaultLLMConcurrency   = 2
 	defaultEmbedConcurrency = 2
+	// A nightly corpus loses a few documents, not half of them: more is a
+	// wrong folder, a failed checkout or a broken generator.
+	defaultMaxShrink = 0.5
 )
 
 // Config is everything a run is shaped by, and how hard it works. The config
@@ -45,6 +48,21 @@ type Config struct {
 	Chunk  chunking.Config `yaml:"chunk" json:"chunk"`
 	Embed  EmbedConfig     `yaml:"embed" json:"embed"`
 	Header HeaderConfig    `yaml:"header" json:"header"`
+
+	// Publish guards what replaces a good snapshot; it does not shape the
+	// output, so it is not in the config hash.
+	Publish PublishConfig `yaml:"publish" json:"-"`
+	// AllowShrink accepts a run that drops more than publish.max_shrink of
+	// the previous snapshot's documents (--allow-shrink; never from a file).
+	AllowShrink bool `yaml:"-" json:"-"`
+}
+
+// PublishConfig guards publishing.
+type PublishConfig struct {
+	// MaxShrink is the largest share of the replaced snapshot's documents a
+	// run may drop (0.5: half). A mis-pointed or half-broken corpus fails
+	// instead of replacing a good snapshot.
+	MaxShrink float64 `yaml:"max_shrink"`
 }
 
 // EmbedConfig shapes the vectors.
@@ -71,6 +89,7 @@ func DefaultConfig() Config {
 		Chunk:            chunking.DefaultConfig(),
 		Embed:            EmbedConfig{Dims: models.DefaultDims, BatchSize: models.DefaultBatchSize, MaxDims: models.MaxDims},
 		Header:           HeaderConfig{MaxChars: models.DefaultHeaderChars},
+		Publish:          PublishConfig{MaxShrink: defaultMaxShrink},
 	}
 }
 
@@ -99,6 +118,9 @@ func (c Config) Validate() error {
 	}
 	if _, err := schema.ParseLang(c.DefaultLang); err != nil {
 		bad("default_lang", "%v", err)
+	}
+	if c.Publish.MaxShrink < 0 || c.Publish.MaxShrink > 1 {
+		bad("publish.max_shrink", "%g: want a share from 0 (no document may go) to 1 (any may)", c.Publish.MaxShrink)
 	}
 	if c.Workers < 0 {
 		bad("workers", "%d: want 0 (all cores) or more", c.Workers)

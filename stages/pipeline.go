@@ -23,6 +23,15 @@ import (
 // ErrStrict is returned when --strict finds diagnostics: nothing is published.
 var ErrStrict = errors.New("strict mode: the corpus has errors or warnings")
 
+// ErrNothing is a run that would publish no document: an empty or
+// mis-pointed corpus, or one whose every document was rejected. Nothing is
+// published; the previous snapshot stays.
+var ErrNothing = errors.New("no document to publish")
+
+// ErrShrink is a run that would drop more of the previous snapshot's
+// documents than publish.max_shrink allows. Nothing is published.
+var ErrShrink = errors.New("the snapshot would shrink")
+
 // ErrPanic marks a bug met in a stage: the run stops as on any other error,
 // with nothing published and the journal kept, and says where.
 var ErrPanic = errors.New("panic")
@@ -33,6 +42,9 @@ type Options struct {
 	Embedder    models.Embedder     // nil: the built-in embedder
 	Reporter    Reporter            // nil: Discard
 	ToolVersion string
+	// LockWait is how long to wait for another run of the same target to
+	// finish (0: fail at once with an *artifacts.LockedError).
+	LockWait time.Duration
 	// CreateFile opens the Parquet file; nil is os.Create. Tests use it to
 	// inject a failing disk.
 	CreateFile func(path string) (io.WriteCloser, error)
@@ -53,6 +65,9 @@ type Result struct {
 	Manifest  artifacts.Manifest
 	Report    artifacts.Report
 	Published artifacts.Published // where the snapshot went
+	// Cleaned lists the temporary folders crashed runs had left beside the
+	// target, removed by this one.
+	Cleaned []string
 }
 
 // stage names, in pipeline order.
@@ -78,11 +93,20 @@ func Run(ctx context.Context, cfg Config, target artifacts.Target, opt Options) 
 	if err != nil {
 		return nil, err
 	}
-	if err := target.Check(); err != nil {
+	if err := target.Check(cfg.Corpus); err != nil {
 		return nil, err
 	}
 	r.target = target
-	return r.run(ctx)
+	lock, err := target.Acquire(ctx, opt.LockWait)
+	if err != nil {
+		return nil, err
+	}
+	defer lock.Release()
+	res, err := r.run(ctx)
+	if res != nil {
+		res.Cleaned = lock.Cleaned
+	}
+	return res, err
 }
 
 // run is one run. Its fields are set before the streams start and only read
@@ -176,7 +200,7 @@ func (r *run) run(ctx context.Context) (*Result, error) {
 		}
 	}()
 	r.openPrevious(ctx)
-	if r.journal, err = snapshot.OpenJournal(r.target.Journal); err != nil {
+	if r.journal, err = snapshot.OpenJournal(r.target.Journal()); err != nil {
 		return nil, err
 	}
 	prevDir := ""
@@ -228,6 +252,10 @@ func (r *run) build(ctx context.Context, paths []string, skipped []schema.Skippe
 		r.writer.Abort()
 		return nil, err
 	}
+	if err := r.plausible(t, len(skipped)); err != nil {
+		r.writer.Abort()
+		return nil, err
+	}
 	if r.prev != nil {
 		gone, err := r.prev.Rest()
 		if err != nil {
@@ -253,6 +281,29 @@ func (r *run) openWriter() error {
 func (r *run) strict(t tally) error {
 	if r.cfg.Strict && t.problems > 0 {
 		return fmt.Errorf("%w: %d problems; nothing published", ErrStrict, t.problems)
+	}
+	return nil
+}
+
+// plausible refuses a snapshot that would replace the current one with
+// nothing, or with much less: a wrong --corpus must not silently empty what
+// consumers read.
+func (r *run) plausible(t tally, skipped int) error {
+	docs := t.counts.Documents
+	if docs == 0 {
+		return fmt.Errorf("%w: %d documents rejected, %d files skipped in %s; nothing published", ErrNothing, t.counts.Rejected, skipped, r.cfg.Corpus)
+	}
+	cur := r.target.Current()
+	if cur == "" || r.cfg.AllowShrink {
+		return nil
+	}
+	m, err := artifacts.ReadManifest(cur)
+	if err != nil {
+		return nil // nothing readable to compare with
+	}
+	before := m.Counts.Documents
+	if float64(docs) < float64(before)*(1-r.cfg.Publish.MaxShrink) {
+		return fmt.Errorf("%w from %d to %d documents, more than publish.max_shrink (%g) allows; nothing published: check the corpus", ErrShrink, before, docs, r.cfg.Publish.MaxShrink)
 	}
 	return nil
 }

@@ -23,13 +23,13 @@ func (r *run) stopped(err error, t tally) error {
 		return err
 	}
 	return fmt.Errorf("%w; nothing published: %d documents read, %d headers and %d vectors from the model server journaled in %s, run again to resume",
-		err, t.done, h, v, r.target.Journal)
+		err, t.done, h, v, r.target.Journal())
 }
 
 // openPrevious opens the snapshot to reuse from. One that cannot be trusted
 // is reported and ignored.
 func (r *run) openPrevious(ctx context.Context) {
-	dir := r.target.Previous
+	dir := r.target.Previous()
 	if dir == "" {
 		return // a first run
 	}

@@ -30,6 +30,8 @@ func indexCommand() *cli.Command {
 			&cli.BoolFlag{Name: "strict", Usage: "any error or warning fails the run; nothing is published"},
 			&cli.BoolFlag{Name: "quiet", Usage: "print only problems and the final summary"},
 			&cli.BoolFlag{Name: "plan", Usage: "dry run: count documents, chunks, model and embedding calls, then stop"},
+			&cli.BoolFlag{Name: "allow-shrink", Usage: "publish even when the corpus lost more than publish.max_shrink of the previous snapshot's documents"},
+			&cli.DurationFlag{Name: "wait", Usage: "wait up to this long for another run of the same --out or --publish to finish (default: fail at once)"},
 		}, backendFlags()...),
 		Action: func(ctx context.Context, cmd *cli.Command) error {
 			f, err := loadConfig(cmd)
@@ -64,8 +66,8 @@ func indexCommand() *cli.Command {
 			if publish != "" {
 				target = artifacts.PublishTarget(publish, cmd.Int("keep"), prev)
 			}
-			if err := target.Check(); err != nil {
-				return usageError{err}
+			if err := target.Check(cfg.Corpus); err != nil {
+				return targetError(err)
 			}
 			bc := backendConfig(cmd, cfg)
 			bc.PrevDims = previousDims(target)
@@ -76,15 +78,20 @@ func indexCommand() *cli.Command {
 			cfg.Embed.Dims = embedder.Dims()
 			errw := cmd.Root().ErrWriter
 			rep := newReporter(errw, cmd.Bool("quiet"))
-			res, err := stages.Run(ctx, cfg, target, stages.Options{Reporter: rep, ToolVersion: version, Headers: headers, Embedder: embedder})
+			res, err := stages.Run(ctx, cfg, target, stages.Options{Reporter: rep, ToolVersion: version, Headers: headers, Embedder: embedder, LockWait: cmd.Duration("wait")})
 			rep.done()
 			switch {
 			case errors.Is(err, artifacts.ErrPrune):
 				fmt.Fprintf(errw, "warning: %v\n", err)
 			case errors.Is(err, stages.ErrStrict):
 				return err
+			case errors.Is(err, stages.ErrShrink):
+				return fmt.Errorf("index: %w; to accept it, run again with --allow-shrink", err)
 			case err != nil:
-				return fmt.Errorf("index: %w", err)
+				return fmt.Errorf("index: %w", targetError(settingsError(err)))
+			}
+			for _, c := range res.Cleaned {
+				fmt.Fprintf(errw, "removed %s, left by an interrupted run\n", c)
 			}
 			if publish != "" {
 				note := ""
@@ -120,6 +127,23 @@ func applyRunFlags(cmd *cli.Command, cfg *stages.Config) {
 	if cmd.IsSet("embed-concurrency") {
 		cfg.EmbedConcurrency = cmd.Int("embed-concurrency")
 	}
+	if cmd.IsSet("allow-shrink") {
+		cfg.AllowShrink = cmd.Bool("allow-shrink")
+	}
+}
+
+// targetError turns a target the tool refuses to write, or one another run
+// holds, into a usage error naming the flag.
+func targetError(err error) error {
+	var no *artifacts.NotOwnedError
+	var locked *artifacts.LockedError
+	switch {
+	case errors.As(err, &no):
+		return usageError{fmt.Errorf("--%s %s", no.Key, no.Error())}
+	case errors.As(err, &locked):
+		return usageError{fmt.Errorf("%w; wait for it, or pass --wait DURATION", locked)}
+	}
+	return err
 }
 
 func printSummary(w io.Writer, res *stages.Result) {
@@ -170,10 +194,10 @@ func plan(ctx context.Context, cmd *cli.Command, cfg stages.Config) error {
 // previousDims is the vector width of the snapshot a run will reuse from (0
 // when there is none): a model of another width is refused at start.
 func previousDims(t artifacts.Target) int {
-	if t.Previous == "" {
+	if t.Previous() == "" {
 		return 0
 	}
-	m, err := artifacts.ReadManifest(t.Previous)
+	m, err := artifacts.ReadManifest(t.Previous())
 	if err != nil {
 		return 0
 	}

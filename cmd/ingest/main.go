@@ -120,6 +120,7 @@ func loadConfig(cmd *cli.Command) (config.File, error) {
 // settingFlags names the flag that sets a setting, where one does: a bad
 // value is reported under the name the user typed.
 var settingFlags = map[string]string{
+	"corpus":            "--corpus",
 	"workers":           "--workers",
 	"llm_concurrency":   "--llm-concurrency",
 	"embed_concurrency": "--embed-concurrency",
@@ -151,7 +152,10 @@ func describeSettings(err error) string {
 	if se, ok := err.(*schema.SettingError); ok {
 		name := se.Key
 		if flag, ok := settingFlags[se.Key]; ok {
-			name = flag + " (" + se.Key + ")"
+			name = flag
+			if flag != "--"+strings.ReplaceAll(se.Key, "_", "-") {
+				name += " (" + se.Key + ")" // a config key of another name
+			}
 		}
 		return name + ": " + se.Err.Error()
 	}

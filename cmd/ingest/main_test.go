@@ -64,7 +64,7 @@ func TestExitCodes(t *testing.T) {
 		{"unknown config key", context.Background(), []string{"index", "--corpus", fixtureCorpus, "--out", filepath.Join(tmp, "y"), "--config", badConfig}, exitUsage, "maxx", "", filepath.Join(tmp, "y")},
 		{"bad budget", context.Background(), []string{"chunk", "--max", "0", fixtureCorpus + "/waves.md"}, exitUsage, "chunk.max", "", ""},
 		{"chunk without files", context.Background(), []string{"chunk"}, exitUsage, "at least one FILE", "", ""},
-		{"missing corpus folder", context.Background(), []string{"index", "--corpus", filepath.Join(tmp, "nope"), "--out", filepath.Join(tmp, "z")}, exitFailed, "nope", "", filepath.Join(tmp, "z")},
+		{"missing corpus folder", context.Background(), []string{"index", "--corpus", filepath.Join(tmp, "nope"), "--out", filepath.Join(tmp, "z")}, exitUsage, "nope: no such folder", "", filepath.Join(tmp, "z")},
 		{"interrupted", cancelled, []string{"index", "--corpus", fixtureCorpus, "--out", filepath.Join(tmp, "int")}, exitInterrupted, "", "", filepath.Join(tmp, "int")},
 	}
 	for _, tt := range tests {

@@ -1,0 +1,143 @@
+package artifacts
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/gofrs/flock"
+)
+
+// lockRetry is how often a waiting run tries the lock again: often enough
+// to start soon after the holder ends, rare enough to cost nothing.
+const lockRetry = 200 * time.Millisecond
+
+// Lock is a target held by one run. The lock is an advisory file lock
+// (flock on Unix, LockFileEx on Windows): the kernel releases it when the
+// process ends, however it ends, so a crashed run never leaves it held.
+type Lock struct {
+	fl *flock.Flock
+	// Cleaned lists what crashed runs had left beside the target and this
+	// run removed once it held the lock.
+	Cleaned []string
+}
+
+// Holder is who holds a target's lock, as it wrote down when it took it.
+type Holder struct {
+	PID     int    `json:"pid"`
+	Host    string `json:"host"`
+	Started string `json:"started"` // RFC 3339
+}
+
+// LockedError is a target another run holds.
+type LockedError struct {
+	Target string
+	Holder Holder // zero when the holder wrote nothing yet
+}
+
+func (e *LockedError) Error() string {
+	if e.Holder.PID == 0 {
+		return fmt.Sprintf("%s: another ingest run is writing it", e.Target)
+	}
+	return fmt.Sprintf("%s: another ingest run is writing it (pid %d on %s, started %s)", e.Target, e.Holder.PID, e.Holder.Host, e.Holder.Started)
+}
+
+// Acquire takes the target's lock for one run, trying for up to wait (0:
+// once), and then removes the temporary folders that crashed runs left
+// beside the target. A lock another run holds is a *LockedError.
+func (t Target) Acquire(ctx context.Context, wait time.Duration) (*Lock, error) {
+	if err := os.MkdirAll(t.State, 0o755); err != nil {
+		return nil, fmt.Errorf("lock %s: %w", t, err)
+	}
+	fl := flock.New(t.LockPath())
+	ok, err := fl.TryLock()
+	if err == nil && !ok && wait > 0 {
+		wctx, cancel := context.WithTimeout(ctx, wait)
+		ok, err = fl.TryLockContext(wctx, lockRetry)
+		cancel()
+		if errors.Is(err, context.DeadlineExceeded) {
+			err = nil
+		}
+	}
+	if err != nil {
+		return nil, fmt.Errorf("lock %s: %w", t, err)
+	}
+	if !ok {
+		return nil, &LockedError{Target: t.String(), Holder: t.holder()}
+	}
+	host, _ := os.Hostname()
+	b, _ := json.Marshal(Holder{PID: os.Getpid(), Host: host, Started: time.Now().UTC().Format(time.RFC3339)})
+	if err := writeFileSync(filepath.Join(t.State, "holder.json"), append(b, '\n')); err != nil {
+		_ = fl.Unlock()
+		return nil, fmt.Errorf("lock %s: %w", t, err)
+	}
+	l := &Lock{fl: fl}
+	l.Cleaned, err = t.removeLeftovers()
+	if err != nil {
+		_ = fl.Unlock()
+		return nil, err
+	}
+	return l, nil
+}
+
+// Release ends the run's hold on the target.
+func (l *Lock) Release() error {
+	if l == nil {
+		return nil
+	}
+	return l.fl.Unlock()
+}
+
+func (t Target) holder() Holder {
+	var h Holder
+	if b, err := os.ReadFile(filepath.Join(t.State, "holder.json")); err == nil {
+		_ = json.Unmarshal(b, &h)
+	}
+	return h
+}
+
+// removeLeftovers removes, under the lock, the temporary folders earlier
+// runs of this target made and did not get to remove (a kill -9, a power
+// cut): staging folders, snapshots being pruned, latest links being
+// replaced. Only names the tool makes are touched.
+func (t Target) removeLeftovers() ([]string, error) {
+	parent, base := t.Publish, ""
+	if t.Publish == "" {
+		parent, base = filepath.Dir(t.Out), filepath.Base(t.Out)
+	}
+	entries, err := os.ReadDir(parent)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("clean %s: %w", parent, err)
+	}
+	var removed []string
+	for _, e := range entries {
+		if !isLeftover(e.Name(), base) {
+			continue
+		}
+		if err := os.RemoveAll(filepath.Join(parent, e.Name())); err != nil {
+			return removed, fmt.Errorf("clean %s: %w", parent, err)
+		}
+		removed = append(removed, e.Name())
+	}
+	return removed, nil
+}
+
+// isLeftover recognises a temporary name a run of this tool makes: for an
+// --out target named base, ".base.tmp-*" (and its ".old" twin); in a
+// publish folder (base ""), ".publish-*", ".latest.tmp-*" and
+// ".NAME.prune-*".
+func isLeftover(name, base string) bool {
+	if base != "" {
+		return strings.HasPrefix(name, "."+base+tmpInfix)
+	}
+	return strings.HasPrefix(name, publishPrefix) || strings.HasPrefix(name, "."+LatestLink+tmpInfix) ||
+		strings.HasPrefix(name, ".") && strings.Contains(name, pruneInfix)
+}
