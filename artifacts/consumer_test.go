@@ -1,3 +1,5 @@
+//go:build duckdb
+
 package artifacts_test
 
 import (
@@ -20,7 +22,9 @@ import (
 	"github.com/ocean-safety/ingest/schema"
 )
 
-// These tests read a snapshot the way consumers do, with DuckDB and
+// These tests (build tag duckdb: the DuckDB bindings need cgo and a C
+// toolchain, and 131 MB; .ci/run runs them with -tags duckdb) read a
+// snapshot the way consumers do, with DuckDB and
 // consumers/chunks_view.sql, not with this package's reader: a layout that
 // arrow-go reads back happily but DuckDB types differently fails here.
 

@@ -1,7 +1,6 @@
 package artifacts
 
 import (
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -61,6 +60,7 @@ func NewChunkWriterTo(f io.WriteCloser, path string, dims int) (*ChunkWriter, er
 		opts = append(opts, parquet.WithDictionaryFor(c, true))
 	}
 	sc := Schema(dims)
+	f = syncCloser{f}
 	fw, err := pqarrow.NewFileWriter(sc, f, parquet.NewWriterProperties(opts...), pqarrow.NewArrowWriterProperties(pqarrow.WithStoreSchema()))
 	if err != nil {
 		f.Close()
@@ -128,15 +128,24 @@ func (w *ChunkWriter) Close() (err error) {
 		w.fw.Close()
 		return err
 	}
-	if err := w.fw.Close(); err != nil { // closes f too
+	if err := w.fw.Close(); err != nil { // syncs and closes f (syncCloser)
 		return fmt.Errorf("parquet close: %w", err)
 	}
-	if s, ok := w.f.(interface{ Sync() error }); ok {
-		if err := s.Sync(); err != nil && !errors.Is(err, os.ErrClosed) {
-			return fmt.Errorf("parquet sync: %w", err)
+	return nil
+}
+
+// syncCloser syncs a file before it is closed: the Parquet writer closes
+// its sink itself, and a file can no longer be synced once closed.
+type syncCloser struct{ io.WriteCloser }
+
+func (f syncCloser) Close() error {
+	if s, ok := f.WriteCloser.(interface{ Sync() error }); ok {
+		if err := s.Sync(); err != nil {
+			f.WriteCloser.Close()
+			return fmt.Errorf("sync: %w", err)
 		}
 	}
-	return nil
+	return f.WriteCloser.Close()
 }
 
 // Abort closes the file without completing it; the caller removes it.

@@ -343,6 +343,10 @@ func (s *Staging) publish(ctx context.Context) (*Published, error) {
 		return nil, fmt.Errorf("publish %s: %w", dir, err)
 	}
 	pub.Path = filepath.Join(dir, pub.Name)
+	if err := syncDir(s.Dir); err != nil { // its entries durable before it is renamed in
+		_ = s.Abort()
+		return nil, fmt.Errorf("publish %s: %w", dir, err)
+	}
 	if pub.Reused, err = moveIn(s.Dir, pub.Path); err != nil {
 		_ = s.Abort()
 		return nil, fmt.Errorf("publish %s: %w", dir, err)

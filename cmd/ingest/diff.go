@@ -12,6 +12,12 @@ import (
 // 1, like git diff --exit-code, with nothing printed beyond the report.
 var errDiffers = errors.New("the snapshots differ")
 
+// diffTrouble is a diff that could not be made under --exit-code (a
+// snapshot missing or corrupt): exit 2, so CI tells it from "differs".
+type diffTrouble struct{ error }
+
+func (e diffTrouble) Unwrap() error { return e.error }
+
 func diffCommand() *cli.Command {
 	return &cli.Command{
 		Name:      "diff",
@@ -19,7 +25,7 @@ func diffCommand() *cli.Command {
 		ArgsUsage: "OLD NEW",
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "format", Value: "md", Usage: "md (for a pull-request comment) or json"},
-			&cli.BoolFlag{Name: "exit-code", Usage: "exit 1 when the snapshots differ, 0 when they do not"},
+			&cli.BoolFlag{Name: "exit-code", Usage: "exit 1 when the snapshots differ, 0 when they do not, 2 when they cannot be read (like git diff)"},
 		},
 		Action: func(ctx context.Context, cmd *cli.Command) error {
 			if cmd.Args().Len() != 2 {
@@ -30,6 +36,9 @@ func diffCommand() *cli.Command {
 				return usage("diff --format %q: want md or json", format)
 			}
 			rep, err := snapdiff.CompareContext(ctx, cmd.Args().Get(0), cmd.Args().Get(1))
+			if err != nil && cmd.Bool("exit-code") && ctx.Err() == nil {
+				return diffTrouble{err}
+			}
 			if err != nil {
 				return err
 			}

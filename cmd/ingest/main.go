@@ -86,7 +86,7 @@ func exitCode(ctx context.Context, err error) int {
 		return exitFailed
 	case errors.Is(err, context.Canceled) || ctx.Err() != nil:
 		return exitInterrupted
-	case errors.As(err, &ue), isCLIUsage(err):
+	case errors.As(err, &ue), errors.As(err, new(diffTrouble)), isCLIUsage(err):
 		return exitUsage
 	default:
 		return exitFailed
