@@ -41,6 +41,10 @@ type Options struct {
 	// UngroundedThreshold adds to every chat answer a threshold whose
 	// number is not in the chunk.
 	UngroundedThreshold bool
+	// OnCall, when set, is called as each chat or embed call arrives, with
+	// how many calls have reached that path so far (this one included),
+	// before the call is answered: a crash test kills its client there.
+	OnCall func(path string, n int)
 }
 
 // DefaultModels are served when Options.Models is empty.
@@ -95,6 +99,7 @@ type Server struct {
 	dead    bool
 	// inFlight and maxInFlight count calls being answered, by path
 	inFlight, maxInFlight map[string]int
+	answers               map[string][]Answer
 }
 
 // New starts a fake server; Close stops it.
@@ -111,7 +116,7 @@ func New(opt Options) *Server {
 	s := &Server{
 		opt: opt, done: make(chan struct{}), latency: opt.Latency,
 		faults: map[string]*faultState{}, calls: map[string]int{}, bodies: map[string][][]byte{},
-		inFlight: map[string]int{}, maxInFlight: map[string]int{},
+		inFlight: map[string]int{}, maxInFlight: map[string]int{}, answers: map[string][]Answer{},
 	}
 	mux := http.NewServeMux()
 	for path, h := range map[string]func(http.ResponseWriter, *request){
@@ -182,7 +187,11 @@ func (s *Server) handle(path string, h func(http.ResponseWriter, *request)) http
 	return func(w http.ResponseWriter, r *http.Request) {
 		body, _ := io.ReadAll(r.Body)
 		defer s.enter(path)()
-		f, latency, dead := s.record(path, body, model)
+		f, latency, dead, n := s.record(path, body, model)
+		if model && s.opt.OnCall != nil {
+			s.opt.OnCall(path, n)
+		}
+
 		if dead {
 			drop(w)
 			return
@@ -218,6 +227,9 @@ func (s *Server) handle(path string, h func(http.ResponseWriter, *request)) http
 			return
 		}
 		h(w, &request{Request: r, body: body, fault: f})
+		if model && f.Kind == None && r.Context().Err() == nil {
+			s.answered(path, body)
+		}
 	}
 }
 
@@ -234,6 +246,25 @@ func (s *Server) enter(path string) (leave func()) {
 	}
 }
 
+// Answer is a call the fake answered in full, and when.
+type Answer struct {
+	Body []byte
+	At   time.Time
+}
+
+func (s *Server) answered(path string, body []byte) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.answers[path] = append(s.answers[path], Answer{body, time.Now()})
+}
+
+// Answers returns the calls to path answered in full, in order.
+func (s *Server) Answers(path string) []Answer {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return slices.Clone(s.answers[path])
+}
+
 // MaxInFlight returns the most calls that were in flight on path at once.
 func (s *Server) MaxInFlight(path string) int {
 	s.mu.Lock()
@@ -242,29 +273,30 @@ func (s *Server) MaxInFlight(path string) int {
 }
 
 // record counts the call and picks the fault that applies to it.
-func (s *Server) record(path string, body []byte, model bool) (f Fault, latency time.Duration, dead bool) {
+func (s *Server) record(path string, body []byte, model bool) (f Fault, latency time.Duration, dead bool, n int) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.calls[path]++
+	n = s.calls[path]
 	s.bodies[path] = append(s.bodies[path], body)
 	if s.dead {
-		return Fault{}, 0, true
+		return Fault{}, 0, true, n
 	}
 	fs := s.faults[path]
 	if fs == nil && model {
 		fs = s.faults[""]
 	}
 	if fs == nil {
-		return Fault{}, s.latency, false
+		return Fault{}, s.latency, false, n
 	}
 	fs.seen++
 	if fs.seen <= fs.After || (fs.Times > 0 && fs.hits >= fs.Times) {
-		return Fault{}, s.latency, false
+		return Fault{}, s.latency, false, n
 	}
 	if fs.Kind != BadInput {
 		fs.hits++ // a BadInput fault counts where it matches, in the handler
 	}
-	return fs.Fault, s.latency, false
+	return fs.Fault, s.latency, false, n
 }
 
 // wait sleeps the latency unless the call or the server ends first.

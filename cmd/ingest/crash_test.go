@@ -1,0 +1,393 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"os/signal"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/ocean-safety/ingest/artifacts"
+	"github.com/ocean-safety/ingest/models/modelfake"
+)
+
+// childEnv makes the test binary run as the ingest command: the crash test
+// kills it with SIGKILL, which a test cannot do to its own process.
+const childEnv = "INGEST_TEST_AS_COMMAND"
+
+func TestMain(m *testing.M) {
+	if os.Getenv(childEnv) == "1" {
+		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+		code := run(ctx, append([]string{"ingest"}, os.Args[1:]...), os.Stdin, os.Stdout, os.Stderr)
+		stop()
+		os.Exit(code)
+	}
+	os.Exit(m.Run())
+}
+
+// killPoint is where a crash-test run is killed: when its n-th call to
+// path arrives at the model server, after a delay from its start, or once
+// the model server has heard nothing from it for a while (its calls are
+// done: it is writing, verifying or publishing).
+type killPoint struct {
+	name  string
+	path  string // modelfake.OllamaChat or OllamaEmbed; "" for a delay
+	n     int
+	after time.Duration
+	quiet time.Duration
+	out   bool // into --out instead of --publish
+	edit  bool // edit the corpus first, so the run has new work
+}
+
+// TestCrashSafety kills the CLI (SIGKILL) at points spread over real runs
+// against the fake model server — before any model call, while enriching,
+// while embedding, and while writing and publishing — and after each kill
+// checks that every snapshot already there is byte for byte as it was,
+// that any new one is complete and verifies, and that latest points at a
+// verified snapshot. A last run completes, repeats no call the server had
+// answered before a kill, and leaves no temporary folder.
+func TestCrashSafety(t *testing.T) {
+	if testing.Short() {
+		t.Skip("crash test: about 20 s")
+	}
+	root := t.TempDir()
+	corpusDir := filepath.Join(root, "corpus")
+	copyTree(t, "../../corpus/ocean", corpusDir)
+	pub, out := filepath.Join(root, "pub"), filepath.Join(root, "out")
+
+	var mu sync.Mutex
+	var child *exec.Cmd
+	var plan killPoint
+	base := map[string]int{} // calls per path before the current run
+	var runs []crashRun
+	kill := func() {
+		if child != nil && child.Process != nil {
+			child.Process.Kill()
+			runs[len(runs)-1].killed = time.Now()
+		}
+	}
+	var lastCall time.Time
+	srv := modelfake.New(modelfake.Options{Dims: 1024, Latency: 20 * time.Millisecond, OnCall: func(path string, n int) {
+		mu.Lock()
+		defer mu.Unlock()
+		lastCall = time.Now()
+		if plan.path == path && n-base[path] == plan.n {
+			kill()
+		}
+	}})
+	defer srv.Close()
+
+	runChild := func(k killPoint) (code int, stderr string) {
+		target := []string{"--publish", pub, "--keep", "100"}
+		if k.out {
+			target = []string{"--out", out}
+		}
+		args := append([]string{"index", "--corpus", corpusDir, "--quiet", "--llm", "ollama:qwen2.5:7b", "--embedder", "ollama:bge-m3",
+			"--ollama-host", srv.URL, "--llm-concurrency", "2", "--embed-concurrency", "2"}, target...)
+		cmd := exec.Command(os.Args[0], args...)
+		cmd.Env = append(os.Environ(), childEnv+"=1")
+		var errb strings.Builder
+		cmd.Stderr = &errb
+		mu.Lock()
+		plan, child = k, cmd
+		r := crashRun{target: target[1], from: map[string]int{}, to: map[string]int{}, started: time.Now()}
+		for _, p := range []string{modelfake.OllamaChat, modelfake.OllamaEmbed} {
+			base[p] = srv.Calls(p)
+			r.from[p] = base[p]
+		}
+		runs = append(runs, r)
+		if err := cmd.Start(); err != nil {
+			mu.Unlock()
+			t.Fatal(err)
+		}
+		mu.Unlock()
+		var timer *time.Timer
+		if k.path == "" && k.after > 0 {
+			timer = time.AfterFunc(k.after, func() { mu.Lock(); kill(); mu.Unlock() })
+		}
+		done := make(chan struct{})
+		if k.quiet > 0 {
+			mu.Lock()
+			lastCall = time.Now()
+			mu.Unlock()
+			go func() {
+				tick := time.NewTicker(2 * time.Millisecond)
+				defer tick.Stop()
+				for {
+					select {
+					case <-done:
+						return
+					case <-tick.C:
+						mu.Lock()
+						if time.Since(lastCall) >= k.quiet {
+							kill()
+							mu.Unlock()
+							return
+						}
+						mu.Unlock()
+					}
+				}
+			}()
+		}
+		err := cmd.Wait()
+		close(done)
+		if timer != nil {
+			timer.Stop()
+		}
+		mu.Lock()
+		child = nil
+		for _, p := range []string{modelfake.OllamaChat, modelfake.OllamaEmbed} {
+			runs[len(runs)-1].to[p] = srv.Calls(p)
+		}
+		mu.Unlock()
+		if ee, ok := err.(*exec.ExitError); ok {
+			return ee.ExitCode(), errb.String()
+		}
+		return 0, errb.String()
+	}
+
+	points := []killPoint{
+		{name: "starting, reading the corpus", after: 40 * time.Millisecond},
+		{name: "first header call", path: modelfake.OllamaChat, n: 1},
+		{name: "enriching", path: modelfake.OllamaChat, n: 25},
+		{name: "first embedding batch", path: modelfake.OllamaEmbed, n: 1},
+		{name: "enriching, later", path: modelfake.OllamaChat, n: 40},
+		{name: "embedding", path: modelfake.OllamaEmbed, n: 4},
+		{name: "out: enriching", path: modelfake.OllamaChat, n: 10, out: true},
+		{name: "out: embedding", path: modelfake.OllamaEmbed, n: 2, out: true},
+		{name: "finishing", path: modelfake.OllamaEmbed, n: 3},
+		{name: "calls done, 40 ms on", quiet: 40 * time.Millisecond},
+		{name: "calls done, 80 ms on", quiet: 80 * time.Millisecond},
+		{name: "calls done, 120 ms on", quiet: 120 * time.Millisecond},
+		{name: "calls done, 160 ms on", quiet: 160 * time.Millisecond},
+		{name: "out: calls done, 60 ms on", quiet: 60 * time.Millisecond, out: true},
+		{name: "out: calls done, 120 ms on", quiet: 120 * time.Millisecond, out: true},
+		{name: "after an edit: enriching", path: modelfake.OllamaChat, n: 1, edit: true},
+		{name: "after an edit: calls done, 50 ms on", quiet: 50 * time.Millisecond},
+		{name: "after an edit: calls done, 100 ms on", quiet: 100 * time.Millisecond},
+	}
+	edits := 0
+	for _, k := range points {
+		if k.edit {
+			edits++
+			editCorpus(t, corpusDir, edits)
+		}
+		before := snapshotTrees(t, pub, out)
+		start := time.Now()
+		code, stderr := runChild(k)
+		checkAfterCrash(t, k.name, before, pub, out)
+		t.Logf("%-40s exit %3d after %4d ms %s", k.name, code, time.Since(start).Milliseconds(), firstLine(stderr))
+	}
+	for _, k := range []killPoint{{name: "final --publish"}, {name: "final --out", out: true}} {
+		start := time.Now()
+		if code, stderr := runChild(k); code != exitOK {
+			t.Fatalf("%s: exit %d: %s", k.name, code, stderr)
+		}
+		t.Logf("%-40s exit   0 after %4d ms", k.name, time.Since(start).Milliseconds())
+		checkAfterCrash(t, k.name, nil, pub, out)
+	}
+	for _, dir := range []string{pub, root} {
+		for _, e := range readDir(t, dir) {
+			if strings.HasPrefix(e, ".") && e != ".ingest" && e != ".out.ingest" {
+				t.Errorf("got %s left in %s after the final runs, want no temporary folder", e, dir)
+			}
+		}
+	}
+	checkNoRepeats(t, srv, runs)
+}
+
+// crashRun is one run of the crash test: its target, the calls it made
+// (indexes into the server's requests, per path) and when it was killed.
+type crashRun struct {
+	target   string
+	from, to map[string]int
+	started  time.Time
+	killed   time.Time // zero: it ran to its end
+}
+
+// snapshotTrees hashes every published snapshot folder.
+func snapshotTrees(t *testing.T, pub, out string) map[string]map[string]string {
+	trees := map[string]map[string]string{}
+	for _, e := range readDir(t, pub) {
+		if !strings.HasPrefix(e, ".") && e != artifacts.LatestLink && !strings.HasSuffix(e, ".md") {
+			trees[filepath.Join(pub, e)] = tree(t, filepath.Join(pub, e))
+		}
+	}
+	if _, err := os.Stat(out); err == nil {
+		trees[out] = tree(t, out)
+	}
+	return trees
+}
+
+// checkAfterCrash: every snapshot there before is unchanged, or (the --out
+// folder only) replaced by a complete one; every snapshot verifies; latest
+// points at one.
+func checkAfterCrash(t *testing.T, name string, before map[string]map[string]string, pub, out string) {
+	t.Helper()
+	after := snapshotTrees(t, pub, out)
+	for dir, files := range before {
+		now, ok := after[dir]
+		switch {
+		case !ok:
+			t.Errorf("%s: %s is gone", name, dir)
+		case dir != out && !equalTrees(files, now):
+			t.Errorf("%s: published snapshot %s changed", name, dir)
+		}
+	}
+	for dir := range after {
+		rep, err := artifacts.Verify(dir)
+		if err != nil || !rep.OK() {
+			t.Errorf("%s: %s does not verify: %v %v", name, dir, err, rep.Problems())
+		}
+	}
+	if len(before) > 0 || name == "final --publish" {
+		if latest, err := artifacts.Latest(pub); err != nil {
+			t.Errorf("%s: latest: %v", name, err)
+		} else if _, ok := after[latest]; !ok {
+			t.Errorf("%s: latest points at %s, not a snapshot", name, latest)
+		}
+	}
+}
+
+func equalTrees(a, b map[string]string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for k, v := range a {
+		if b[k] != v {
+			return false
+		}
+	}
+	return true
+}
+
+// checkNoRepeats: no header call and no embedded text the server answered
+// before a run was killed is asked for again by a later run of the same
+// target (its journal keeps them). A grace period covers an answer that
+// reached a client being killed before it could journal it.
+func checkNoRepeats(t *testing.T, srv *modelfake.Server, runs []crashRun) {
+	t.Helper()
+	const grace = 100 * time.Millisecond // a journal line is written within a millisecond of its answer
+	items := func(path string, body []byte) []string {
+		if path == modelfake.OllamaChat {
+			return []string{string(body)}
+		}
+		var req struct {
+			Input []string `json:"input"`
+		}
+		json.Unmarshal(body, &req)
+		return req.Input
+	}
+	for _, path := range []string{modelfake.OllamaChat, modelfake.OllamaEmbed} {
+		requests, answers := srv.Requests(path), srv.Answers(path)
+		repeats, paid := 0, 0
+		for i, r := range runs {
+			if r.killed.IsZero() {
+				continue
+			}
+			// What this run was answered in time to journal...
+			asked := map[string]bool{}
+			for _, body := range requests[r.from[path]:r.to[path]] {
+				for _, it := range items(path, body) {
+					asked[it] = true
+				}
+			}
+			journaled := map[string]bool{}
+			for _, a := range answers {
+				if a.At.After(r.started) && a.At.Before(r.killed.Add(-grace)) {
+					for _, it := range items(path, a.Body) {
+						if asked[it] {
+							journaled[it] = true
+						}
+					}
+				}
+			}
+			paid += len(journaled)
+			// ...no later run of the same target asks for again.
+			for _, later := range runs[i+1:] {
+				if later.target != r.target {
+					continue
+				}
+				for _, body := range requests[later.from[path]:later.to[path]] {
+					for _, it := range items(path, body) {
+						if journaled[it] {
+							repeats++
+							delete(journaled, it)
+							t.Logf("asked again after run %d was killed: %.120q", i, it)
+						}
+					}
+				}
+			}
+		}
+		if repeats > 0 {
+			t.Errorf("%s: %d items answered before a kill were asked for again by the same target", path, repeats)
+		}
+		if paid == 0 {
+			t.Errorf("%s: no item answered before a kill: the test checks nothing; kill later", path)
+		}
+		t.Logf("%s: %d items answered before kills, %d requests in all", path, paid, len(requests))
+	}
+}
+
+func editCorpus(t *testing.T, dir string, n int) {
+	t.Helper()
+	p := filepath.Join(dir, "rip-currents.md")
+	b, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b = append(b, []byte("\nA closing paragraph, edit number "+string(rune('0'+n))+", added tonight.\n")...)
+	if err := os.WriteFile(p, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func copyTree(t *testing.T, src, dst string) {
+	t.Helper()
+	err := filepath.WalkDir(src, func(p string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		rel, _ := filepath.Rel(src, p)
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		if err := os.MkdirAll(filepath.Join(dst, filepath.Dir(rel)), 0o755); err != nil {
+			return err
+		}
+		return os.WriteFile(filepath.Join(dst, rel), b, 0o644)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+func readDir(t *testing.T, dir string) []string {
+	entries, err := os.ReadDir(dir)
+	if os.IsNotExist(err) {
+		return nil
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, e := range entries {
+		names = append(names, e.Name())
+	}
+	return names
+}
+
+func firstLine(s string) string {
+	s, _, _ = strings.Cut(strings.TrimSpace(s), "\n")
+	if len(s) > 120 {
+		s = s[:120] + "…"
+	}
+	return s
+}
