@@ -51,13 +51,30 @@ func NewParser(root string, opt corpus.Options) *Parser {
 // Problems with the document are in Parsed.Diags; the error is for a file
 // that cannot be read at all.
 func (p *Parser) Parse(rel string) (Parsed, error) {
-	raw, err := os.ReadFile(filepath.Join(p.root, filepath.FromSlash(rel)))
+	path := filepath.Join(p.root, filepath.FromSlash(rel))
+	if info, err := os.Stat(path); err == nil && info.Size() > int64(p.limits().MaxBytes) {
+		// Not read into memory: hashed as a stream, and refused.
+		sum, err := corpus.DigestFile(path)
+		if err != nil {
+			return Parsed{}, fmt.Errorf("load %s: %w", rel, err)
+		}
+		return Parsed{Doc: schema.Document{Path: rel}, Diags: corpus.TooLarge(rel, info.Size(), p.limits()), Rejected: true, RawSHA256: sum}, nil
+	}
+	raw, err := os.ReadFile(path)
 	if err != nil {
 		return Parsed{}, fmt.Errorf("load %s: %w", rel, err)
 	}
 	parsed := p.ParseBytes(rel, raw)
 	parsed.RawSHA256 = corpus.Digest(raw)
 	return parsed, nil
+}
+
+func (p *Parser) limits() corpus.Limits {
+	l := p.opt.Limits
+	if l.MaxBytes <= 0 {
+		l.MaxBytes = corpus.DefaultMaxBytes
+	}
+	return l
 }
 
 // ParseBytes is Parse for a document already in memory (the chunk command,

@@ -68,3 +68,37 @@ func TestHashIgnoresSpelledDefaults(t *testing.T) {
 		t.Errorf("chunk.max 701: got the defaults' hash, want another")
 	}
 }
+
+// TestBounds: every numeric setting has a range; a value outside it is an
+// error naming the key, before any work.
+func TestBounds(t *testing.T) {
+	tests := []struct{ yaml, key string }{
+		{"chunk: {max: 1000000000}", "chunk.max"},
+		{"embed: {batch_size: 100000000}", "embed.batch_size"},
+		{"header: {max_chars: 1000000000}", "header.max_chars"},
+		{"embed: {max_dims: 100000000}", "embed.max_dims"},
+		{"llm_concurrency: -1", "llm_concurrency"},
+		{"embed_concurrency: 100000", "embed_concurrency"},
+		{"workers: 1000000", "workers"},
+		{"limits: {max_bytes: 10}", "limits.max_bytes"},
+		{"limits: {max_depth: 0}", "limits.max_depth"},
+		{"limits: {max_blocks: 1000000000}", "limits.max_blocks"},
+		{"publish: {max_shrink: -0.1}", "publish.max_shrink"},
+		{"retrieval: {top_k: 0}", "retrieval.top_k"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.key, func(t *testing.T) {
+			f, err := Parse([]byte(tt.yaml + "\n"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			err = f.Validate()
+			if err == nil || !strings.Contains(err.Error(), tt.key+": ") {
+				t.Errorf("got %v, want an error naming %s", err, tt.key)
+			}
+		})
+	}
+	if err := Default().Validate(); err != nil {
+		t.Errorf("the defaults: got %v, want them valid", err)
+	}
+}

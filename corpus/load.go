@@ -3,6 +3,8 @@ package corpus
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"io"
+	"os"
 	"path"
 	"strings"
 
@@ -17,6 +19,8 @@ type Options struct {
 	// SourceLabel is the scope key written on every chunk (the caller
 	// defaults it to a Slug of the corpus folder's name).
 	SourceLabel string
+	// Limits bound a document's size and shape (zero fields: the defaults).
+	Limits Limits
 }
 
 // Parse normalises and validates a document read from rel (slash-separated,
@@ -33,11 +37,19 @@ func Parse(rel string, raw []byte, opt Options) (schema.Document, []schema.Diagn
 		ds.add(0, schema.SeverityError, "empty", "empty file")
 		return schema.Document{Path: rel}, ds.list
 	}
+	limits := opt.Limits.orDefault()
+	if len(raw) > limits.MaxBytes {
+		return schema.Document{Path: rel}, TooLarge(rel, int64(len(raw)), limits)
+	}
 	if line, code, msg := checkBytes(raw); code != "" {
 		ds.add(line, schema.SeverityError, code, msg)
 		return schema.Document{Path: rel}, ds.list
 	}
 	text := Normalise(raw)
+	if line, code, msg := checkShape(text, limits); code != "" {
+		ds.add(line, schema.SeverityError, code, msg)
+		return schema.Document{Path: rel}, ds.list
+	}
 	sum := sha256.Sum256([]byte(text))
 	doc := schema.Document{Path: rel, Text: text, Version: hex.EncodeToString(sum[:])}
 
@@ -151,4 +163,19 @@ func (d *diagnostics) add(line int, sev schema.Severity, code, msg string) {
 func Digest(raw []byte) string {
 	sum := sha256.Sum256(raw)
 	return hex.EncodeToString(sum[:])
+}
+
+// DigestFile is Digest of the file at path, read as a stream: a file too
+// large to load is still part of the input fingerprint.
+func DigestFile(path string) (string, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return "", err
+	}
+	defer f.Close()
+	h := sha256.New()
+	if _, err := io.Copy(h, f); err != nil {
+		return "", err
+	}
+	return hex.EncodeToString(h.Sum(nil)), nil
 }

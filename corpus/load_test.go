@@ -33,6 +33,12 @@ func TestParseValidation(t *testing.T) {
 		{name: "unknown header key", path: "a.md", src: "# T\nSource: https://x\nAuthor: me\n\ntext\n", wantCode: "unknown-header", wantLine: 3, wantSev: schema.SeverityWarning},
 		{name: "unknown front-matter key", path: "a.md", src: "---\ntitle: T\nsource: https://x\nauthor: me\n---\ntext\n", wantCode: "unknown-header", wantLine: 4, wantSev: schema.SeverityWarning},
 		{name: "unclosed front matter", path: "a.md", src: "---\ntitle: T\n", wantCode: "unclosed-front-matter", wantLine: 1, wantSev: schema.SeverityError},
+		{name: "UTF-16 with a byte order mark", path: "a.md", src: "\xff\xfe#\x00 \x00T\x00\n\x00", wantCode: "utf16", wantLine: 1, wantSev: schema.SeverityError},
+		{name: "UTF-16 big-endian", path: "a.md", src: "\xfe\xff\x00#\x00 \x00T", wantCode: "utf16", wantLine: 1, wantSev: schema.SeverityError},
+		{name: "too large", path: "a.md", src: "# T\nSource: https://x\n\n" + strings.Repeat("word ", 40), opt: Options{Limits: Limits{MaxBytes: 100}}, wantCode: "too-large", wantLine: 0, wantSev: schema.SeverityError},
+		{name: "quotes too deep", path: "a.md", src: "# T\nSource: https://x\n\ntext\n\n" + strings.Repeat(">", 70) + " deep\n", wantCode: "too-deep", wantLine: 6, wantSev: schema.SeverityError},
+		{name: "list too deep", path: "a.md", src: "# T\nSource: https://x\n\n" + deepList(70), wantCode: "too-deep", wantLine: 4 + 64, wantSev: schema.SeverityError},
+		{name: "too many blocks", path: "a.md", src: "# T\nSource: https://x\n\n" + strings.Repeat("para\n\n", 30), opt: Options{Limits: Limits{MaxBlocks: 20}}, wantCode: "too-many-blocks", wantLine: 4 + 2*19, wantSev: schema.SeverityError},
 		{name: "front-matter lore without beach", path: "a.md", src: "---\ntitle: T\nsource: https://x\nkind: lore\n---\ntext\n", wantCode: "lore-without-beach", wantLine: 4, wantSev: schema.SeverityError},
 	}
 	for _, tt := range tests {
@@ -51,6 +57,30 @@ func TestParseValidation(t *testing.T) {
 			}
 			t.Errorf("got %v, want a %s diagnostic", ds, tt.wantCode)
 		})
+	}
+}
+
+// deepList is a list n levels deep, one item a level.
+func deepList(n int) string {
+	var b strings.Builder
+	for i := range n {
+		b.WriteString(strings.Repeat("  ", i) + "- item\n")
+	}
+	return b.String()
+}
+
+// TestShapeWithinLimits: nesting in code, deep-but-fine lists and quotes,
+// and ordinary pages pass the pre-scan.
+func TestShapeWithinLimits(t *testing.T) {
+	for _, src := range []string{
+		"# T\nSource: https://x\n\n```\n" + deepList(200) + "```\n",
+		"# T\nSource: https://x\n\n" + deepList(60),
+		"# T\nSource: https://x\n\n" + strings.Repeat("> ", 60) + "quote\n",
+		"# T\nSource: https://x\n\n- a\n  - b\n    - c\n- d\n  - e\n" + strings.Repeat("- x\n", 100),
+	} {
+		if _, ds := Parse("a.md", []byte(src), Options{}); Rejected(ds) {
+			t.Errorf("got %v for a document within the limits", ds)
+		}
 	}
 }
 

@@ -10,9 +10,13 @@ import (
 
 var bom = []byte("\xef\xbb\xbf")
 
-// checkBytes rejects content that is not text: NUL bytes (binary files) and
-// invalid UTF-8, naming the line of the first bad byte.
+// checkBytes rejects content that is not UTF-8 text: UTF-16 (its byte order
+// mark), NUL bytes (binary files) and invalid UTF-8, naming the line of the
+// first bad byte.
 func checkBytes(b []byte) (line int, code, msg string) {
+	if bytes.HasPrefix(b, []byte{0xff, 0xfe}) || bytes.HasPrefix(b, []byte{0xfe, 0xff}) {
+		return 1, "utf16", "UTF-16 text (byte order mark); convert it to UTF-8"
+	}
 	if i := bytes.IndexByte(b, 0); i >= 0 {
 		return lineAt(b, i), "binary", "binary content (NUL byte); not a text document"
 	}

@@ -48,6 +48,7 @@ type Config struct {
 	Chunk  chunking.Config `yaml:"chunk" json:"chunk"`
 	Embed  EmbedConfig     `yaml:"embed" json:"embed"`
 	Header HeaderConfig    `yaml:"header" json:"header"`
+	Limits corpus.Limits   `yaml:"limits" json:"limits"`
 
 	// Publish guards what replaces a good snapshot; it does not shape the
 	// output, so it is not in the config hash.
@@ -90,40 +91,51 @@ func DefaultConfig() Config {
 		Embed:            EmbedConfig{Dims: models.DefaultDims, BatchSize: models.DefaultBatchSize, MaxDims: models.MaxDims},
 		Header:           HeaderConfig{MaxChars: models.DefaultHeaderChars},
 		Publish:          PublishConfig{MaxShrink: defaultMaxShrink},
+		Limits:           corpus.DefaultLimits(),
 	}
 }
+
+// Ranges of the numeric settings: wide enough for any real corpus and
+// model, narrow enough that a typo (an extra zero, a minus sign) fails at
+// start instead of an hour in, or by exhausting memory.
+const (
+	maxChunk       = 100_000 // characters or tokens: beyond any model's context
+	maxDimsLimit   = 65_536
+	maxBatch       = 1_000
+	maxHeaderChars = 2_000
+	maxConcurrency = 256
+	maxWorkers     = 1_024
+)
 
 // Validate fails closed: every bad setting is reported at once, before any
 // work is done, each a *schema.SettingError naming its key.
 func (c Config) Validate() error {
-	errs := []error{c.Chunk.Validate()}
+	var errs []error
 	bad := func(key, format string, a ...any) { errs = append(errs, schema.Setting(key, format, a...)) }
-	if c.Embed.MaxDims < 1 {
-		bad("embed.max_dims", "%d: want at least 1", c.Embed.MaxDims)
+	between := func(key string, v, lo, hi int, why string) {
+		if v < lo || v > hi {
+			bad(key, "%d: want %d to %d%s", v, lo, hi, why)
+		}
 	}
-	if c.Embed.Dims < 1 || c.Embed.Dims > c.Embed.MaxDims {
-		bad("embed.dims", "%d: want 1..%d (embed.max_dims)", c.Embed.Dims, c.Embed.MaxDims)
+	errs = append(errs, c.Chunk.Validate())
+	if c.Chunk.Max > maxChunk {
+		bad("chunk.max", "%d: want at most %d", c.Chunk.Max, maxChunk)
 	}
-	if c.LLMConcurrency < 0 {
-		bad("llm_concurrency", "%d: want 0 (as workers) or more", c.LLMConcurrency)
-	}
-	if c.EmbedConcurrency < 0 {
-		bad("embed_concurrency", "%d: want 0 (as workers) or more", c.EmbedConcurrency)
-	}
-	if c.Embed.BatchSize < 1 {
-		bad("embed.batch_size", "%d: want at least 1", c.Embed.BatchSize)
-	}
-	if c.Header.MaxChars < 16 {
-		bad("header.max_chars", "%d: want at least 16", c.Header.MaxChars)
-	}
+	between("embed.max_dims", c.Embed.MaxDims, 1, maxDimsLimit, "")
+	between("embed.dims", c.Embed.Dims, 1, c.Embed.MaxDims, " (embed.max_dims)")
+	between("embed.batch_size", c.Embed.BatchSize, 1, maxBatch, "")
+	between("header.max_chars", c.Header.MaxChars, 16, maxHeaderChars, "")
+	between("llm_concurrency", c.LLMConcurrency, 0, maxConcurrency, " (0: as workers)")
+	between("embed_concurrency", c.EmbedConcurrency, 0, maxConcurrency, " (0: as workers)")
+	between("workers", c.Workers, 0, maxWorkers, " (0: one per core)")
+	between("limits.max_bytes", c.Limits.MaxBytes, 1<<10, 1<<30, "")
+	between("limits.max_depth", c.Limits.MaxDepth, 4, 10_000, "")
+	between("limits.max_blocks", c.Limits.MaxBlocks, 100, 10_000_000, "")
 	if _, err := schema.ParseLang(c.DefaultLang); err != nil {
 		bad("default_lang", "%v", err)
 	}
 	if c.Publish.MaxShrink < 0 || c.Publish.MaxShrink > 1 {
 		bad("publish.max_shrink", "%g: want a share from 0 (no document may go) to 1 (any may)", c.Publish.MaxShrink)
-	}
-	if c.Workers < 0 {
-		bad("workers", "%d: want 0 (all cores) or more", c.Workers)
 	}
 	return errors.Join(errs...)
 }
@@ -141,5 +153,5 @@ func (c Config) Hash() string {
 // CorpusOptions are the settings that decide how a corpus document is read:
 // the same for a run and for a preview of its chunks.
 func (c Config) CorpusOptions() corpus.Options {
-	return corpus.Options{DefaultLang: schema.Lang(c.DefaultLang), SourceOptional: !c.RequireSource, SourceLabel: c.SourceLabel}
+	return corpus.Options{DefaultLang: schema.Lang(c.DefaultLang), SourceOptional: !c.RequireSource, SourceLabel: c.SourceLabel, Limits: c.Limits}
 }

@@ -5,7 +5,6 @@ import (
 	"crypto/sha256"
 	"fmt"
 	"hash"
-	"os"
 	"path/filepath"
 	"runtime/debug"
 	"sync"
@@ -253,8 +252,7 @@ func (r *run) hashInputs(ctx context.Context, paths []string) (hash.Hash, error)
 			break
 		}
 		s.Go(r.guard("read "+p, func() stream.Callback {
-			raw, err := os.ReadFile(filepath.Join(r.cfg.Corpus, filepath.FromSlash(p)))
-			sum := corpus.Digest(raw)
+			sum, err := corpus.DigestFile(filepath.Join(r.cfg.Corpus, filepath.FromSlash(p)))
 			return func() {
 				if err != nil && first == nil {
 					first = err

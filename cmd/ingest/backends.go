@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"time"
 
 	"github.com/urfave/cli/v3"
 
@@ -24,9 +25,14 @@ func backendFlags() []cli.Flag {
 		&cli.StringFlag{Name: "embedder", Value: "builtin", Usage: "embedder: builtin (lexical, offline), ollama:MODEL or openai:MODEL"},
 		&cli.StringFlag{Name: "ollama-host", Usage: "Ollama server address (default $OLLAMA_HOST, else http://127.0.0.1:11434)"},
 		&cli.StringFlag{Name: "openai-base-url", Usage: "OpenAI-compatible server address (default $OPENAI_BASE_URL); the API key is read from $OPENAI_API_KEY"},
-		&cli.IntFlag{Name: "llm-concurrency", Usage: "header calls in flight to the model server (default 2, or llm_concurrency in the config)", Validator: positive("llm-concurrency")},
-		&cli.IntFlag{Name: "embed-concurrency", Usage: "embedding batches in flight to the model server (default 2, or embed_concurrency in the config)", Validator: positive("embed-concurrency")},
-		&cli.DurationFlag{Name: "model-timeout", Usage: "longest wait for one model call before it is retried (default 2m)"},
+		&cli.IntFlag{Name: "llm-concurrency", HideDefault: true, Usage: "header calls in flight to the model server (default 2, or llm_concurrency in the config)", Validator: positive("llm-concurrency")},
+		&cli.IntFlag{Name: "embed-concurrency", HideDefault: true, Usage: "embedding batches in flight to the model server (default 2, or embed_concurrency in the config)", Validator: positive("embed-concurrency")},
+		&cli.DurationFlag{Name: "model-timeout", Value: 2 * time.Minute, Usage: "longest wait for one model call before it is retried (1s to 24h)", Validator: func(d time.Duration) error {
+			if d < time.Second || d > 24*time.Hour {
+				return fmt.Errorf("--model-timeout %s: want 1s to 24h", d)
+			}
+			return nil
+		}},
 	}
 }
 

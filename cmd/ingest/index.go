@@ -26,12 +26,12 @@ func indexCommand() *cli.Command {
 			&cli.IntFlag{Name: "keep", Value: artifacts.DefaultKeep, Usage: "with --publish: snapshots to keep (latest is never removed)"},
 			&cli.StringFlag{Name: "config", Usage: "YAML config file (unknown keys are errors); flags override it"},
 			&cli.StringFlag{Name: "prev", Usage: "snapshot to reuse headers and vectors from (default: the one at --out)"},
-			&cli.IntFlag{Name: "workers", Usage: "parallel workers (0: one per core)"},
+			&cli.IntFlag{Name: "workers", HideDefault: true, Usage: "parallel workers (default: one per core)"},
 			&cli.BoolFlag{Name: "strict", Usage: "any error or warning fails the run; nothing is published"},
 			&cli.BoolFlag{Name: "quiet", Usage: "print only problems and the final summary"},
 			&cli.BoolFlag{Name: "plan", Usage: "dry run: count documents, chunks, model and embedding calls, then stop"},
 			&cli.BoolFlag{Name: "allow-shrink", Usage: "publish even when the corpus lost more than publish.max_shrink of the previous snapshot's documents"},
-			&cli.DurationFlag{Name: "wait", Usage: "wait up to this long for another run of the same --out or --publish to finish (default: fail at once)"},
+			&cli.DurationFlag{Name: "wait", HideDefault: true, Usage: "wait up to this long for another run of the same --out or --publish to finish (default: fail at once)"},
 		}, backendFlags()...),
 		Action: func(ctx context.Context, cmd *cli.Command) error {
 			f, err := loadConfig(cmd)
