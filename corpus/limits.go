@@ -17,6 +17,10 @@ type Limits struct {
 	MaxBytes  int `yaml:"max_bytes" json:"max_bytes"`   // a document's size
 	MaxDepth  int `yaml:"max_depth" json:"max_depth"`   // nested quotes and list items
 	MaxBlocks int `yaml:"max_blocks" json:"max_blocks"` // paragraphs, items, headings, fences
+	// MaxDelimiters bounds the link, emphasis, code and HTML openers
+	// ([ * _ ` <) outside fenced code: the parser keeps a few hundred bytes
+	// for each, so 8 MiB of "[" took 3 GB.
+	MaxDelimiters int `yaml:"max_delimiters" json:"max_delimiters"`
 }
 
 // Defaults of Limits, each with its reason.
@@ -24,6 +28,9 @@ const (
 	DefaultMaxBytes  = 8 << 20 // 8 MiB: a long handbook is under 1 MiB; a bigger file is an export or a dump
 	DefaultMaxDepth  = 64      // real pages nest lists and quotes a few levels, never dozens
 	DefaultMaxBlocks = 50_000  // a 1 MiB page has a few thousand blocks
+	// DefaultMaxDelimiters is 20 times the most a real page had (10,211 in
+	// the OpenTelemetry docs, code included), about 80 MB of parser state.
+	DefaultMaxDelimiters = 200_000
 )
 
 // orDefault fills the limits left at zero.
@@ -38,12 +45,15 @@ func (l Limits) orDefault() Limits {
 	if l.MaxBlocks <= 0 {
 		l.MaxBlocks = d.MaxBlocks
 	}
+	if l.MaxDelimiters <= 0 {
+		l.MaxDelimiters = d.MaxDelimiters
+	}
 	return l
 }
 
 // DefaultLimits are the limits when none are configured.
 func DefaultLimits() Limits {
-	return Limits{MaxBytes: DefaultMaxBytes, MaxDepth: DefaultMaxDepth, MaxBlocks: DefaultMaxBlocks}
+	return Limits{MaxBytes: DefaultMaxBytes, MaxDepth: DefaultMaxDepth, MaxBlocks: DefaultMaxBlocks, MaxDelimiters: DefaultMaxDelimiters}
 }
 
 // TooLarge is the diagnostic of a document over MaxBytes, for a caller that
@@ -53,15 +63,15 @@ func TooLarge(rel string, size int64, l Limits) []schema.Diagnostic {
 		Message: fmt.Sprintf("%d bytes, over limits.max_bytes (%d); split the document, or raise the limit", size, l.MaxBytes)}}
 }
 
-// checkShape scans text's lines for nesting deeper than MaxDepth and more
-// blocks than MaxBlocks, and returns the line and message of the first
+// checkShape scans text's lines for nesting deeper than MaxDepth, more
+// blocks than MaxBlocks and more inline marks than MaxDelimiters, and returns the line and message of the first
 // excess. It tracks only what the parser nests: block quotes (">" at the
 // start of a line) and list items (a marker after some indentation, kept on
 // a stack of open items), skipping fenced code, whose lines nest nothing.
 func checkShape(text string, l Limits) (line int, code, msg string) {
 	var stack []int // indentation of the open list items
 	var fence string
-	blocks, blank := 0, true
+	blocks, delims, blank := 0, 0, true
 	for n, ln := range strings.Split(text, "\n") {
 		line = n + 1
 		if fence != "" {
@@ -90,6 +100,10 @@ func checkShape(text string, l Limits) (line int, code, msg string) {
 			stack, starts = append(stack, indent), true
 		case strings.HasPrefix(body, "#"):
 			starts = true
+		}
+		if delims += strings.Count(body, "[") + strings.Count(body, "*") + strings.Count(body, "_") +
+			strings.Count(body, "`") + strings.Count(body, "<"); delims > l.MaxDelimiters {
+			return line, "too-many-delimiters", fmt.Sprintf("over limits.max_delimiters (%d) link, emphasis, code and HTML marks outside code blocks; split the document, or raise the limit", l.MaxDelimiters)
 		}
 		if d := quotes + len(stack); d > l.MaxDepth {
 			return line, "too-deep", fmt.Sprintf("lists and quotes nested %d deep, over limits.max_depth (%d)", d, l.MaxDepth)

@@ -131,6 +131,7 @@ func (c Config) Validate() error {
 	between("limits.max_bytes", c.Limits.MaxBytes, 1<<10, 1<<30, "")
 	between("limits.max_depth", c.Limits.MaxDepth, 4, 10_000, "")
 	between("limits.max_blocks", c.Limits.MaxBlocks, 100, 10_000_000, "")
+	between("limits.max_delimiters", c.Limits.MaxDelimiters, 100, 100_000_000, "")
 	if _, err := schema.ParseLang(c.DefaultLang); err != nil {
 		bad("default_lang", "%v", err)
 	}
