@@ -81,13 +81,13 @@ func checkShape(text string, l Limits) (line int, code, msg string) {
 			continue
 		}
 		quotes, rest := quotePrefix(ln)
+		if quotes > l.MaxDepth {
+			return line, "too-deep", fmt.Sprintf("block quotes nested %d deep, over limits.max_depth (%d)", quotes, l.MaxDepth)
+		}
 		indent, body := indentOf(rest)
 		if body == "" {
 			blank = true
 			continue
-		}
-		if quotes > l.MaxDepth {
-			return line, "too-deep", fmt.Sprintf("block quotes nested %d deep, over limits.max_depth (%d)", quotes, l.MaxDepth)
 		}
 		for len(stack) > 0 && stack[len(stack)-1] >= indent {
 			stack = stack[:len(stack)-1]

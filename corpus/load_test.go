@@ -37,6 +37,7 @@ func TestParseValidation(t *testing.T) {
 		{name: "UTF-16 big-endian", path: "a.md", src: "\xfe\xff\x00#\x00 \x00T", wantCode: "utf16", wantLine: 1, wantSev: schema.SeverityError},
 		{name: "too large", path: "a.md", src: "# T\nSource: https://x\n\n" + strings.Repeat("word ", 40), opt: Options{Limits: Limits{MaxBytes: 100}}, wantCode: "too-large", wantLine: 0, wantSev: schema.SeverityError},
 		{name: "quotes too deep", path: "a.md", src: "# T\nSource: https://x\n\ntext\n\n" + strings.Repeat(">", 70) + " deep\n", wantCode: "too-deep", wantLine: 6, wantSev: schema.SeverityError},
+		{name: "empty quotes too deep", path: "a.md", src: "# T\nSource: https://x\n\n" + strings.Repeat(">", 70) + "\n", wantCode: "too-deep", wantLine: 4, wantSev: schema.SeverityError},
 		{name: "list too deep", path: "a.md", src: "# T\nSource: https://x\n\n" + deepList(70), wantCode: "too-deep", wantLine: 4 + 64, wantSev: schema.SeverityError},
 		{name: "too many blocks", path: "a.md", src: "# T\nSource: https://x\n\n" + strings.Repeat("para\n\n", 30), opt: Options{Limits: Limits{MaxBlocks: 20}}, wantCode: "too-many-blocks", wantLine: 4 + 2*19, wantSev: schema.SeverityError},
 		{name: "too many delimiters", path: "a.md", src: "# T\nSource: https://x\n\n" + strings.Repeat("[", 300) + "\n", opt: Options{Limits: Limits{MaxDelimiters: 200}}, wantCode: "too-many-delimiters", wantLine: 4, wantSev: schema.SeverityError},

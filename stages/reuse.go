@@ -12,6 +12,25 @@ import (
 // How a run meets the work of earlier runs: the previous snapshot it reuses
 // from, the journal of an interrupted run, and what it tells when it stops.
 
+// Stopped is a run that stopped before publishing: nothing was published,
+// and what the model servers had answered waits in the journal.
+type Stopped struct {
+	Err              error
+	Documents        int // read and collected
+	Headers, Vectors int // answered by model servers and journaled
+	Journal          string
+}
+
+func (e *Stopped) Error() string {
+	if e.Headers == 0 && e.Vectors == 0 {
+		return e.Err.Error() + "; nothing published"
+	}
+	return fmt.Sprintf("%v; nothing published: %d documents read, %d headers and %d vectors from the model server journaled in %s, run again to resume",
+		e.Err, e.Documents, e.Headers, e.Vectors, e.Journal)
+}
+
+func (e *Stopped) Unwrap() error { return e.Err }
+
 // stopped adds to a run's error what it had finished, and where that work
 // waits for the next run. Strict-mode failures are the corpus's, not a stop.
 func (r *run) stopped(err error, t tally) error {
@@ -19,11 +38,7 @@ func (r *run) stopped(err error, t tally) error {
 		return err
 	}
 	h, v := r.journal.Appended()
-	if h == 0 && v == 0 {
-		return err
-	}
-	return fmt.Errorf("%w; nothing published: %d documents read, %d headers and %d vectors from the model server journaled in %s, run again to resume",
-		err, t.done, h, v, r.target.Journal())
+	return &Stopped{Err: err, Documents: t.done, Headers: h, Vectors: v, Journal: r.target.Journal()}
 }
 
 // openPrevious opens the snapshot to reuse from. One that cannot be trusted

@@ -1,15 +1,12 @@
 package main
 
 import (
-	"context"
 	"encoding/json"
 	"os"
 	"os/exec"
-	"os/signal"
 	"path/filepath"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 
@@ -23,10 +20,7 @@ const childEnv = "INGEST_TEST_AS_COMMAND"
 
 func TestMain(m *testing.M) {
 	if os.Getenv(childEnv) == "1" {
-		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-		code := run(ctx, append([]string{"ingest"}, os.Args[1:]...), os.Stdin, os.Stdout, os.Stderr)
-		stop()
-		os.Exit(code)
+		os.Exit(runProcess(append([]string{"ingest"}, os.Args[1:]...)))
 	}
 	os.Exit(m.Run())
 }

@@ -13,10 +13,12 @@ import (
 	"os/signal"
 	"strings"
 	"syscall"
+	"time"
 
 	"github.com/ocean-safety/ingest/config"
 	"github.com/ocean-safety/ingest/models"
 	"github.com/ocean-safety/ingest/schema"
+	"github.com/ocean-safety/ingest/stages"
 	"github.com/urfave/cli/v3"
 )
 
@@ -43,11 +45,28 @@ func (e usageError) Unwrap() error { return e.err }
 
 func usage(format string, a ...any) error { return usageError{fmt.Errorf(format, a...)} }
 
-func main() {
+// stopGrace is how long an interrupted run may take to stop cleanly (abort
+// its staging folder, close its journal) before the process exits anyway:
+// an operator's Ctrl-C or an orchestrator's SIGTERM gets an answer within
+// about a second. Exiting mid-work is as safe as a crash (see the crash
+// test): the previous snapshot is untouched and the next run cleans up.
+const stopGrace = time.Second
+
+func main() { os.Exit(runProcess(os.Args)) }
+
+// runProcess is the process around run: signals cancel the run, and an
+// interrupted run that does not stop within stopGrace is ended.
+func runProcess(args []string) int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	code := run(ctx, os.Args, os.Stdin, os.Stdout, os.Stderr)
-	stop()
-	os.Exit(code)
+	defer stop()
+	context.AfterFunc(ctx, func() {
+		stop() // a second Ctrl-C now ends the process at once
+		time.AfterFunc(stopGrace, func() {
+			fmt.Fprintln(os.Stderr, "ingest: interrupted; stopped without waiting for the last work (nothing was published; the previous snapshot is intact)")
+			os.Exit(exitInterrupted)
+		})
+	})
+	return run(ctx, args, os.Stdin, os.Stdout, os.Stderr)
 }
 
 // run is the whole program, testable: arguments and streams in, exit code out.
@@ -68,7 +87,15 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	}
 	err := app.Run(ctx, args)
 	code := exitCode(ctx, err)
-	if err != nil && !errors.Is(err, errPartial) && !errors.Is(err, errDiffers) {
+	var stopped *stages.Stopped
+	switch {
+	case err == nil, errors.Is(err, errPartial), errors.Is(err, errDiffers):
+	case code == exitInterrupted && errors.As(err, &stopped):
+		stopped.Err = errors.New("interrupted") // not the task that happened to see the cancellation
+		fmt.Fprintf(stderr, "ingest: %v\n", stopped)
+	case code == exitInterrupted:
+		fmt.Fprintln(stderr, "ingest: interrupted; nothing published")
+	default:
 		fmt.Fprintf(stderr, "ingest: %v\n", err)
 	}
 	return code
