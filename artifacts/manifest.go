@@ -126,8 +126,9 @@ type ModelReport struct {
 
 // Reject is a model answer that could not be used, kept for review.
 type Reject struct {
-	Chunk string `json:"chunk"` // path#ordinal
-	Raw   string `json:"raw"`
+	Chunk   string   `json:"chunk"`   // path#ordinal
+	Reasons []string `json:"reasons"` // the checks it failed (README, "Model answers")
+	Raw     string   `json:"raw"`
 }
 
 // UngroundedThreshold is a threshold a model proposed that the chunk's text

@@ -28,14 +28,26 @@ func foldAccents() transform.Transformer {
 	return transform.Chain(norm.NFD, runes.Remove(runes.In(unicode.Mn)), norm.NFC)
 }
 
+// Fold lower-cases text and removes its accents ("Água" → "agua"): two
+// spellings of a name compare equal.
+func Fold(text string) string {
+	folded, _, err := transform.String(foldAccents(), strings.ToLower(text))
+	if err != nil {
+		return strings.ToLower(text)
+	}
+	return folded
+}
+
+// Tokens returns the folded words of text, stop words kept: for comparing
+// runs of words.
+func Tokens(text string) []string {
+	return strings.FieldsFunc(Fold(text), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
+}
+
 // Words returns the lower-case, accent-folded words of text, stop words
 // dropped: the lexical features of the built-in embedder (and of BM25).
 func Words(text string) []string {
-	folded, _, err := transform.String(foldAccents(), strings.ToLower(text))
-	if err != nil {
-		folded = strings.ToLower(text)
-	}
-	fields := strings.FieldsFunc(folded, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
+	fields := Tokens(text)
 	out := fields[:0]
 	for _, w := range fields {
 		if !stopWords[w] {

@@ -138,7 +138,7 @@ func TestOpenBackendsNames(t *testing.T) {
 		kind                  backendKind
 		wantHeader, wantEmbed string // prefixes for openai, whose digest is a hash of its model entry
 	}{
-		{backendKinds[0], "ollama:qwen2.5:7b@" + short("qwen2.5:7b") + "+prompt-v1", "ollama:bge-m3@" + short("bge-m3")},
+		{backendKinds[0], "ollama:qwen2.5:7b@" + short("qwen2.5:7b") + "+" + PromptVersion, "ollama:bge-m3@" + short("bge-m3")},
 		{backendKinds[1], "openai:qwen2.5:7b@entry-sha256:", "openai:bge-m3@entry-sha256:"},
 	}
 	for _, tc := range tests {

@@ -30,9 +30,12 @@ type Enrichment struct {
 	// Thresholds are the model's proposals; the pipeline keeps only those the
 	// units parser finds in the chunk's text (grounded), and counts the rest.
 	Thresholds []ProposedThreshold
-	// Reject is the raw answer that could not be used, for the report.
-	Reject string
-	Calls  int // model calls made, repairs included
+	// Reject is the raw answer that could not be used, for the report, and
+	// RejectReasons why (the Reason constants); a chunk not sent at all has
+	// reasons and no answer.
+	Reject        string
+	RejectReasons []string
+	Calls         int // model calls made, repairs included
 }
 
 // ProposedThreshold is a threshold as a model states it.
@@ -74,6 +77,19 @@ func ExtractiveHeader(title string, c schema.Chunk, maxChars int) string {
 	if first := sentence.First(c.Text); first != "" {
 		b.WriteString(": ")
 		b.WriteString(first)
+	}
+	return capRunes(b.String(), maxChars)
+}
+
+// locationHeader is the extractive header without the chunk's first
+// sentence: title › section path. For a chunk whose words must not be
+// quoted (it reads as instructions to a model).
+func locationHeader(title string, c schema.Chunk, maxChars int) string {
+	var b strings.Builder
+	b.WriteString(title)
+	for _, s := range c.SectionPath {
+		b.WriteString(" › ")
+		b.WriteString(s)
 	}
 	return capRunes(b.String(), maxChars)
 }

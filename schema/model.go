@@ -6,6 +6,9 @@ type ModelStats struct {
 	Retries   int64 `json:"retries"`   // tries beyond the first (429, 5xx, timeouts, malformed answers)
 	Repairs   int64 `json:"repairs"`   // header answers that failed validation and were sent back once
 	Fallbacks int64 `json:"fallbacks"` // chunks whose repair failed too: extractive header used
+	// Invalid counts the answers that failed a check, by reason (a chunk's
+	// first answer and its repair each count).
+	Invalid map[string]int64 `json:"invalid_answers,omitempty"`
 }
 
 // Truncation is an input a server may have cut to fit its context window:

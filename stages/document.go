@@ -126,8 +126,8 @@ func (r *run) enrich(ctx context.Context, doc schema.Document, prev snapshot.Reu
 		out.calls = en.Calls
 		e = snapshot.Enrichment{Header: en.Header, Source: en.Source, Fields: en.Fields}
 		e.Thresholds, out.ungrounded = ground(*c, en.Thresholds, nil)
-		if en.Reject != "" {
-			out.reject = &artifacts.Reject{Chunk: c.Key(), Raw: en.Reject}
+		if en.Reject != "" || len(en.RejectReasons) > 0 {
+			out.reject = &artifacts.Reject{Chunk: c.Key(), Reasons: en.RejectReasons, Raw: en.Reject}
 		}
 		if en.Source != schema.HeaderExtractiveFallback { // a fallback is never cached as success
 			if err := r.journalPutHeader(key, e); err != nil {

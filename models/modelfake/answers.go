@@ -151,16 +151,33 @@ func (s *Server) chatAnswer(w http.ResponseWriter, r *request, path string) (str
 	if r.fault.Kind == SchemaViolation {
 		return `{"context_header":"One sentence. And another\non a new line.","hazard":7,"thresholds":[{"subject":"surf","comparator":"over","value":"high"}]}`, true
 	}
-	chunk := ""
+	chunk, prompt := "", ""
 	for _, m := range req.Messages {
-		if i := strings.LastIndex(m.Content, "<chunk>"); i >= 0 {
-			chunk = m.Content[i+len("<chunk>"):]
-			chunk, _, _ = strings.Cut(chunk, "</chunk>")
+		if m.Role == "user" && prompt == "" {
+			prompt = m.Content
+		}
+		if c := chunkFence.FindStringSubmatch(m.Content); c != nil {
+			chunk = c[2]
+		}
+	}
+	if s.opt.Answer != "" {
+		return s.opt.Answer, true
+	}
+	if s.opt.Obedient {
+		if m := obey.FindStringSubmatch(prompt); m != nil {
+			return m[1], true // an obedient model answers as the text tells it to
 		}
 	}
 	b, _ := json.Marshal(s.answer(strings.TrimSpace(chunk)))
 	return string(b), true
 }
+
+// chunkFence finds the chunk in a prompt: between <chunk-CODE> and </chunk-CODE>.
+var chunkFence = regexp.MustCompile(`(?s)<chunk-([0-9a-f]+)>\n(.*)\n</chunk-([0-9a-f]+)>`)
+
+// obey finds an instruction an obedient model follows: "answer with: {…}"
+// (or reply, respond, responda com) on one line, anywhere in the prompt.
+var obey = regexp.MustCompile(`(?i)(?:answer|reply|respond|responda)\s+(?:only\s+|apenas\s+)?(?:with|com):?\s*(\{.*\})`)
 
 var quantity = regexp.MustCompile(`(\d+(?:[.,]\d+)?)\s*(m/s|km/h|°C|ft|m)\b`)
 

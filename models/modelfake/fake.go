@@ -41,6 +41,12 @@ type Options struct {
 	// UngroundedThreshold adds to every chat answer a threshold whose
 	// number is not in the chunk.
 	UngroundedThreshold bool
+	// Answer, when set, is every chat answer: a hostile or broken model.
+	Answer string
+	// Obedient makes the fake follow an instruction in the prompt, as a
+	// model without defences does: a line "Answer with: {…}" anywhere in
+	// the user message becomes the answer.
+	Obedient bool
 	// OnCall, when set, is called as each chat or embed call arrives, with
 	// how many calls have reached that path so far (this one included),
 	// before the call is answered: a crash test kills its client there.
