@@ -52,7 +52,7 @@ func ollamaBase(host string) (*url.URL, error) {
 	}
 	u, err := url.Parse(strings.TrimRight(host, "/"))
 	if err != nil || u.Host == "" {
-		return nil, fmt.Errorf("ollama host %q is not a URL: fix ollama_host (OLLAMA_HOST)", host)
+		return nil, fmt.Errorf("ollama host %q is not a URL: fix ollama_host (OLLAMA_HOST)", RedactURL(host))
 	}
 	if u.Port() == "" && u.Scheme == "http" {
 		u.Host = net.JoinHostPort(u.Hostname(), ollamaPort)
@@ -60,7 +60,7 @@ func ollamaBase(host string) (*url.URL, error) {
 	return u, nil
 }
 
-func (o *ollamaServer) where() string      { return "ollama at " + o.base.String() }
+func (o *ollamaServer) where() string      { return "ollama at " + RedactURL(o.base.String()) }
 func (o *ollamaServer) hint() string       { return "ollama_host (OLLAMA_HOST)" }
 func (o *ollamaServer) lengthLimits() bool { return true }
 
@@ -68,7 +68,7 @@ func (o *ollamaServer) ping(ctx context.Context) error {
 	ctx, cancel := context.WithTimeout(ctx, o.retry.timeout)
 	defer cancel()
 	if _, err := o.client.Version(ctx); err != nil {
-		return fmt.Errorf("%s is unreachable (%v): start it with `ollama serve`, or point %s at it", o.where(), ollamaErr(err), o.hint())
+		return fmt.Errorf("%s is unreachable (%v): start it with `ollama serve`, or point %s at it", o.where(), ollamaErr(redactErr(err)), o.hint())
 	}
 	return nil
 }

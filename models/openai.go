@@ -47,7 +47,7 @@ func newOpenAI(base, keyEnv string, timeout time.Duration, r *retrier) (*openAIS
 		return nil, errors.New("no OpenAI-compatible server given: set openai_base_url (OPENAI_BASE_URL)")
 	}
 	if u, err := url.Parse(base); err != nil || u.Host == "" || (u.Scheme != "http" && u.Scheme != "https") {
-		return nil, fmt.Errorf("OpenAI base URL %q is not an http(s) URL: fix --openai-base-url / OPENAI_BASE_URL", base)
+		return nil, fmt.Errorf("OpenAI base URL %q is not an http(s) URL: fix openai_base_url (OPENAI_BASE_URL)", RedactURL(base))
 	}
 	explicit := keyEnv != ""
 	if !explicit {
@@ -61,7 +61,7 @@ func newOpenAI(base, keyEnv string, timeout time.Duration, r *retrier) (*openAIS
 	return &openAIServer{base: base, keyEnv: keyEnv, key: key, http: newHTTPClient(timeout), retry: r}, nil
 }
 
-func (o *openAIServer) where() string      { return "OpenAI-compatible server at " + o.base }
+func (o *openAIServer) where() string      { return "OpenAI-compatible server at " + RedactURL(o.base) }
 func (o *openAIServer) hint() string       { return "openai_base_url (OPENAI_BASE_URL)" }
 func (o *openAIServer) lengthLimits() bool { return false } // strict mode refuses maxLength
 
@@ -177,7 +177,7 @@ func (o *openAIServer) do(ctx context.Context, method, path string, in, out any)
 	}
 	resp, err := o.http.Do(req)
 	if err != nil {
-		return err
+		return redactErr(err)
 	}
 	defer resp.Body.Close()
 	b, err := io.ReadAll(io.LimitReader(resp.Body, maxAnswerBytes))

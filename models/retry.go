@@ -88,7 +88,7 @@ func (r *retrier) attempt(ctx context.Context, op func(ctx context.Context) erro
 	actx, cancel := context.WithTimeout(ctx, r.timeout)
 	defer cancel()
 	actx, info := withAttempt(actx)
-	err := op(actx)
+	err := redactErr(op(actx))
 	if err == nil {
 		return nil
 	}

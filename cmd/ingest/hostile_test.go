@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -215,5 +216,71 @@ func readJSON(t *testing.T, path string, v any) {
 	}
 	if err := json.Unmarshal(b, v); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestSecretsNeverPrinted plants credentials in the model servers'
+// addresses and in OPENAI_API_KEY, runs against servers that work and that
+// fail mid-run, and greps stdout, stderr and every file the runs wrote.
+func TestSecretsNeverPrinted(t *testing.T) {
+	const (
+		password = "sk-test-SECRET123"
+		user     = "admin-PLANTED"
+		apiKey   = "sk-PLANTED-KEY789"
+	)
+	t.Setenv("OPENAI_API_KEY", apiKey)
+	root := t.TempDir()
+	withAuth := func(u string) string { return strings.Replace(u, "http://", "http://"+user+":"+password+"@", 1) }
+	tests := []struct {
+		name  string
+		fault *modelfake.Fault
+		args  func(url string) []string
+		want  int
+	}{
+		{"ollama works", nil, func(u string) []string {
+			return []string{"--llm", "ollama:qwen2.5:7b", "--ollama-host", withAuth(u)}
+		}, exitOK},
+		{"ollama fails mid-run", &modelfake.Fault{Kind: modelfake.Status500, Path: modelfake.OllamaChat, After: 3}, func(u string) []string {
+			return []string{"--llm", "ollama:qwen2.5:7b", "--ollama-host=" + withAuth(u)}
+		}, exitFailed},
+		{"ollama unreachable", nil, func(string) []string {
+			return []string{"--llm", "ollama:qwen2.5:7b", "--ollama-host", withAuth("http://127.0.0.1:1")}
+		}, exitUsage},
+		{"openai works", nil, func(u string) []string {
+			return []string{"--embedder", "openai:bge-m3", "--openai-base-url", u + "/v1"}
+		}, exitOK},
+		{"openai fails mid-run", &modelfake.Fault{Kind: modelfake.Status500, Path: modelfake.OpenAIEmbed, After: 1}, func(u string) []string {
+			return []string{"--embedder", "openai:bge-m3", "--openai-base-url", withAuth(u) + "/v1"}
+		}, exitFailed},
+	}
+	for i, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			srv := modelfake.New(modelfake.Options{Dims: 1024, APIKey: apiKey})
+			defer srv.Close()
+			if tt.fault != nil {
+				srv.SetFault(*tt.fault)
+			}
+			out := filepath.Join(root, fmt.Sprint(i), "snap")
+			args := append([]string{"index", "--corpus", fixtureCorpus, "--out", out}, tt.args(srv.URL)...)
+			code, stdout, stderr := runCLI(context.Background(), "", args...)
+			if code != tt.want {
+				t.Errorf("got exit %d, want %d: %s", code, tt.want, stderr)
+			}
+			texts := map[string]string{"stdout": stdout, "stderr": stderr}
+			filepath.WalkDir(filepath.Join(root, fmt.Sprint(i)), func(p string, d os.DirEntry, err error) error {
+				if err == nil && !d.IsDir() {
+					b, _ := os.ReadFile(p)
+					texts[p] = string(b)
+				}
+				return nil
+			})
+			for where, text := range texts {
+				for _, secret := range []string{password, user, apiKey} {
+					if strings.Contains(text, secret) {
+						t.Errorf("got %s in %s", secret, where)
+					}
+				}
+			}
+		})
 	}
 }

@@ -71,6 +71,7 @@ func runProcess(args []string) int {
 
 // run is the whole program, testable: arguments and streams in, exit code out.
 func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	stdout, stderr = newScrubber(stdout, args), newScrubber(stderr, args)
 	app := &cli.Command{
 		Name:            "ingest",
 		Usage:           "turn a Markdown knowledge corpus into a retrieval-ready Parquet snapshot",
