@@ -25,6 +25,7 @@ const (
 	CheckUniqueIDs     = "unique_ids"     // no chunk_id twice
 	CheckContentHash   = "content_hash"   // content_hash is the SHA-256 of text
 	CheckCounts        = "counts"         // per kind, language and element; documents; thresholds
+	CheckUTF8          = "utf8"           // every string of every row is valid UTF-8 (DuckDB and Arrow readers refuse others)
 )
 
 // CheckStatus is the outcome of one check.
@@ -124,7 +125,7 @@ func VerifyContext(ctx context.Context, dir string) (*VerifyReport, error) {
 		return nil, fmt.Errorf("verify %s: %w", dir, err)
 	}
 	return &VerifyReport{Dir: dir, Checks: []Check{v.cManifest, v.cFiles, v.cSchema, v.cParquet,
-		v.rows.cRows, v.rows.cDims, v.rows.cOrder, v.rows.cIDs, v.rows.cHash, v.rows.cCounts}}, nil
+		v.rows.cRows, v.rows.cDims, v.rows.cOrder, v.rows.cIDs, v.rows.cHash, v.rows.cCounts, v.rows.cUTF8}}, nil
 }
 
 // verifier runs the checks of one snapshot.

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"strconv"
+	"unicode/utf8"
 
 	"github.com/ocean-safety/ingest/schema"
 )
@@ -18,12 +19,14 @@ type rowChecks struct {
 	ids                                        map[[16]byte]struct{} // a hash of each id: 16 bytes a row, not the id
 	got                                        Counts
 	cRows, cDims, cOrder, cIDs, cHash, cCounts Check
+	cUTF8                                      Check
 }
 
 func newRowChecks(m *Manifest) rowChecks {
 	r := rowChecks{m: m, ids: map[[16]byte]struct{}{},
 		cRows: Check{Name: CheckRows}, cDims: Check{Name: CheckDims}, cOrder: Check{Name: CheckOrder},
-		cIDs: Check{Name: CheckUniqueIDs}, cHash: Check{Name: CheckContentHash}, cCounts: Check{Name: CheckCounts}}
+		cIDs: Check{Name: CheckUniqueIDs}, cHash: Check{Name: CheckContentHash}, cCounts: Check{Name: CheckCounts},
+		cUTF8: Check{Name: CheckUTF8}}
 	if m != nil {
 		r.dims = m.Embedder.Dims
 	}
@@ -47,6 +50,9 @@ func (r *rowChecks) row(c schema.Chunk) {
 	}
 	if r.dims > 0 && len(c.Embedding) != r.dims {
 		r.cDims.problem("%s: %d dimensions, want %d", c.Key(), len(c.Embedding), r.dims)
+	}
+	if field := invalidUTF8(c); field != "" {
+		r.cUTF8.problem("%q: %s is not valid UTF-8", c.Key(), field)
 	}
 	r.got.Add(c)
 	r.thresholds += len(c.Thresholds)
@@ -78,7 +84,8 @@ func (r *rowChecks) finish(cf *ChunkFile) {
 	r.cIDs.Detail = strconv.Itoa(len(r.ids)) + " distinct chunk ids"
 	r.cHash.Detail = "SHA-256 of text"
 	r.cCounts.Detail = fmt.Sprintf("%d documents, %d thresholds; per kind, lang, element", r.docs, r.thresholds)
-	for _, c := range []*Check{&r.cRows, &r.cDims, &r.cOrder, &r.cIDs, &r.cHash, &r.cCounts} {
+	r.cUTF8.Detail = "every string column"
+	for _, c := range []*Check{&r.cRows, &r.cDims, &r.cOrder, &r.cIDs, &r.cHash, &r.cCounts, &r.cUTF8} {
 		settle(c)
 	}
 }
@@ -117,7 +124,46 @@ func (r *rowChecks) compareCounts() {
 
 // skip marks every row check skipped: the rows could not all be read.
 func (r *rowChecks) skip() {
-	for _, c := range []*Check{&r.cRows, &r.cDims, &r.cOrder, &r.cIDs, &r.cHash, &r.cCounts} {
+	for _, c := range []*Check{&r.cRows, &r.cDims, &r.cOrder, &r.cIDs, &r.cHash, &r.cCounts, &r.cUTF8} {
 		c.Status, c.Problems, c.More = CheckSkipped, nil, 0
 	}
+}
+
+// invalidUTF8 names the first field of c that is not valid UTF-8, or "".
+func invalidUTF8(c schema.Chunk) string {
+	fields := []struct {
+		name string
+		v    []string
+	}{
+		{"chunk_id", []string{c.ChunkID}}, {"content_hash", []string{c.ContentHash}}, {"doc_id", []string{c.DocID}},
+		{"doc_path", []string{c.DocPath}}, {"doc_version", []string{c.DocVersion}}, {"doc_title", []string{c.DocTitle}},
+		{"source_url", []string{c.SourceURL}}, {"source_label", []string{c.SourceLabel}}, {"tenant_id", []string{c.TenantID}},
+		{"lang", []string{string(c.Lang)}}, {"kind", []string{string(c.Kind)}}, {"element", []string{string(c.Element)}},
+		{"beach_id", []string{c.BeachID}}, {"section_path", c.SectionPath}, {"text", []string{c.Text}},
+		{"context_header", []string{c.ContextHeader}}, {"header_source", []string{c.HeaderSource}},
+		{"hazard", []string{c.Fields.Hazard}}, {"place", []string{c.Fields.Place}}, {"season", []string{c.Fields.Season}},
+		{"unsourced_claim", []string{c.Fields.UnsourcedClaim}},
+	}
+	for _, f := range fields {
+		for _, v := range f.v {
+			if !utf8.ValidString(v) {
+				return f.name
+			}
+		}
+	}
+	for _, q := range c.Quantities {
+		for _, v := range []string{q.Surface, q.Unit, q.Dimension, q.SIUnit} {
+			if !utf8.ValidString(v) {
+				return "quantities"
+			}
+		}
+	}
+	for _, t := range c.Thresholds {
+		for _, v := range append([]string{t.Subject, t.Comparator, t.SIUnit, t.Surface, t.Sentence, t.Hazard, t.DocPath, t.ContentHash, string(t.Lang), t.Origin}, t.SectionPath...) {
+			if !utf8.ValidString(v) {
+				return "thresholds"
+			}
+		}
+	}
+	return ""
 }

@@ -112,8 +112,8 @@ func TestVerify(t *testing.T) {
 					t.Errorf("got %s problems %q, want one containing %q", c.Name, c.Problems, tt.wantText)
 				}
 			}
-			if len(rep.Checks) != 10 {
-				t.Errorf("got %d checks, want all 10 reported", len(rep.Checks))
+			if len(rep.Checks) != 11 {
+				t.Errorf("got %d checks, want all 11 reported", len(rep.Checks))
 			}
 		})
 	}

@@ -8,9 +8,14 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/ocean-safety/ingest/schema"
 )
+
+// SkipNameNotUTF8 is the skip reason of a file or folder whose name is not
+// valid UTF-8; a run reports each as a warning.
+const SkipNameNotUTF8 = "name-not-utf8"
 
 // Scan lists every Markdown document under root, as slash-separated paths
 // relative to root in byte order (the order chunks are written in), and every
@@ -42,6 +47,15 @@ func Scan(root string) (docs []string, skipped []schema.Skipped, err error) {
 			return err
 		}
 		rel = filepath.ToSlash(rel)
+		if !utf8.ValidString(rel) {
+			// A name readers cannot store: Parquet strings are UTF-8, and
+			// DuckDB refuses a file with another.
+			skipped = append(skipped, schema.Skipped{Path: strings.ToValidUTF8(rel, "\uFFFD"), Reason: SkipNameNotUTF8})
+			if d.IsDir() {
+				return filepath.SkipDir
+			}
+			return nil
+		}
 		if strings.HasPrefix(d.Name(), ".") {
 			skipped = append(skipped, schema.Skipped{Path: rel, Reason: "hidden"})
 			if d.IsDir() {

@@ -9,24 +9,37 @@ import (
 	"github.com/ocean-safety/ingest/schema"
 )
 
-// FuzzChunk: any input parses and chunks without panicking, and every chunk's
-// span and lines lie inside the document, its text verbatim (table rows aside).
-func FuzzChunk(f *testing.F) {
+// FuzzDocument runs the whole per-document path — bytes checks, front
+// matter or header lines, limits, Markdown parse, chunking, normalising —
+// on any input: it must never panic, every chunk's span and lines lie inside
+// the document with its text verbatim (table rows aside), and a document
+// over a limit is rejected, not parsed. CI runs it for a bounded time
+// (.ci/run); the seeds are the shapes that once made the parser slow.
+func FuzzDocument(f *testing.F) {
 	seeds := []string{
 		"# T\nSource: u\n\npara. Two.\n\n## H\n\n- a\n- b\n\n| a | b |\n|---|---|\n| 1 | 2 |\n",
 		"# T\nSource: u\nKind: safety\n\n```\n# x\n", "# T\nSource: u\n\n~~~\n~~~\n\nS\n---\n",
 		"---\ntitle: T\nsource: u\nkind: lore\nbeach: b\n---\n> q\n> r\n", "# T\nSource: u\n\n1. a\n   1. b\n\n<div>\nx\n</div>\n",
+		"# T\nSource: u\n\n" + strings.Repeat(">", 200) + "\n",
+		"# T\nSource: u\n\n" + strings.Repeat("[", 5000) + "\n",
+		"# T\nSource: u\n\n" + deepList(40),
+		"# T\nSource: u\n\n" + strings.Repeat("*a _b `c <d ", 300) + "\n",
+		"---\ntitle: [unclosed\n---\ntext\n", "\xff\xfe#\x00 \x00T\x00", "# T\r\nSource: u\r\n\r\nWaves above 1.5 m (5 ft).\r\n",
 	}
 	for _, s := range seeds {
 		f.Add(s, 40)
 	}
-	f.Fuzz(func(t *testing.T, src string, max int) {
-		if max < 1 || max > 2000 {
-			max = 40
+	limits := corpus.Limits{MaxBytes: 64 << 10, MaxDepth: 16, MaxBlocks: 1000, MaxDelimiters: 2000}
+	f.Fuzz(func(t *testing.T, src string, budget int) {
+		if budget < 1 || budget > 2000 {
+			budget = 40
 		}
 		for _, kind := range []string{"", "safety/"} {
-			p := chunking.NewParser(".", corpus.Options{}).ParseBytes(kind+"f.md", []byte(src))
-			ch, err := chunking.NewChunker(chunking.Config{Unit: "chars", Max: max, Overlap: max / 3, Min: max / 4}, "")
+			p := chunking.NewParser(".", corpus.Options{Limits: limits}).ParseBytes(kind+"f.md", []byte(src))
+			if len(src) > limits.MaxBytes && !p.Rejected {
+				t.Fatalf("a document of %d bytes was parsed, over the limit of %d", len(src), limits.MaxBytes)
+			}
+			ch, err := chunking.NewChunker(chunking.Config{Unit: "chars", Max: budget, Overlap: budget / 3, Min: budget / 4}, "")
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -47,11 +60,21 @@ func FuzzChunk(f *testing.F) {
 				}
 				Normaliser{}.Normalise(&c)
 			}
-			for _, d := range diags {
-				if d.Line < 0 || d.Line > lines {
-					t.Fatalf("diagnostic line %d outside 1-%d", d.Line, lines)
+			srcLines := strings.Count(src, "\n") + strings.Count(src, "\r") + 1 // a rejected document's positions are in its bytes
+			for _, d := range append(p.Diags, diags...) {
+				if d.Line < 0 || d.Line > max(lines, srcLines) {
+					t.Fatalf("diagnostic line %d outside 1-%d: %s", d.Line, lines, d)
 				}
 			}
 		}
 	})
+}
+
+// deepList is a list n levels deep, one item a level.
+func deepList(n int) string {
+	var b strings.Builder
+	for i := range n {
+		b.WriteString(strings.Repeat("  ", i) + "- item\n")
+	}
+	return b.String()
 }

@@ -185,6 +185,14 @@ func (r *run) run(ctx context.Context) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
+	for _, sk := range skipped {
+		if sk.Reason == corpus.SkipNameNotUTF8 {
+			d := schema.Diagnostic{Path: sk.Path, Severity: schema.SeverityWarning, Code: corpus.SkipNameNotUTF8,
+				Message: "the name is not valid UTF-8 (shown with \uFFFD); rename it to have it ingested"}
+			r.setup = append(r.setup, d)
+			r.rep.Diagnostic(d)
+		}
+	}
 	if r.stage, err = r.target.Stage(); err != nil {
 		return nil, err
 	}

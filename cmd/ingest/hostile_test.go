@@ -284,3 +284,21 @@ func TestSecretsNeverPrinted(t *testing.T) {
 		})
 	}
 }
+
+// TestNameNotUTF8: a file whose name is not valid UTF-8 is skipped with a
+// warning, and the snapshot holds only valid strings (verify's utf8 check).
+func TestNameNotUTF8(t *testing.T) {
+	root := t.TempDir()
+	c := copyCorpus(t, filepath.Join(root, "corpus"))
+	if err := os.WriteFile(filepath.Join(c, "bad-\xff-name.md"), []byte("# Bad name\nSource: https://example.org/b\n\nText.\n"), 0o644); err != nil {
+		t.Skip("this file system refuses names that are not UTF-8:", err)
+	}
+	snap := filepath.Join(root, "snap")
+	code, _, stderr := runCLI(context.Background(), "", "index", "--corpus", c, "--out", snap)
+	if code != exitOK || !strings.Contains(stderr, "bad-\uFFFD-name.md: warning:") || !strings.Contains(stderr, "[name-not-utf8]") {
+		t.Errorf("got exit %d, %q; want the file named in a name-not-utf8 warning", code, stderr)
+	}
+	if code, out, _ := runCLI(context.Background(), "", "verify", snap); code != exitOK || !strings.Contains(out, "utf8") {
+		t.Errorf("verify: got exit %d, %s", code, out)
+	}
+}
