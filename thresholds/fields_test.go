@@ -114,3 +114,22 @@ func TestSort(t *testing.T) {
 		t.Errorf("got order\n%v\nwant\n%v", got, want)
 	}
 }
+
+// TestHazardIn checks the hazard phrase is cut from the sentence itself even
+// where lower-casing changes lengths elsewhere in it.
+func TestHazardIn(t *testing.T) {
+	tests := []struct{ name, sentence, want string }{
+		{"plain", "Waves above 2 m are dangerous for beginners.", "dangerous for beginners"},
+		{"upper case", "ÁGUA ABAIXO DE 16 °C: RISCO DE HIPOTERMIA", "RISCO DE HIPOTERMIA"},
+		{"dotted capital before", "İzmir: waves above 2 m are dangerous.", "dangerous"},
+		{"invalid byte before", "acima de 0 nó\x9e\x9eperigo", "perigo"},
+		{"none", "Waves of 2 m today.", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := hazardIn(tt.sentence); got != tt.want {
+				t.Errorf("got %q, want %q", got, tt.want)
+			}
+		})
+	}
+}
