@@ -134,7 +134,8 @@ func (p *parser) vetoed(n numeral, d *unitDef, uStart, uEnd int) bool {
 // currencyNear reports whether a currency sign sits within contextWindow
 // bytes of text[start:end]: "US$ 5m", "$2m" are millions of money.
 func (p *parser) currencyNear(start, end int) bool {
-	return strings.ContainsAny(p.text[max(0, start-contextWindow):min(len(p.text), end+contextWindow)], "$€£")
+	w := p.text[max(0, start-contextWindow):min(len(p.text), end+contextWindow)]
+	return strings.IndexByte(w, '$') >= 0 || strings.Contains(w, "€") || strings.Contains(w, "£")
 }
 
 // nounAfter is the word after end, skipping a "de" or "of": "40m users",

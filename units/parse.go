@@ -6,7 +6,10 @@ import (
 
 // Parse returns the quantities found in text, sorted by Start.
 func Parse(text string, opt Options) []Quantity {
-	p := parser{text: text, pt: opt.Lang == "pt"}
+	p := parser{text: text, pt: opt.Lang == "pt", lexicon: &english}
+	if p.pt {
+		p.lexicon = &portuguese
+	}
 	p.scan()
 	if len(p.found) == 0 && opt.HeaderUnit != "" {
 		p.cell(opt.HeaderUnit)
@@ -31,6 +34,8 @@ type parser struct {
 	pt     bool
 	found  []found
 	ranges int // range ids handed out so far
+	// lexicon holds the number words of the text's language.
+	lexicon *lexicon
 }
 
 // scan walks the text once. At each run of digits, each fraction
@@ -45,7 +50,7 @@ func (p *parser) scan() {
 		switch {
 		case isDigit(c):
 			i = p.fromDigits(i)
-		case isASCIILetter(c):
+		case asciiLetters[c]:
 			i = p.fromWord(i)
 		case c < utf8.RuneSelf:
 			i++
@@ -69,15 +74,39 @@ func (p *parser) fromDigits(i int) int {
 	return p.quantityFrom(n)
 }
 
+// fromWord passes over the word starting at t[i] unless it may open a
+// number in words. It is the scanner's hottest path: one loop finds the
+// word's end and its first three letters, and only a word whose trigram is
+// a number word's reaches wordNumeral.
 func (p *parser) fromWord(i int) int {
-	end := wordEnd(p.text, i)
-	if i > 0 && p.text[i-1] != ' ' && wordByteAt(p.text, i-1) {
-		return end // the middle of a token: "5k", "v1a"
+	t := p.text
+	g, j := 0, i
+	for ; j < len(t) && asciiLetters[t[j]]; j++ {
+		if j-i < 3 {
+			g = g*28 + int(t[j]|0x20-'a')
+		}
 	}
-	if n, ok := p.wordNumeral(i, end); ok {
-		return max(end, p.quantityFrom(n))
+	run := j - i
+	if j < len(t) && t[j] >= utf8.RuneSelf {
+		j = wordEnd(t, j) // "três", "ondulação"
 	}
-	return end
+	if i > 0 && t[i-1] != ' ' && wordByteAt(t, i-1) {
+		return j // the middle of a token: "5k", "v1a"
+	}
+	for k := run; k < 3; k++ {
+		if i+k < j {
+			g = g*28 + 26 // a letter beyond a–z
+		} else {
+			g = g*28 + 27 // the end of the word
+		}
+	}
+	if !p.lexicon.starts.has(g) {
+		return j
+	}
+	if n, ok := p.wordNumeral(i, j); ok {
+		return max(j, p.quantityFrom(n))
+	}
+	return j
 }
 
 func (p *parser) fromRune(i int) int {

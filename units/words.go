@@ -82,45 +82,72 @@ var (
 	)
 )
 
-// wordFilters hold, per language, a bit for the first three letters of
-// every number word (folded to a–z, other letters as one), so that most
-// words are passed over without a map lookup; startFilters only those of
-// the words that may open a number, which leaves out "and" and "e".
+// lexicon is one language's number words with two filters: a bit for the
+// first three letters (folded to a–z, other letters as one) of every word,
+// and of every word that may open a number (not "and", "e"), so that most
+// words are passed over without a map lookup.
+type lexicon struct {
+	words       map[string]numWord
+	any, starts filter
+}
+
 var (
-	wordFilters  = [2]*filter{buildFilter(englishWords, true), buildFilter(portugueseWords, true)}
-	startFilters = [2]*filter{buildFilter(englishWords, false), buildFilter(portugueseWords, false)}
+	english    = newLexicon(englishWords)
+	portuguese = newLexicon(portugueseWords)
 )
+
+func newLexicon(words map[string]numWord) lexicon {
+	l := lexicon{words: words}
+	for w, nw := range words {
+		g := trigram(w)
+		l.any.set(g)
+		if nw.kind != wAnd && nw.kind != wPoint {
+			l.starts.set(g)
+		}
+	}
+	return l
+}
 
 const trigramCount = 28 * 28 * 28 // a–z, another letter, the end of the word
 
 type filter [trigramCount / 64]uint64
 
-func buildFilter(words map[string]numWord, joins bool) *filter {
-	var f filter
-	for w, nw := range words {
-		if !joins && (nw.kind == wAnd || nw.kind == wPoint) {
-			continue
-		}
-		g := trigram(w)
-		f[g/64] |= 1 << (g % 64)
+func (f *filter) set(g int)      { f[g/64] |= 1 << (g % 64) }
+func (f *filter) has(g int) bool { return f[g/64]&(1<<(g%64)) != 0 }
+
+// trigram is the filter index of a word's first three letters.
+func trigram(w string) int {
+	g, k := 0, 0
+	for ; k < len(w) && k < 3 && asciiLetters[w[k]]; k++ {
+		g = g*28 + int(w[k]|0x20-'a')
 	}
-	return &f
+	return finishTrigram(w, 0, len(w), g)
 }
 
-func trigram(w string) int {
-	g := 0
-	for k := 0; k < 3; k++ {
+// finishTrigram completes the index g of the ASCII letters that open the
+// word t[i:end]: another letter counts as 26, the end of the word as 27.
+func finishTrigram(t string, i, end, g int) int {
+	k := 0
+	for k < 3 && i+k < end && asciiLetters[t[i+k]] {
+		k++
+	}
+	for ; k < 3; k++ {
 		c := 27
-		if k < len(w) {
+		if i+k < end {
 			c = 26
-			if b := w[k] | 0x20; b >= 'a' && b <= 'z' {
-				c = int(b - 'a')
-			}
 		}
 		g = g*28 + c
 	}
 	return g
 }
+
+// asciiLetters marks the bytes a–z and A–Z.
+var asciiLetters = func() (t [256]bool) {
+	for c := 'a'; c <= 'z'; c++ {
+		t[c], t[c-'a'+'A'] = true, true
+	}
+	return t
+}()
 
 // maxWordLen bounds a number word in bytes ("quatrocentas", "dezessete").
 const maxWordLen = 14
@@ -132,22 +159,18 @@ func (p *parser) lookupWord(i, end int, first bool) (numWord, bool) {
 		return numWord{}, false
 	}
 	w := p.text[i:end]
-	lang, words, filters := 0, englishWords, &wordFilters
-	if p.pt {
-		lang, words = 1, portugueseWords
-	}
+	f := &p.lexicon.any
 	if first {
-		filters = &startFilters
+		f = &p.lexicon.starts
 	}
-	g := trigram(w)
-	if filters[lang][g/64]&(1<<(g%64)) == 0 {
+	if !f.has(trigram(w)) {
 		return numWord{}, false
 	}
 	var buf [maxWordLen]byte
 	for k := 0; k < len(w); k++ {
 		buf[k] = asciiLower(w[k])
 	}
-	nw, ok := words[string(buf[:len(w)])]
+	nw, ok := p.lexicon.words[string(buf[:len(w)])]
 	return nw, ok
 }
 
@@ -156,7 +179,7 @@ func wordEnd(t string, i int) int {
 	for i < len(t) {
 		c := t[i]
 		if c < utf8.RuneSelf {
-			if !isASCIILetter(c) {
+			if !asciiLetters[c] {
 				return i
 			}
 			i++
