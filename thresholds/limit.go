@@ -18,7 +18,7 @@ import (
 // limitCues are the words and phrases of such a cue besides the hazard
 // words (hazardWords), lower case. An entry ending in "*" matches the words
 // it starts.
-var limitCues = []string{
+var limitCues = cues(
 	// what follows from the bound
 	"emergency", "caution", "careful", "warning*", "alert*", "flag", "flags", "closes", "closed",
 	"close the", "prohibited", "forbidden", "banned", "allowed", "permitted", "safe", "safely",
@@ -40,42 +40,42 @@ var limitCues = []string{
 	"when", "whenever", "if", "unless", "quando", "se", "sempre que", "caso",
 	// the word limit itself
 	"minimum", "maximum", "limit*", "threshold*", "mínimo", "máximo", "limite*",
-}
+)
 
 // rangeCues are the consequences that make a plain range ("ondas de 2 a 3
 // m são perigosas") a between threshold; a range without one describes
 // ("experienced surfers handle 2–3 m on a good day").
-var rangeCues = []string{
+var rangeCues = cues(
 	"danger*", "hazard*", "risk*", "unsafe", "hypotherm*", "cold shock", "drown*", "ideal", "suit",
 	"suits", "suitable", "good for", "safe", "perig*", "risco*", "arriscad*", "hipoterm*",
 	"choque térmico", "afoga*", "insegur*", "ideais", "bom para", "bons para", "boa para",
 	"boas para", "seguro", "segura", "tranquilo", "tranquila",
-}
+)
 
 // descriptionCues right before a bound make it a description: "usually
 // below 20 °C", "muitas vezes abaixo de 20 °C", "em geral menor que 1 m".
-var descriptionCues = []string{
+var descriptionCues = cues(
 	"usually", "often", "typically", "normally", "generally", "rarely", "sometimes", "mostly",
 	"seldom", "frequently", "em geral", "geralmente", "normalmente", "tipicamente", "muitas vezes",
 	"frequentemente", "raramente", "às vezes", "costuma", "costumam", "quase sempre",
-}
+)
 
 // historyCues make a sentence tell what happened rather than what holds.
-var historyCues = []string{
+var historyCues = cues(
 	"was", "were", "reached", "recorded", "measured", "peaked", "rode", "stayed", "fell", "rose",
 	"dropped", "yesterday", "last week", "last year", "last summer", "last winter",
 	"foi", "foram", "houve", "registrou", "registrad*", "chegou", "chegaram", "atingiu",
 	"atingiram", "mediu", "marcou", "ficou", "ficaram", "caiu", "subiu", "pegaram", "teve",
 	"tiveram", "passou", "ontem", "passado", "passada",
-}
+)
 
 // comparisonCues make the bound a gap between two values, not a limit:
 // "the difference between the beaches can exceed 4 °C", "the tidal range
 // is under 1 m".
-var comparisonCues = []string{
+var comparisonCues = cues(
 	"difference", "differences", "variation", "range", "diferença", "diferenças", "variação",
 	"amplitude",
-}
+)
 
 // descriptionWindow is how many words before a comparator are searched for
 // a description cue: "often stays below", "em geral menor que".
@@ -85,16 +85,16 @@ const descriptionWindow = 3
 // on q takes before words before q, states a limit. qs are the chunk's
 // quantities, so that a year is not mistaken for one.
 func statesLimit(text string, sStart, sEnd int, q units.Quantity, before int, qs []units.Quantity, row bool) bool {
-	sentence := strings.ToLower(text[sStart:sEnd])
-	if hasCue(sentence, historyCues) || hasYear(text, sStart, sEnd, qs) ||
-		hasCue(strings.ToLower(text[sStart:q.Start]), comparisonCues) ||
-		hasCue(wordsBefore(text, sStart, q.Start, before, descriptionWindow), descriptionCues) {
+	sentence := wordsOf(text[sStart:sEnd])
+	ahead := sentence.upTo(q.Start - sStart) // the words before the quantity
+	if historyCues.in(sentence) || hasYear(text, sStart, sEnd, qs) || comparisonCues.in(ahead) ||
+		descriptionCues.in(ahead.last(before, descriptionWindow)) {
 		return false
 	}
 	if row && cellIsBound(text, sStart, sEnd, q, before) {
 		return true // "Vento: acima de 20 nós", a table of limits
 	}
-	return hazardIn(text[sStart:sEnd]) != "" || hasCue(sentence, limitCues)
+	return limitCues.in(sentence) || hazardIn(text[sStart:sEnd]) != ""
 }
 
 // rangeStatesLimit reports whether a plain range in a sentence states a
@@ -106,43 +106,105 @@ func rangeStatesLimit(text string, sStart, sEnd int, qs []units.Quantity, row bo
 	if row {
 		return false
 	}
-	sentence := strings.ToLower(text[sStart:sEnd])
-	if hasCue(sentence, historyCues) || hasYear(text, sStart, sEnd, qs) {
+	sentence := wordsOf(text[sStart:sEnd])
+	if historyCues.in(sentence) || hasYear(text, sStart, sEnd, qs) {
 		return false
 	}
-	return hasCue(sentence, rangeCues)
+	return rangeCues.in(sentence)
+}
+
+// cueList is a set of cues: whole words, word prefixes ("proibid*") and
+// phrases of several words or with an apostrophe ("do not", "don't").
+type cueList struct {
+	whole    map[string]bool
+	prefixes [256][]string // by first byte
+	phrases  []string
+}
+
+func cues(list ...string) *cueList {
+	c := &cueList{whole: map[string]bool{}}
+	for _, w := range list {
+		switch p, isPrefix := strings.CutSuffix(w, "*"); {
+		case strings.ContainsAny(w, " '"):
+			c.phrases = append(c.phrases, w)
+		case isPrefix:
+			c.prefixes[p[0]] = append(c.prefixes[p[0]], p)
+		default:
+			c.whole[w] = true
+		}
+	}
+	return c
+}
+
+// sentenceWords is a sentence lower-cased once, at the same byte length,
+// and cut into its words.
+type sentenceWords struct {
+	lower  string
+	words  []string
+	starts []int // byte offset of each word in lower
+}
+
+func wordsOf(s string) sentenceWords {
+	sw := sentenceWords{lower: lowerSameLength(s)}
+	forEachWordAt(sw.lower, func(start int, w string) {
+		sw.words = append(sw.words, w)
+		sw.starts = append(sw.starts, start)
+	})
+	return sw
+}
+
+// upTo is the part of the sentence before byte offset end.
+func (s sentenceWords) upTo(end int) sentenceWords {
+	n := 0
+	for n < len(s.words) && s.starts[n]+len(s.words[n]) <= end {
+		n++
+	}
+	return sentenceWords{lower: s.lower[:end], words: s.words[:n], starts: s.starts[:n]}
+}
+
+// last is the n words that come before the skip words at the end, as a
+// sentence of their own: "often stays" before "below".
+func (s sentenceWords) last(skip, n int) sentenceWords {
+	end := len(s.words) - skip
+	if end <= 0 {
+		return sentenceWords{}
+	}
+	from := max(0, end-n)
+	lo, hi := s.starts[from], s.starts[end-1]+len(s.words[end-1])
+	return sentenceWords{lower: s.lower[lo:hi], words: s.words[from:end], starts: s.starts[from:end]}
+}
+
+// in reports whether one of the cues occurs in the sentence.
+func (c *cueList) in(s sentenceWords) bool {
+	for _, w := range s.words {
+		if c.whole[w] {
+			return true
+		}
+		for _, p := range c.prefixes[w[0]] {
+			if strings.HasPrefix(w, p) {
+				return true
+			}
+		}
+	}
+	return len(c.phrases) > 0 && hasCue(s.lower, c.phrases)
 }
 
 // hasCue reports whether one of cues occurs in lower at word boundaries.
 func hasCue(lower string, cues []string) bool {
 	for _, c := range cues {
-		prefix := strings.HasSuffix(c, "*")
-		c = strings.TrimSuffix(c, "*")
 		for from := 0; ; {
 			i := strings.Index(lower[from:], c)
 			if i < 0 {
 				break
 			}
 			i += from
-			if endsWithWord(lower[:i+len(c)], c) && (prefix || wordEndsAt(lower, i+len(c))) {
+			if endsWithWord(lower[:i+len(c)], c) && wordEndsAt(lower, i+len(c)) {
 				return true
 			}
 			from = i + 1
 		}
 	}
 	return false
-}
-
-// wordsBefore returns, lower-cased and joined by spaces, the n words that
-// come before the skip words right before pos, within the sentence.
-func wordsBefore(text string, sStart, pos, skip, n int) string {
-	var ws []string
-	forEachWord(text[sStart:pos], func(_, _ int, w string) { ws = append(ws, w) })
-	end := len(ws) - skip
-	if end <= 0 {
-		return ""
-	}
-	return strings.Join(ws[max(0, end-n):end], " ")
 }
 
 // hasYear reports whether the sentence names a year (1800–2099) that is
