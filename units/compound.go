@@ -1,5 +1,7 @@
 package units
 
+import "strings"
+
 // maxParts bounds a compound: "3 yards 2 ft 4 inches" has three.
 const maxParts = 3
 
@@ -77,11 +79,11 @@ func (p *parser) joinerAt(end int, last *unitDef) (int, joiner) {
 			return end, glued
 		}
 		return -1, glued
-	case hasPrefix(t[end:], ", "):
+	case strings.HasPrefix(t[end:], ", "):
 		return end + 2, comma
-	case !p.pt && hasPrefix(t[end:], " and "):
+	case !p.pt && strings.HasPrefix(t[end:], " and "):
 		return end + 5, and
-	case p.pt && hasPrefix(t[end:], " e "):
+	case p.pt && strings.HasPrefix(t[end:], " e "):
 		return end + 3, and
 	}
 	if w := spaceWidth(t, end); w > 0 {

@@ -1,6 +1,7 @@
 package units
 
 import (
+	"strings"
 	"unicode/utf8"
 )
 
@@ -17,7 +18,7 @@ func timesWidth(t string, i int) int {
 		return 0
 	case t[i] == 'x' || t[i] == 'X' || t[i] == '*':
 		return 1
-	case hasPrefix(t[i:], "×"), hasPrefix(t[i:], "·"):
+	case strings.HasPrefix(t[i:], "×"), strings.HasPrefix(t[i:], "·"):
 		return 2
 	}
 	return 0
@@ -52,7 +53,7 @@ func powerOfTen(t string, i int, bare10 bool) (int, int, bool) {
 	}
 	j += w
 	j += spaceWidth(t, j)
-	if !hasPrefix(t[j:], "10") {
+	if !strings.HasPrefix(t[j:], "10") {
 		return 0, 0, false
 	}
 	return exponent(t, j+2)

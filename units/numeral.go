@@ -198,10 +198,6 @@ func wordByteAt(t string, i int) bool {
 
 func isASCIILetter(c byte) bool { return (c|0x20) >= 'a' && (c|0x20) <= 'z' }
 
-func hasPrefix(s, prefix string) bool {
-	return len(s) >= len(prefix) && s[:len(prefix)] == prefix
-}
-
 // hasPrefixFold is hasPrefix ignoring ASCII case; prefix is lower case.
 func hasPrefixFold(s, prefix string) bool {
 	if len(s) < len(prefix) {
