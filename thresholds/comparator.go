@@ -51,7 +51,10 @@ var before = concat(
 		"up to", "at most", "no more than", "not more than", "maximum of", "a maximum of",
 		"less than or equal to", "not exceeding", "not to exceed", "do not exceed",
 		"not above", "not over", "within", "≤", "<=",
+		"no deeper than", "not deeper than", "no higher than", "no faster than", "no stronger than",
+		"no bigger than", "no larger than", "no warmer than",
 		"até", "até os", "até as", "até o", "até a", "no máximo", "máximo de",
+		"não mais fundo que", "não mais profundo que", "não mais forte que", "não mais alto que",
 		"não mais de", "não mais que", "não mais do que", "não superior a",
 		"não ultrapassar", "não ultrapasse", "dentro de"),
 )

@@ -4,7 +4,13 @@
 //
 // Extraction is deterministic and rule-based: a quantity found by package
 // units, bound by a comparator phrase just before it ("acima dos", "up to",
-// "between … and …") or just after it ("or more", "ou menos"). The subject
+// "between … and …") or just after it ("or more", "ou menos"), or a plain
+// range whose sentence gives a consequence ("ondas de 2 a 3 m são
+// perigosas"). Only sentences that state a limit are proposed: the bound
+// comes with a hazard, a directive, a condition or the word limit itself,
+// and the sentence is no measurement ("the pier is more than 300 m long"),
+// history ("em 2024 houve … até 3,5 m"), comparison ("the difference can
+// exceed 4 °C") or description ("usually below 20 °C"). The subject
 // it constrains comes from a small bilingual vocabulary ("ondas", "wind",
 // "água" …) matched in the same sentence, nearest to the quantity wins; the
 // hazard is a short phrase opened by a danger keyword. Nothing here is ever

@@ -16,9 +16,11 @@ const OriginRule = "rule"
 // fit c.Text is ignored rather than trusted.
 //
 // A restatement ("5 ft [1.52 m]") yields nothing of its own: the quantity
-// it restates carries the bound. A range yields a between threshold only
-// after "between"/"entre"; a plain range ("ondas de 2 a 3 m") describes, it
-// does not bound.
+// it restates carries the bound. A range yields a between threshold after
+// "between"/"entre", or when its sentence gives a consequence ("ondas de 2
+// a 3 m são perigosas"); a plain range ("ondas de 2 a 3 m") describes, it
+// does not bound. A bound is proposed only when its sentence states a limit
+// rather than a measurement, history or a comparison: see statesLimit.
 func Extract(c schema.Chunk, qs []units.Quantity) []schema.Threshold {
 	var out []schema.Threshold
 	for i := 0; i < len(qs); i++ {
@@ -33,7 +35,13 @@ func Extract(c schema.Chunk, qs []units.Quantity) []schema.Threshold {
 		end := hi.End
 		sStart, sEnd := sentenceAround(c.Text, q.Start, end, c.Element == schema.ElementTableRow)
 		comparator, skipBefore, skipAfter := boundOf(c.Text, sStart, sEnd, q, hi, isRange)
-		if comparator == "" {
+		row := c.Element == schema.ElementTableRow
+		switch {
+		case comparator == "" && isRange && rangeStatesLimit(c.Text, sStart, sEnd, qs, row):
+			comparator = schema.ComparatorBetween // "Waves of 2-3 m are dangerous"
+		case comparator == "":
+			continue
+		case !statesLimit(c.Text, sStart, sEnd, q, skipBefore, qs, row):
 			continue
 		}
 		t := schema.Threshold{

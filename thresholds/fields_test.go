@@ -51,9 +51,11 @@ func TestExtractLine(t *testing.T) {
 		text    string
 		want    []int
 	}{
-		{"first line", schema.ElementParagraph, "Waves above 2 m.", []int{10}},
-		{"third line", schema.ElementParagraph, "Rules.\n\nWaves above 2 m.\nWind above 20 kn.", []int{12, 13}},
+		{"first line", schema.ElementParagraph, "Waves above 2 m are dangerous.", []int{10}},
+		{"third line", schema.ElementParagraph, "Rules.\n\nWaves above 2 m close the beach.\nWind above 20 kn is dangerous.", []int{12, 13}},
 		{"table row keeps its line", schema.ElementTableRow, "Praia: Mole\nVento: acima de 25 nós", []int{10}},
+		{"table cells of bounds", schema.ElementTableRow, "Praia: Mole; Vento: acima de 25 nós; Água: abaixo de 18 °C", []int{10, 10}},
+		{"table cell of prose", schema.ElementTableRow, "Mês: Outubro; Observação: com água entre 18 e 19 °C", nil},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -110,5 +112,24 @@ func TestSort(t *testing.T) {
 	}
 	if !slices.Equal(got, want) {
 		t.Errorf("got order\n%v\nwant\n%v", got, want)
+	}
+}
+
+// TestHazardIn checks the hazard phrase is cut from the sentence itself even
+// where lower-casing changes lengths elsewhere in it.
+func TestHazardIn(t *testing.T) {
+	tests := []struct{ name, sentence, want string }{
+		{"plain", "Waves above 2 m are dangerous for beginners.", "dangerous for beginners"},
+		{"upper case", "ÁGUA ABAIXO DE 16 °C: RISCO DE HIPOTERMIA", "RISCO DE HIPOTERMIA"},
+		{"dotted capital before", "İzmir: waves above 2 m are dangerous.", "dangerous"},
+		{"invalid byte before", "acima de 0 nó\x9e\x9eperigo", "perigo"},
+		{"none", "Waves of 2 m today.", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := hazardIn(tt.sentence); got != tt.want {
+				t.Errorf("got %q, want %q", got, tt.want)
+			}
+		})
 	}
 }

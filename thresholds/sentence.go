@@ -2,6 +2,7 @@ package thresholds
 
 import (
 	"strings"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -124,7 +125,7 @@ const maxHazardWords = 4
 // hazardIn returns the short phrase naming the consequence in sentence,
 // or "".
 func hazardIn(sentence string) string {
-	lower := strings.ToLower(sentence)
+	lower := lowerSameLength(sentence)
 	at := -1
 	for _, w := range hazardWords {
 		for from := 0; ; {
@@ -174,4 +175,20 @@ func hazardPhrase(s string) string {
 		}
 	}
 	return strings.TrimSpace(s[:end])
+}
+
+// lowerSameLength lower-cases s rune by rune, keeping a rune whose lower
+// case (or whose invalid byte's replacement) would change its length, so
+// that offsets found in the result index s itself: strings.ToLower turns
+// "İ" into three bytes and an invalid byte into U+FFFD.
+func lowerSameLength(s string) string {
+	b := []byte(s)
+	for i := 0; i < len(b); {
+		r, size := utf8.DecodeRune(b[i:])
+		if l := unicode.ToLower(r); l != r && r != utf8.RuneError && utf8.RuneLen(l) == size {
+			utf8.EncodeRune(b[i:], l)
+		}
+		i += size
+	}
+	return string(b)
 }

@@ -123,3 +123,25 @@ func forEachWord(s string, f func(start, end int, word string)) {
 		i += size
 	}
 }
+
+// forEachWordAt calls f with each run of letters in s, which is already
+// lower case, and where it starts: the words as forEachWord cuts them,
+// without a copy each.
+func forEachWordAt(s string, f func(start int, word string)) {
+	start := -1
+	for i := 0; i <= len(s); {
+		r, size := rune(0), 1
+		if i < len(s) {
+			r, size = utf8.DecodeRuneInString(s[i:])
+		}
+		if i < len(s) && unicode.IsLetter(r) {
+			if start < 0 {
+				start = i
+			}
+		} else if start >= 0 {
+			f(start, s[start:i])
+			start = -1
+		}
+		i += size
+	}
+}

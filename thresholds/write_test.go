@@ -27,7 +27,8 @@ func fixtureChunk(path string, lang schema.Lang, line int, element schema.Elemen
 }
 
 // proposalChunks agree with one another: 1.5 m and 5 ft (1.524 m) are
-// within the conflict tolerance.
+// within the conflict tolerance. The last ones state no limit and must
+// stay out of the proposal.
 func proposalChunks() []schema.Chunk {
 	en, pt := schema.LangEN, schema.LangPT
 	p, li, row := schema.ElementParagraph, schema.ElementListItem, schema.ElementTableRow
@@ -38,6 +39,14 @@ func proposalChunks() []schema.Chunk {
 		fixtureChunk("safety/regras.md", pt, 15, p, "Nade até 50 m da areia.\nMantenha pelo menos 30 metros das pedras."),
 		fixtureChunk("beaches/mole.md", pt, 31, row, "Vento: acima de 20 nós\nÁgua: abaixo de 18 °C"),
 		fixtureChunk("beaches/mole.md", pt, 40, p, "Ondas de 1 a 2 m no verão; ligue 193 em 2024."),
+		// Comparators that state no limit: a measurement, history, a
+		// comparison, a description, a fact; none is in the golden.
+		fixtureChunk("beaches/mole.md", en, 44, p, "The pier is more than 300 m long."),
+		fixtureChunk("beaches/mole.md", pt, 46, p, "Em 2024 houve aviso de ressaca com ondas de até 3,5 m."),
+		fixtureChunk("beaches/mole.md", pt, 48, p, "A diferença entre o norte e o leste pode passar de 3 °C."),
+		fixtureChunk("safety/rules.md", en, 30, p, "The sea is usually below 20 °C in winter."),
+		fixtureChunk("safety/rules.md", en, 32, p, "The strongest rip currents move at up to 8 ft per second."),
+		fixtureChunk("beaches/mole.md", pt, 50, row, "Mês: Outubro; Observação: Nordeste mais constante, com água entre 18 e 19 °C."),
 	}
 }
 

@@ -3,8 +3,6 @@ package units
 import (
 	"math"
 	"strings"
-	"unicode"
-	"unicode/utf8"
 )
 
 // bareCelsiusMax is the largest bare English "degrees" read as Celsius when
@@ -12,14 +10,18 @@ import (
 // near-freezing water, and a Celsius reading above it would be lethal heat.
 const bareCelsiusMax = 45
 
-// angleWords mark a bare "degrees" as an angle or a bearing, not a
-// temperature, when they sit just before or after it.
-// Compass points are left out on purpose: "vento sul" sits next to water
-// temperatures far too often.
-var angleWords = []string{
-	"angle", "ângulo", "angulo", "inclina", "slope", "direç", "direc",
-	"heading", "bearing", "rumo", "azimut",
-}
+// angleWords mark a bare "degrees" as an angle, a bearing or a rotation,
+// not a temperature, when they sit just before or after it. An entry
+// ending in "*" matches the words it starts ("inclin*": inclinação,
+// inclined). Compass points are left out on purpose: "vento sul" sits next
+// to water temperatures far too often.
+var angleWords = words(
+	"angle*", "ângulo*", "angulo*", "inclin*", "slope*", "direç*", "direc*", "heading*", "bearing*",
+	"rumo*", "azimut*", "rotat*", "rotaç*", "rotac*", "turn", "turns", "turned", "turning", "tilt*",
+	"clockwise", "counterclockwise", "anticlockwise", "sentido horário", "anti-horário", "gir*",
+	"virou", "vire", "virar", "virando", "virada", "latitud*", "longitud*", "declive*",
+	"declividade", "shift*", "veer*", "compass", "bússola",
+)
 
 // angleWindow is how many bytes around a bare degree are searched for an
 // angle word: about four words either side.
@@ -92,22 +94,7 @@ func (p *parser) nearestScales() []scale {
 }
 
 func (p *parser) isAngle(q Quantity) bool {
-	lo := max(0, q.Start-angleWindow)
-	hi := min(len(p.text), q.End+angleWindow)
-	window := strings.ToLower(p.text[lo:hi])
-	for _, w := range angleWords {
-		for i := strings.Index(window, w); i >= 0; {
-			if r, _ := utf8.DecodeLastRuneInString(window[:i]); i == 0 || !unicode.IsLetter(r) {
-				return true // at a word start: "ângulo", not "triângulo"
-			}
-			next := strings.Index(window[i+1:], w)
-			if next < 0 {
-				break
-			}
-			i += 1 + next
-		}
-	}
-	return false
+	return angleWords.in(p.text, max(0, q.Start-angleWindow), min(len(p.text), q.End+angleWindow))
 }
 
 // defaultScale is the scale of bare degrees in a text with no explicit °C

@@ -10,11 +10,19 @@ func FuzzParse(f *testing.F) {
 	for _, c := range loadLabelled(f) {
 		f.Add(c.Text, c.Lang == "pt", c.Header)
 	}
+	for _, c := range loadSentences(f) {
+		f.Add(c.Text, c.Lang == "pt", "")
+	}
 	f.Add("−", true, "°C")
 	f.Add("1.2.3.4.5.6.7.8 m", false, "")
 	f.Add("99999999999999999999999999 km", true, "")
 	f.Add("entre -−2 e 3 °C", true, "")
 	f.Add("2 – ", false, "m")
+	f.Add("a mile and a", false, "")
+	f.Add("1m7 6'2 3 1/", true, "")
+	f.Add("-minus -5 degrees below zero", false, "")
+	f.Add("vinte e e cinco mil mil metros e meio", true, "")
+	f.Add("10⁻ 3×10^ 2e 5k", false, "")
 	f.Fuzz(func(t *testing.T, text string, pt bool, header string) {
 		opt := Options{Lang: "en", HeaderUnit: header}
 		if pt {

@@ -43,7 +43,7 @@ func (p *parser) cell(header string) {
 		return
 	}
 	if lo.end == end {
-		p.add(loStart, lo.end, lo, d, header, 0)
+		p.add(loStart, lo.end, p.cellValue(lo, loStart), d, header, 0)
 		return
 	}
 	cEnd, ok := connector(t, lo.end, loStart)
@@ -55,8 +55,14 @@ func (p *parser) cell(header string) {
 		return
 	}
 	p.ranges++
-	p.add(loStart, lo.end, lo, d, header, p.ranges)
-	p.add(hiStart, hi.end, hi, d, header, p.ranges)
+	p.add(loStart, lo.end, p.cellValue(lo, loStart), d, header, p.ranges)
+	p.add(hiStart, hi.end, p.cellValue(hi, hiStart), d, header, p.ranges)
+}
+
+// cellValue is the value of a cell's number, negative when a minus sign
+// starts it before the digits.
+func (p *parser) cellValue(n number, start int) float64 {
+	return signedValue(n.value(p.text), start < n.start)
 }
 
 // cellNumber reads a number, signed when d is a temperature, at t[i].

@@ -41,6 +41,7 @@ var rangeWords = []struct{ word, lead string }{
 	{"a", ""},
 	{"e", "entre"},
 	{"and", "between"},
+	{"para", "de"}, // "de 20 para 8 nós": a change, both ends in knots
 }
 
 // dashWidth is the width of a hyphen, en dash or em dash at t[i], or 0.

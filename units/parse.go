@@ -1,13 +1,15 @@
 package units
 
 import (
-	"unicode"
 	"unicode/utf8"
 )
 
 // Parse returns the quantities found in text, sorted by Start.
 func Parse(text string, opt Options) []Quantity {
-	p := parser{text: text, pt: opt.Lang == "pt"}
+	p := parser{text: text, pt: opt.Lang == "pt", lexicon: &english}
+	if p.pt {
+		p.lexicon = &portuguese
+	}
 	p.scan()
 	if len(p.found) == 0 && opt.HeaderUnit != "" {
 		p.cell(opt.HeaderUnit)
@@ -32,95 +34,251 @@ type parser struct {
 	pt     bool
 	found  []found
 	ranges int // range ids handed out so far
+	// lexicon holds the number words of the text's language.
+	lexicon *lexicon
 }
 
-// scan walks the text once, reading each run of digits and keeping those a
-// unit follows. It never backtracks: after a number it resumes past the
-// number, or past the unit when one was found.
+// scan walks the text once. At each run of digits, each fraction
+// character and each word that may open a number written in words, it reads
+// a numeral and keeps it when a unit follows. It never backtracks: it
+// resumes past the numeral, or past the unit when one was found; other
+// words are skipped whole.
 func (p *parser) scan() {
 	t := p.text
 	for i := 0; i < len(t); {
-		if !isDigit(t[i]) {
+		c := t[i]
+		switch {
+		case isDigit(c):
+			i = p.fromDigits(i)
+		case asciiLetters[c]:
+			i = p.fromWord(i)
+		case c < utf8.RuneSelf:
 			i++
-			continue
+		default:
+			i = p.fromRune(i)
 		}
-		n, ok := scanNumber(t, i, p.pt)
-		if !ok || !p.freeStanding(n.start) {
-			i = n.end
-			continue
-		}
-		i = p.quantityFrom(n)
 	}
 }
 
-// quantityFrom records the quantity or range that starts with number n and
-// returns where scanning resumes.
-func (p *parser) quantityFrom(n number) int {
-	if d, uStart, uEnd := p.unitAfter(n.end); d != nil {
-		p.add(p.signed(n.start, d), uEnd, n, d, p.text[uStart:uEnd], 0)
+func (p *parser) fromDigits(i int) int {
+	n, skip, ok := p.digitNumeral(i)
+	if !ok {
+		return skip
+	}
+	switch p.standing(i) {
+	case notNumber:
+		return skip
+	case afterPlus:
+		n.plus = true
+	}
+	return p.quantityFrom(n)
+}
+
+// fromWord passes over the word starting at t[i] unless it may open a
+// number in words. It is the scanner's hottest path: one loop finds the
+// word's end and its first three letters, and only a word whose trigram is
+// a number word's reaches wordNumeral.
+func (p *parser) fromWord(i int) int {
+	t := p.text
+	g, j := 0, i
+	for ; j < len(t) && asciiLetters[t[j]]; j++ {
+		if j-i < 3 {
+			g = g*28 + int(t[j]|0x20-'a')
+		}
+	}
+	run := j - i
+	if j < len(t) && t[j] >= utf8.RuneSelf {
+		j = wordEnd(t, j) // "três", "ondulação"
+	}
+	if i > 0 && t[i-1] != ' ' && wordByteAt(t, i-1) {
+		return j // the middle of a token: "5k", "v1a"
+	}
+	for k := run; k < 3; k++ {
+		if i+k < j {
+			g = g*28 + 26 // a letter beyond a–z
+		} else {
+			g = g*28 + 27 // the end of the word
+		}
+	}
+	if !p.lexicon.starts.has(g) {
+		return j
+	}
+	if n, ok := p.wordNumeral(i, j); ok {
+		return max(j, p.quantityFrom(n))
+	}
+	return j
+}
+
+func (p *parser) fromRune(i int) int {
+	if n, ok := p.vulgarNumeral(i); ok {
+		return p.quantityFrom(n)
+	}
+	r, size := utf8.DecodeRuneInString(p.text[i:])
+	if isLetter(r) {
+		return wordEnd(p.text, i)
+	}
+	return i + size
+}
+
+// quantityFrom records the quantity or range that starts with numeral n
+// and returns where scanning resumes.
+func (p *parser) quantityFrom(n numeral) int {
+	d, uStart, uEnd := p.unitAfter(n)
+	if d == nil {
+		if n.oneOf {
+			return n.end
+		}
+		if end, ok := p.rangeFrom(n); ok {
+			return end
+		}
+		if n.kilo && p.raceDistance(n) {
+			p.add(n.start, n.end, n.value, &raceKilometre, p.text[n.end-1:n.end], 0)
+		}
+		return n.end
+	}
+	if (n.plus && d.dim != Temperature) || p.vetoed(n, d, uStart, uEnd) {
 		return uEnd
 	}
-	if end, ok := p.rangeFrom(n); ok {
-		return end
+	v := n.value
+	if n.kilo {
+		v *= 1000
 	}
-	return n.end
+	start, neg := p.signed(n.start, d)
+	end := uEnd
+	if d.dim == Temperature {
+		if e, ok := p.belowZero(end); ok {
+			end, neg = e, true
+		}
+	}
+	if e, ok := p.andAHalf(end); ok && (n.integer || n.oneOf) {
+		end, v = e, v+0.5
+	} else if n.oneOf {
+		return uEnd // "a mile" alone is not a measurement
+	}
+	if neg {
+		v = -v
+	}
+	k := p.add(start, end, v, d, p.text[uStart:uEnd], 0)
+	if d.dim == Length && end == uEnd {
+		return p.compound(k)
+	}
+	return end
 }
 
-// rangeFrom reads "2–3 m", "2 to 3 m", "de 10 a 15 nós" and "entre 15 e
-// 18 °C": a bare number, a connector, and a number with a unit that both
-// ends share.
-func (p *parser) rangeFrom(lo number) (int, bool) {
+// rangeFrom reads "2–3 m", "2 to 3 m", "de 10 a 15 nós", "entre 15 e
+// 18 °C" and "six to eight feet": a bare numeral, a connector, and a
+// numeral with a unit that both ends share.
+func (p *parser) rangeFrom(lo numeral) (int, bool) {
 	t := p.text
 	cEnd, ok := connector(t, lo.end, lo.start)
 	if !ok {
 		return 0, false
 	}
-	digits := cEnd + signWidth(t, cEnd)
-	if digits >= len(t) || !isDigit(t[digits]) {
-		return 0, false
-	}
-	hi, ok := scanNumber(t, digits, p.pt)
+	at := cEnd + signWidth(t, cEnd)
+	hi, ok := p.numeralAt(at)
 	if !ok {
 		return 0, false
 	}
-	d, uStart, uEnd := p.unitAfter(hi.end)
-	if d == nil || (digits > cEnd && d.dim != Temperature) {
+	d, uStart, uEnd := p.unitAfter(hi)
+	if d == nil || (at > cEnd && d.dim != Temperature) || p.vetoed(hi, d, uStart, uEnd) {
 		return 0, false
 	}
 	p.ranges++
 	unit := t[uStart:uEnd]
-	p.add(p.signed(lo.start, d), lo.end, lo, d, unit, p.ranges)
-	p.add(cEnd, uEnd, hi, d, unit, p.ranges)
+	loStart, loNeg := p.signed(lo.start, d)
+	p.add(loStart, lo.end, signedValue(lo.value, loNeg), d, unit, p.ranges)
+	p.add(cEnd, uEnd, signedValue(hi.value, at > cEnd), d, unit, p.ranges)
 	return uEnd, true
 }
 
-// unitAfter finds a unit right after a number, after one space of any
-// width, or after a hyphen ("a 6-foot swell").
-func (p *parser) unitAfter(pos int) (d *unitDef, start, end int) {
+func signedValue(v float64, neg bool) float64 {
+	if neg {
+		return -v
+	}
+	return v
+}
+
+// numeralAt reads a numeral at t[i], in digits, a fraction character or
+// words, or reports there is none.
+func (p *parser) numeralAt(i int) (numeral, bool) {
 	t := p.text
-	if d, end := matchUnit(t, pos, p.pt); d != nil {
+	switch {
+	case i >= len(t):
+		return numeral{}, false
+	case isDigit(t[i]):
+		n, _, ok := p.digitNumeral(i)
+		return n, ok
+	case isASCIILetter(t[i]):
+		return p.wordNumeral(i, wordEnd(t, i))
+	}
+	return p.vulgarNumeral(i)
+}
+
+// unitAfter finds a unit right after a numeral, after one space of any
+// width, or after a hyphen ("a 6-foot swell", "a nine-mile run"). A
+// fraction may reach its unit through "de" or "of a" ("3/4 de milha",
+// "half a mile").
+func (p *parser) unitAfter(n numeral) (d *unitDef, start, end int) {
+	t := p.text
+	pos := n.end
+	if d, end := p.matchAt(pos, n); d != nil {
 		return d, pos, end
 	}
 	if w := spaceWidth(t, pos); w > 0 {
-		if d, end := matchUnit(t, pos+w, p.pt); d != nil {
+		if d, end := p.matchAt(pos+w, n); d != nil {
 			return d, pos + w, end
+		}
+		if n.fraction {
+			if at := p.fractionLink(pos + w); at > 0 {
+				if d, end := p.matchAt(at, n); d != nil {
+					return d, at, end
+				}
+			}
 		}
 		return nil, 0, 0
 	}
 	if pos < len(t) && t[pos] == '-' {
-		if d, end := matchUnit(t, pos+1, p.pt); d != nil && d.rules&noHyphen == 0 {
+		if d, end := p.matchAt(pos+1, n); d != nil && d.rules&noHyphen == 0 {
 			return d, pos + 1, end
 		}
 	}
 	return nil, 0, 0
 }
 
-// add records a quantity spanning text[start:end] whose number is n.
-func (p *parser) add(start, end int, n number, d *unitDef, unit string, rangeID int) {
-	v := n.value(p.text)
-	if start < n.start {
-		v = -v
+// matchAt matches a unit at t[pos] for numeral n: a prime only glued to
+// digits that no quote or degree sign opens, and "in" more freely after a
+// fraction ("a 7/16 in wrench"), where it is rarely the preposition.
+func (p *parser) matchAt(pos int, n numeral) (*unitDef, int) {
+	d, end := matchUnit(p.text, pos, p.pt, n.inchy)
+	if d == nil {
+		return nil, pos
 	}
+	if d.rules&prime != 0 && (pos != n.end || n.words || !p.primeAllowed(n, end)) {
+		return nil, pos
+	}
+	return d, end
+}
+
+// fractionLink skips the "de " (Portuguese) or "of a ", "of an ", "of ",
+// "a ", "an " (English) between a fraction and its unit and returns where
+// the unit would start, or 0.
+func (p *parser) fractionLink(i int) int {
+	t := p.text
+	links := [...]struct {
+		s  string
+		pt bool
+	}{{"de ", true}, {"of a ", false}, {"of an ", false}, {"of ", false}, {"a ", false}, {"an ", false}}
+	for _, l := range links {
+		if l.pt == p.pt && hasPrefixFold(t[i:], l.s) {
+			return i + len(l.s)
+		}
+	}
+	return 0
+}
+
+// add records a quantity spanning text[start:end] with value v (in unit d,
+// sign included) and returns its index.
+func (p *parser) add(start, end int, v float64, d *unitDef, unit string, rangeID int) int {
 	p.found = append(p.found, found{
 		q: Quantity{
 			Surface:      p.text[start:end],
@@ -136,93 +294,5 @@ func (p *parser) add(start, end int, n number, d *unitDef, unit string, rangeID 
 		def:   d,
 		scale: d.scale,
 	})
-}
-
-// signed returns where a quantity starting with the digits at start really
-// starts: before a minus sign for a temperature, at the digits otherwise.
-func (p *parser) signed(start int, d *unitDef) int {
-	if d.dim != Temperature {
-		return start
-	}
-	t := p.text
-	s := start
-	switch {
-	case s >= 1 && t[s-1] == '-':
-		s--
-	case s >= len(minusSign) && t[s-len(minusSign):s] == minusSign:
-		s -= len(minusSign)
-	default:
-		return start
-	}
-	if s == 0 {
-		return s
-	}
-	r, _ := utf8.DecodeLastRuneInString(t[:s])
-	if unicode.IsSpace(r) || r == '(' || r == '[' {
-		return s
-	}
-	return start
-}
-
-const minusSign = "\u2212"
-
-// signWidth is the width of a minus sign at t[i], 0 when there is none.
-func signWidth(t string, i int) int {
-	switch {
-	case i < len(t) && t[i] == '-':
-		return 1
-	case len(t)-i >= len(minusSign) && t[i:i+len(minusSign)] == minusSign:
-		return len(minusSign)
-	}
-	return 0
-}
-
-// spaceWidth is the width of the space at t[i] that may sit between a
-// number and its unit: ASCII, no-break (U+00A0), narrow no-break (U+202F)
-// or thin (U+2009); 0 when there is none.
-func spaceWidth(t string, i int) int {
-	if i >= len(t) {
-		return 0
-	}
-	switch t[i] {
-	case ' ':
-		return 1
-	case 0xC2:
-		if i+1 < len(t) && t[i+1] == 0xA0 {
-			return 2
-		}
-	case 0xE2:
-		if i+2 < len(t) && t[i+1] == 0x80 && (t[i+2] == 0xAF || t[i+2] == 0x89) {
-			return 3
-		}
-	}
-	return 0
-}
-
-// freeStanding reports whether a number starting at start is a number of
-// its own rather than part of an identifier ("v1", "SC-401", "COVID-19"),
-// a date or time ("12/05", "10:30"), money ("R$ 5") or a phone code ("+55").
-func (p *parser) freeStanding(start int) bool {
-	t := p.text
-	if start == 0 {
-		return true
-	}
-	r, size := utf8.DecodeLastRuneInString(t[:start])
-	before := func() rune {
-		r2, _ := utf8.DecodeLastRuneInString(t[:start-size])
-		return r2
-	}
-	switch {
-	case unicode.IsLetter(r) || unicode.IsNumber(r):
-		return false
-	case r == '_' || r == '#' || r == '+' || r == '$' || r == '€' || r == '£' || r == '@':
-		return false
-	case r == '-' || r == '–' || r == '‐':
-		return !unicode.IsLetter(before())
-	case r == '/' || r == ':' || r == '.' || r == ',':
-		return !unicode.IsDigit(before())
-	case r == ' ' || r == '\u00a0':
-		return before() != '$'
-	}
-	return true
+	return len(p.found) - 1
 }

@@ -17,14 +17,17 @@ const (
 )
 
 // rule flags narrow where a spelling counts as a unit.
-type rule uint8
+type rule uint16
 
 const (
-	foldCase rule = 1 << iota // "Metros", "KM/H" as well as "metros", "km/h"
-	noHyphen                  // not in the "5-foot" adjective form
-	strict                    // "in": only before the end, punctuation or "("
-	enOnly                    // "mi": in Portuguese "2 mi" is two million
-	tight                     // "C", "F": no hyphen or letter may follow
+	foldCase  rule = 1 << iota // "Metros", "KM/H" as well as "metros", "km/h"
+	noHyphen                   // not in the "5-foot" adjective form
+	strict                     // "in": only where the preposition cannot be
+	enOnly                     // "mi": in Portuguese "2 mi" is two million
+	ptOnly                     // "pol": polegadas, not an English word
+	tight                      // "C", "F": no hyphen or slash may follow
+	prime                      // ′ ″ ' ": glued to digits that no quote opens
+	gluedPart                  // "1m75", "6'2"": digits may follow, as a compound's part
 )
 
 type unitDef struct {
@@ -33,6 +36,9 @@ type unitDef struct {
 	factor   float64
 	scale    scale
 	rules    rule
+	// context names the words that make this spelling something else
+	// ("a 10 F supercapacitor", "40m users"); see vetoed.
+	context context
 }
 
 // Exact factors to SI, as the issue states them.
@@ -44,6 +50,8 @@ const (
 	factorKnot   = 1852.0 / 3600
 	factorKmh    = 1 / 3.6
 	factorMph    = 0.44704
+	factorYard   = 0.9144
+	factorFathom = 1.8288
 	factorCenti  = 0.01
 	factorMilli  = 0.001
 	factorKilo   = 1000
@@ -71,10 +79,10 @@ func defs(d Dimension, factor float64, s scale, r rule, spellings ...string) []u
 }
 
 // unitTable lists every spelling Parse accepts. Symbols are case-sensitive
-// where another case means something else ("M" is mega, "Mm" megametre);
-// words fold case.
+// where another case means something else ("M" is mega, "Mm" megametre,
+// "kN" kilonewton); words fold case.
 var unitTable = concat(
-	lengths(factorUnity, 0, "m"),
+	withContext(million, lengths(factorUnity, gluedPart, "m")),
 	lengths(factorUnity, foldCase, "metro", "metros", "metre", "metres", "meter", "meters"),
 	lengths(factorCenti, foldCase, "cm", "centímetro", "centímetros", "centimetro", "centimetros",
 		"centimetre", "centimetres", "centimeter", "centimeters"),
@@ -82,35 +90,62 @@ var unitTable = concat(
 	lengths(factorMilli, foldCase, "milímetro", "milímetros", "milimetro", "milimetros",
 		"millimetre", "millimetres", "millimeter", "millimeters"),
 	lengths(factorKilo, foldCase, "km", "quilômetro", "quilômetros", "quilómetro", "quilómetros",
-		"quilometro", "quilometros", "kilometre", "kilometres", "kilometer", "kilometers"),
-	lengths(factorFoot, foldCase, "ft", "foot", "feet", "pé", "pés"),
+		"quilometro", "quilometros", "kilômetro", "kilômetros", "kilometro", "kilometros",
+		"kilometre", "kilometres", "kilometer", "kilometers"),
+	lengths(factorFoot, foldCase, "ft"),
+	withContext(body, lengths(factorFoot, foldCase, "foot", "feet", "pé", "pés")),
+	lengths(factorFoot, prime|gluedPart, "′", "'", "’"),
 	lengths(factorInch, strict|noHyphen, "in"),
 	lengths(factorInch, foldCase, "inch", "inches", "polegada", "polegadas"),
-	lengths(factorMile, enOnly|noHyphen, "mi"),
+	lengths(factorInch, ptOnly|noHyphen, "pol"),
+	lengths(factorInch, prime, "″", "\"", "”", "''", "′′"),
+	lengths(factorYard, foldCase, "yd", "yds", "yard", "yards", "jarda", "jardas"),
+	lengths(factorFathom, foldCase, "fathom", "fathoms", "braça", "braças"),
+	withContext(million, lengths(factorMile, enOnly|noHyphen, "mi")),
 	lengths(factorMile, foldCase, "mile", "miles", "milha", "milhas"),
 	lengths(factorNautMi, foldCase, "nmi", "nautical mile", "nautical miles",
 		"milha náutica", "milhas náuticas", "milha nautica", "milhas nauticas",
 		"milha marítima", "milhas marítimas"),
-	speeds(factorKnot, foldCase, "kn", "kt", "kts", "knot", "knots", "nó", "nós"),
-	speeds(factorKmh, foldCase, "km/h", "km/hr", "kph", "km por hora", "km per hour",
-		"quilômetros por hora", "quilometros por hora", "kilometres per hour", "kilometers per hour"),
+	withContext(knotAbbrev, speeds(factorKnot, foldCase, "kn", "kt", "kts")),
+	withContext(rope, speeds(factorKnot, foldCase, "knot", "knots", "nó", "nós")),
+	speeds(factorKmh, foldCase, "km/h", "km/hr", "kph", "kmh", "km por hora", "km per hour", "km an hour",
+		"quilômetros por hora", "quilometros por hora", "kilometres per hour", "kilometers per hour",
+		"kilometres an hour", "kilometers an hour"),
 	speeds(factorUnity, 0, "m/s"),
 	speeds(factorUnity, foldCase, "metros por segundo", "metro por segundo",
 		"metres per second", "meters per second"),
-	speeds(factorMph, foldCase, "mph", "miles per hour", "milhas por hora"),
+	speeds(factorMph, foldCase, "mph", "mi/h", "miles per hour", "miles an hour", "milhas por hora"),
 	speeds(factorFoot, foldCase, "ft/s", "feet per second", "foot per second", "ft per second",
 		"pés por segundo"),
-	temps(celsius, 0, "°C", "ºC", "° C", "º C"),
-	temps(celsius, tight|noHyphen, "C"),
-	temps(celsius, foldCase, "celsius", "graus celsius", "grau celsius", "degrees celsius",
-		"degree celsius", "graus centígrados", "graus C", "degrees C"),
-	temps(fahrenheit, 0, "°F", "ºF", "° F", "º F"),
-	temps(fahrenheit, tight|noHyphen, "F"),
-	temps(fahrenheit, foldCase, "fahrenheit", "graus fahrenheit", "degrees fahrenheit",
-		"degree fahrenheit", "graus F", "degrees F"),
+	temps(celsius, 0, "°C", "ºC", "° C", "º C", "°c", "ºc"),
+	withContext(coulomb, temps(celsius, tight|noHyphen, "C")),
+	temps(celsius, foldCase, "celsius", "celcius", "celsious", "centigrade", "centígrado", "centígrados",
+		"centigrado", "centigrados", "graus celsius", "grau celsius", "graus celcius",
+		"graus centígrados", "graus centigrados", "grau centígrado", "graus C",
+		"degrees celsius", "degree celsius", "degrees celcius", "degrees centigrade", "degrees C", "degree C",
+		"degC", "deg C", "deg. C"),
+	temps(fahrenheit, 0, "°F", "ºF", "° F", "º F", "°f", "ºf"),
+	withContext(farad, temps(fahrenheit, tight|noHyphen, "F")),
+	temps(fahrenheit, foldCase, "fahrenheit", "farenheit", "fahrenheight", "farenheight",
+		"graus fahrenheit", "graus farenheit", "graus F",
+		"degrees fahrenheit", "degree fahrenheit", "degrees farenheit", "degrees F", "degree F",
+		"degF", "deg F", "deg. F"),
 	temps(bareDegrees, 0, "°"),
-	temps(bareDegrees, foldCase, "degrees", "degree", "graus", "grau"),
+	withContext(academic, temps(bareDegrees, foldCase, "degrees", "degree", "graus", "grau")),
+	temps(bareDegrees, foldCase, "deg", "degs"),
 )
+
+// raceKilometre is the unit of a bare "5k" or "10K" in a race: see
+// raceDistance.
+var raceKilometre = unitDef{spelling: "k", dim: Length, factor: factorKilo}
+
+// withContext gives the definitions the context whose words veto them.
+func withContext(c context, defs []unitDef) []unitDef {
+	for i := range defs {
+		defs[i].context = c
+	}
+	return defs
+}
 
 func concat(lists ...[]unitDef) []unitDef {
 	var out []unitDef
@@ -164,24 +199,25 @@ func asciiUpper(b byte) byte {
 }
 
 // matchUnit returns the longest unit spelled at text[p:] that ends at a word
-// boundary, and the position after it.
-func matchUnit(text string, p int, pt bool) (*unitDef, int) {
+// boundary, and the position after it. inchy relaxes where "in" is inches:
+// see strictEnd.
+func matchUnit(text string, p int, pt bool, inchy bool) (*unitDef, int) {
 	if p >= len(text) {
 		return nil, p
 	}
 	for _, d := range unitIndex[text[p]] {
 		end := p + len(d.spelling)
-		if end > len(text) {
+		if end > len(text) || len(d.spelling) > 1 && asciiLower(text[p+1]) != asciiLower(d.spelling[1]) {
 			continue
 		}
 		s := text[p:end]
 		if s != d.spelling && (d.rules&foldCase == 0 || !strings.EqualFold(s, d.spelling)) {
 			continue
 		}
-		if d.rules&enOnly != 0 && pt {
+		if d.rules&enOnly != 0 && pt || d.rules&ptOnly != 0 && !pt {
 			continue
 		}
-		if unitEnds(text, end, d) {
+		if unitEnds(text, end, d, inchy) {
 			return d, end
 		}
 	}
@@ -189,19 +225,22 @@ func matchUnit(text string, p int, pt bool) (*unitDef, int) {
 }
 
 // unitEnds reports whether a unit spelled up to end stands on its own: not
-// the start of a longer word ("minutes", "meses", "mil") nor of an area
-// ("m²", "km2").
-func unitEnds(text string, end int, d *unitDef) bool {
+// the start of a longer word ("minutes", "meses", "mil"), of an area ("m²",
+// "km2", "km^2") or of a rate we do not know ("m/min", "m/s²").
+func unitEnds(text string, end int, d *unitDef, inchy bool) bool {
 	if end == len(text) {
 		return true
 	}
-	r, _ := utf8.DecodeRuneInString(text[end:])
-	if unicode.IsLetter(r) || unicode.IsNumber(r) || r == '_' {
-		return false
-	}
+	r, size := utf8.DecodeRuneInString(text[end:])
 	switch {
+	case isDigit(text[end]):
+		return d.rules&gluedPart != 0
+	case unicode.IsLetter(r) || unicode.IsNumber(r) || r == '_' || r == '^':
+		return false
+	case r == '/' && end+size < len(text) && (isASCIILetter(text[end+size]) || text[end+size] >= utf8.RuneSelf):
+		return false
 	case d.rules&strict != 0:
-		return strictEnd(text, end)
+		return strictEnd(text, end, inchy)
 	case d.rules&tight != 0 && (r == '-' || r == '/'):
 		return false
 	case d.scale == bareDegrees && d.spelling == "°":
@@ -213,15 +252,41 @@ func unitEnds(text string, end int, d *unitDef) bool {
 
 // strictEnd accepts "in" as inches only where the preposition cannot be:
 // at the end of the text, before closing punctuation that ends the clause,
-// or before a parenthetical conversion.
-func strictEnd(text string, end int) bool {
+// before a parenthetical conversion, or before "of" or a word of size ("6
+// in of water", "8 in deep"). After a fraction or a compound's feet
+// (inchy) it is inches unless the words after it are the preposition's
+// object: "the", "a", "his" …
+func strictEnd(text string, end int, inchy bool) bool {
 	switch text[end] {
 	case '.', ',', ';', ':', '!', '?', ')', ']':
 		return end+1 == len(text) || isSpace(text[end+1])
 	case ' ':
-		return end+1 < len(text) && (text[end+1] == '(' || text[end+1] == '[')
+		s := end + 1
+		if s < len(text) && (text[s] == '(' || text[s] == '[') {
+			return true
+		}
+		w := lowerASCII(text[s:wordEnd(text, s)])
+		if inchFollowers[w] {
+			return true
+		}
+		return inchy && w != "" && !(text[s] >= 'A' && text[s] <= 'Z') && !prepositionObjects[w]
 	}
 	return false
+}
+
+// inchFollowers make "in" inches after any number: the preposition never
+// precedes them.
+var inchFollowers = map[string]bool{
+	"of": true, "deep": true, "high": true, "long": true, "wide": true, "tall": true, "thick": true,
+}
+
+// prepositionObjects start what "in" governs as a preposition.
+var prepositionObjects = map[string]bool{
+	"the": true, "a": true, "an": true, "this": true, "that": true, "these": true, "those": true,
+	"his": true, "her": true, "its": true, "my": true, "our": true, "your": true, "their": true,
+	"each": true, "every": true, "all": true, "some": true, "any": true, "which": true, "what": true,
+	"whose": true, "there": true, "here": true, "it": true, "them": true, "him": true, "me": true,
+	"us": true, "front": true, "total": true, "order": true, "case": true, "fact": true, "advance": true,
 }
 
 func isSpace(b byte) bool { return b == ' ' || b == '\n' || b == '\t' || b == '\r' }
@@ -236,7 +301,7 @@ func lookupUnit(s string, pt bool) *unitDef {
 		if s != d.spelling && (d.rules&foldCase == 0 || !strings.EqualFold(s, d.spelling)) {
 			continue
 		}
-		if d.rules&enOnly != 0 && pt {
+		if d.rules&enOnly != 0 && pt || d.rules&ptOnly != 0 && !pt {
 			continue
 		}
 		return d

@@ -1,0 +1,249 @@
+package units
+
+import (
+	"strings"
+	"unicode/utf8"
+)
+
+// context names the words around a number that make a unit's spelling
+// mean something else. A unit letter after a number is a unit only when
+// the dimension fits the words around it.
+type context uint8
+
+const (
+	anyContext context = iota
+	coulomb            // "C": a charge of 3 C, charge at 1 C, grade 3C, bus 5C
+	farad              // "F": a 10 F supercapacitor, room 12F
+	knotAbbrev         // "kt", "kn": a 20 kt yield, 18 kt gold, 200 kn for dinner, 200 kN
+	million            // "m", "mi": 40m users, US$ 5m, revenue of 40m
+	rope               // "knots", "nós": tie 3 knots in the rope
+	body               // "feet", "pés": on his two feet, com os dois pés
+	academic           // "degrees": two degrees in oceanography
+)
+
+// contextWindow is how many bytes either side of a quantity are searched
+// for the words of its context: about six words.
+const contextWindow = 48
+
+// contextWords veto a unit when one of them is near. An entry ending in
+// "*" matches any word it starts ("capacit*": capacitor, capacitância).
+var contextWords = [...]*wordList{
+	coulomb: words("charg*", "coulomb*", "carga", "cargas", "carreg*", "capacit*", "supercapacit*", "batter*",
+		"bateria*", "discharg*", "descarg*", "electr*", "elétric*", "eletric*", "amp", "amps", "mah"),
+	farad: words("farad*", "capacit*", "supercapacit*", "ultracapacit*"),
+	knotAbbrev: words("yield*", "tnt", "kiloton*", "quiloton*", "warhead*", "ogiva*", "bomb*", "nuclear",
+		"explos*", "rendimento", "megaton*", "gold", "ouro", "karat*", "carat*", "quilate*", "jewel*",
+		"joia*", "ring", "rings", "anel", "silver", "prata", "kuna*", "hrk", "paid", "pay", "pays",
+		"pagamos", "pagar", "paguei", "pago", "cost", "costs", "custou", "custa", "custo", "preço",
+		"preco", "price*", "dinner", "lunch", "breakfast", "jantar", "almoço", "almoco", "shop", "loja",
+		"bill", "restaurant*", "euro*", "ticket*", "ingresso*"),
+	million: words("$*", "€*", "£*", "usd", "brl", "eur", "revenue*", "receita*", "budget*", "orçament*",
+		"orcament*", "raised", "captou", "captar", "captação", "funding", "investment*", "investiment*",
+		"sales", "vendas", "profit*", "lucro*", "valued", "worth", "faturamento", "faturou", "dollar*",
+		"dólar*", "dolar*", "reais", "valuation"),
+	rope: words("tie", "ties", "tied", "tying", "rope*", "cord*", "lace*", "string*", "corda*", "amarr*",
+		"dê", "dar", "dá", "laço*", "laco*", "cadarço*", "gravata*"),
+	academic: words("universit*", "college*", "bachelor*", "master*", "phd", "doctorate*", "diploma*",
+		"graduat*", "holds", "earned", "universidade*", "faculdade*", "bacharel*", "mestrado*",
+		"doutorado*", "graduação", "graduacao", "formad*", "parentesco"),
+}
+
+// labelWords, just before a number, make a letter after it part of a
+// label: grade 3C, bus 5C, room 12F.
+var labelWords = map[string]bool{
+	"grade": true, "class": true, "bus": true, "room": true, "apartment": true, "apt": true,
+	"suite": true, "gate": true, "seat": true, "row": true, "section": true, "level": true,
+	"floor": true, "platform": true, "unit": true, "block": true, "vitamin": true, "route": true,
+	"line": true, "turma": true, "série": true, "serie": true, "ônibus": true, "onibus": true,
+	"sala": true, "classe": true, "apartamento": true, "ap": true, "quarto": true, "portão": true,
+	"portao": true, "assento": true, "fila": true, "seção": true, "secao": true, "nível": true,
+	"nivel": true, "andar": true, "plataforma": true, "bloco": true, "linha": true, "rota": true,
+	"vitamina": true,
+}
+
+// millionNouns, right after "40m" (or after "de"/"of"), are what the
+// millions count.
+var millionNouns = map[string]bool{
+	"users": true, "people": true, "devices": true, "downloads": true, "views": true, "viewers": true,
+	"subscribers": true, "customers": true, "visitors": true, "tourists": true, "residents": true,
+	"inhabitants": true, "tons": true, "tonnes": true, "barrels": true, "dollars": true, "euros": true,
+	"reais": true, "jobs": true, "votes": true, "followers": true, "passengers": true,
+	"usuários": true, "usuarios": true, "pessoas": true, "dispositivos": true, "visualizações": true,
+	"assinantes": true, "clientes": true, "visitantes": true, "turistas": true, "moradores": true,
+	"habitantes": true, "toneladas": true, "barris": true, "dólares": true, "empregos": true,
+	"votos": true, "seguidores": true, "acessos": true, "passageiros": true,
+}
+
+// areaWords after a length make it an area or a volume.
+var areaWords = map[string]bool{
+	"square": true, "squared": true, "cubic": true, "cubed": true, "quadrado": true,
+	"quadrados": true, "quadrada": true, "quadradas": true, "cúbico": true, "cúbicos": true,
+	"cúbica": true, "cúbicas": true, "cubico": true, "cubicos": true,
+}
+
+// bodyBefore and bodyAfter, around "one foot" or "dois pés" in words, make
+// the feet a body's: "on his two feet", "com os dois pés na areia", "put
+// one foot in front".
+var (
+	bodyBefore = map[string]bool{
+		"os": true, "dos": true, "nos": true, "com": true, "seus": true, "suas": true, "meus": true,
+		"minhas": true, "ambos": true, "his": true, "her": true, "my": true, "your": true,
+		"their": true, "our": true, "both": true, "on": true, "the": true, "with": true,
+	}
+	bodyAfter = map[string]bool{
+		"on": true, "in": true, "into": true, "onto": true, "forward": true, "first": true, "na": true,
+		"no": true, "nas": true, "nos": true, "em": true, "dentro": true, "fora": true,
+	}
+)
+
+// vetoed reports whether the unit d spelled at text[uStart:uEnd] after
+// numeral n means something else here.
+func (p *parser) vetoed(n numeral, d *unitDef, uStart, uEnd int) bool {
+	t := p.text
+	if d.dim == Length && areaWords[lowerASCII(p.wordAfter(uEnd))] {
+		return true // "19 quilômetros quadrados", "2 metros cúbicos"
+	}
+	switch d.context {
+	case anyContext:
+		return false
+	case coulomb, farad:
+		if before, _ := prevWord(t, n.start); labelWords[lowerASCII(before)] {
+			return true
+		}
+	case knotAbbrev:
+		if t[uStart:uEnd] == "kN" {
+			return true // kilonewtons
+		}
+	case million:
+		if millionNouns[p.nounAfter(uEnd)] || p.currencyNear(n.start, uEnd) {
+			return true
+		}
+		if uStart > n.end {
+			return false // "40 m" spaced is metres unless it counts a noun
+		}
+	case body:
+		if !n.words || n.value > 2 {
+			return false
+		}
+		before, _ := prevWord(t, n.start)
+		return bodyBefore[lowerASCII(before)] || bodyAfter[lowerASCII(p.wordAfter(uEnd))]
+	}
+	return p.near(n.start, uEnd, contextWords[d.context])
+}
+
+// currencyNear reports whether a currency sign sits within contextWindow
+// bytes of text[start:end]: "US$ 5m", "$2m" are millions of money.
+func (p *parser) currencyNear(start, end int) bool {
+	w := p.text[max(0, start-contextWindow):min(len(p.text), end+contextWindow)]
+	return strings.IndexByte(w, '$') >= 0 || strings.Contains(w, "€") || strings.Contains(w, "£")
+}
+
+// nounAfter is the word after end, skipping a "de" or "of": "40m users",
+// "40m de dispositivos".
+func (p *parser) nounAfter(end int) string {
+	w := lowerASCII(p.wordAfter(end))
+	if w == "de" || w == "of" {
+		return lowerASCII(p.wordAfter(end + 1 + len(w)))
+	}
+	return w
+}
+
+// wordAfter is the word after the space at t[end], or "".
+func (p *parser) wordAfter(end int) string {
+	t := p.text
+	w := spaceWidth(t, end)
+	if w == 0 {
+		return ""
+	}
+	return t[end+w : wordEnd(t, end+w)]
+}
+
+// near reports whether a word of l sits within contextWindow bytes of
+// text[start:end].
+func (p *parser) near(start, end int, l *wordList) bool {
+	return l.in(p.text, max(0, start-contextWindow), min(len(p.text), end+contextWindow))
+}
+
+// wordList is a set of lower-case words, some of them prefixes ("capacit*").
+type wordList struct {
+	whole    map[string]bool
+	prefixes [256][]string // by first byte
+	first    [256]bool     // the first bytes of all entries, to pass over other words fast
+}
+
+func words(ws ...string) *wordList {
+	l := &wordList{whole: map[string]bool{}}
+	for _, w := range ws {
+		if p, ok := strings.CutSuffix(w, "*"); ok {
+			l.prefixes[p[0]] = append(l.prefixes[p[0]], p)
+		} else {
+			l.whole[w] = true
+		}
+		l.first[w[0]] = true
+	}
+	return l
+}
+
+// maxListWord bounds the words looked up, in bytes.
+const maxListWord = 24
+
+// in reports whether a word of t[lo:hi] is in the list, comparing ASCII
+// letters without case. A currency sign counts as a word of its own.
+func (l *wordList) in(t string, lo, hi int) bool {
+	var buf [maxListWord]byte
+	for i := lo; i < hi; {
+		c := t[i]
+		if c == '$' || c == 0xE2 || c == 0xC2 { // "$", "€", "£"
+			if r, size := utf8.DecodeRuneInString(t[i:]); r == '$' || r == '€' || r == '£' {
+				for _, p := range l.prefixes[c] {
+					if p == t[i:i+size] {
+						return true
+					}
+				}
+				i += size
+				continue
+			}
+		}
+		if !wordByteAt(t, i) || i > lo && wordByteAt(t, i-1) && c < utf8.RuneSelf {
+			i++
+			continue
+		}
+		e := wordEnd(t, i)
+		if e == i {
+			i++
+			continue
+		}
+		if !l.first[asciiLower(c)] {
+			i = e
+			continue
+		}
+		n := min(e-i, maxListWord)
+		for k := 0; k < n; k++ {
+			buf[k] = asciiLower(t[i+k])
+		}
+		w := buf[:n]
+		if e-i <= maxListWord && l.whole[string(w)] {
+			return true
+		}
+		for _, p := range l.prefixes[w[0]] {
+			if len(w) >= len(p) && string(w[:len(p)]) == p {
+				return true
+			}
+		}
+		i = e
+	}
+	return false
+}
+
+// raceWords near a bare "5k" make it a race distance.
+var raceWords = words(
+	"run", "runs", "ran", "running", "race*", "marathon*", "jog*", "walk*", "swim*", "finish*",
+	"register*", "corri", "correr", "corrida*", "prova*", "maratona*", "caminhada*", "travessia*",
+	"inscri*", "terminou", "completou", "largada",
+)
+
+// raceDistance reports whether a bare "5k" or "10K" is a race distance in
+// kilometres rather than thousands of something (5k views, 60k a year).
+func (p *parser) raceDistance(n numeral) bool {
+	return n.value >= 1 && n.value <= 100 && p.near(n.start, n.end, raceWords)
+}

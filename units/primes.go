@@ -1,0 +1,57 @@
+package units
+
+import (
+	"unicode/utf8"
+)
+
+// maxQuoteLookback bounds how far back an opening quote is looked for: a
+// quoted phrase on the same line.
+const maxQuoteLookback = 80
+
+// primeAllowed reports whether a prime or quote mark glued to numeral n
+// (ending at end) is feet or inches: "9′", "14″", "6' 2"", "a 14" board".
+// It is not after a degree sign (27°35′ is a coordinate) nor where it
+// closes a quote the text opened before the number ("12", 'Beach 3').
+func (p *parser) primeAllowed(n numeral, end int) bool {
+	t := p.text
+	if n.inchy && !n.fraction {
+		return true // the inches of "6' 2"", after its feet
+	}
+	if n.start > 0 {
+		switch r, _ := utf8.DecodeLastRuneInString(t[:n.start]); r {
+		case '°', 'º', '′', '″', '\'', '"', '‘', '’', '“', '”':
+			return false
+		}
+	}
+	mark, _ := utf8.DecodeRuneInString(t[n.end:end])
+	if mark == '′' || mark == '″' {
+		return true // true primes are never quotes
+	}
+	return !p.opensQuote(n.start, mark)
+}
+
+// opensQuote reports whether the nearest quote mark of the same family as
+// mark before pos, on the same line, opens a quotation: white space or
+// the line start before it, a non-space after it.
+func (p *parser) opensQuote(pos int, mark rune) bool {
+	t := p.text
+	double := mark == '"' || mark == '”'
+	for i := pos; i > 0 && pos-i < maxQuoteLookback; {
+		r, size := utf8.DecodeLastRuneInString(t[:i])
+		i -= size
+		if r == '\n' {
+			return false
+		}
+		isQuote := double && (r == '"' || r == '“' || r == '”') || !double && (r == '\'' || r == '‘' || r == '’')
+		if !isQuote {
+			continue
+		}
+		if r == '“' || r == '‘' {
+			return true
+		}
+		before, _ := utf8.DecodeLastRuneInString(t[:i])
+		after, _ := utf8.DecodeRuneInString(t[i+size:])
+		return (i == 0 || isSpaceRune(before) || before == '(') && !isSpaceRune(after)
+	}
+	return false
+}
