@@ -78,6 +78,8 @@ type Component struct {
 type Counts struct {
 	Documents int            `json:"documents"`
 	Rejected  int            `json:"rejected"`
+	Drafts    int            `json:"drafts"`   // draft: true, not ingested
+	Excluded  int            `json:"excluded"` // left out by the include/exclude globs
 	Skipped   int            `json:"skipped_files"`
 	Chunks    int            `json:"chunks"`
 	ByKind    map[string]int `json:"by_kind"`
@@ -112,7 +114,11 @@ type Report struct {
 	Skipped     []schema.Skipped    `json:"skipped_files"`
 	Stages      []StageStat         `json:"stages"`
 	Seconds     float64             `json:"seconds"`
-	Models      *ModelReport        `json:"models,omitempty"` // when a model server did the work
+	// LangFrom counts the documents by how their language was decided:
+	// document (a Lang: line or lang key), path (a language folder),
+	// detected (their words), default (default_lang).
+	LangFrom map[string]int `json:"documents_by_lang_source"`
+	Models   *ModelReport   `json:"models,omitempty"` // when a model server did the work
 }
 
 // ModelReport is what the model servers did, and every answer not used as is.

@@ -1,113 +1,10 @@
 package corpus
 
 import (
-	"errors"
 	"strings"
-
-	"github.com/goccy/go-yaml"
-	"github.com/goccy/go-yaml/ast"
-	"github.com/goccy/go-yaml/parser"
 
 	"github.com/ocean-safety/ingest/schema"
 )
-
-// field is one header value with the line it was read from.
-type field struct {
-	value string
-	line  int
-}
-
-// header gathers a document's metadata from its front matter and header lines.
-type header struct {
-	title, source, kind, lang, beach field
-}
-
-func (h *header) set(key, value string, line int) bool {
-	f := field{strings.TrimSpace(value), line}
-	switch strings.ToLower(key) {
-	case "title":
-		h.title = f
-	case "source":
-		h.source = f
-	case "kind":
-		h.kind = f
-	case "lang":
-		h.lang = f
-	case "beach":
-		h.beach = f
-	default:
-		return false
-	}
-	return true
-}
-
-// readFrontMatter reads a leading YAML block ("---" … "---") into h and
-// returns the offset where the Markdown body starts (0 when there is none).
-func readFrontMatter(text string, h *header, ds *diagnostics) int {
-	if !strings.HasPrefix(text, "---\n") {
-		return 0
-	}
-	end, body := -1, 0
-	for off := 4; off < len(text); {
-		nl := strings.IndexByte(text[off:], '\n')
-		line := text[off:]
-		next := len(text)
-		if nl >= 0 {
-			line, next = text[off:off+nl], off+nl+1
-		}
-		if l := strings.TrimRight(line, " \t"); l == "---" || l == "..." {
-			end, body = off, next
-			break
-		}
-		off = next
-	}
-	if end < 0 {
-		ds.add(1, schema.SeverityError, "unclosed-front-matter", "front matter opened with \"---\" is never closed")
-		return 0
-	}
-	readYAML(text[4:end], h, ds)
-	return body
-}
-
-// readYAML reads the front-matter keys with their lines. The YAML starts on
-// line 2 of the file.
-func readYAML(src string, h *header, ds *diagnostics) {
-	const firstLine = 2
-	file, err := parser.ParseBytes([]byte(src), 0)
-	if err != nil {
-		line := firstLine
-		var se *yaml.SyntaxError
-		if errors.As(err, &se) && se.Token != nil {
-			line = se.Token.Position.Line + firstLine - 1
-		}
-		ds.add(line, schema.SeverityError, "front-matter", "front matter is not valid YAML: "+firstErrLine(err))
-		return
-	}
-	if len(file.Docs) == 0 || file.Docs[0].Body == nil {
-		return
-	}
-	var values []*ast.MappingValueNode
-	switch n := file.Docs[0].Body.(type) {
-	case *ast.MappingNode:
-		values = n.Values
-	case *ast.MappingValueNode:
-		values = []*ast.MappingValueNode{n}
-	default:
-		ds.add(firstLine, schema.SeverityError, "front-matter", "front matter must be a mapping of keys to values")
-		return
-	}
-	for _, mv := range values {
-		line := mv.Key.GetToken().Position.Line + firstLine - 1
-		key := mv.Key.String()
-		val := ""
-		if mv.Value != nil {
-			val = strings.Trim(mv.Value.String(), "\"'")
-		}
-		if !h.set(key, val, line) {
-			ds.add(line, schema.SeverityWarning, "unknown-header", "unknown front-matter key "+quote(key)+" (known: title, source, kind, lang, beach)")
-		}
-	}
-}
 
 // readTitle reads the "# Title" line that opens the body and the header lines
 // directly below it ("Source: …", "Kind: …"), and returns the offset where
@@ -133,7 +30,9 @@ func readTitle(text string, body int, h *header, ds *diagnostics) int {
 	if !ok {
 		return body
 	}
-	h.title = field{title, line}
+	if h.title.value == "" { // a front-matter title wins
+		h.title = field{title, line}
+	}
 	off, line = n, line+1
 	for off < len(text) {
 		l, n := next()
@@ -142,7 +41,7 @@ func readTitle(text string, body int, h *header, ds *diagnostics) int {
 			break
 		}
 		if !h.set(key, val, line) {
-			ds.add(line, schema.SeverityWarning, "unknown-header", "unknown header line "+quote(key)+" (known: Source, Kind, Lang, Beach)")
+			ds.add(line, schema.SeverityWarning, "unknown-header", "unknown header line "+quote(key)+" (known: Source, Kind, Lang, Beach, Description, Draft)")
 		}
 		off, line = n, line+1
 	}

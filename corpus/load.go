@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"path"
+	"regexp"
 	"strings"
 
 	"github.com/ocean-safety/ingest/schema"
@@ -21,6 +22,16 @@ type Options struct {
 	SourceLabel string
 	// Limits bound a document's size and shape (zero fields: the defaults).
 	Limits Limits
+	// SourceURLTemplate makes a document's source URL from its path when it
+	// names none: "https://opentelemetry.io/{path}/", where {path} is the
+	// path without extension and without a final _index or index, and
+	// {lang} the document's language.
+	SourceURLTemplate string
+	// MetadataKeys are front-matter keys copied into the chunks' metadata.
+	MetadataKeys []string
+	// RootName is the corpus folder's own name: a language folder ("pt")
+	// counts like any folder of a path.
+	RootName string
 }
 
 // Parse normalises and validates a document read from rel (slash-separated,
@@ -54,7 +65,7 @@ func Parse(rel string, raw []byte, opt Options) (schema.Document, []schema.Diagn
 	doc := schema.Document{Path: rel, Text: text, Version: hex.EncodeToString(sum[:])}
 
 	var h header
-	doc.BodyStart = readFrontMatter(text, &h, &ds)
+	doc.BodyStart = readFrontMatter(text, &h, opt, &ds)
 	doc.ContentStart = readTitle(text, doc.BodyStart, &h, &ds)
 	resolve(&doc, h, opt, &ds)
 	return doc, ds.list
@@ -63,18 +74,12 @@ func Parse(rel string, raw []byte, opt Options) (schema.Document, []schema.Diagn
 // resolve applies the header values over the folder defaults and checks the
 // combination.
 func resolve(doc *schema.Document, h header, opt Options, ds *diagnostics) {
-	doc.Title = h.title.value
-	if doc.Title == "" {
-		ds.add(1, schema.SeverityError, "missing-title", "missing title: a document starts with \"# Title\" (or a front-matter title)")
-	}
-	doc.SourceURL = h.source.value
-	if doc.SourceURL == "" {
-		sev := schema.SeverityError
-		if opt.SourceOptional {
-			sev = schema.SeverityWarning
-		}
-		ds.add(h.title.line, sev, "missing-source", "missing \"Source: <url>\" header line")
-	}
+	resolveTitle(doc, h, ds)
+	doc.Description = h.description.value
+	doc.Metadata = h.metadata
+	doc.Draft = isTrue(h.draft.value)
+	resolveLang(doc, h, opt, ds)
+	resolveSource(doc, h, opt, ds)
 
 	doc.Kind = schema.KindProse
 	if hasSegment(doc.Path, "safety") {
@@ -88,25 +93,104 @@ func resolve(doc *schema.Document, h header, opt Options, ds *diagnostics) {
 			doc.Kind = k
 		}
 	}
-
-	doc.Lang = opt.DefaultLang
-	if hasSegment(doc.Path, "pt-BR") || hasSegment(doc.Path, "pt") {
-		doc.Lang = schema.LangPT
-	}
-	if h.lang.value != "" {
-		l, err := schema.ParseLang(h.lang.value)
-		if err != nil {
-			ds.add(h.lang.line, schema.SeverityError, "unknown-lang", err.Error())
-		} else {
-			doc.Lang = l
-		}
-	}
-
 	doc.BeachID = h.beach.value
 	if doc.Kind == schema.KindLore && doc.BeachID == "" {
 		ds.add(h.kind.line, schema.SeverityError, "lore-without-beach", "Kind: lore needs a \"Beach: <id>\" header line")
 	}
 }
+
+// resolveTitle takes the title from the front matter or the "# Title" line,
+// else linkTitle, else the first heading of the body, else the file name
+// (with a warning).
+func resolveTitle(doc *schema.Document, h header, ds *diagnostics) {
+	switch {
+	case h.title.value != "":
+		doc.Title = h.title.value
+	case h.linkTitle.value != "":
+		doc.Title = h.linkTitle.value
+	default:
+		if t := firstHeading(doc.Text[doc.BodyStart:]); t != "" {
+			doc.Title = t
+			return
+		}
+		base := path.Base(doc.Path)
+		doc.Title = strings.TrimSuffix(base, path.Ext(base))
+		ds.add(1, schema.SeverityWarning, "missing-title", "no title: the file name is used; add a \"# Title\" line or a front-matter title")
+	}
+}
+
+// resolveSource takes the document's own source URL (Source: line or
+// source/url/canonical key), else makes one from the configured template.
+func resolveSource(doc *schema.Document, h header, opt Options, ds *diagnostics) {
+	doc.SourceURL = h.source.value
+	if doc.SourceURL == "" {
+		doc.SourceURL = h.url.value
+	}
+	if doc.SourceURL == "" && opt.SourceURLTemplate != "" {
+		doc.SourceURL = SourceURL(opt.SourceURLTemplate, doc.Path, doc.Lang)
+	}
+	if doc.SourceURL != "" {
+		return
+	}
+	sev := schema.SeverityError
+	if opt.SourceOptional {
+		sev = schema.SeverityWarning
+	}
+	ds.add(max(h.title.line, 1), sev, "missing-source", "missing source URL: add a \"Source: <url>\" line (or a source: front-matter key), "+
+		"or set source_url_template in the config (\"https://example.org/{path}/\"); require_source: false accepts documents without one")
+}
+
+func isTrue(s string) bool {
+	switch strings.ToLower(strings.TrimSpace(s)) {
+	case "true", "yes", "on", "1":
+		return true
+	}
+	return false
+}
+
+// SourceURL fills a source URL template for the document at rel: {path} is
+// rel without its extension and without a final "_index" or "index"
+// ("docs/collector/_index.md" → "docs/collector"), {lang} its language.
+func SourceURL(template, rel string, lang schema.Lang) string {
+	p := strings.TrimSuffix(rel, path.Ext(rel))
+	if b := path.Base(p); b == "_index" || b == "index" {
+		p = path.Dir(p)
+	}
+	if p == "." {
+		template = strings.ReplaceAll(template, "/{path}", "") // the root page: no double slash
+		p = ""
+	}
+	u := strings.ReplaceAll(template, "{path}", p)
+	return strings.ReplaceAll(u, "{lang}", string(lang))
+}
+
+// firstHeading is the text of the first ATX heading of a Markdown body,
+// outside fenced code.
+func firstHeading(body string) string {
+	fence := ""
+	for _, l := range strings.Split(body, "\n") {
+		t := strings.TrimLeft(l, " ")
+		if fence != "" {
+			if strings.HasPrefix(t, fence) {
+				fence = ""
+			}
+			continue
+		}
+		if strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~") {
+			fence = t[:3]
+			continue
+		}
+		if strings.HasPrefix(t, "#") {
+			if h := strings.TrimSpace(strings.TrimRight(strings.TrimLeft(t, "#"), "# ")); h != "" && len(t)-len(strings.TrimLeft(t, "#")) <= 6 {
+				return strings.TrimSpace(attrList.ReplaceAllString(h, ""))
+			}
+		}
+	}
+	return ""
+}
+
+// attrList is a Markdown attribute list at the end of a line: {#id .class}.
+var attrList = regexp.MustCompile(`\s*\{[#.][^}]*\}\s*$`)
 
 // hasSegment reports whether a folder of rel is named seg.
 func hasSegment(rel, seg string) bool {

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/bmatcuk/doublestar/v4"
 	"github.com/ocean-safety/ingest/schema"
 )
 
@@ -23,17 +24,64 @@ const SkipNameNotUTF8 = "name-not-utf8"
 // are skipped and listed, never silently. root must be a folder (a link to
 // one is followed); anything else is a *schema.SettingError for "corpus".
 func Scan(root string) (docs []string, skipped []schema.Skipped, err error) {
+	l, err := ScanFiltered(root, Filter{})
+	return l.Docs, l.Skipped, err
+}
+
+// Filter chooses the documents of a corpus by path: doublestar globs
+// ("**/_includes/**") matched against the slash-separated path under the
+// root. An empty Include takes every Markdown file.
+type Filter struct {
+	Include []string `yaml:"include" json:"include"`
+	Exclude []string `yaml:"exclude" json:"exclude"`
+}
+
+// Validate reports the first pattern that is not a valid glob.
+func (f Filter) Validate() error {
+	for _, p := range append(append([]string{}, f.Include...), f.Exclude...) {
+		if !doublestar.ValidatePattern(p) {
+			return fmt.Errorf("%q is not a valid glob", p)
+		}
+	}
+	return nil
+}
+
+// takes reports whether the filter keeps the document at rel.
+func (f Filter) takes(rel string) bool {
+	match := func(patterns []string) bool {
+		for _, p := range patterns {
+			if ok, _ := doublestar.Match(p, rel); ok {
+				return true
+			}
+		}
+		return false
+	}
+	return (len(f.Include) == 0 || match(f.Include)) && !match(f.Exclude)
+}
+
+// Listing is what a scan found.
+type Listing struct {
+	Docs     []string         // Markdown documents, in byte order of their paths
+	Skipped  []schema.Skipped // other files passed over, each with why
+	Excluded int              // documents the filter left out: counted, not listed
+}
+
+// ScanFiltered is Scan with a filter.
+func ScanFiltered(root string, f Filter) (Listing, error) {
+	var docs []string
+	var skipped []schema.Skipped
+	excluded := 0
 	info, err := os.Stat(root)
 	switch {
 	case errors.Is(err, os.ErrNotExist):
-		return nil, nil, schema.Setting("corpus", "%s: no such folder", root)
+		return Listing{}, schema.Setting("corpus", "%s: no such folder", root)
 	case err != nil:
-		return nil, nil, schema.Setting("corpus", "%w", err)
+		return Listing{}, schema.Setting("corpus", "%w", err)
 	case !info.IsDir():
-		return nil, nil, schema.Setting("corpus", "%s: not a folder; give the folder that holds the Markdown files", root)
+		return Listing{}, schema.Setting("corpus", "%s: not a folder; give the folder that holds the Markdown files", root)
 	}
 	if root, err = filepath.EvalSymlinks(root); err != nil { // the walk does not follow a link
-		return nil, nil, schema.Setting("corpus", "%w", err)
+		return Listing{}, schema.Setting("corpus", "%w", err)
 	}
 	err = filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
@@ -68,18 +116,20 @@ func Scan(root string) (docs []string, skipped []schema.Skipped, err error) {
 			return nil
 		case !d.Type().IsRegular():
 			skipped = append(skipped, schema.Skipped{Path: rel, Reason: "not-regular"})
-		case strings.EqualFold(filepath.Ext(rel), ".md"):
-			docs = append(docs, rel)
-		default:
+		case !strings.EqualFold(filepath.Ext(rel), ".md"):
 			skipped = append(skipped, schema.Skipped{Path: rel, Reason: "not-markdown"})
+		case !f.takes(rel):
+			excluded++
+		default:
+			docs = append(docs, rel)
 		}
 		return nil
 	})
 	if err != nil {
-		return nil, nil, fmt.Errorf("scan corpus %s: %w", root, err)
+		return Listing{}, fmt.Errorf("scan corpus %s: %w", root, err)
 	}
 	// WalkDir orders each folder by name; the snapshot is ordered by whole path.
 	sort.Strings(docs)
 	sort.Slice(skipped, func(i, j int) bool { return skipped[i].Path < skipped[j].Path })
-	return docs, skipped, nil
+	return Listing{Docs: docs, Skipped: skipped, Excluded: excluded}, nil
 }

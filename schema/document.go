@@ -10,7 +10,11 @@ type Document struct {
 	SourceLabel string // scope key consumers filter on: a slug of the source folder, or configured
 	Kind        Kind
 	Lang        Lang
+	LangFrom    string // how Lang was decided: document, path, detected or default
 	BeachID     string
+	Description string              // the front matter's description, if any
+	Metadata    map[string][]string // the front-matter keys the config names (metadata_keys)
+	Draft       bool                // draft: true in the front matter: not ingested
 	Version     string // hex SHA-256 of Text
 	Text        string
 

@@ -5,6 +5,8 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"errors"
+	"path/filepath"
+	"strings"
 
 	"github.com/ocean-safety/ingest/chunking"
 	"github.com/ocean-safety/ingest/corpus"
@@ -44,6 +46,14 @@ type Config struct {
 	// RequireSource makes a missing "Source:" an error (true, the default) or
 	// a warning.
 	RequireSource bool `yaml:"require_source" json:"require_source"`
+	// SourceURLTemplate gives a document without a source URL one made from
+	// its path: "https://opentelemetry.io/{path}/" (see corpus.SourceURL).
+	SourceURLTemplate string `yaml:"source_url_template" json:"source_url_template"`
+	// MetadataKeys are the front-matter keys copied into each chunk's
+	// metadata column (tags, categories…), for consumers to filter on.
+	MetadataKeys []string `yaml:"metadata_keys" json:"metadata_keys"`
+	// Include and Exclude choose the corpus's documents by path (globs).
+	corpus.Filter `yaml:",inline"`
 
 	Chunk  chunking.Config `yaml:"chunk" json:"chunk"`
 	Embed  EmbedConfig     `yaml:"embed" json:"embed"`
@@ -132,6 +142,12 @@ func (c Config) Validate() error {
 	between("limits.max_depth", c.Limits.MaxDepth, 4, 10_000, "")
 	between("limits.max_blocks", c.Limits.MaxBlocks, 100, 10_000_000, "")
 	between("limits.max_delimiters", c.Limits.MaxDelimiters, 100, 100_000_000, "")
+	if err := c.Filter.Validate(); err != nil {
+		bad("include/exclude", "%v", err)
+	}
+	if t := c.SourceURLTemplate; t != "" && !strings.Contains(t, "{path}") {
+		bad("source_url_template", "%q: want a {path} in it, or every document gets the same URL", t)
+	}
 	if _, err := schema.ParseLang(c.DefaultLang); err != nil {
 		bad("default_lang", "%v", err)
 	}
@@ -146,6 +162,11 @@ func (c Config) Validate() error {
 // setting is a plain value with its default filled in, so a file that spells
 // out a default hashes like one that leaves it out.
 func (c Config) Hash() string {
+	for _, l := range []*[]string{&c.MetadataKeys, &c.Include, &c.Exclude} {
+		if len(*l) == 0 {
+			*l = nil // "exclude: []" is no exclude
+		}
+	}
 	b, _ := json.Marshal(c) // plain data: cannot fail
 	sum := sha256.Sum256(b)
 	return hex.EncodeToString(sum[:])
@@ -154,5 +175,6 @@ func (c Config) Hash() string {
 // CorpusOptions are the settings that decide how a corpus document is read:
 // the same for a run and for a preview of its chunks.
 func (c Config) CorpusOptions() corpus.Options {
-	return corpus.Options{DefaultLang: schema.Lang(c.DefaultLang), SourceOptional: !c.RequireSource, SourceLabel: c.SourceLabel, Limits: c.Limits}
+	return corpus.Options{DefaultLang: schema.Lang(c.DefaultLang), SourceOptional: !c.RequireSource, SourceLabel: c.SourceLabel, Limits: c.Limits,
+		SourceURLTemplate: c.SourceURLTemplate, MetadataKeys: c.MetadataKeys, RootName: filepath.Base(filepath.Clean(c.Corpus))}
 }

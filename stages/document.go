@@ -42,7 +42,7 @@ func (r *run) parseChunk(ctx context.Context, path string) docResult {
 		return res
 	}
 	res.doc, res.diags, res.rejected, res.raw = p.Doc, p.Diags, p.Rejected, p.RawSHA256
-	if p.Rejected {
+	if p.Rejected || p.Doc.Draft {
 		return res
 	}
 	t = time.Now()

@@ -45,7 +45,7 @@ func (r *run) finish(t tally, skipped []schema.Skipped, start time.Time) (*Resul
 	calls := t.calls
 	calls.EmbedCalls = t.rows.embedCalls
 	calls.Superseded = r.audit.Count()
-	counts := t.Counts(len(skipped))
+	counts := t.Counts(len(skipped), r.excluded)
 	if err := r.audit.Complete(map[string]int{"documents": counts.Documents, "rejected": counts.Rejected,
 		"chunks": counts.Chunks, "chunks_superseded": calls.Superseded, "header_calls": calls.HeaderCalls,
 		"embed_calls": calls.EmbedCalls}); err != nil {
@@ -65,6 +65,7 @@ func (r *run) finish(t tally, skipped []schema.Skipped, start time.Time) (*Resul
 		Diagnostics: t.diags,
 		Skipped:     skipped,
 		Seconds:     time.Since(start).Seconds(),
+		LangFrom:    t.langFrom,
 	}
 	if rep.Diagnostics == nil {
 		rep.Diagnostics = []schema.Diagnostic{}

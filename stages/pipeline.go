@@ -135,8 +135,9 @@ type run struct {
 	audit   *snapshot.Audit
 	errs    firstError
 	// setup holds what was found before the streams started (a previous
-	// snapshot not trusted).
-	setup []schema.Diagnostic
+	// snapshot not trusted, names that are not UTF-8).
+	setup    []schema.Diagnostic
+	excluded int // documents the include/exclude globs left out
 }
 
 func newRun(cfg Config, opt Options) (*run, error) {
@@ -181,10 +182,12 @@ func newRun(cfg Config, opt Options) (*run, error) {
 
 func (r *run) run(ctx context.Context) (*Result, error) {
 	start := time.Now()
-	paths, skipped, err := corpus.Scan(r.cfg.Corpus)
+	listing, err := corpus.ScanFiltered(r.cfg.Corpus, r.cfg.Filter)
 	if err != nil {
 		return nil, err
 	}
+	paths, skipped := listing.Docs, listing.Skipped
+	r.excluded = listing.Excluded
 	for _, sk := range skipped {
 		if sk.Reason == corpus.SkipNameNotUTF8 {
 			d := schema.Diagnostic{Path: sk.Path, Severity: schema.SeverityWarning, Code: corpus.SkipNameNotUTF8,

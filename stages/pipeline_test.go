@@ -146,7 +146,7 @@ func TestRunBadInput(t *testing.T) {
 		wantLine int
 		partial  bool // the document is rejected
 	}{
-		{"missing title", "bad.md", "Source: https://x\n\ntext\n", "missing-title", 1, true},
+		{"missing title: the file name is used", "warn.md", "---\nsource: https://x\n---\ntext\n", "missing-title", 1, false},
 		{"missing source", "bad.md", "# T\n\ntext\n", "missing-source", 1, true},
 		{"lore without beach", "bad.md", "# T\nSource: https://x\nKind: lore\n\ntext\n", "lore-without-beach", 3, true},
 		{"unknown kind", "bad.md", "# T\nSource: https://x\nKind: poem\n\ntext\n", "unknown-kind", 3, true},

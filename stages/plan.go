@@ -29,10 +29,11 @@ func Plan(ctx context.Context, cfg Config) (*PlanResult, error) {
 		return nil, err
 	}
 	start := time.Now()
-	paths, _, err := corpus.Scan(cfg.Corpus)
+	listing, err := corpus.ScanFiltered(cfg.Corpus, cfg.Filter)
 	if err != nil {
 		return nil, err
 	}
+	paths := listing.Docs
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	r.errs.cancel = cancel
@@ -45,6 +46,9 @@ func Plan(ctx context.Context, cfg Config) (*PlanResult, error) {
 		p.Diagnostics = append(p.Diagnostics, res.diags...)
 		if res.rejected {
 			p.Rejected++
+			return
+		}
+		if res.doc.Draft {
 			return
 		}
 		p.Documents++

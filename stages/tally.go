@@ -13,7 +13,8 @@ import (
 // docTally is what a run counts of its documents. collect fills it, on the
 // enrich stream's callbacks, in corpus order.
 type docTally struct {
-	counts      artifacts.Counts // Documents and Rejected
+	counts      artifacts.Counts // Documents, Rejected and Drafts
+	langFrom    map[string]int   // documents by how their language was decided
 	diags       []schema.Diagnostic
 	problems    int // diagnostics that are errors or warnings: what --strict refuses
 	done        int
@@ -26,7 +27,7 @@ type docTally struct {
 }
 
 func newDocTally(setup []schema.Diagnostic) docTally {
-	t := docTally{fingerprint: sha256.New(), input: sha256.New(), stats: map[string]*artifacts.StageStat{}}
+	t := docTally{fingerprint: sha256.New(), input: sha256.New(), stats: map[string]*artifacts.StageStat{}, langFrom: map[string]int{}}
 	for _, s := range stageOrder {
 		t.stats[s] = &artifacts.StageStat{Name: s}
 	}
@@ -58,9 +59,9 @@ type tally struct {
 }
 
 // Counts merges the documents' and the rows' counts.
-func (t tally) Counts(skipped int) artifacts.Counts {
+func (t tally) Counts(skipped, excluded int) artifacts.Counts {
 	c := t.rows.counts
-	c.Documents, c.Rejected, c.Skipped = t.counts.Documents, t.counts.Rejected, skipped
+	c.Documents, c.Rejected, c.Drafts, c.Skipped, c.Excluded = t.counts.Documents, t.counts.Rejected, t.counts.Drafts, skipped, excluded
 	if c.ByKind == nil { // no chunks: write {} rather than null
 		c.ByKind, c.ByLang, c.ByElement = map[string]int{}, map[string]int{}, map[string]int{}
 	}
@@ -107,6 +108,11 @@ func (r *run) collect(t *docTally, res docResult, total int) []schema.Chunk {
 		r.audit.Rejected(chunking.DocID(res.path), res.doc.Version, res.diags)
 		return nil
 	}
+	if res.doc.Draft {
+		t.counts.Drafts++
+		return nil
+	}
+	t.langFrom[res.doc.LangFrom]++
 	if r.cfg.Strict && t.problems > 0 {
 		r.errs.set(ErrStrict)
 		return nil

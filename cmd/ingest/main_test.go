@@ -57,7 +57,7 @@ func TestExitCodes(t *testing.T) {
 		absent     string // a folder that must not
 	}{
 		{"ok", context.Background(), []string{"index", "--corpus", fixtureCorpus, "--out", filepath.Join(tmp, "ok"), "--quiet"}, exitOK, "4 documents", filepath.Join(tmp, "ok"), ""},
-		{"partial", context.Background(), []string{"index", "--corpus", bad, "--out", filepath.Join(tmp, "partial")}, exitPartial, "bad.md:1: error: missing title", filepath.Join(tmp, "partial"), ""},
+		{"partial", context.Background(), []string{"index", "--corpus", bad, "--out", filepath.Join(tmp, "partial")}, exitPartial, "bad.md:1: error: missing source URL", filepath.Join(tmp, "partial"), ""},
 		{"strict", context.Background(), []string{"index", "--corpus", bad, "--out", filepath.Join(tmp, "strict"), "--strict"}, exitFailed, "strict mode", "", filepath.Join(tmp, "strict")},
 		{"missing corpus", context.Background(), []string{"index", "--out", filepath.Join(tmp, "x")}, exitUsage, "needs --corpus", "", filepath.Join(tmp, "x")},
 		{"unknown flag", context.Background(), []string{"index", "--corpus", fixtureCorpus, "--bogus"}, exitUsage, "bogus", "", ""},

@@ -1,0 +1,128 @@
+package corpus
+
+import (
+	"path"
+	"strings"
+
+	"github.com/ocean-safety/ingest/schema"
+)
+
+// How a document's language was decided, from the strongest evidence: what
+// the document says, the folder it is in, what its words are, the default.
+const (
+	LangFromDocument = "document" // a Lang: line or a lang/language front-matter key
+	LangFromPath     = "path"     // a folder named for a language: pt, pt-BR, pt_br, en, en-us…
+	LangFromWords    = "detected" // the built-in detector: stop words of English and Portuguese
+	LangFromDefault  = "default"  // default_lang: nothing else said
+)
+
+// resolveLang decides the document's language and records how.
+func resolveLang(doc *schema.Document, h header, opt Options, ds *diagnostics) {
+	if h.lang.value != "" {
+		l, err := schema.ParseLang(langTag(h.lang.value))
+		if err != nil {
+			ds.add(h.lang.line, schema.SeverityError, "unknown-lang", err.Error())
+		} else {
+			doc.Lang, doc.LangFrom = l, LangFromDocument
+			return
+		}
+	}
+	if l, ok := pathLang(doc.Path, opt.RootName); ok {
+		doc.Lang, doc.LangFrom = l, LangFromPath
+		return
+	}
+	if l, ok := detectLang(doc.Text[doc.BodyStart:]); ok {
+		doc.Lang, doc.LangFrom = l, LangFromWords
+		return
+	}
+	doc.Lang, doc.LangFrom = opt.DefaultLang, LangFromDefault
+}
+
+// langTag folds a language tag to the forms schema.ParseLang reads:
+// "pt_BR", "pt-br", "Portuguese" → "pt-BR"/"pt"; "en-US" → "en".
+func langTag(s string) string {
+	t := strings.ToLower(strings.ReplaceAll(strings.TrimSpace(s), "_", "-"))
+	switch {
+	case t == "pt" || strings.HasPrefix(t, "pt-") || t == "portuguese" || t == "português":
+		return string(schema.LangPT)
+	case t == "en" || strings.HasPrefix(t, "en-") || t == "english":
+		return string(schema.LangEN)
+	}
+	return s
+}
+
+// pathLang finds a folder of rel (or the corpus folder itself) named for a
+// language ingest knows, nearest the file first.
+func pathLang(rel, root string) (schema.Lang, bool) {
+	segs := strings.Split(path.Dir(rel), "/")
+	for i := len(segs) - 1; i >= -1; i-- {
+		seg := root
+		if i >= 0 {
+			seg = segs[i]
+		}
+		if seg == "" || seg == "." {
+			continue
+		}
+		t := strings.ToLower(strings.ReplaceAll(seg, "_", "-"))
+		if t == "pt" || t == "pt-br" || t == "en" || t == "en-us" || t == "en-gb" {
+			l, err := schema.ParseLang(langTag(t))
+			return l, err == nil
+		}
+	}
+	return "", false
+}
+
+// Stop words: the commonest function words, frequent in any prose of the
+// language and rare in the other.
+var (
+	enWords = set("the and of to is in that for with you are this on be as it can by from or not your if an will when which")
+	ptWords = set("de que o e do da em para com não os uma um é no na se por mais as dos das ao ou você quando pelo pela também seu sua são")
+)
+
+func set(words string) map[string]bool {
+	m := map[string]bool{}
+	for _, w := range strings.Fields(words) {
+		m[w] = true
+	}
+	return m
+}
+
+// detectLang counts English and Portuguese stop words in the prose of a
+// Markdown body (fenced code skipped) and answers when one language has
+// clearly more: at least 8 hits and twice the other's.
+func detectLang(body string) (schema.Lang, bool) {
+	en, pt := 0, 0
+	fence := ""
+	for _, l := range strings.Split(body, "\n") {
+		t := strings.TrimLeft(l, " ")
+		if fence != "" {
+			if strings.HasPrefix(t, fence) {
+				fence = ""
+			}
+			continue
+		}
+		if strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~") {
+			fence = t[:3]
+			continue
+		}
+		for _, w := range strings.FieldsFunc(strings.ToLower(l), func(r rune) bool {
+			return !(r >= 'a' && r <= 'z' || r >= 0xC0 && r <= 0x24F)
+		}) {
+			if enWords[w] {
+				en++
+			}
+			if ptWords[w] {
+				pt++
+			}
+		}
+	}
+	switch {
+	case en+pt < 8:
+		return "", false
+	case en >= 2*pt:
+		return schema.LangEN, true
+	case pt >= 2*en:
+		return schema.LangPT, true
+	}
+	return "", false
+}
