@@ -9,7 +9,7 @@ import (
 
 // SchemaVersion is the version of the chunks.parquet layout, in the file's
 // key-value metadata and in the manifest. Bump it when a column changes.
-const SchemaVersion = "1"
+const SchemaVersion = "2" // 2: the metadata column
 
 // The columns of chunks.parquet, in order.
 const (
@@ -44,7 +44,11 @@ const (
 	colEmbedding
 	colQuantities
 	colThresholds
+	colMetadata
 )
+
+// metadataType is the metadata column: front-matter keys to their values.
+var metadataType = arrow.MapOf(arrow.BinaryTypes.String, arrow.ListOfNonNullable(arrow.BinaryTypes.String))
 
 var quantityType = arrow.StructOf(
 	arrow.Field{Name: "surface", Type: arrow.BinaryTypes.String},
@@ -107,6 +111,7 @@ func Schema(dims int) *arrow.Schema {
 		{Name: "embedding", Type: arrow.FixedSizeListOfNonNullable(int32(dims), arrow.PrimitiveTypes.Float32)},
 		{Name: "quantities", Type: arrow.ListOfNonNullable(quantityType)},
 		{Name: "thresholds", Type: arrow.ListOfNonNullable(thresholdType)},
+		{Name: "metadata", Type: metadataType, Nullable: true},
 	}
 	md := arrow.NewMetadata([]string{"ingest.schema_version", "ingest.embedding_dims"}, []string{SchemaVersion, strconv.Itoa(dims)})
 	return arrow.NewSchema(fields, &md)

@@ -118,7 +118,11 @@ type Report struct {
 	// document (a Lang: line or lang key), path (a language folder),
 	// detected (their words), default (default_lang).
 	LangFrom map[string]int `json:"documents_by_lang_source"`
-	Models   *ModelReport   `json:"models,omitempty"` // when a model server did the work
+	// Markup counts what was removed from the documents' text, by kind:
+	// shortcode, html_comment, html_tag, attribute_list, admonition,
+	// mdx_import, link_definition, and chunks that were only markup.
+	Markup map[string]int `json:"markup_removed"`
+	Models *ModelReport   `json:"models,omitempty"` // when a model server did the work
 }
 
 // ModelReport is what the model servers did, and every answer not used as is.

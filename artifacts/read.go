@@ -161,7 +161,27 @@ func rowAt(rec arrow.RecordBatch, i int) schema.Chunk {
 	c.Embedding = append([]float32(nil), fv.Float32Values()[off*int(n):(off+1)*int(n)]...)
 	c.Quantities = readQuantities(rec.Column(colQuantities).(*array.List), i)
 	c.Thresholds = readThresholds(rec.Column(colThresholds).(*array.List), i, &c)
+	c.Metadata = readMetadata(rec.Column(colMetadata).(*array.Map), i)
 	return c
+}
+
+func readMetadata(m *array.Map, i int) map[string][]string {
+	if m.IsNull(i) {
+		return nil
+	}
+	keys, items := m.Keys().(*array.String), m.Items().(*array.List)
+	vals := items.ListValues().(*array.String)
+	s, e := m.ValueOffsets(i)
+	out := map[string][]string{}
+	for j := int(s); j < int(e); j++ {
+		vs, ve := items.ValueOffsets(j)
+		list := []string{}
+		for k := vs; k < ve; k++ {
+			list = append(list, vals.Value(int(k)))
+		}
+		out[keys.Value(j)] = list
+	}
+	return out
 }
 
 func readQuantities(l *array.List, i int) []schema.Quantity {

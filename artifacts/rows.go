@@ -1,6 +1,8 @@
 package artifacts
 
 import (
+	"slices"
+
 	"github.com/apache/arrow-go/v18/arrow/array"
 
 	"github.com/ocean-safety/ingest/schema"
@@ -50,6 +52,30 @@ func (w *ChunkWriter) append(c schema.Chunk) {
 
 	appendQuantities(b.list(colQuantities), c.Quantities)
 	appendThresholds(b.list(colThresholds), c.Thresholds)
+	appendMetadata(w.rb.Field(colMetadata).(*array.MapBuilder), c.Metadata)
+}
+
+// appendMetadata writes m with its keys in order (so the bytes are the same
+// from run to run), or null when it is empty.
+func appendMetadata(mb *array.MapBuilder, m map[string][]string) {
+	if len(m) == 0 {
+		mb.AppendNull()
+		return
+	}
+	mb.Append(true)
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	kb, ib := mb.KeyBuilder().(*array.StringBuilder), mb.ItemBuilder().(*array.ListBuilder)
+	for _, k := range keys {
+		kb.Append(k)
+		ib.Append(true)
+		for _, v := range m[k] {
+			ib.ValueBuilder().(*array.StringBuilder).Append(v)
+		}
+	}
 }
 
 func appendQuantities(lb *array.ListBuilder, qs []schema.Quantity) {

@@ -19,12 +19,13 @@ type span struct{ start, end int }
 type block struct {
 	el        schema.Element
 	span               // in Doc.Text
-	text      string   // Doc.Text[start:end], or a table row's rendered form
+	text      string   // the view's [start:end] (markup blanked), or a table row's rendered form
 	section   []string // headings above, outermost first (the title excluded)
 	sectionID int      // blocks merge only within one section
 	split     bool     // may be cut at sentence ends when over budget
 	table     bool
 	list      int // the list an item belongs to (0: none): items merge only within their list
+	group     int // the admonition it is in (0: none): blocks merge only within one
 	cells     []schema.Cell
 }
 
@@ -74,10 +75,7 @@ func (w *blockWalker) node(n ast.Node, s span) {
 	case *ast.List:
 		w.lists++
 		for it := n.FirstChild(); it != nil; it = it.NextSibling() {
-			s := w.nodeSpan(it, it.NextSibling(), s.end-w.off)
-			if s.end > s.start {
-				w.place(block{el: schema.ElementListItem, span: s, text: w.p.Doc.Text[s.start:s.end], split: true, list: w.lists})
-			}
+			w.listItem(it, w.nodeSpan(it, it.NextSibling(), s.end-w.off))
 		}
 	case *ast.FencedCodeBlock:
 		w.checkFence(s)
@@ -91,11 +89,49 @@ func (w *blockWalker) node(n ast.Node, s span) {
 	}
 }
 
+// listItem places a list item: its text as one list_item block, and a code
+// block inside it as a code_block of its own, whole, so that sentence
+// splitting never cuts through code (a numbered step with a shell listing).
+func (w *blockWalker) listItem(it ast.Node, s span) {
+	start := s.start
+	for c := it.FirstChild(); c != nil; c = c.NextSibling() {
+		switch c.(type) {
+		case *ast.FencedCodeBlock, *ast.CodeBlock:
+		default:
+			continue
+		}
+		cs := w.nodeSpan(c, c.NextSibling(), s.end-w.off)
+		if cs.start > start {
+			w.itemText(span{start, min(cs.start, s.end)})
+		}
+		if _, fenced := c.(*ast.FencedCodeBlock); fenced {
+			w.checkFence(cs)
+		}
+		w.add(schema.ElementCodeBlock, cs, false)
+		start = cs.end
+	}
+	if start < s.end {
+		w.itemText(span{start, s.end})
+	}
+}
+
+func (w *blockWalker) itemText(s span) {
+	for s.start < s.end && strings.ContainsRune(" \t\n", rune(w.p.view[s.start])) {
+		s.start++
+	}
+	t := strings.TrimRight(w.p.view[s.start:s.end], " \t\n")
+	if strings.TrimSpace(t) == "" {
+		return
+	}
+	s.end = s.start + len(t)
+	w.place(block{el: schema.ElementListItem, span: s, text: t, split: true, list: w.lists})
+}
+
 func (w *blockWalker) add(el schema.Element, s span, split bool) {
 	if s.end <= s.start {
 		return
 	}
-	w.place(block{el: el, span: s, text: w.p.Doc.Text[s.start:s.end], split: split})
+	w.place(block{el: el, span: s, text: w.p.view[s.start:s.end], split: split})
 }
 
 // place files b under the open headings.
@@ -106,6 +142,11 @@ func (w *blockWalker) place(b block) {
 		w.headings[i].covered = true
 	}
 	b.sectionID = w.section
+	for i, a := range w.p.admonitions {
+		if b.start < a.end && a.start < b.end {
+			b.group = i + 1
+		}
+	}
 	w.blocks = append(w.blocks, b)
 }
 
@@ -116,7 +157,7 @@ func (w *blockWalker) closeHeadings(level int) {
 	for len(w.headings) > 0 && w.headings[len(w.headings)-1].level >= level {
 		h := w.headings[len(w.headings)-1]
 		if !h.covered {
-			w.place(block{el: schema.ElementSectionHeading, span: h.span, text: w.p.Doc.Text[h.span.start:h.span.end]})
+			w.place(block{el: schema.ElementSectionHeading, span: h.span, text: w.p.view[h.span.start:h.span.end]})
 		}
 		w.headings = w.headings[:len(w.headings)-1]
 	}

@@ -50,12 +50,23 @@ func (c *Chunker) Chunk(p Parsed) ([]schema.Chunk, []schema.Diagnostic) {
 	}
 	diags = append(diags, w.diags...)
 
-	pieces := c.group(p.Doc, blocks)
+	view := p.Doc // cut on the view: the same offsets, the markup blanked
+	view.Text = p.view
+	pieces := c.group(view, blocks)
 	chunks := make([]schema.Chunk, 0, len(pieces))
 	seen := map[string]int{}
 	lines := newLineIndex(p.Doc.Text)
 	for _, pc := range pieces {
+		if pc.el != schema.ElementTableRow {
+			pc.text = p.compact(pc.start, pc.end)
+		}
+		if pc.el != schema.ElementCodeBlock && !hasWords(pc.text) {
+			p.Markup[markupEmptyChunks]++
+			continue
+		}
 		ch := c.record(p.Doc, pc, seen, lines)
+		ch.Metadata = p.metadata(pc.start, pc.end)
+		ch.ByteStart, ch.ByteEnd = p.origin[pc.start], p.origin[pc.end-1]+1 // where a dedented line's words are in the source
 		ch.Order = len(chunks)
 		if ch.Oversize {
 			diags = append(diags, schema.Diagnostic{Path: p.Doc.Path, Line: ch.LineStart, Severity: schema.SeverityInfo,

@@ -30,9 +30,9 @@ func TestChunkFixtures(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			cfg := fixtureConfig(t, ar)
+			cfg, opt, showDoc := fixtureConfig(t, ar)
 			name, src := fixtureDoc(t, ar)
-			p := NewParser(".", corpus.Options{SourceLabel: "fixtures"}).ParseBytes(name, src)
+			p := NewParser(".", opt).ParseBytes(name, src)
 			ch, err := NewChunker(cfg, "")
 			if err != nil {
 				t.Fatal(err)
@@ -40,13 +40,22 @@ func TestChunkFixtures(t *testing.T) {
 			chunks, diags := ch.Chunk(p)
 			checkInvariants(t, ch, p, chunks)
 			got := renderChunks(chunks, append(p.Diags, diags...))
+			if showDoc {
+				got = append(renderDocument(p), got...)
+			}
 			golden.CheckSection(t, file, ar, "want", got)
 		})
 	}
 }
 
-func fixtureConfig(t *testing.T, ar *txtar.Archive) Config {
+// fixtureConfig reads a fixture's config section: the chunk budget, the
+// corpus options of a documentation site (source_url_template,
+// metadata_keys, require_source=false) and document=true, which renders the
+// document's metadata and the markup removed before the chunks.
+func fixtureConfig(t *testing.T, ar *txtar.Archive) (Config, corpus.Options, bool) {
 	cfg := DefaultConfig()
+	opt := corpus.Options{SourceLabel: "fixtures"}
+	showDoc := false
 	for _, f := range ar.Files {
 		if f.Name != "config" {
 			continue
@@ -55,6 +64,14 @@ func fixtureConfig(t *testing.T, ar *txtar.Archive) Config {
 			k, v, _ := strings.Cut(line, "=")
 			n, _ := strconv.Atoi(v)
 			switch k {
+			case "source_url_template":
+				opt.SourceURLTemplate = v
+			case "metadata_keys":
+				opt.MetadataKeys = strings.Split(v, ",")
+			case "require_source":
+				opt.SourceOptional = v == "false"
+			case "document":
+				showDoc = v == "true"
 			case "max":
 				cfg.Max = n
 			case "min":
@@ -68,12 +85,33 @@ func fixtureConfig(t *testing.T, ar *txtar.Archive) Config {
 			}
 		}
 	}
-	return cfg
+	return cfg, opt, showDoc
+}
+
+// renderDocument is the golden form of a document's metadata and of the
+// markup removed from it.
+func renderDocument(p Parsed) []byte {
+	d := p.Doc
+	line := map[string]any{"title": d.Title, "source": d.SourceURL, "lang": d.Lang, "lang_from": d.LangFrom}
+	if d.Description != "" {
+		line["description"] = d.Description
+	}
+	if d.Draft {
+		line["draft"] = true
+	}
+	if len(d.Metadata) > 0 {
+		line["metadata"] = d.Metadata
+	}
+	if len(p.Markup) > 0 {
+		line["markup_removed"] = p.Markup
+	}
+	enc, _ := json.Marshal(line)
+	return append(append([]byte("document: "), enc...), '\n')
 }
 
 func fixtureDoc(t *testing.T, ar *txtar.Archive) (string, []byte) {
 	for _, f := range ar.Files {
-		if strings.HasSuffix(f.Name, ".md") {
+		if strings.HasSuffix(f.Name, ".md") || strings.HasSuffix(f.Name, ".mdx") {
 			return f.Name, f.Data
 		}
 	}
@@ -99,6 +137,9 @@ func renderChunks(chunks []schema.Chunk, diags []schema.Diagnostic) []byte {
 		}
 		if c.Oversize {
 			line["oversize"] = true
+		}
+		if len(c.Metadata) > 0 {
+			line["metadata"] = c.Metadata
 		}
 		enc, _ := json.Marshal(line)
 		b.Write(enc)

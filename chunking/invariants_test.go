@@ -3,6 +3,7 @@ package chunking
 import (
 	"os"
 	"path/filepath"
+	"sort"
 	"strings"
 	"testing"
 	"unicode"
@@ -28,7 +29,8 @@ func checkInvariants(t *testing.T, ch *Chunker, p Parsed, chunks []schema.Chunk)
 		if c.ByteStart < doc.ContentStart || c.ByteEnd > len(doc.Text) || c.ByteStart >= c.ByteEnd {
 			t.Fatalf("chunk %d: span %d-%d outside content %d-%d", c.Order, c.ByteStart, c.ByteEnd, doc.ContentStart, len(doc.Text))
 		}
-		for i := c.ByteStart; i < c.ByteEnd; i++ {
+		vs, ve := p.viewSpan(c.ByteStart, c.ByteEnd)
+		for i := vs; i < ve; i++ {
 			covered[i] = true
 		}
 		for _, s := range c.SectionPath {
@@ -42,8 +44,8 @@ func checkInvariants(t *testing.T, ch *Chunker, p Parsed, chunks []schema.Chunk)
 			if c.Kind != schema.KindStructured {
 				t.Errorf("chunk %d: got kind %s for a table row, want structured", c.Order, c.Kind)
 			}
-		} else if c.Text != src {
-			t.Errorf("chunk %d: got text %q, want the verbatim span %q", c.Order, c.Text, src)
+		} else if want := p.compact(vs, ve); c.Text != want {
+			t.Errorf("chunk %d: got text %q, want the source span without its markup %q", c.Order, c.Text, want)
 		}
 		if !c.Element.Valid() {
 			t.Errorf("chunk %d: element %q not in the closed set", c.Order, c.Element)
@@ -56,7 +58,7 @@ func checkInvariants(t *testing.T, ch *Chunker, p Parsed, chunks []schema.Chunk)
 				t.Errorf("chunk %d: oversize but holds %d sentences, want 1", c.Order, len(ss))
 			}
 		}
-		if midSentence(doc.Text, c) {
+		if midSentence(p.view, c.Element, vs, ve) {
 			t.Errorf("chunk %d ends mid-sentence: %q", c.Order, c.Text)
 		}
 		if doc.Kind == schema.KindSafety && !c.Safety {
@@ -69,30 +71,33 @@ func checkInvariants(t *testing.T, ch *Chunker, p Parsed, chunks []schema.Chunk)
 			t.Errorf("chunk %d: safety rules merged: %q", c.Order, c.Text)
 		}
 	}
-	checkNothingDropped(t, doc, covered, sections, rows.String())
+	for i, r := range p.removed { // markup is accounted for by being removed
+		covered[i] = covered[i] || r
+	}
+	checkNothingDropped(t, p, covered, sections, rows.String())
 }
 
 // midSentence reports a chunk that stops inside a line without a sentence
 // terminator: every cut that is not a block end must follow one.
-func midSentence(text string, c schema.Chunk) bool {
-	if c.Element == schema.ElementTableRow || c.ByteEnd == len(text) || text[c.ByteEnd] == '\n' {
+func midSentence(text string, el schema.Element, start, end int) bool {
+	if el == schema.ElementTableRow || end == len(text) || text[end] == '\n' {
 		return false
 	}
-	end := strings.TrimRight(text[c.ByteStart:c.ByteEnd], "\"'”’)]*_")
-	return !strings.HasSuffix(end, ".") && !strings.HasSuffix(end, "!") && !strings.HasSuffix(end, "?") && !strings.HasSuffix(end, "…")
+	last := strings.TrimRight(text[start:end], "\"'”’)]*_")
+	return !strings.HasSuffix(last, ".") && !strings.HasSuffix(last, "!") && !strings.HasSuffix(last, "?") && !strings.HasSuffix(last, "…")
 }
 
 // checkNothingDropped asserts every content line is in a chunk, or is a
 // heading found in the section paths, a table delimiter or a rule.
-func checkNothingDropped(t *testing.T, doc schema.Document, covered []bool, sections map[string]bool, rows string) {
+func checkNothingDropped(t *testing.T, p Parsed, covered []bool, sections map[string]bool, rows string) {
 	t.Helper()
-	off := doc.ContentStart
-	lines := strings.SplitAfter(doc.Text[off:], "\n")
+	off := p.Doc.ContentStart
+	lines := strings.SplitAfter(p.view[off:], "\n") // with markup blanked: an image's alt text stands in its tag
 	for i, line := range lines {
 		start := off
 		off += len(line)
 		body := strings.TrimSpace(line)
-		if body == "" || isDelimiterRow(body) || strings.Trim(body, "-=*_ ") == "" {
+		if body == "" || isDelimiterRow(body) || strings.Trim(body, "-=*_ ") == "" || !hasWords(body) {
 			continue
 		}
 		if allCovered(line, covered[start:start+len(line)]) {
@@ -177,4 +182,15 @@ func TestInvariantsOnShippedCorpus(t *testing.T) {
 			checkInvariants(t, ch, parsed, chunks)
 		}
 	}
+}
+
+// viewSpan is the span of the view that source span [start, end) came
+// from: they differ only on lines whose leading markup was dedented.
+func (p *Parsed) viewSpan(start, end int) (int, int) {
+	vs := sort.Search(len(p.origin), func(i int) bool { return p.origin[i] >= start })
+	ve := sort.Search(len(p.origin), func(i int) bool { return p.origin[i] >= end })
+	for ve > vs && p.removed[ve-1] { // the dedent's padding
+		ve--
+	}
+	return vs, ve
 }

@@ -12,6 +12,7 @@ type piece struct {
 	text      string
 	section   []string
 	sectionID int
+	group     int  // the admonition it is in (0: none)
 	oversize  bool // over budget, and cannot be cut: one sentence, a code block, a table row
 	cells     []schema.Cell
 }
@@ -27,7 +28,7 @@ func (c *Chunker) group(doc schema.Document, blocks []block) []piece {
 		b := blocks[i]
 		switch {
 		case !b.split:
-			out = append(out, piece{el: b.el, span: b.span, text: b.text, section: b.section, sectionID: b.sectionID, oversize: !c.fits(b.text), cells: b.cells})
+			out = append(out, piece{el: b.el, span: b.span, text: b.text, section: b.section, sectionID: b.sectionID, group: b.group, oversize: !c.fits(b.text), cells: b.cells})
 			i++
 		case !c.fits(b.text):
 			out = append(out, c.splitSentences(doc, b)...)
@@ -54,7 +55,7 @@ func (c *Chunker) group(doc schema.Document, blocks []block) []piece {
 
 // joins reports whether block n can join a run that started with first.
 func (c *Chunker) joins(doc schema.Document, first, n block) bool {
-	return n.split && n.sectionID == first.sectionID && n.el == first.el && n.list == first.list && c.fits(doc.Text[first.start:n.end])
+	return n.split && n.sectionID == first.sectionID && n.el == first.el && n.list == first.list && n.group == first.group && c.fits(doc.Text[first.start:n.end])
 }
 
 func (c *Chunker) fits(s string) bool { return c.size.Count(s) <= c.cfg.Max }
@@ -62,7 +63,7 @@ func (c *Chunker) fits(s string) bool { return c.size.Count(s) <= c.cfg.Max }
 // cut is the piece of b's section spanning [start, end) of the document.
 func (c *Chunker) cut(doc schema.Document, b block, start, end int) piece {
 	t := doc.Text[start:end]
-	return piece{el: b.el, span: span{start, end}, text: t, section: b.section, sectionID: b.sectionID, oversize: !c.fits(t)}
+	return piece{el: b.el, span: span{start, end}, text: t, section: b.section, sectionID: b.sectionID, group: b.group, oversize: !c.fits(t)}
 }
 
 // splitSentences packs b's sentences greedily up to the budget. A sentence
@@ -101,7 +102,7 @@ func (c *Chunker) mergeSmall(doc schema.Document, ps []piece) []piece {
 
 func (c *Chunker) canMerge(doc schema.Document, a, b piece) bool {
 	small := c.size.Count(a.text) < c.cfg.Min || c.size.Count(b.text) < c.cfg.Min
-	return small && a.sectionID == b.sectionID && prosy(a.el) && prosy(b.el) && c.fits(doc.Text[a.start:b.end])
+	return small && a.sectionID == b.sectionID && a.group == b.group && prosy(a.el) && prosy(b.el) && c.fits(doc.Text[a.start:b.end])
 }
 
 func (c *Chunker) merged(doc schema.Document, a, b piece) piece {
@@ -109,7 +110,7 @@ func (c *Chunker) merged(doc schema.Document, a, b piece) piece {
 	if c.size.Count(b.text) > c.size.Count(a.text) {
 		el = b.el
 	}
-	m := c.cut(doc, block{el: el, section: a.section, sectionID: a.sectionID}, a.start, b.end)
+	m := c.cut(doc, block{el: el, section: a.section, sectionID: a.sectionID, group: a.group}, a.start, b.end)
 	return m
 }
 
@@ -125,7 +126,7 @@ func (c *Chunker) overlap(doc schema.Document, ps []piece) []piece {
 	copy(out, ps)
 	for i := 1; i < len(ps); i++ {
 		prev, cur := ps[i-1], ps[i]
-		if prev.sectionID != cur.sectionID || !prosy(prev.el) || !prosy(cur.el) || prev.end > cur.start {
+		if prev.sectionID != cur.sectionID || prev.group != cur.group || !prosy(prev.el) || !prosy(cur.el) || prev.end > cur.start {
 			continue
 		}
 		start := cur.start
@@ -138,7 +139,7 @@ func (c *Chunker) overlap(doc schema.Document, ps []piece) []piece {
 			start = from
 		}
 		if start != cur.start {
-			out[i] = c.cut(doc, block{el: cur.el, section: cur.section, sectionID: cur.sectionID}, start, cur.end)
+			out[i] = c.cut(doc, block{el: cur.el, section: cur.section, sectionID: cur.sectionID, group: cur.group}, start, cur.end)
 		}
 	}
 	return out

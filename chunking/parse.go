@@ -27,8 +27,16 @@ type Parsed struct {
 	// normalisation: what the input fingerprint is made of.
 	RawSHA256 string
 
-	root ast.Node // the body's tree; positions are relative to Doc.BodyStart
-	src  []byte   // Doc.Text[Doc.BodyStart:]
+	// Markup counts the markup removed from the body, by kind (see
+	// cleanMarkup), for the run report.
+	Markup map[string]int
+
+	root        ast.Node     // the body's tree; positions are relative to Doc.BodyStart
+	src         []byte       // view[Doc.BodyStart:]: what the parser read
+	view        string       // Doc.Text with its markup blanked: same length, same lines
+	removed     []bool       // per byte of Doc.Text: blanked markup
+	origin      []int        // per byte of the view: its offset in Doc.Text
+	admonitions []admonition // in Doc.Text offsets
 }
 
 // Parser loads corpus documents and parses their Markdown (CommonMark with
@@ -90,7 +98,23 @@ func (p *Parser) parseDoc(doc schema.Document, diags []schema.Diagnostic) Parsed
 	if out.Rejected {
 		return out
 	}
-	out.src = []byte(doc.Text[doc.BodyStart:])
+	c := cleanMarkup(doc.Text[doc.BodyStart:])
+	out.view = doc.Text[:doc.BodyStart] + c.text
+	out.removed = make([]bool, len(doc.Text))
+	copy(out.removed[doc.BodyStart:], c.removed)
+	out.origin = make([]int, len(doc.Text))
+	for i := range doc.BodyStart {
+		out.origin[i] = i
+	}
+	for i, o := range c.origin {
+		out.origin[doc.BodyStart+i] = doc.BodyStart + o
+	}
+	for _, a := range c.admonitions {
+		a.start, a.end = a.start+doc.BodyStart, a.end+doc.BodyStart
+		out.admonitions = append(out.admonitions, a)
+	}
+	out.Markup = c.counts
+	out.src = []byte(c.text)
 	out.root = p.md.Parser().Parse(text.NewReader(out.src))
 	return out
 }

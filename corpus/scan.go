@@ -116,7 +116,7 @@ func ScanFiltered(root string, f Filter) (Listing, error) {
 			return nil
 		case !d.Type().IsRegular():
 			skipped = append(skipped, schema.Skipped{Path: rel, Reason: "not-regular"})
-		case !strings.EqualFold(filepath.Ext(rel), ".md"):
+		case !isMarkdown(rel):
 			skipped = append(skipped, schema.Skipped{Path: rel, Reason: "not-markdown"})
 		case !f.takes(rel):
 			excluded++
@@ -132,4 +132,14 @@ func ScanFiltered(root string, f Filter) (Listing, error) {
 	sort.Strings(docs)
 	sort.Slice(skipped, func(i, j int) bool { return skipped[i].Path < skipped[j].Path })
 	return Listing{Docs: docs, Skipped: skipped, Excluded: excluded}, nil
+}
+
+// isMarkdown reports a Markdown file: .md, .markdown, or MDX (.mdx), whose
+// import lines the chunker drops.
+func isMarkdown(rel string) bool {
+	switch strings.ToLower(filepath.Ext(rel)) {
+	case ".md", ".markdown", ".mdx":
+		return true
+	}
+	return false
 }

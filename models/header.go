@@ -58,7 +58,7 @@ type Extractive struct {
 func NewExtractive(maxChars int) *Extractive { return &Extractive{maxChars: maxChars} }
 
 // Name implements HeaderWriter.
-func (*Extractive) Name() string { return "extractive-v1" }
+func (*Extractive) Name() string { return "extractive-v2" } // v2: a code block is named, not quoted
 
 // Header implements HeaderWriter.
 func (e *Extractive) Header(_ context.Context, doc schema.Document, c schema.Chunk) (Enrichment, error) {
@@ -74,11 +74,31 @@ func ExtractiveHeader(title string, c schema.Chunk, maxChars int) string {
 		b.WriteString(" › ")
 		b.WriteString(s)
 	}
-	if first := sentence.First(c.Text); first != "" {
+	switch first := sentence.First(c.Text); {
+	case c.Element == schema.ElementCodeBlock:
+		// Code's first "sentence" is a line of code: say what it is instead.
+		b.WriteString(": code")
+		if lang := fenceLang(c.Text); lang != "" {
+			b.WriteString(" (" + lang + ")")
+		}
+	case first != "":
 		b.WriteString(": ")
 		b.WriteString(first)
 	}
 	return capRunes(b.String(), maxChars)
+}
+
+// fenceLang is the language a fenced code block names: "```yaml" → yaml.
+func fenceLang(code string) string {
+	first, _, _ := strings.Cut(strings.TrimSpace(code), "\n")
+	info := strings.TrimLeft(first, "`~")
+	if info == first {
+		return ""
+	}
+	if f := strings.Fields(strings.Trim(info, "{}. ")); len(f) > 0 && len(f[0]) <= 20 {
+		return f[0]
+	}
+	return ""
 }
 
 // locationHeader is the extractive header without the chunk's first

@@ -31,6 +31,10 @@ type Chunk struct {
 	Fields        Fields    `json:"fields"`
 	Embedding     []float32 `json:"embedding"`
 
+	// Metadata holds the document's front-matter keys named in the config
+	// (metadata_keys) and, in an admonition, its kind ("admonition": note).
+	Metadata map[string][]string `json:"metadata,omitempty"`
+
 	Quantities []Quantity  `json:"quantities"`
 	Thresholds []Threshold `json:"thresholds"`
 

@@ -37,7 +37,7 @@ func Split(s string) []Span {
 		for i < len(s) && strings.ContainsRune("\"'”’)]*_", rune(s[i])) {
 			i++
 		}
-		if r == '.' && isAbbreviation(s[start:i]) {
+		if r == '.' && (isAbbreviation(s[start:i]) || isListNumber(s[start:i])) {
 			continue
 		}
 		next := skipSpace(s, i)
@@ -57,6 +57,21 @@ func Split(s string) []Span {
 		}
 	}
 	return out
+}
+
+// isListNumber reports whether a sentence so far is only a list number
+// ("5."), which opens a numbered item rather than ending anything.
+func isListNumber(s string) bool {
+	t := strings.TrimSuffix(strings.TrimSpace(s), ".")
+	if t == "" || len(t) > 9 {
+		return false
+	}
+	for _, r := range t {
+		if r < '0' || r > '9' {
+			return false
+		}
+	}
+	return true
 }
 
 // isAbbreviation reports whether the text before a final dot ends in an

@@ -21,6 +21,7 @@ type docResult struct {
 	took     map[string]time.Duration
 	prev     snapshot.Reuse
 	raw      string // SHA-256 of the file's bytes
+	markup   map[string]int
 
 	calls      artifacts.Calls                 // header calls made and headers reused
 	rejects    []artifacts.Reject              // model answers that could not be used
@@ -48,6 +49,7 @@ func (r *run) parseChunk(ctx context.Context, path string) docResult {
 	t = time.Now()
 	chunks, diags := r.chunker.Chunk(p)
 	res.took[stageChunk] = time.Since(t)
+	res.markup = p.Markup
 	res.diags = append(res.diags, diags...)
 	res.chunks = chunks
 	return res

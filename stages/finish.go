@@ -66,6 +66,7 @@ func (r *run) finish(t tally, skipped []schema.Skipped, start time.Time) (*Resul
 		Skipped:     skipped,
 		Seconds:     time.Since(start).Seconds(),
 		LangFrom:    t.langFrom,
+		Markup:      t.markup,
 	}
 	if rep.Diagnostics == nil {
 		rep.Diagnostics = []schema.Diagnostic{}

@@ -15,6 +15,7 @@ import (
 type docTally struct {
 	counts      artifacts.Counts // Documents, Rejected and Drafts
 	langFrom    map[string]int   // documents by how their language was decided
+	markup      map[string]int   // markup removed from the documents, by kind
 	diags       []schema.Diagnostic
 	problems    int // diagnostics that are errors or warnings: what --strict refuses
 	done        int
@@ -27,7 +28,7 @@ type docTally struct {
 }
 
 func newDocTally(setup []schema.Diagnostic) docTally {
-	t := docTally{fingerprint: sha256.New(), input: sha256.New(), stats: map[string]*artifacts.StageStat{}, langFrom: map[string]int{}}
+	t := docTally{fingerprint: sha256.New(), input: sha256.New(), stats: map[string]*artifacts.StageStat{}, langFrom: map[string]int{}, markup: map[string]int{}}
 	for _, s := range stageOrder {
 		t.stats[s] = &artifacts.StageStat{Name: s}
 	}
@@ -113,6 +114,9 @@ func (r *run) collect(t *docTally, res docResult, total int) []schema.Chunk {
 		return nil
 	}
 	t.langFrom[res.doc.LangFrom]++
+	for k, n := range res.markup {
+		t.markup[k] += n
+	}
 	if r.cfg.Strict && t.problems > 0 {
 		r.errs.set(ErrStrict)
 		return nil

@@ -28,7 +28,14 @@ func indexCommand() *cli.Command {
 			&cli.StringFlag{Name: "prev", Usage: "snapshot to reuse headers and vectors from (default: the one at --out)"},
 			&cli.IntFlag{Name: "workers", HideDefault: true, Usage: "parallel workers (default: one per core)"},
 			&cli.BoolFlag{Name: "strict", Usage: "any error or warning fails the run; nothing is published"},
-			&cli.BoolFlag{Name: "quiet", Usage: "print only problems and the final summary"},
+			&cli.BoolFlag{Name: "quiet", Usage: "print only errors and the summaries"},
+			&cli.BoolFlag{Name: "verbose", Usage: "print every diagnostic (by default the first 20, then a count per code)"},
+			&cli.StringFlag{Name: "diagnostics-format", Value: "text", Usage: "text (path:line: severity: message [code]) or github (GitHub Actions annotations)", Validator: func(s string) error {
+				if s != "text" && s != "github" {
+					return fmt.Errorf("--diagnostics-format %q: want text or github", s)
+				}
+				return nil
+			}},
 			&cli.BoolFlag{Name: "plan", Usage: "dry run: count documents, chunks, model and embedding calls, then stop"},
 			&cli.BoolFlag{Name: "allow-shrink", Usage: "publish even when the corpus lost more than publish.max_shrink of the previous snapshot's documents"},
 			&cli.DurationFlag{Name: "wait", HideDefault: true, Usage: "wait up to this long for another run of the same --out or --publish to finish (default: fail at once)"},
@@ -77,7 +84,14 @@ func indexCommand() *cli.Command {
 			}
 			cfg.Embed.Dims = embedder.Dims()
 			errw := cmd.Root().ErrWriter
-			rep := newReporter(errw, cmd.Bool("quiet"))
+			verbosity := ""
+			switch {
+			case cmd.Bool("verbose"):
+				verbosity = "verbose"
+			case cmd.Bool("quiet"):
+				verbosity = "quiet"
+			}
+			rep := newReporter(errw, cmd.Bool("quiet"), newDiagnostics(errw, verbosity, cmd.String("diagnostics-format")))
 			res, err := stages.Run(ctx, cfg, target, stages.Options{Reporter: rep, ToolVersion: version, Headers: headers, Embedder: embedder, LockWait: cmd.Duration("wait")})
 			rep.done()
 			switch {

@@ -23,14 +23,18 @@ type reporter struct {
 	written  int
 	last     time.Time
 	live     bool // a live line is on screen
+	diags    *diagnostics
 }
 
 var _ stages.Reporter = (*reporter)(nil)
 
 const plainEvery = 5 * time.Second // often enough to show life in a CI log, rare enough to read
 
-func newReporter(w io.Writer, quiet bool) *reporter {
-	return &reporter{w: w, tty: isTerminal(w), quiet: quiet, last: time.Now()}
+func newReporter(w io.Writer, quiet bool, diags *diagnostics) *reporter {
+	if diags == nil {
+		diags = newDiagnostics(w, "", "text")
+	}
+	return &reporter{w: w, tty: isTerminal(w), quiet: quiet, last: time.Now(), diags: diags}
 }
 
 func (r *reporter) Progress(stage string, done, total int) {
@@ -65,20 +69,19 @@ func (r *reporter) line() string {
 }
 
 func (r *reporter) Diagnostic(d schema.Diagnostic) {
-	if r.quiet && d.Severity == schema.SeverityInfo {
-		return
-	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.clearLine()
-	fmt.Fprintln(r.w, d.String())
+	r.diags.add(d)
 }
 
-// done ends the live line before the summary.
+// done ends the live line, and prints the diagnostics' summary, before the
+// run's summary.
 func (r *reporter) done() {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.clearLine()
+	r.diags.summary()
 }
 
 func (r *reporter) clearLine() {

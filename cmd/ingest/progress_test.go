@@ -20,12 +20,16 @@ func TestReporter(t *testing.T) {
 	}{
 		{"terminal: a live line per stage", true, false, []string{"\r\033[Kparse+chunk 2/3 · enrich 1/3 · embed+write 10 chunks", "a.md:4: warning: w [c]"}, nil},
 		{"CI log: plain lines", false, false, []string{"progress: parse+chunk", "a.md:4: warning: w [c]"}, []string{"\r", "\033"}},
-		{"quiet: problems only", true, true, []string{"a.md:4: warning: w [c]"}, []string{"parse+chunk", "info-code"}},
+		{"quiet: errors only, then a count per code", true, true, []string{"2 more diagnostics not shown", "1 × c (warning)", "1 × info-code (info)"}, []string{"parse+chunk", "a.md:4"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			var buf bytes.Buffer
-			r := &reporter{w: &buf, tty: tt.tty, quiet: tt.quiet, last: time.Now().Add(-time.Hour)}
+			verbosity := ""
+			if tt.quiet {
+				verbosity = "quiet"
+			}
+			r := &reporter{w: &buf, tty: tt.tty, quiet: tt.quiet, last: time.Now().Add(-time.Hour), diags: newDiagnostics(&buf, verbosity, "text")}
 			r.Progress(stages.StageParsed, 2, 3)
 			r.Progress(stages.StageEnriched, 1, 3)
 			r.Progress(stages.StageWritten, 10, -1)

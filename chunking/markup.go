@@ -1,0 +1,409 @@
+package chunking
+
+import (
+	"bytes"
+	"regexp"
+	"slices"
+	"strings"
+	"unicode"
+)
+
+// Documentation sites write more than Markdown: Hugo shortcodes, HTML
+// comments and tags, attribute lists ({#id .class}), Docusaurus and MkDocs
+// admonitions, MDX import lines. None of it is words a reader needs, and
+// left in a chunk it is noise to a retriever and a model. cleanMarkup blanks
+// it before the document is parsed: every removed byte becomes a space (a
+// newline stays a newline), so the text keeps its length, every byte offset
+// and line number still points into the source, and the parser sees the
+// document as a reader of the rendered page would. Fenced code and inline
+// code are left alone: markup there is what the code says. A chunk's text is
+// then its source span without the blanked bytes (see compact).
+
+// The kinds of markup removed, as report.json counts them.
+const (
+	markupShortcode   = "shortcode"
+	markupComment     = "html_comment"
+	markupHTML        = "html_tag"
+	markupAttributes  = "attribute_list"
+	markupAdmonition  = "admonition"
+	markupImport      = "mdx_import"
+	markupLinkDef     = "link_definition" // [label]: https://… lines, which render as nothing
+	markupEmptyChunks = "empty_after_cleaning" // chunks that were only markup, dropped
+)
+
+var (
+	// {{< name args >}}, {{< /name >}}, {{% name %}}: the delimiters and
+	// the arguments go, the text between an opening and a closing stays.
+	shortcodeRe = regexp.MustCompile(`\{\{[<%]-?\s*/?\s*[\w./-]*(?:[^}]|\}[^}])*?-?[%>]\}\}`)
+	commentRe   = regexp.MustCompile(`(?s)<!--.*?-->`)
+	// an HTML element of the kinds pages embed; <Type> in prose or an
+	// autolink (<https://…>) is not one.
+	htmlTagRe = regexp.MustCompile(`(?i)</?(?:a|abbr|article|aside|b|blockquote|br|button|caption|center|code|col|colgroup|dd|del|details|div|dl|dt|em|embed|figcaption|figure|font|footer|h[1-6]|header|hr|i|iframe|img|input|ins|kbd|label|li|link|main|mark|meta|nav|object|ol|option|p|param|picture|pre|s|section|select|small|source|span|strong|sub|summary|sup|svg|table|tbody|td|tfoot|th|thead|tr|u|ul|video|wbr)(?:\s[^<>]*)?/?>`)
+	altRe     = regexp.MustCompile(`(?i)\balt\s*=\s*(?:"([^"]*)"|'([^']*)')`)
+	// <script> and <style> elements go whole: their content is code.
+	scriptRe = regexp.MustCompile(`(?is)<(script|style)\b[^>]*>.*?</(?:script|style)\s*>`)
+	// {#id}, {.class}, {#id .class key=value} after a heading, a table or a
+	// block; Hugo's {{< /* */ >}} is a shortcode, not one of these.
+	attrRe = regexp.MustCompile(`\{[#.][\w.#:=" -]*\}`)
+	// :::note Title … ::: (Docusaurus)
+	colonAdmonitionRe = regexp.MustCompile(`^ {0,3}:{3,}\s*([A-Za-z]*).*$`)
+	// !!! note "Title" / ??? tip (MkDocs), body indented four spaces
+	bangAdmonitionRe = regexp.MustCompile(`^(?:!!!|\?\?\?\+?)\s+([A-Za-z]+).*$`)
+	linkDefRe        = regexp.MustCompile(`(?m)^ {0,3}\[[^\]\n]+\]:[ \t]*(?:\n[ \t]*)?<?\S+>?(?:[ \t]+(?:"[^"\n]*"|'[^'\n]*'|\([^)\n]*\)))?[ \t]*$`)
+	mdxLineRe        = regexp.MustCompile(`^(?:import\s.+\sfrom\s+['"].+['"];?|import\s+['"].+['"];?|export\s+(?:const|default|function|let)\b.*)$`)
+)
+
+// cleaned is a document body with its markup blanked.
+type cleaned struct {
+	b           []byte         // the body being cleaned
+	text        string         // same length as the body
+	removed     []bool         // per byte: blanked markup
+	origin      []int          // per byte: where in the body the byte came from (dedent moves some left)
+	counts      map[string]int // removals by kind
+	admonitions []admonition   // typed regions, for the chunks' metadata
+}
+
+// admonition is a region of a body inside a note, tip, warning…
+type admonition struct {
+	kind       string
+	start, end int
+}
+
+func cleanMarkup(body string) cleaned {
+	b := []byte(body)
+	c := cleaned{b: b, removed: make([]bool, len(b)), origin: make([]int, len(b)), counts: map[string]int{}}
+	for i := range c.origin {
+		c.origin[i] = i
+	}
+	fenced, inline := codeRanges(body)
+	protected := append(append([][2]int{}, fenced...), inline...)
+	blank := c.blank
+	// Markup that starts in code is the code's; markup that holds a code
+	// span (a shortcode with a `quoted` argument) is still markup. Hugo
+	// renders shortcodes inside inline code too (`{{% param vers %}}` is the
+	// version), so there they are markup as well.
+	free := func(start, _ int) bool { return !inRanges(protected, start) }
+	freeOfFences := func(start, _ int) bool { return !inRanges(fenced, start) }
+	c.lines(body, protected, blank)
+	for _, re := range []struct {
+		kind string
+		re   *regexp.Regexp
+	}{{markupComment, commentRe}, {markupHTML, scriptRe}, {markupShortcode, shortcodeRe}, {markupAttributes, attrRe}, {markupLinkDef, linkDefRe}} {
+		ok := free
+		if re.kind == markupShortcode {
+			ok = freeOfFences
+		}
+		for _, m := range re.re.FindAllStringIndex(body, -1) {
+			if ok(m[0], m[1]) && !c.removed[m[0]] {
+				blank(re.kind, m[0], m[1])
+			}
+		}
+	}
+	for _, m := range htmlTagRe.FindAllStringIndex(body, -1) {
+		if !free(m[0], m[1]) || c.removed[m[0]] {
+			continue
+		}
+		blank(markupHTML, m[0], m[1])
+		if alt := altRe.FindStringSubmatch(body[m[0]:m[1]]); alt != nil {
+			text := alt[1] + alt[2] // an image keeps its alt text, in place
+			if len(text) <= m[1]-m[0] && !strings.Contains(text, "\n") {
+				copy(b[m[0]:], text)
+				for i := m[0]; i < m[0]+len(text); i++ {
+					c.removed[i] = false
+				}
+			}
+		}
+	}
+	c.emptyCode(inline)
+	c.dedent()
+	c.text = string(c.b)
+	c.b = nil
+	return c
+}
+
+// emptyCode removes the backticks of an inline code span whose content was
+// all markup (`{{% param vers %}}`): an empty span says nothing.
+func (c *cleaned) emptyCode(inline [][2]int) {
+	for _, r := range inline {
+		n := 0
+		for r[0]+n < r[1] && c.b[r[0]+n] == '`' {
+			n++
+		}
+		inner, empty := false, true
+		for i := r[0] + n; i < r[1]-n; i++ {
+			inner = inner || c.removed[i]
+			empty = empty && (c.removed[i] || c.b[i] == ' ')
+		}
+		if inner && empty {
+			c.blank(markupShortcode, r[0], r[1])
+			c.counts[markupShortcode]-- // counted as its shortcode
+		}
+	}
+}
+
+// dedent moves the words of a line whose markup was at its start back to
+// where the markup began, so that blanked markup does not indent the rest
+// into a code block ("{{% alert %}} Text" would be "              Text").
+// The line keeps its length: the gap moves to its end.
+func (c *cleaned) dedent() {
+	for ls := 0; ls < len(c.b); {
+		le := bytes.IndexByte(c.b[ls:], '\n')
+		if le < 0 {
+			le = len(c.b)
+		} else {
+			le += ls
+		}
+		first := -1 // the first removed byte of the line's leading blank run
+		i := ls
+		for i < le && (c.b[i] == ' ' || c.b[i] == '\t') {
+			if c.removed[i] && first < 0 {
+				first = i
+			}
+			i++
+		}
+		if first >= 0 && i < le && i > first {
+			k := i - first // bytes to move the rest left by
+			copy(c.b[first:], c.b[i:le])
+			copy(c.removed[first:], c.removed[i:le])
+			copy(c.origin[first:], c.origin[i:le])
+			for j := le - k; j < le; j++ {
+				c.b[j], c.removed[j], c.origin[j] = ' ', true, le-1
+			}
+		}
+		ls = le + 1
+	}
+}
+
+// blank turns body[start:end] into spaces (newlines kept) and marks it
+// removed.
+func (c *cleaned) blank(kind string, start, end int) {
+	for i := start; i < end; i++ {
+		if c.b[i] != '\n' {
+			c.b[i] = ' '
+		}
+		c.removed[i] = true
+	}
+	c.counts[kind]++
+}
+
+// lines blanks the markup that owns whole lines: admonition fences and
+// titles (their body is kept, MkDocs' de-indented into a block quote of the
+// same length), and MDX import and export lines.
+func (c *cleaned) lines(body string, protected [][2]int, blank func(string, int, int)) {
+	off := 0
+	var open *admonition // a Docusaurus admonition being read
+	var mkdocs *admonition
+	for _, l := range strings.SplitAfter(body, "\n") {
+		start, line := off, strings.TrimRight(l, "\n")
+		off += len(l)
+		if inRanges(protected, start) {
+			continue
+		}
+		if mkdocs != nil {
+			if strings.HasPrefix(line, "    ") {
+				// "    body" → ">   body": a block quote, so the parser
+				// does not read the body as indented code.
+				blank(markupAdmonition, start, start+4)
+				c.counts[markupAdmonition]-- // one admonition, counted at its title
+				c.b[start] = '>'
+				mkdocs.end = off
+				continue
+			}
+			if strings.TrimSpace(line) != "" {
+				mkdocs = nil
+			}
+		}
+		if m := bangAdmonitionRe.FindStringSubmatch(line); m != nil {
+			blank(markupAdmonition, start, start+len(line))
+			c.admonitions = append(c.admonitions, admonition{kind: strings.ToLower(m[1]), start: start, end: off})
+			mkdocs = &c.admonitions[len(c.admonitions)-1]
+			continue
+		}
+		if m := colonAdmonitionRe.FindStringSubmatch(line); m != nil {
+			blank(markupAdmonition, start, start+len(line))
+			if open == nil && m[1] != "" {
+				c.admonitions = append(c.admonitions, admonition{kind: strings.ToLower(m[1]), start: start, end: len(body)})
+				open = &c.admonitions[len(c.admonitions)-1]
+			} else if open != nil {
+				open.end, open = off, nil
+				c.counts[markupAdmonition]-- // one admonition, counted at its opening
+			}
+			continue
+		}
+		if mdxLineRe.MatchString(line) {
+			blank(markupImport, start, start+len(line))
+		}
+	}
+}
+
+// codeRanges are the byte ranges of fenced code blocks (fences included)
+// and of inline code spans: markup there is the code's.
+func codeRanges(body string) (fenced, inline [][2]int) {
+	off := 0
+	fence, fenceStart := "", 0
+	for _, l := range strings.SplitAfter(body, "\n") {
+		start := off
+		off += len(l)
+		t := strings.TrimLeft(l, " \t")
+		if fence != "" {
+			if strings.HasPrefix(t, fence) && strings.Trim(strings.TrimSpace(t), fence[:1]) == "" {
+				fenced = append(fenced, [2]int{fenceStart, off})
+				fence = ""
+			}
+			continue
+		}
+		if strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~") {
+			mark := t[:1]
+			n := len(t) - len(strings.TrimLeft(t, mark))
+			fence, fenceStart = strings.Repeat(mark, n), start
+			continue
+		}
+		inline = append(inline, inlineCode(l, start)...)
+	}
+	if fence != "" {
+		fenced = append(fenced, [2]int{fenceStart, len(body)})
+	}
+	return fenced, inline
+}
+
+// inlineCode finds `code` spans on one line: a run of backticks up to the
+// next run of the same length.
+func inlineCode(line string, base int) [][2]int {
+	var out [][2]int
+	for i := 0; i < len(line); {
+		if line[i] != '`' {
+			i++
+			continue
+		}
+		n := 0
+		for i+n < len(line) && line[i+n] == '`' {
+			n++
+		}
+		closeAt := -1
+		for j := i + n; j < len(line); {
+			if line[j] != '`' {
+				j++
+				continue
+			}
+			m := 0
+			for j+m < len(line) && line[j+m] == '`' {
+				m++
+			}
+			if m == n {
+				closeAt = j + m
+				break
+			}
+			j += m
+		}
+		if closeAt < 0 {
+			i += n
+			continue
+		}
+		out = append(out, [2]int{base + i, base + closeAt})
+		i = closeAt
+	}
+	return out
+}
+
+func inRanges(rs [][2]int, at int) bool {
+	for _, r := range rs {
+		if r[0] <= at && at < r[1] {
+			return true
+		}
+	}
+	return false
+}
+
+// compact is the text of the view's span [start, end) without its blanked
+// markup: the source's words, in order. A line that held markup has its
+// spaces collapsed and is dropped if nothing is left of it; a span that held
+// none is returned as is.
+func (p *Parsed) compact(start, end int) string {
+	touched := false
+	for _, r := range p.removed[start:end] {
+		if r {
+			touched = true
+			break
+		}
+	}
+	if !touched {
+		return p.view[start:end]
+	}
+	var out []string
+	for ls := start; ls < end; {
+		le := strings.IndexByte(p.view[ls:end], '\n')
+		if le < 0 {
+			le = end
+		} else {
+			le += ls
+		}
+		var b strings.Builder
+		hit, gap := false, false
+		for i := ls; i < le; i++ {
+			if p.removed[i] {
+				hit, gap = true, true
+				continue
+			}
+			if gap && b.Len() > 0 && p.view[i] != ' ' && !strings.HasSuffix(b.String(), " ") {
+				b.WriteByte(' ') // "a<br>b" reads "a b"
+			}
+			gap = false
+			b.WriteByte(p.view[i])
+		}
+		line := b.String()
+		if hit {
+			line = spaceBeforePunct.ReplaceAllString(strings.Join(strings.Fields(line), " "), "$1")
+			if !hasWords(line) { // nothing left but spaces, or a bare list number
+				ls = le + 1
+				continue
+			}
+			if indent := len(p.view[ls:le]) - len(strings.TrimLeft(p.view[ls:le], " ")); indent > 0 && len(out) > 0 {
+				line = strings.Repeat(" ", min(indent, 8)) + line // keep a list item's continuation indented
+			}
+		}
+		out = append(out, line)
+		ls = le + 1
+	}
+	text := strings.Join(out, "\n")
+	for strings.Contains(text, "\n\n\n") {
+		text = strings.ReplaceAll(text, "\n\n\n", "\n\n")
+	}
+	return strings.TrimSpace(text)
+}
+
+// hasWords reports whether text says anything once list markers and
+// punctuation are set aside: "3." or "-" alone is not a chunk.
+func hasWords(text string) bool {
+	t := strings.TrimSpace(text)
+	t = listMarkerRe.ReplaceAllString(t, "")
+	return strings.ContainsFunc(t, func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) })
+}
+
+// spaceBeforePunct is a space left before punctuation where markup went:
+// "the version `{{% param vers %}}`." reads "the version."
+var spaceBeforePunct = regexp.MustCompile(` ([.,;:!?)])`)
+
+var listMarkerRe = regexp.MustCompile(`(?m)^\s*(?:[-*+]|\d{1,9}[.)])(?:\s|$)`)
+
+// metadata is the chunk's metadata: the document's configured front-matter
+// keys, and the kind of an admonition the span lies in.
+func (p *Parsed) metadata(start, end int) map[string][]string {
+	var m map[string][]string
+	for k, v := range p.Doc.Metadata {
+		if m == nil {
+			m = map[string][]string{}
+		}
+		m[k] = v
+	}
+	for _, a := range p.admonitions {
+		if start < a.end && a.start < end {
+			if m == nil {
+				m = map[string][]string{}
+			}
+			if !slices.Contains(m["admonition"], a.kind) {
+				m["admonition"] = append(m["admonition"], a.kind)
+			}
+		}
+	}
+	return m
+}

@@ -1,0 +1,97 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/ocean-safety/ingest/schema"
+)
+
+// shownDiagnostics is how many diagnostics stderr shows one by one by
+// default: enough to see what is wrong, few enough that a docs site's
+// thousand warnings do not bury the summary. report.json has them all.
+const shownDiagnostics = 20
+
+// diagnostics prints a run's diagnostics as they come and a summary at the
+// end. Verbosity: "quiet" (errors only), "" (the first shownDiagnostics),
+// "verbose" (all). Format: "text" (path:line: severity: message [code]) or
+// "github" (GitHub Actions annotations). Not safe for concurrent use: the
+// reporter that owns it locks.
+type diagnostics struct {
+	w         io.Writer
+	verbosity string
+	format    string
+	shown     int
+	counts    map[string]int // by code and severity
+	hidden    int
+}
+
+func newDiagnostics(w io.Writer, verbosity, format string) *diagnostics {
+	return &diagnostics{w: w, verbosity: verbosity, format: format, counts: map[string]int{}}
+}
+
+// add prints d, or counts it for the summary; it reports whether anything
+// was written.
+func (p *diagnostics) add(d schema.Diagnostic) bool {
+	p.counts[d.Code+"\x00"+string(d.Severity)]++
+	switch {
+	case p.verbosity == "quiet" && d.Severity != schema.SeverityError,
+		p.verbosity == "" && p.shown >= shownDiagnostics:
+		p.hidden++
+		return false
+	}
+	p.shown++
+	fmt.Fprintln(p.w, p.line(d))
+	return true
+}
+
+func (p *diagnostics) line(d schema.Diagnostic) string {
+	if p.format != "github" {
+		return d.String()
+	}
+	level := map[schema.Severity]string{schema.SeverityError: "error", schema.SeverityWarning: "warning"}[d.Severity]
+	if level == "" {
+		level = "notice"
+	}
+	props := "file=" + escapeProperty(d.Path)
+	if d.Line > 0 {
+		props += ",line=" + strconv.Itoa(d.Line)
+	}
+	return "::" + level + " " + props + ",title=" + escapeProperty(d.Code) + "::" + escapeData(d.Message+" ["+d.Code+"]")
+}
+
+// summary prints one line per code with its count, when some diagnostics
+// were not shown one by one.
+func (p *diagnostics) summary() {
+	if p.hidden == 0 {
+		return
+	}
+	keys := make([]string, 0, len(p.counts))
+	for k := range p.counts {
+		keys = append(keys, k)
+	}
+	sort.Slice(keys, func(i, j int) bool {
+		if p.counts[keys[i]] != p.counts[keys[j]] {
+			return p.counts[keys[i]] > p.counts[keys[j]]
+		}
+		return keys[i] < keys[j]
+	})
+	fmt.Fprintf(p.w, "%d more diagnostics not shown (--verbose shows all; report.json has every one):\n", p.hidden)
+	for _, k := range keys {
+		code, sev, _ := strings.Cut(k, "\x00")
+		fmt.Fprintf(p.w, "  %d × %s (%s)\n", p.counts[k], code, sev)
+	}
+}
+
+// escapeData and escapeProperty escape a GitHub Actions workflow command's
+// message and properties.
+func escapeData(s string) string {
+	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A").Replace(s)
+}
+
+func escapeProperty(s string) string {
+	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A", ":", "%3A", ",", "%2C").Replace(s)
+}

@@ -1,0 +1,97 @@
+package main
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/ocean-safety/ingest/artifacts"
+	"github.com/ocean-safety/ingest/schema"
+)
+
+// otelCorpus is real documentation nobody here wrote: the OpenTelemetry
+// site, en and pt (see ../shared/corpora/README.md).
+const otelCorpus = "../../../shared/corpora/otel"
+
+// otelConfig is all a user writes to index it: where its pages live, and
+// which files are partials.
+const otelConfig = "source_url_template: \"https://opentelemetry.io/{path}/\"\nexclude: [\"**/_includes/**\"]\n"
+
+var (
+	inlineCodeRe = regexp.MustCompile("`+[^`]*`+")
+	debrisRe     = regexp.MustCompile(`(?i)\{\{[<%]|<!--|</?(?:a|b|br|code|details|div|em|figure|h[1-6]|i|iframe|img|li|link|meta|ol|p|pre|script|span|strong|style|summary|table|td|th|tr|ul)(?:\s[^<>]*)?/?>`)
+	onlyMarkerRe = regexp.MustCompile(`^\s*(?:[-*+]|\d{1,9}[.)])\s*$`)
+)
+
+// TestOtelCorpus indexes the OpenTelemetry docs with a two-line config:
+// nothing rejected, every Portuguese page labelled pt, no chunk that is
+// markup or a bare list marker, no markup left in prose, no heading id in a
+// section path, and a short stderr.
+func TestOtelCorpus(t *testing.T) {
+	if _, err := os.Stat(otelCorpus); err != nil {
+		t.Skipf("%s is not here (%v): the real-corpus test needs ../shared beside the clone", otelCorpus, err)
+	}
+	if testing.Short() {
+		t.Skip("a real corpus: about 10 s")
+	}
+	cfg := filepath.Join(t.TempDir(), "otel.yaml")
+	os.WriteFile(cfg, []byte(otelConfig), 0o644)
+	for _, lang := range []string{"en", "pt"} {
+		t.Run(lang, func(t *testing.T) {
+			snap := filepath.Join(t.TempDir(), "snap")
+			code, _, stderr := runCLI(context.Background(), "", "index", "--corpus", filepath.Join(otelCorpus, lang), "--out", snap, "--config", cfg)
+			if code != exitOK {
+				t.Fatalf("exit %d, want 0:\n%s", code, stderr)
+			}
+			if n := strings.Count(stderr, "\n"); n >= 40 {
+				t.Errorf("got %d lines on stderr, want under 40:\n%s", n, stderr)
+			}
+			cf, err := artifacts.OpenChunks(filepath.Join(snap, artifacts.ChunksFile))
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer cf.Close()
+			bad := map[string]int{}
+			example := map[string]string{}
+			flag := func(what string, c schema.Chunk) {
+				if bad[what]++; bad[what] == 1 {
+					example[what] = c.Key() + ": " + c.Text
+				}
+			}
+			chunks := 0
+			err = cf.Each(context.Background(), func(c schema.Chunk) error {
+				chunks++
+				if lang == "pt" && c.Lang != schema.LangPT {
+					flag("not labelled pt", c)
+				}
+				for _, s := range c.SectionPath {
+					if strings.Contains(s, "{#") {
+						flag("{# in a section path", c)
+					}
+				}
+				if c.Element == schema.ElementCodeBlock {
+					return nil
+				}
+				if onlyMarkerRe.MatchString(c.Text) {
+					flag("only a list marker", c)
+				}
+				if !regexp.MustCompile(`[\p{L}\p{N}]`).MatchString(inlineCodeRe.ReplaceAllString(c.Text, "x")) {
+					flag("only markup", c)
+				}
+				if debrisRe.MatchString(inlineCodeRe.ReplaceAllString(c.Text, "")) {
+					flag("markup in prose", c)
+				}
+				return nil
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for what, n := range bad {
+				t.Errorf("%d of %d chunks: %s, e.g. %.300q", n, chunks, what, example[what])
+			}
+		})
+	}
+}
