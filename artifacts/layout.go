@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"crypto/rand"
+	"crypto/sha256"
 	"encoding/hex"
 	"errors"
 	"fmt"
@@ -40,20 +41,35 @@ var ErrPrune = errors.New("prune old snapshots")
 
 // SnapshotName is the folder name of a published snapshot:
 //
-//	<corpus fingerprint, 12 hex>-<config hash, 12 hex>-<chunks.parquet SHA-256, 8 hex>
+//	<created_at, 20261201T075000Z>-<content, 12 hex>
 //
-// The first two parts say which corpus and which settings made it, at a
-// glance. The third makes the name address the content: the output also
-// depends on what config_hash does not cover (the embedder and header writer
-// plugged in, the tool version), and two different outputs must never share
-// a folder that readers may hold open. The same output gets the same name,
-// so publishing an unchanged corpus again adds nothing.
+// The time comes first, so ls lists a publish folder oldest to newest. The
+// content part is a digest of the corpus fingerprint, the config hash and
+// chunks.parquet's SHA-256: the output also depends on what config_hash does
+// not cover (the embedder and header writer plugged in, the tool version),
+// and two different outputs must never share a folder that readers may hold
+// open. The same output has the same content part, whenever it was made, so
+// publishing an unchanged corpus again adds nothing (see ContentKey).
 func SnapshotName(m Manifest) (string, error) {
+	key, err := ContentKey(m)
+	if err != nil {
+		return "", err
+	}
+	t, err := time.Parse(time.RFC3339, m.CreatedAt)
+	if err != nil {
+		return "", fmt.Errorf("snapshot name: created_at %q: %w", m.CreatedAt, err)
+	}
+	return t.UTC().Format("20060102T150405Z") + "-" + key, nil
+}
+
+// ContentKey is the content part of a snapshot's name.
+func ContentKey(m Manifest) (string, error) {
 	chunks := m.Files[ChunksFile].SHA256
 	if !isHex(m.CorpusFingerprint, 12) || !isHex(m.ConfigHash, 12) || !isHex(chunks, 8) {
 		return "", fmt.Errorf("snapshot name: the manifest lacks a corpus fingerprint, config hash or %s SHA-256", ChunksFile)
 	}
-	return m.CorpusFingerprint[:12] + "-" + m.ConfigHash[:12] + "-" + chunks[:8], nil
+	sum := sha256.Sum256([]byte(m.CorpusFingerprint + "\x00" + m.ConfigHash + "\x00" + chunks))
+	return hex.EncodeToString(sum[:])[:12], nil
 }
 
 func isHex(s string, n int) bool {
@@ -137,21 +153,45 @@ func checkBuild(ctx context.Context, out string) (string, error) {
 	return SnapshotName(m)
 }
 
-// moveIn renames the build to its published path, unless that snapshot is
-// already published: the name addresses the content, so it is the same
-// snapshot, and a published folder is never replaced under its readers.
-func moveIn(out, path string) (reused bool, err error) {
+// moveIn renames the build to its published path, unless the same content
+// is already published (under this name, or made at another time): then
+// it returns that folder's name, and a published folder is never replaced
+// under its readers.
+func moveIn(out, path string) (name string, reused bool, err error) {
+	dir, name := filepath.Dir(path), filepath.Base(path)
 	if _, err := os.Stat(filepath.Join(path, ManifestFile)); err == nil {
-		return true, nil
+		return name, true, nil
+	}
+	if same := sameContent(dir, name); same != "" {
+		return same, true, nil
 	}
 	if err := os.Rename(out, path); err != nil {
 		// A concurrent publish of the same snapshot may have won the race.
 		if _, serr := os.Stat(filepath.Join(path, ManifestFile)); serr == nil {
-			return true, nil
+			return name, true, nil
 		}
-		return false, err
+		return "", false, err
 	}
-	return false, syncDir(filepath.Dir(path))
+	return name, false, syncDir(dir)
+}
+
+// sameContent finds a published snapshot whose name ends with the content
+// part of name: the same output, made at another time.
+func sameContent(dir, name string) string {
+	_, key, ok := strings.Cut(name, "-")
+	if !ok {
+		return ""
+	}
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return ""
+	}
+	for _, e := range entries {
+		if e.IsDir() && e.Name() != name && strings.HasSuffix(e.Name(), "-"+key) && isSnapshot(filepath.Join(dir, e.Name())) {
+			return e.Name()
+		}
+	}
+	return ""
 }
 
 // Prune removes the oldest snapshots of a publish folder (by the manifest's
@@ -181,6 +221,11 @@ func Prune(dir string, keep int) ([]string, error) {
 		removed = append(removed, name)
 		if err := os.RemoveAll(aside); err != nil {
 			return removed, fmt.Errorf("prune %s: %w", name, err)
+		}
+		for _, ext := range []string{".diff.md", ".diff.json"} { // the reports written beside it
+			if err := os.Remove(filepath.Join(dir, name+ext)); err != nil && !errors.Is(err, os.ErrNotExist) {
+				return removed, fmt.Errorf("prune %s: %w", name+ext, err)
+			}
 		}
 	}
 	return removed, nil

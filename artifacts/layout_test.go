@@ -11,6 +11,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/ocean-safety/ingest/artifacts"
 	"github.com/ocean-safety/ingest/stages"
@@ -194,6 +195,19 @@ func TestPruneKeepsLatest(t *testing.T) {
 		}
 		names = append(names, pub.Name)
 	}
+	for _, n := range names { // the time first, so ls lists them oldest to newest
+		m, err := artifacts.ReadManifest(filepath.Join(dir, n))
+		if err != nil {
+			t.Fatal(err)
+		}
+		created, _ := time.Parse(time.RFC3339, m.CreatedAt)
+		if !strings.HasPrefix(n, created.UTC().Format("20060102T150405Z")+"-") {
+			t.Errorf("got name %s, want it to start with its created_at %s", n, m.CreatedAt)
+		}
+	}
+	for _, n := range names {
+		os.WriteFile(filepath.Join(dir, n+".diff.md"), []byte("diff"), 0o644)
+	}
 	if err := artifacts.PromoteLatest(dir, names[0]); err != nil { // a rollback to the oldest
 		t.Fatal(err)
 	}
@@ -203,6 +217,12 @@ func TestPruneKeepsLatest(t *testing.T) {
 	}
 	if want := []string{names[1]}; !slices.Equal(pruned, want) {
 		t.Errorf("got pruned %v, want %v (the newest and the latest stay)", pruned, want)
+	}
+	if _, err := os.Stat(filepath.Join(dir, names[1]+".diff.md")); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("got %s.diff.md kept, want it pruned with its snapshot (%v)", names[1], err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, names[2]+".diff.md")); err != nil {
+		t.Errorf("got %s.diff.md removed, want it kept with its snapshot", names[2])
 	}
 	if _, err := artifacts.Prune(dir, 0); err == nil {
 		t.Errorf("got no error for keep 0, want one")

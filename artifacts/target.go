@@ -347,10 +347,11 @@ func (s *Staging) publish(ctx context.Context) (*Published, error) {
 		_ = s.Abort()
 		return nil, fmt.Errorf("publish %s: %w", dir, err)
 	}
-	if pub.Reused, err = moveIn(s.Dir, pub.Path); err != nil {
+	if pub.Name, pub.Reused, err = moveIn(s.Dir, pub.Path); err != nil {
 		_ = s.Abort()
 		return nil, fmt.Errorf("publish %s: %w", dir, err)
 	}
+	pub.Path = filepath.Join(dir, pub.Name)
 	if pub.Reused {
 		_ = s.Abort()
 	}

@@ -27,7 +27,7 @@ const (
 	markupAttributes  = "attribute_list"
 	markupAdmonition  = "admonition"
 	markupImport      = "mdx_import"
-	markupLinkDef     = "link_definition" // [label]: https://… lines, which render as nothing
+	markupLinkDef     = "link_definition"      // [label]: https://… lines, which render as nothing
 	markupEmptyChunks = "empty_after_cleaning" // chunks that were only markup, dropped
 )
 

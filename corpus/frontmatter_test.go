@@ -18,7 +18,7 @@ func TestFrontMatter(t *testing.T) {
 		wantCodes []string        // every diagnostic code, in order
 	}{
 		{name: "Hugo YAML with keys ingest does not use", path: "docs/collector/_index.md",
-			src: "---\ntitle: Collector\ndescription: Vendor-agnostic telemetry.\naliases: [collector/about]\nweight: 270\ncascade:\n  vers: 0.158.0\n---\n\nText of the page, with the words of the page.\n",
+			src:  "---\ntitle: Collector\ndescription: Vendor-agnostic telemetry.\naliases: [collector/about]\nweight: 270\ncascade:\n  vers: 0.158.0\n---\n\nText of the page, with the words of the page.\n",
 			opt:  Options{SourceURLTemplate: "https://opentelemetry.io/{path}/"},
 			want: schema.Document{Title: "Collector", SourceURL: "https://opentelemetry.io/docs/collector/", Lang: schema.LangEN, LangFrom: LangFromDefault, Description: "Vendor-agnostic telemetry."}},
 		{name: "Hugo TOML", path: "blog/post.md",

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"strings"
 	"time"
 
@@ -36,7 +37,8 @@ type BackendConfig struct {
 	PrevDims       int           // a previous snapshot's dims (0: none): refuse a different width
 	BatchSize      int           // embed.batch_size (default 10)
 	HeaderMaxChars int
-	Retry          RetryPolicy // tries and back-off of every model call; zero: the defaults
+	Retry          RetryPolicy  // tries and back-off of every model call; zero: the defaults
+	Logger         *slog.Logger // nil: no logging
 }
 
 func (c BackendConfig) withDefaults() BackendConfig {
@@ -60,6 +62,9 @@ func (c BackendConfig) withDefaults() BackendConfig {
 	}
 	if c.HeaderMaxChars <= 0 {
 		c.HeaderMaxChars = DefaultHeaderChars
+	}
+	if c.Logger == nil {
+		c.Logger = slog.New(slog.DiscardHandler)
 	}
 	return c
 }
@@ -147,6 +152,7 @@ func OpenBackends(ctx context.Context, cfg BackendConfig) (HeaderWriter, Embedde
 	if err := checkDims(emb, cfg); err != nil {
 		return nil, nil, setupError(err)
 	}
+	cfg.Logger.Info("model backends ready", "headers", headers.Name(), "embedder", emb.Name(), "dims", emb.Dims())
 	return headers, emb, nil
 }
 
@@ -163,7 +169,7 @@ func parseBackend(key, spec, offline string) (kind, model string, err error) {
 }
 
 func newServer(kind string, cfg BackendConfig) (modelServer, error) {
-	r := &retrier{policy: cfg.Retry, timeout: cfg.Timeout}
+	r := &retrier{policy: cfg.Retry, timeout: cfg.Timeout, log: cfg.Logger}
 	if kind == "ollama" {
 		return newOllama(cfg.OllamaHost, cfg.Timeout, r)
 	}
@@ -174,7 +180,7 @@ func newModelHeaders(s modelServer, kind, model string, info modelInfo, cfg Back
 	return &ModelHeaders{
 		name:  kind + ":" + model + "@" + info.digest + "+" + PromptVersion,
 		where: s.where(), model: model, server: s,
-		retry:    &retrier{policy: cfg.Retry, timeout: cfg.Timeout},
+		retry:    &retrier{policy: cfg.Retry, timeout: cfg.Timeout, log: cfg.Logger},
 		maxChars: cfg.HeaderMaxChars, ctxLimit: info.window,
 		schema: answerSchema(cfg.HeaderMaxChars, s.lengthLimits()), system: systemPrompt(cfg.HeaderMaxChars),
 	}
@@ -189,7 +195,7 @@ func openEmbedder(ctx context.Context, s modelServer, kind, model string, cfg Ba
 	}
 	e := &ModelEmbedder{
 		name: kind + ":" + model + "@" + info.digest, where: s.where(), model: model, server: s,
-		retry: &retrier{policy: cfg.Retry, timeout: cfg.Timeout},
+		retry: &retrier{policy: cfg.Retry, timeout: cfg.Timeout, log: cfg.Logger},
 		dims:  info.dims, batch: cfg.BatchSize, window: min(info.window, maxEmbedWindow),
 	}
 	if e.dims == 0 {

@@ -29,7 +29,7 @@ var backendKinds = []backendKind{
 	{
 		name: "openai", chatPath: modelfake.OpenAIChat, embedPath: modelfake.OpenAIEmbed,
 		config: func(u string) BackendConfig {
-			return BackendConfig{LLM: "openai:qwen2.5:7b", Embedder: "openai:bge-m3", OpenAIBaseURL: u}
+			return BackendConfig{LLM: "openai:qwen2.5:7b", Embedder: "openai:bge-m3", OpenAIBaseURL: u + "/v1"}
 		},
 	},
 }
@@ -99,4 +99,27 @@ func requestInputs(t *testing.T, body []byte) []string {
 		t.Fatalf("embed request: %v", err)
 	}
 	return req.Input
+}
+
+// TestOpenAIBaseURLAsGiven: the base URL is the API's root as given, so a
+// server whose API does not live at /v1 (Gemini's /v1beta/openai) works.
+func TestOpenAIBaseURLAsGiven(t *testing.T) {
+	srv := modelfake.New(modelfake.Options{Dims: 8, OpenAIPrefix: "/v1beta/openai"})
+	defer srv.Close()
+	h, e, err := OpenBackends(context.Background(), BackendConfig{LLM: "openai:qwen2.5:7b", Embedder: "openai:bge-m3", OpenAIBaseURL: srv.URL + "/v1beta/openai/", Dims: 8, MaxDims: 8})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.Embed(context.Background(), []string{"a text"}); err != nil {
+		t.Fatal(err)
+	}
+	doc, c := backendDoc()
+	if _, err := h.Header(context.Background(), doc, c); err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []string{modelfake.OpenAIModels, modelfake.OpenAIEmbed, modelfake.OpenAIChat} {
+		if srv.Calls(p) == 0 {
+			t.Errorf("got no call to %s under /v1beta/openai", p)
+		}
+	}
 }

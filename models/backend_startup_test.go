@@ -51,7 +51,7 @@ func TestOpenBackendsChecks(t *testing.T) {
 		},
 		{
 			name: "openai model missing",
-			cfg:  func(u string) BackendConfig { return BackendConfig{LLM: "openai:gpt-x", OpenAIBaseURL: u} },
+			cfg:  func(u string) BackendConfig { return BackendConfig{LLM: "openai:gpt-x", OpenAIBaseURL: u + "/v1"} },
 			want: []string{"llm: openai:gpt-x", `no model "gpt-x"`},
 		},
 		{
@@ -63,7 +63,9 @@ func TestOpenBackendsChecks(t *testing.T) {
 		{
 			name: "probed dims above max",
 			opt:  modelfake.Options{Dims: 2048, NoModelInfo: true},
-			cfg:  func(u string) BackendConfig { return BackendConfig{Embedder: "openai:bge-m3", OpenAIBaseURL: u} },
+			cfg: func(u string) BackendConfig {
+				return BackendConfig{Embedder: "openai:bge-m3", OpenAIBaseURL: u + "/v1"}
+			},
 			want: []string{"2048 dimensions", "embed.max_dims: 1024"},
 		},
 		{
@@ -87,14 +89,14 @@ func TestOpenBackendsChecks(t *testing.T) {
 			name: "API key refused",
 			opt:  modelfake.Options{APIKey: "other-key"},
 			cfg: func(u string) BackendConfig {
-				return BackendConfig{LLM: "openai:qwen2.5:7b", OpenAIBaseURL: u, OpenAIKeyEnv: "INGEST_TEST_KEY"}
+				return BackendConfig{LLM: "openai:qwen2.5:7b", OpenAIBaseURL: u + "/v1", OpenAIKeyEnv: "INGEST_TEST_KEY"}
 			},
 			want: []string{"refused the API key in INGEST_TEST_KEY (401)"},
 		},
 		{
 			name: "API key variable empty",
 			cfg: func(u string) BackendConfig {
-				return BackendConfig{LLM: "openai:qwen2.5:7b", OpenAIBaseURL: u, OpenAIKeyEnv: "INGEST_EMPTY_KEY"}
+				return BackendConfig{LLM: "openai:qwen2.5:7b", OpenAIBaseURL: u + "/v1", OpenAIKeyEnv: "INGEST_EMPTY_KEY"}
 			},
 			want: []string{"INGEST_EMPTY_KEY is empty or unset"},
 		},

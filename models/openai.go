@@ -25,7 +25,7 @@ var _ modelServer = (*openAIServer)(nil)
 // LM Studio, …) serve it. The API key is sent as a Bearer token and never
 // appears in an error.
 type openAIServer struct {
-	base   string // without a trailing /v1
+	base   string // the API's root as the user gave it: https://host/v1
 	keyEnv string
 	key    string
 	http   *http.Client
@@ -57,7 +57,7 @@ func newOpenAI(base, keyEnv string, timeout time.Duration, r *retrier) (*openAIS
 	if explicit && key == "" {
 		return nil, fmt.Errorf("the API key variable %s is empty or unset", keyEnv)
 	}
-	base = strings.TrimSuffix(strings.TrimRight(base, "/"), "/v1")
+	base = strings.TrimRight(base, "/") // used as given: …/v1, …/v1beta/openai, …/openai/v1
 	return &openAIServer{base: base, keyEnv: keyEnv, key: key, http: newHTTPClient(timeout), retry: r}, nil
 }
 
@@ -73,7 +73,7 @@ func (o *openAIServer) ping(ctx context.Context) error {
 	var list struct {
 		Data []openAIModel `json:"data"`
 	}
-	err := o.do(ctx, http.MethodGet, "/v1/models", nil, &list)
+	err := o.do(ctx, http.MethodGet, "/models", nil, &list)
 	var se *StatusError
 	switch {
 	case errors.As(err, &se) && (se.Code == http.StatusUnauthorized || se.Code == http.StatusForbidden):
@@ -115,7 +115,7 @@ func (o *openAIServer) chat(ctx context.Context, req chatRequest) (string, error
 			} `json:"message"`
 		} `json:"choices"`
 	}
-	if err := o.do(ctx, http.MethodPost, "/v1/chat/completions", body, &out); err != nil {
+	if err := o.do(ctx, http.MethodPost, "/chat/completions", body, &out); err != nil {
 		return "", err
 	}
 	if len(out.Choices) == 0 {
@@ -139,7 +139,7 @@ func (o *openAIServer) embed(ctx context.Context, req embedRequest) (embedResult
 			PromptTokens int `json:"prompt_tokens"`
 		} `json:"usage"`
 	}
-	if err := o.do(ctx, http.MethodPost, "/v1/embeddings", body, &out); err != nil {
+	if err := o.do(ctx, http.MethodPost, "/embeddings", body, &out); err != nil {
 		return embedResult{}, err
 	}
 	if len(out.Data) != len(req.Texts) {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"net"
 	"net/http"
 	"strconv"
@@ -50,6 +51,14 @@ type retrier struct {
 	policy  RetryPolicy
 	timeout time.Duration
 	retries atomic.Int64 // attempts beyond the first, for the report
+	log     *slog.Logger
+}
+
+func (r *retrier) logger() *slog.Logger {
+	if r.log == nil {
+		return slog.New(slog.DiscardHandler)
+	}
+	return r.log
 }
 
 // do runs op until it succeeds, fails for good or the tries run out. op gets
@@ -65,7 +74,12 @@ func (r *retrier) do(ctx context.Context, op func(ctx context.Context) error) er
 		if tries > 1 {
 			r.retries.Add(1)
 		}
-		return struct{}{}, r.attempt(ctx, op)
+		err := r.attempt(ctx, op)
+		var perm *backoff.PermanentError
+		if err != nil && !errors.As(err, &perm) && tries < p.Tries {
+			r.logger().Warn("model call failed; trying again", "try", tries, "of", p.Tries, "error", err)
+		}
+		return struct{}{}, err
 	}, backoff.WithBackOff(b), backoff.WithMaxTries(uint(p.Tries)), backoff.WithMaxElapsedTime(0))
 	if err == nil {
 		return nil

@@ -15,7 +15,7 @@ type Document struct {
 	Description string              // the front matter's description, if any
 	Metadata    map[string][]string // the front-matter keys the config names (metadata_keys)
 	Draft       bool                // draft: true in the front matter: not ingested
-	Version     string // hex SHA-256 of Text
+	Version     string              // hex SHA-256 of Text
 	Text        string
 
 	// BodyStart is where the Markdown starts (after a YAML front-matter block).

@@ -7,6 +7,8 @@ import (
 	"io"
 	"strconv"
 	"strings"
+
+	"github.com/ocean-safety/ingest/units"
 )
 
 // WriteMarkdown renders the report for a pull-request comment: a summary
@@ -122,9 +124,9 @@ func thresholdCell(t *ThresholdSide) string {
 	if t == nil {
 		return "—"
 	}
-	v := strconv.FormatFloat(t.Value, 'f', -1, 64)
+	v := units.FormatSI(t.Value, "") // 2.74, not 2.7432000000000003
 	if t.Value2 != 0 {
-		v += "–" + strconv.FormatFloat(t.Value2, 'f', -1, 64)
+		v += "–" + units.FormatSI(t.Value2, "")
 	}
 	unit := t.SIUnit
 	if unit == "degC" {

@@ -42,13 +42,39 @@ func OpenJournal(path string) (*Journal, error) {
 	if err != nil {
 		return nil, fmt.Errorf("journal: %w", err)
 	}
+	j, err := indexJournal(f, path)
+	if err != nil {
+		return nil, err
+	}
+	if err := f.Truncate(j.end); err != nil { // the torn last line of a crash
+		f.Close()
+		return nil, fmt.Errorf("journal %s: %w", path, err)
+	}
+	return j, nil
+}
+
+// ReadJournal opens the journal at path to read only (a plan looks, and
+// changes nothing); nil when there is none.
+func ReadJournal(path string) (*Journal, error) {
+	f, err := os.Open(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("journal: %w", err)
+	}
+	return indexJournal(f, path)
+}
+
+// indexJournal reads f's whole lines into an index of key → position.
+func indexJournal(f *os.File, path string) (*Journal, error) {
 	j := &Journal{f: f, path: path, index: map[string]entryPos{}}
 	r := bufio.NewReader(f)
 	var off int64
 	for {
 		line, err := r.ReadBytes('\n')
 		if errors.Is(err, io.EOF) {
-			break // a line without its newline is torn: dropped below
+			break // a line without its newline is torn: left out
 		}
 		if err != nil {
 			f.Close()
@@ -59,10 +85,6 @@ func OpenJournal(path string) (*Journal, error) {
 			j.index[jl.Key] = entryPos{off, int64(len(line))}
 		}
 		off += int64(len(line))
-	}
-	if err := f.Truncate(off); err != nil {
-		f.Close()
-		return nil, fmt.Errorf("journal %s: %w", path, err)
 	}
 	j.end = off
 	return j, nil

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ocean-safety/ingest/artifacts"
 	"github.com/ocean-safety/ingest/corpus"
 )
 
@@ -82,7 +83,7 @@ func BenchmarkParseChunk(b *testing.B) {
 			cfg.Corpus, cfg.Workers = dir, workers
 			b.SetBytes(size)
 			for b.Loop() {
-				p, err := Plan(context.Background(), cfg)
+				p, err := Plan(context.Background(), cfg, artifacts.OutTarget(b.TempDir(), ""), Options{})
 				if err != nil || p.Bytes != size || p.Rejected != 0 {
 					b.Fatalf("plan: %v (%d bytes, want %d; %d rejected)", err, p.Bytes, size, p.Rejected)
 				}
@@ -126,7 +127,7 @@ func BenchmarkRerun(b *testing.B) {
 	version := 0
 	for b.Loop() {
 		t := time.Now()
-		if _, err := Plan(context.Background(), cfg.Config); err != nil {
+		if _, err := Plan(context.Background(), cfg.Config, artifacts.OutTarget(cfg.Out, ""), Options{}); err != nil {
 			b.Fatal(err)
 		}
 		plan += time.Since(t)

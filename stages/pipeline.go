@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"os"
 	"runtime"
 	"time"
@@ -45,6 +46,9 @@ type Options struct {
 	// LockWait is how long to wait for another run of the same target to
 	// finish (0: fail at once with an *artifacts.LockedError).
 	LockWait time.Duration
+	// Logger gets what the run does (nil: nothing is logged). The library
+	// never prints; progress and diagnostics go to Reporter.
+	Logger *slog.Logger
 	// CreateFile opens the Parquet file; nil is os.Create. Tests use it to
 	// inject a failing disk.
 	CreateFile func(path string) (io.WriteCloser, error)
@@ -102,9 +106,18 @@ func Run(ctx context.Context, cfg Config, target artifacts.Target, opt Options) 
 		return nil, err
 	}
 	defer lock.Release()
+	log := r.opt.Logger.With("target", target.String())
+	if len(lock.Cleaned) > 0 {
+		log.Info("removed what interrupted runs left", "folders", lock.Cleaned)
+	}
 	res, err := r.run(ctx)
-	if res != nil {
+	switch {
+	case err != nil && res == nil:
+		log.Warn("run stopped; nothing published", "error", err)
+	case res != nil:
 		res.Cleaned = lock.Cleaned
+		log.Info("published", "path", res.Published.Path, "name", res.Published.Name, "reused", res.Published.Reused,
+			"pruned", res.Published.Pruned, "documents", res.Manifest.Counts.Documents, "chunks", res.Manifest.Counts.Chunks)
 	}
 	return res, err
 }
@@ -169,6 +182,9 @@ func newRun(cfg Config, opt Options) (*run, error) {
 	if opt.Reporter == nil {
 		opt.Reporter = Discard
 	}
+	if opt.Logger == nil {
+		opt.Logger = slog.New(slog.DiscardHandler)
+	}
 	if opt.CreateFile == nil {
 		opt.CreateFile = func(p string) (io.WriteCloser, error) { return os.Create(p) }
 	}
@@ -188,6 +204,8 @@ func (r *run) run(ctx context.Context) (*Result, error) {
 	}
 	paths, skipped := listing.Docs, listing.Skipped
 	r.excluded = listing.Excluded
+	r.opt.Logger.Info("run started", "run_id", r.runID, "corpus", r.cfg.Corpus, "documents", len(paths), "excluded", listing.Excluded,
+		"skipped", len(skipped), "workers", r.cfg.Workers, "llm_concurrency", r.cfg.LLMConcurrency, "embed_concurrency", r.cfg.EmbedConcurrency)
 	for _, sk := range skipped {
 		if sk.Reason == corpus.SkipNameNotUTF8 {
 			d := schema.Diagnostic{Path: sk.Path, Severity: schema.SeverityWarning, Code: corpus.SkipNameNotUTF8,
@@ -225,6 +243,7 @@ func (r *run) run(ctx context.Context) (*Result, error) {
 	if input, same, err := r.unchangedInput(ctx, paths, skipped); err != nil {
 		return nil, err
 	} else if same {
+		r.opt.Logger.Info("corpus, config, models and build unchanged: republishing the previous snapshot", "previous", r.prev.Dir)
 		res, err = r.republish(start, input)
 		if err != nil {
 			return nil, err

@@ -56,6 +56,7 @@ func (r *run) openPrevious(ctx context.Context) {
 		r.rep.Diagnostic(d)
 		return
 	}
+	r.opt.Logger.Info("reusing headers and vectors from the previous snapshot", "previous", dir)
 	r.prev = p
 }
 

@@ -90,16 +90,22 @@ func (r *run) stream(ctx context.Context, paths []string) tally {
 	return tally{docTally: dt, rows: rt}
 }
 
-// scan parses and chunks the corpus with the documents stream alone and
-// hands each result, in corpus order, to each: the plan's path.
+// scan runs the per-document stages with the documents stream alone and
+// hands each result, with what the previous snapshot offers for it, in
+// corpus order, to each: the plan's path.
 func (r *run) scan(ctx context.Context, paths []string, each func(docResult)) {
 	docs := stream.New().WithMaxGoroutines(r.cfg.Workers)
 	for _, p := range paths {
 		if ctx.Err() != nil {
 			break
 		}
+		ru, err := r.reuseFor(p) // in corpus order, as the run reads it
+		if err != nil {
+			r.errs.set(err)
+			break
+		}
 		docs.Go(r.guard("document "+p, func() stream.Callback {
-			res := r.parseChunk(ctx, p)
+			res := r.processDoc(ctx, p, ru)
 			return func() { each(res) }
 		}))
 	}

@@ -21,10 +21,10 @@ func backendFlags() []cli.Flag {
 		}
 	}
 	return []cli.Flag{
-		&cli.StringFlag{Name: "llm", Value: "none", Usage: "header and field writer: none (extractive, offline), ollama:MODEL or openai:MODEL"},
-		&cli.StringFlag{Name: "embedder", Value: "builtin", Usage: "embedder: builtin (lexical, offline), ollama:MODEL or openai:MODEL"},
-		&cli.StringFlag{Name: "ollama-host", Usage: "Ollama server address (default $OLLAMA_HOST, else http://127.0.0.1:11434)"},
-		&cli.StringFlag{Name: "openai-base-url", Usage: "OpenAI-compatible server address (default $OPENAI_BASE_URL); the API key is read from $OPENAI_API_KEY"},
+		&cli.StringFlag{Name: "llm", Sources: cli.EnvVars("INGEST_LLM"), Value: "none", Usage: "header and field writer: none (extractive, offline), ollama:MODEL or openai:MODEL"},
+		&cli.StringFlag{Name: "embedder", Sources: cli.EnvVars("INGEST_EMBEDDER"), Value: "builtin", Usage: "embedder: builtin (lexical, offline), ollama:MODEL or openai:MODEL"},
+		&cli.StringFlag{Name: "ollama-host", Sources: cli.EnvVars("OLLAMA_HOST"), Usage: "Ollama server address (default http://127.0.0.1:11434)"},
+		&cli.StringFlag{Name: "openai-base-url", Sources: cli.EnvVars("OPENAI_BASE_URL"), Usage: "OpenAI-compatible server address, used as given (…/v1); the API key is read from $OPENAI_API_KEY"},
 		&cli.IntFlag{Name: "llm-concurrency", HideDefault: true, Usage: "header calls in flight to the model server (default 2, or llm_concurrency in the config)", Validator: positive("llm-concurrency")},
 		&cli.IntFlag{Name: "embed-concurrency", HideDefault: true, Usage: "embedding batches in flight to the model server (default 2, or embed_concurrency in the config)", Validator: positive("embed-concurrency")},
 		&cli.DurationFlag{Name: "model-timeout", Value: 2 * time.Minute, Usage: "longest wait for one model call before it is retried (1s to 24h)", Validator: func(d time.Duration) error {

@@ -12,8 +12,8 @@ import (
 
 // chunkLine is one line of `ingest chunk` output.
 type chunkLine struct {
-	Path        string   `json:"path"`
-	Order       int      `json:"order"`
+	Path        string   `json:"doc_path"` // the names chunks.parquet uses
+	Order       int      `json:"chunk_order"`
 	Kind        string   `json:"kind"`
 	Element     string   `json:"element"`
 	SectionPath []string `json:"section_path"`

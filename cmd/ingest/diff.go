@@ -35,7 +35,16 @@ func diffCommand() *cli.Command {
 			if format != "md" && format != "json" {
 				return usage("diff --format %q: want md or json", format)
 			}
-			rep, err := snapdiff.CompareContext(ctx, cmd.Args().Get(0), cmd.Args().Get(1))
+			var err error
+			for _, dir := range cmd.Args().Slice() {
+				if err = isSnapshotDir(dir); err != nil {
+					break
+				}
+			}
+			var rep *snapdiff.Report
+			if err == nil {
+				rep, err = snapdiff.CompareContext(ctx, cmd.Args().Get(0), cmd.Args().Get(1))
+			}
 			if err != nil && cmd.Bool("exit-code") && ctx.Err() == nil {
 				return diffTrouble{err}
 			}

@@ -40,7 +40,7 @@ func TestDiffCommand(t *testing.T) {
 		{"changed", []string{"diff", old, added}, exitOK, "**added** `tides.md`", ""},
 		{"changed, exit code", []string{"diff", "--exit-code", old, added}, exitFailed, "**added** `tides.md`", ""},
 		{"json", []string{"diff", "--format", "json", old, added}, exitOK, `"changed": true`, ""},
-		{"missing snapshot", []string{"diff", old, missing}, exitFailed, "", "new snapshot " + missing},
+		{"missing snapshot", []string{"diff", old, missing}, exitFailed, "", missing + ": no such snapshot folder"},
 		{"one folder", []string{"diff", old}, exitUsage, "", "two snapshot folders"},
 		{"bad format", []string{"diff", "--format", "html", old, added}, exitUsage, "", "want md or json"},
 	}

@@ -39,7 +39,8 @@ func evalCommand() *cli.Command {
 			&cli.StringFlag{Name: "snapshot", Usage: "snapshot folder (from ingest index)"},
 			&cli.StringFlag{Name: "questions", Usage: "golden-questions JSON file (e.g. corpus/ocean.golden.json)"},
 			&cli.StringFlag{Name: "k", Value: "1,3,5,10", Usage: "comma-separated k values for recall@k"},
-			&cli.StringFlag{Name: "json", Usage: "also write the report as JSON to FILE (- for stdout, instead of the table)"},
+			&cli.BoolFlag{Name: "json", Usage: "print the report as JSON on stdout instead of the table"},
+			&cli.StringFlag{Name: "output", Usage: "also write the report as JSON to FILE"},
 			&cli.FloatFlag{Name: "min-recall", Usage: fmt.Sprintf("fail (exit 1) when hybrid recall@%d over the answerable questions is below R", gateK)},
 			&cli.StringFlag{Name: "baseline", Usage: "an older snapshot to evaluate too; cells show the difference"},
 		},
@@ -71,7 +72,7 @@ func evalCommand() *cli.Command {
 				}
 				out.Baseline = &evalBaseline{Snapshot: base, Report: rep}
 			}
-			if err := writeEval(cmd.Root().Writer, cmd.String("json"), out, qs); err != nil {
+			if err := writeEval(cmd.Root().Writer, cmd.Bool("json"), cmd.String("output"), out, qs); err != nil {
 				return err
 			}
 			if cmd.IsSet("min-recall") {
@@ -117,20 +118,20 @@ func parseKs(s string) ([]int, error) {
 	return ks, nil
 }
 
-func writeEval(stdout io.Writer, jsonFile string, out evalOutput, qs *search.QuestionSet) error {
-	if jsonFile != "" {
-		b, err := json.MarshalIndent(out, "", "  ")
-		if err != nil {
-			return fmt.Errorf("encode eval report: %w", err)
-		}
-		b = append(b, '\n')
-		if jsonFile == "-" {
-			_, err = stdout.Write(b)
-			return err
-		}
-		if err := os.WriteFile(jsonFile, b, 0o644); err != nil {
+func writeEval(stdout io.Writer, asJSON bool, file string, out evalOutput, qs *search.QuestionSet) error {
+	b, err := json.MarshalIndent(out, "", "  ")
+	if err != nil {
+		return fmt.Errorf("encode eval report: %w", err)
+	}
+	b = append(b, '\n')
+	if file != "" {
+		if err := os.WriteFile(file, b, 0o644); err != nil {
 			return fmt.Errorf("write eval report: %w", err)
 		}
+	}
+	if asJSON {
+		_, err = stdout.Write(b)
+		return err
 	}
 	printEval(stdout, out, qs)
 	return nil

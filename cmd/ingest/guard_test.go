@@ -334,3 +334,45 @@ func TestInspectAgreesWithVerify(t *testing.T) {
 		}
 	}
 }
+
+// TestSmallThings: what a user notices first.
+func TestSmallThings(t *testing.T) {
+	root := t.TempDir()
+	snap := mustIndex(t, fixtureCorpus, filepath.Join(root, "snap"))
+	notSnap := writeFiles(t, filepath.Join(root, "plain"), map[string]string{"a.txt": "x"})
+	tests := []struct {
+		name       string
+		args       []string
+		want       int
+		wantStderr string
+		notStderr  string
+	}{
+		{"--out / is refused, in plain words", []string{"index", "--corpus", fixtureCorpus, "--out", "/"}, exitUsage, "--out /: ", "mkdirtemp"},
+		{"a folder that is not a snapshot", []string{"inspect", notSnap}, exitFailed, "not an ingest snapshot (no manifest.json)", "open "},
+		{"verify of a folder that is not a snapshot", []string{"verify", notSnap}, exitFailed, "not an ingest snapshot", "open "},
+		{"an unknown flag: one line, no help page", []string{"index", "--bogus"}, exitUsage, "ingest: flag provided but not defined: -bogus\n", "USAGE"},
+		{"an unknown command gets a suggestion", []string{"inspekt", snap}, exitUsage, `did you mean "inspect"?`, ""},
+		{"help", []string{"help"}, exitOK, "", ""},
+		{"completion", []string{"completion", "bash"}, exitOK, "", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			code, _, stderr := runCLI(context.Background(), "", tt.args...)
+			if code != tt.want || !strings.Contains(stderr, tt.wantStderr) || tt.notStderr != "" && strings.Contains(stderr, tt.notStderr) {
+				t.Errorf("got exit %d, %q; want exit %d with %q and without %q", code, stderr, tt.want, tt.wantStderr, tt.notStderr)
+			}
+			if strings.Count(stderr, "ingest:") > 1 {
+				t.Errorf("got the error %d times: %q", strings.Count(stderr, "ingest:"), stderr)
+			}
+		})
+	}
+	code, _, stderr := runCLI(context.Background(), "", "index", "--corpus", fixtureCorpus, "--out", snap)
+	if code != exitOK || strings.Contains(stderr, " 1 chunks") || strings.Contains(stderr, " 1 documents") {
+		t.Errorf("got %q, want singular nouns for one", stderr)
+	}
+	var rep artifacts.Report
+	readJSON(t, filepath.Join(snap, artifacts.ReportFile), &rep)
+	if rep.Diagnostics == nil {
+		t.Errorf("got report.json diagnostics null on a republish, want []")
+	}
+}

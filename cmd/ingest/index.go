@@ -4,9 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
-	"sort"
-	"strings"
 
 	"github.com/urfave/cli/v3"
 
@@ -20,13 +17,13 @@ func indexCommand() *cli.Command {
 		Name:  "index",
 		Usage: "ingest a corpus into a snapshot (chunks.parquet, manifest.json, report.json)",
 		Flags: append([]cli.Flag{
-			&cli.StringFlag{Name: "corpus", Usage: "corpus folder (Markdown files, walked recursively)"},
-			&cli.StringFlag{Name: "out", Usage: "snapshot folder; replaced atomically when the run succeeds"},
-			&cli.StringFlag{Name: "publish", Usage: "publish as DIR/<name>/ and move DIR/latest to it when complete (instead of --out)"},
+			&cli.StringFlag{Name: "corpus", Sources: cli.EnvVars("INGEST_CORPUS"), Usage: "corpus folder (Markdown files, walked recursively)"},
+			&cli.StringFlag{Name: "out", Sources: cli.EnvVars("INGEST_OUT"), Usage: "snapshot folder; replaced atomically when the run succeeds"},
+			&cli.StringFlag{Name: "publish", Sources: cli.EnvVars("INGEST_PUBLISH"), Usage: "publish as DIR/<name>/ and move DIR/latest to it when complete (instead of --out)"},
 			&cli.IntFlag{Name: "keep", Value: artifacts.DefaultKeep, Usage: "with --publish: snapshots to keep (latest is never removed)"},
-			&cli.StringFlag{Name: "config", Usage: "YAML config file (unknown keys are errors); flags override it"},
-			&cli.StringFlag{Name: "prev", Usage: "snapshot to reuse headers and vectors from (default: the one at --out)"},
-			&cli.IntFlag{Name: "workers", HideDefault: true, Usage: "parallel workers (default: one per core)"},
+			&cli.StringFlag{Name: "config", Sources: cli.EnvVars("INGEST_CONFIG"), Usage: "YAML config file (unknown keys are errors); flags override it"},
+			&cli.StringFlag{Name: "prev", Sources: cli.EnvVars("INGEST_PREV"), Usage: "snapshot to reuse headers and vectors from (default: the one at --out)"},
+			&cli.IntFlag{Name: "workers", Sources: cli.EnvVars("INGEST_WORKERS"), HideDefault: true, Usage: "parallel workers (default: one per core)"},
 			&cli.BoolFlag{Name: "strict", Usage: "any error or warning fails the run; nothing is published"},
 			&cli.BoolFlag{Name: "quiet", Usage: "print only errors and the summaries"},
 			&cli.BoolFlag{Name: "verbose", Usage: "print every diagnostic (by default the first 20, then a count per code)"},
@@ -39,88 +36,124 @@ func indexCommand() *cli.Command {
 			&cli.BoolFlag{Name: "plan", Usage: "dry run: count documents, chunks, model and embedding calls, then stop"},
 			&cli.BoolFlag{Name: "allow-shrink", Usage: "publish even when the corpus lost more than publish.max_shrink of the previous snapshot's documents"},
 			&cli.DurationFlag{Name: "wait", HideDefault: true, Usage: "wait up to this long for another run of the same --out or --publish to finish (default: fail at once)"},
-		}, backendFlags()...),
-		Action: func(ctx context.Context, cmd *cli.Command) error {
-			f, err := loadConfig(cmd)
-			if err != nil {
-				return err
-			}
-			cfg := f.Run
-			applyRunFlags(cmd, &cfg)
-			out, prev, publish := f.Out, f.Prev, cmd.String("publish")
-			if cmd.IsSet("out") {
-				out = cmd.String("out")
-			}
-			if cmd.IsSet("prev") {
-				prev = cmd.String("prev")
-			}
-			if publish != "" && cmd.IsSet("out") {
-				return usage("--publish and --out are exclusive: a published snapshot's folder is named for its content")
-			}
-			if publish != "" {
-				out = ""
-			}
-			if cfg.Corpus == "" || out == "" && publish == "" {
-				return usage("index needs --corpus and --out or --publish (or corpus: and out: in the config)")
-			}
-			if err := cfg.Validate(); err != nil {
-				return settingsError(err)
-			}
-			if cmd.Bool("plan") {
-				return plan(ctx, cmd, cfg)
-			}
-			target := artifacts.OutTarget(out, prev)
-			if publish != "" {
-				target = artifacts.PublishTarget(publish, cmd.Int("keep"), prev)
-			}
-			if err := target.Check(cfg.Corpus); err != nil {
-				return targetError(err)
-			}
-			bc := backendConfig(cmd, cfg)
-			bc.PrevDims = previousDims(target)
-			headers, embedder, err := models.OpenBackends(ctx, bc)
-			if err != nil {
-				return settingsError(err)
-			}
-			cfg.Embed.Dims = embedder.Dims()
-			errw := cmd.Root().ErrWriter
-			verbosity := ""
-			switch {
-			case cmd.Bool("verbose"):
-				verbosity = "verbose"
-			case cmd.Bool("quiet"):
-				verbosity = "quiet"
-			}
-			rep := newReporter(errw, cmd.Bool("quiet"), newDiagnostics(errw, verbosity, cmd.String("diagnostics-format")))
-			res, err := stages.Run(ctx, cfg, target, stages.Options{Reporter: rep, ToolVersion: version, Headers: headers, Embedder: embedder, LockWait: cmd.Duration("wait")})
-			rep.done()
-			switch {
-			case errors.Is(err, artifacts.ErrPrune):
-				fmt.Fprintf(errw, "warning: %v\n", err)
-			case errors.Is(err, stages.ErrStrict):
-				return err
-			case errors.Is(err, stages.ErrShrink):
-				return fmt.Errorf("index: %w; to accept it, run again with --allow-shrink", err)
-			case err != nil:
-				return fmt.Errorf("index: %w", targetError(settingsError(err)))
-			}
-			for _, c := range res.Cleaned {
-				fmt.Fprintf(errw, "removed %s, left by an interrupted run\n", c)
-			}
-			if publish != "" {
-				note := ""
-				if res.Published.Reused {
-					note = " (identical to a snapshot already there)"
-				}
-				fmt.Fprintf(errw, "latest → %s%s\n", res.Published.Path, note)
-			}
-			printSummary(errw, res)
-			if res.Status == stages.StatusPartial {
-				return errPartial
-			}
-			return nil
-		},
+			jsonFlag("the run's outcome as JSON: {status, exit_code, error, snapshot, counts, calls, diagnostics, seconds, stages}"),
+		}, append(backendFlags(), logFlags()...)...),
+		Action: indexAction,
 	}
+}
+
+// indexAction runs index and prints its outcome: the human summary on
+// stderr, or with --json one JSON document on stdout, for success and
+// failure alike.
+func indexAction(ctx context.Context, cmd *cli.Command) error {
+	errw := cmd.Root().ErrWriter
+	rep := newIndexReporter(cmd)
+	res, publish, err := runIndex(ctx, cmd, rep)
+	if rep != nil {
+		rep.done()
+	}
+	switch {
+	case errors.Is(err, artifacts.ErrPrune):
+		fmt.Fprintf(errw, "warning: %v\n", err)
+		err = nil
+	case errors.Is(err, stages.ErrShrink):
+		err = fmt.Errorf("index: %w; to accept it, run again with --allow-shrink", err)
+	case err != nil && !errors.Is(err, stages.ErrStrict) && !errors.As(err, new(usageError)):
+		err = fmt.Errorf("index: %w", targetError(settingsError(err)))
+	}
+	if err == nil && res != nil && res.Status == stages.StatusPartial {
+		err = errPartial
+	}
+	if cmd.Bool("json") && !cmd.Bool("plan") {
+		if werr := writeJSON(cmd.Root().Writer, newRunSummary(ctx, res, err)); werr != nil {
+			return werr
+		}
+		return err
+	}
+	if res != nil {
+		for _, c := range res.Cleaned {
+			fmt.Fprintf(errw, "removed %s, left by an interrupted run\n", c)
+		}
+		if publish != "" {
+			note := ""
+			if res.Published.Reused {
+				note = " (identical to a snapshot already there)"
+			}
+			fmt.Fprintf(errw, "latest → %s%s\n", res.Published.Path, note)
+		}
+		printSummary(errw, res)
+	}
+	return err
+}
+
+// newIndexReporter is the progress and diagnostics display of a run, or
+// nil for --plan, which prints its own.
+func newIndexReporter(cmd *cli.Command) *reporter {
+	if cmd.Bool("plan") {
+		return nil
+	}
+	errw := cmd.Root().ErrWriter
+	verbosity := ""
+	switch {
+	case cmd.Bool("verbose"):
+		verbosity = "verbose"
+	case cmd.Bool("quiet"):
+		verbosity = "quiet"
+	}
+	return newReporter(errw, progressMode(errw, cmd.Bool("quiet") || cmd.Bool("json")), cmd.String("llm") != "none",
+		newDiagnostics(errw, verbosity, cmd.String("diagnostics-format")))
+}
+
+// runIndex turns the flags and the config file into a run and runs it (or
+// its plan).
+func runIndex(ctx context.Context, cmd *cli.Command, rep *reporter) (*stages.Result, string, error) {
+	f, err := loadConfig(cmd)
+	if err != nil {
+		return nil, "", err
+	}
+	cfg := f.Run
+	applyRunFlags(cmd, &cfg)
+	out, prev, publish := f.Out, f.Prev, cmd.String("publish")
+	if cmd.IsSet("out") {
+		out = cmd.String("out")
+	}
+	if cmd.IsSet("prev") {
+		prev = cmd.String("prev")
+	}
+	if publish != "" && cmd.IsSet("out") {
+		return nil, "", usage("--publish and --out are exclusive: a published snapshot's folder is named for its content")
+	}
+	if publish != "" {
+		out = ""
+	}
+	if cfg.Corpus == "" || out == "" && publish == "" {
+		return nil, "", usage("index needs --corpus and --out or --publish (or corpus: and out: in the config)")
+	}
+	if err := cfg.Validate(); err != nil {
+		return nil, "", settingsError(err)
+	}
+	target := artifacts.OutTarget(out, prev)
+	if publish != "" {
+		target = artifacts.PublishTarget(publish, cmd.Int("keep"), prev)
+	}
+	if err := target.Check(cfg.Corpus); err != nil {
+		return nil, "", targetError(err)
+	}
+	logger := newLogger(cmd, rep)
+	bc := backendConfig(cmd, cfg)
+	bc.PrevDims, bc.Logger = previousDims(target), logger
+	headers, embedder, err := models.OpenBackends(ctx, bc)
+	if err != nil {
+		return nil, "", settingsError(err)
+	}
+	cfg.Embed.Dims = embedder.Dims()
+	opts := stages.Options{ToolVersion: buildVersion(), Headers: headers, Embedder: embedder, LockWait: cmd.Duration("wait"), Logger: logger}
+	if cmd.Bool("plan") {
+		return nil, "", plan(ctx, cmd, cfg, target, opts)
+	}
+	opts.Reporter = rep
+	res, err := stages.Run(ctx, cfg, target, opts)
+	return res, publish, err
 }
 
 // applyRunFlags applies the run flags that are set over the config file's
@@ -160,48 +193,28 @@ func targetError(err error) error {
 	return err
 }
 
-func printSummary(w io.Writer, res *stages.Result) {
-	m := res.Manifest
-	out := res.Published.Path
-	fmt.Fprintf(w, "published %s: %d documents (%d rejected, %d files skipped), %d chunks in %.2fs\n",
-		out, m.Counts.Documents, m.Counts.Rejected, m.Counts.Skipped, m.Counts.Chunks, res.Report.Seconds)
-	fmt.Fprintf(w, "  by kind:     %s\n", formatCounts(m.Counts.ByKind))
-	fmt.Fprintf(w, "  by lang:     %s\n", formatCounts(m.Counts.ByLang))
-	fmt.Fprintf(w, "  by element:  %s\n", formatCounts(m.Counts.ByElement))
-	fmt.Fprintf(w, "  diagnostics: %d errors, %d warnings, %d info\n", m.Diagnostics["error"], m.Diagnostics["warning"], m.Diagnostics["info"])
-	fmt.Fprintf(w, "  embedder:    %s (%d dims); headers: %s; status: %s\n", m.Embedder.Name, m.Embedder.Dims, m.HeaderWriter, res.Status)
-	c := m.Calls
-	fmt.Fprintf(w, "  work:        %d header calls, %d embedding calls; reused %d headers and %d vectors (%d from a resumed journal); %d chunks superseded\n",
-		c.HeaderCalls, c.EmbedCalls, c.HeadersReused, c.VectorsReused, c.FromJournal, c.Superseded)
-}
-
-func formatCounts(m map[string]int) string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	parts := make([]string, len(keys))
-	for i, k := range keys {
-		parts[i] = fmt.Sprintf("%s %d", k, m[k])
-	}
-	if len(parts) == 0 {
-		return "none"
-	}
-	return strings.Join(parts, ", ")
-}
-
 // plan prints what a run would do, without doing it.
-func plan(ctx context.Context, cmd *cli.Command, cfg stages.Config) error {
-	p, err := stages.Plan(ctx, cfg)
+func plan(ctx context.Context, cmd *cli.Command, cfg stages.Config, target artifacts.Target, opts stages.Options) error {
+	p, err := stages.Plan(ctx, cfg, target, opts)
 	if err != nil {
 		return fmt.Errorf("plan: %w", err)
 	}
-	for _, d := range p.Diagnostics {
-		fmt.Fprintln(cmd.Root().ErrWriter, d.String())
+	if cmd.Bool("json") {
+		return writeJSON(cmd.Root().Writer, p)
 	}
-	fmt.Fprintf(cmd.Root().Writer, "plan: %d documents (%d rejected, %.1f MB), %d chunks; %d header calls to a model (table rows never go to one), %d embedding calls of up to %d texts; read in %.2fs\n",
-		p.Documents, p.Rejected, float64(p.Bytes)/1e6, p.Chunks, p.HeaderCalls, p.EmbeddingCalls, cfg.Embed.BatchSize, p.Seconds)
+	d := newDiagnostics(cmd.Root().ErrWriter, "", cmd.String("diagnostics-format"))
+	for _, x := range p.Diagnostics {
+		d.add(x)
+	}
+	d.summary()
+	w := cmd.Root().Writer
+	fmt.Fprintf(w, "plan: %s (%d rejected, %.1f MB), %s\n", plural(p.Documents, "document"), p.Rejected, float64(p.Bytes)/1e6, plural(p.Chunks, "chunk"))
+	fmt.Fprintf(w, "  headers: %s (%s reused); embeddings: %s of up to %d texts (%s reused)\n",
+		plural(p.HeaderCalls, "model call"), plural(p.HeadersReused, "header"), plural(p.EmbeddingCalls, "call"), cfg.Embed.BatchSize, plural(p.VectorsReused, "vector"))
+	if p.Previous != "" {
+		fmt.Fprintf(w, "  reusing from %s\n", p.Previous)
+	}
+	fmt.Fprintf(w, "  read in %.2fs\n", p.Seconds)
 	return nil
 }
 

@@ -22,9 +22,6 @@ import (
 	"github.com/urfave/cli/v3"
 )
 
-// version is set at build time with -ldflags "-X main.version=…".
-var version = "0.1.0-dev"
-
 // Exit codes: every one the tool returns is decided in exitCode.
 const (
 	exitOK          = 0
@@ -72,21 +69,33 @@ func runProcess(args []string) int {
 // run is the whole program, testable: arguments and streams in, exit code out.
 func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	stdout, stderr = newScrubber(stdout, args), newScrubber(stderr, args)
+	unknown := "" // a command name that is none of ours
+	onUsage := func(_ context.Context, _ *cli.Command, err error, _ bool) error { return usageError{err} }
 	app := &cli.Command{
-		Name:            "ingest",
-		Usage:           "turn a Markdown knowledge corpus into a retrieval-ready Parquet snapshot",
-		Version:         version,
-		Reader:          stdin,
-		Writer:          stdout,
-		ErrWriter:       stderr,
-		HideHelpCommand: true,
-		ExitErrHandler:  func(context.Context, *cli.Command, error) {}, // exit codes are decided below
-		OnUsageError: func(_ context.Context, _ *cli.Command, err error, _ bool) error {
-			return usageError{err}
-		},
-		Commands: []*cli.Command{indexCommand(), chunkCommand(), inspectCommand(), unitsCommand(), thresholdsCommand(), searchCommand(), evalCommand(), diffCommand(), verifyCommand()},
+		Name:                  "ingest",
+		Usage:                 "turn a Markdown knowledge corpus into a retrieval-ready Parquet snapshot",
+		Version:               buildVersion(),
+		Reader:                stdin,
+		Writer:                stdout,
+		ErrWriter:             stderr,
+		EnableShellCompletion: true,                                          // ingest completion bash|zsh|fish
+		Suggest:               true,                                          // an unknown command or flag gets a "did you mean"
+		ExitErrHandler:        func(context.Context, *cli.Command, error) {}, // exit codes are decided below
+		OnUsageError:          onUsage,
+		CommandNotFound:       func(_ context.Context, _ *cli.Command, name string) { unknown = name },
+		Commands:              []*cli.Command{indexCommand(), chunkCommand(), inspectCommand(), unitsCommand(), thresholdsCommand(), searchCommand(), evalCommand(), diffCommand(), verifyCommand()},
+	}
+	for _, c := range app.Commands {
+		c.OnUsageError = onUsage // one line per error, no help page after it
 	}
 	err := app.Run(ctx, args)
+	if err == nil && unknown != "" {
+		msg := fmt.Sprintf("unknown command %q (ingest help lists the commands)", unknown)
+		if s := cli.SuggestCommand(app.Commands, unknown); s != "" {
+			msg = fmt.Sprintf("unknown command %q; did you mean %q? (ingest help lists the commands)", unknown, s)
+		}
+		err = usageError{errors.New(msg)}
+	}
 	code := exitCode(ctx, err)
 	var stopped *stages.Stopped
 	switch {

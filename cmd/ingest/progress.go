@@ -7,34 +7,76 @@ import (
 	"sync"
 	"time"
 
+	"github.com/vbauerster/mpb/v8"
+	"github.com/vbauerster/mpb/v8/decor"
+
 	"github.com/ocean-safety/ingest/schema"
 	"github.com/ocean-safety/ingest/stages"
 )
 
-// reporter prints a run's progress: a live line on a terminal, a plain line
-// every few seconds otherwise (CI logs), and every problem as it is found.
+// reporter shows a run's progress and its diagnostics and log lines:
+//   - on a terminal, bars per stage with counts, rate and ETA (mpb, which
+//     redraws at its own pace and prints other lines above the bars);
+//   - in a CI log, a plain TERM=dumb terminal or a pipe, a plain line every
+//     few seconds;
+//   - with --quiet, no progress at all.
+//
+// The run calls it from several goroutines; it locks.
 type reporter struct {
 	mu       sync.Mutex
 	w        io.Writer
-	tty      bool
-	quiet    bool
+	mode     string // "bars", "plain" or "quiet"
+	enrich   bool   // a model writes headers: show the enrich stage
+	start    time.Time
+	last     time.Time // of the last plain line
 	parsed   [2]int
 	enriched [2]int
 	written  int
-	last     time.Time
-	live     bool // a live line is on screen
 	diags    *diagnostics
+
+	bars                *mpb.Progress
+	parseBar, enrichBar *mpb.Bar
+	writeBar            *mpb.Bar
 }
 
 var _ stages.Reporter = (*reporter)(nil)
 
 const plainEvery = 5 * time.Second // often enough to show life in a CI log, rare enough to read
 
-func newReporter(w io.Writer, quiet bool, diags *diagnostics) *reporter {
+// progressMode decides how progress is shown on w.
+func progressMode(w io.Writer, quiet bool) string {
+	switch {
+	case quiet:
+		return "quiet"
+	case isTerminal(w) && os.Getenv("TERM") != "dumb":
+		return "bars"
+	}
+	return "plain"
+}
+
+func newReporter(w io.Writer, mode string, enrich bool, diags *diagnostics) *reporter {
 	if diags == nil {
 		diags = newDiagnostics(w, "", "text")
 	}
-	return &reporter{w: w, tty: isTerminal(w), quiet: quiet, last: time.Now(), diags: diags}
+	r := &reporter{w: w, mode: mode, enrich: enrich, start: time.Now(), last: time.Now(), diags: diags}
+	if mode == "bars" {
+		r.bars = mpb.New(mpb.WithOutput(w), mpb.WithWidth(32), mpb.WithRefreshRate(200*time.Millisecond))
+		r.parseBar = r.bar("parse+chunk", "docs", 0)
+		if enrich {
+			r.enrichBar = r.bar("enrich", "docs", 0)
+		}
+		r.writeBar = r.bars.New(0, mpb.SpinnerStyle(),
+			mpb.PrependDecorators(decor.Name("embed+write", decor.WC{C: decor.DindentRight | decor.DextraSpace})),
+			mpb.AppendDecorators(decor.CurrentNoUnit("%d chunks"), decor.Name(" "), decor.AverageSpeed(nil, "%.0f/s")))
+		r.diags.w = r.bars // diagnostics print above the bars
+	}
+	return r
+}
+
+func (r *reporter) bar(name, unit string, total int64) *mpb.Bar {
+	return r.bars.AddBar(total,
+		mpb.PrependDecorators(decor.Name(name, decor.WC{C: decor.DindentRight | decor.DextraSpace}), decor.CountersNoUnit("%d/%d "+unit)),
+		mpb.AppendDecorators(decor.AverageSpeed(nil, "%.0f/s"), decor.Name(" · ETA "), decor.AverageETA(decor.ET_STYLE_GO)))
 }
 
 func (r *reporter) Progress(stage string, done, total int) {
@@ -43,52 +85,84 @@ func (r *reporter) Progress(stage string, done, total int) {
 	switch stage {
 	case stages.StageParsed:
 		r.parsed = [2]int{done, total}
+		r.set(r.parseBar, done, total)
 	case stages.StageEnriched:
 		r.enriched = [2]int{done, total}
+		r.set(r.enrichBar, done, total)
 	case stages.StageWritten:
 		r.written = done
+		if r.writeBar != nil {
+			r.writeBar.SetCurrent(int64(done))
+		}
 	}
-	if r.quiet {
-		return
-	}
-	if r.tty {
-		fmt.Fprintf(r.w, "\r\033[K%s", r.line())
-		r.live = true
-		return
-	}
-	if time.Since(r.last) >= plainEvery {
+	if r.mode == "plain" && time.Since(r.last) >= plainEvery {
 		r.last = time.Now()
 		fmt.Fprintf(r.w, "progress: %s\n", r.line())
 	}
 }
 
-// line is the progress of every stage on one line.
+func (r *reporter) set(b *mpb.Bar, done, total int) {
+	if b == nil {
+		return
+	}
+	if total > 0 {
+		b.SetTotal(int64(total), false)
+	}
+	b.SetCurrent(int64(done))
+}
+
+// line is the progress of every stage on one line, with rates and an ETA.
 func (r *reporter) line() string {
-	return fmt.Sprintf("parse+chunk %d/%d · enrich %d/%d · embed+write %d chunks",
-		r.parsed[0], r.parsed[1], r.enriched[0], r.enriched[1], r.written)
+	secs := time.Since(r.start).Seconds()
+	rate := func(n int) float64 {
+		if secs <= 0 {
+			return 0
+		}
+		return float64(n) / secs
+	}
+	s := fmt.Sprintf("parse+chunk %d/%d docs (%.0f/s", r.parsed[0], r.parsed[1], rate(r.parsed[0]))
+	if left := r.parsed[1] - r.parsed[0]; left > 0 && r.parsed[0] > 0 {
+		s += fmt.Sprintf(", ETA %s", (time.Duration(float64(left)/rate(r.parsed[0])) * time.Second).Round(time.Second))
+	}
+	s += ")"
+	if r.enrich {
+		s += fmt.Sprintf(" · enrich %d/%d docs", r.enriched[0], r.enriched[1])
+	}
+	return s + fmt.Sprintf(" · embed+write %d chunks (%.0f/s)", r.written, rate(r.written))
 }
 
 func (r *reporter) Diagnostic(d schema.Diagnostic) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	r.clearLine()
 	r.diags.add(d)
 }
 
-// done ends the live line, and prints the diagnostics' summary, before the
-// run's summary.
+// Write prints a log line: above the bars on a terminal.
+func (r *reporter) Write(p []byte) (int, error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.bars != nil {
+		return r.bars.Write(p)
+	}
+	return r.w.Write(p)
+}
+
+// done ends the progress display, then prints the diagnostics' summary,
+// before the run's summary.
 func (r *reporter) done() {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	r.clearLine()
-	r.diags.summary()
-}
-
-func (r *reporter) clearLine() {
-	if r.live {
-		fmt.Fprint(r.w, "\r\033[K")
-		r.live = false
+	if r.bars != nil {
+		for _, b := range []*mpb.Bar{r.parseBar, r.enrichBar, r.writeBar} {
+			if b != nil {
+				b.SetTotal(-1, true) // complete at its current count
+			}
+		}
+		r.bars.Wait()
+		r.bars = nil
+		r.diags.w = r.w
 	}
+	r.diags.summary()
 }
 
 func isTerminal(w io.Writer) bool {

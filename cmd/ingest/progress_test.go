@@ -12,29 +12,26 @@ import (
 
 func TestReporter(t *testing.T) {
 	tests := []struct {
-		name  string
-		tty   bool
-		quiet bool
-		want  []string // in the output
-		not   []string // not in it
+		name   string
+		mode   string
+		enrich bool
+		want   []string // in the output
+		not    []string // not in it
 	}{
-		{"terminal: a live line per stage", true, false, []string{"\r\033[Kparse+chunk 2/3 · enrich 1/3 · embed+write 10 chunks", "a.md:4: warning: w [c]"}, nil},
-		{"CI log: plain lines", false, false, []string{"progress: parse+chunk", "a.md:4: warning: w [c]"}, []string{"\r", "\033"}},
-		{"quiet: errors only, then a count per code", true, true, []string{"2 more diagnostics not shown", "1 × c (warning)", "1 × info-code (info)"}, []string{"parse+chunk", "a.md:4"}},
+		{"CI log: plain lines with rate and ETA", "plain", false, []string{"progress: parse+chunk 2/3 docs (", "ETA", "embed+write 10 chunks", "a.md:4: warning: w [c]"}, []string{"\r", "\033", "enrich"}},
+		{"a model writes headers: the enrich stage shows", "plain", true, []string{"enrich 1/3 docs"}, nil},
+		{"quiet: no progress", "quiet", false, []string{"a.md:4: warning: w [c]"}, []string{"progress", "parse+chunk"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			var buf bytes.Buffer
-			verbosity := ""
-			if tt.quiet {
-				verbosity = "quiet"
-			}
-			r := &reporter{w: &buf, tty: tt.tty, quiet: tt.quiet, last: time.Now().Add(-time.Hour), diags: newDiagnostics(&buf, verbosity, "text")}
+			r := newReporter(&buf, tt.mode, tt.enrich, newDiagnostics(&buf, "", "text"))
+			r.start, r.last = time.Now().Add(-time.Minute), time.Now()
 			r.Progress(stages.StageParsed, 2, 3)
 			r.Progress(stages.StageEnriched, 1, 3)
+			r.last = time.Now().Add(-time.Hour) // the next update prints its line
 			r.Progress(stages.StageWritten, 10, -1)
 			r.Diagnostic(schema.Diagnostic{Path: "a.md", Line: 4, Severity: schema.SeverityWarning, Code: "c", Message: "w"})
-			r.Diagnostic(schema.Diagnostic{Path: "a.md", Line: 5, Severity: schema.SeverityInfo, Code: "info-code", Message: "i"})
 			r.done()
 			out := buf.String()
 			for _, w := range tt.want {
@@ -48,5 +45,26 @@ func TestReporter(t *testing.T) {
 				}
 			}
 		})
+	}
+	// Throttled: a CI log gets a line every few seconds, not one per document.
+	var buf bytes.Buffer
+	r := newReporter(&buf, "plain", false, nil)
+	for i := range 1000 {
+		r.Progress(stages.StageParsed, i, 1000)
+	}
+	if n := strings.Count(buf.String(), "progress:"); n > 1 {
+		t.Errorf("got %d progress lines for 1000 updates within a second, want at most 1", n)
+	}
+}
+
+// TestProgressMode: bars only on a terminal that can draw them.
+func TestProgressMode(t *testing.T) {
+	var buf bytes.Buffer
+	t.Setenv("TERM", "dumb")
+	if got := progressMode(&buf, false); got != "plain" {
+		t.Errorf("a pipe: got %s, want plain", got)
+	}
+	if got := progressMode(&buf, true); got != "quiet" {
+		t.Errorf("--quiet: got %s, want quiet", got)
 	}
 }

@@ -98,7 +98,7 @@ func TestEvalCommand(t *testing.T) {
 		wantStderr string
 	}{
 		{"table", []string{"eval", "--snapshot", snap, "--questions", golden}, exitOK, "| hybrid | all | 82 |", ""},
-		{"gate passes", []string{"eval", "--snapshot", snap, "--questions", golden, "--min-recall", "0.9", "--json", jsonOut}, exitOK, "recall@5", ""},
+		{"gate passes", []string{"eval", "--snapshot", snap, "--questions", golden, "--min-recall", "0.9", "--output", jsonOut}, exitOK, "recall@5", ""},
 		{"gate fails", []string{"eval", "--snapshot", snap, "--questions", wrong, "--min-recall", "0.5"}, exitFailed, "| hybrid | all | 1 | 0.000", "hybrid recall@5 is 0.000 over 1 answerable questions, below --min-recall 0.500"},
 		{"baseline", []string{"eval", "--snapshot", snap, "--questions", golden, "--baseline", snap, "--k", "5"}, exitOK, "1.000 (+0.000)", ""},
 		{"invalid questions", []string{"eval", "--snapshot", snap, "--questions", invalid}, exitUsage, "", `question 1 (en-a): lang "fr"`},

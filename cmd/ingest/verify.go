@@ -16,16 +16,29 @@ func verifyCommand() *cli.Command {
 		Name:      "verify",
 		Usage:     "re-read a snapshot and check it against its manifest (files, rows, order, hashes, counts)",
 		ArgsUsage: "DIR",
+		Flags:     []cli.Flag{jsonFlag("the checks as JSON: {dir, ok, checks: [{name, status, detail, problems, more}]}")},
 		Action: func(ctx context.Context, cmd *cli.Command) error {
 			if cmd.Args().Len() != 1 {
 				return usage("verify needs one snapshot DIR")
 			}
 			dir := cmd.Args().First()
+			if err := isSnapshotDir(dir); err != nil {
+				return err
+			}
 			rep, err := artifacts.VerifyContext(ctx, dir)
 			if err != nil {
 				return err
 			}
-			printVerify(cmd.Root().Writer, rep)
+			if cmd.Bool("json") {
+				if err := writeJSON(cmd.Root().Writer, struct {
+					*artifacts.VerifyReport
+					OK bool `json:"ok"`
+				}{rep, rep.OK()}); err != nil {
+					return err
+				}
+			} else {
+				printVerify(cmd.Root().Writer, rep)
+			}
 			if failed := rep.Failed(); len(failed) > 0 {
 				return fmt.Errorf("verify %s: %s failed", dir, strings.Join(failed, ", "))
 			}

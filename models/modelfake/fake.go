@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 )
@@ -41,6 +42,10 @@ type Options struct {
 	// UngroundedThreshold adds to every chat answer a threshold whose
 	// number is not in the chunk.
 	UngroundedThreshold bool
+	// OpenAIPrefix is where the OpenAI-compatible API lives ("" is /v1):
+	// Gemini's is /v1beta/openai. Calls are still counted under the
+	// OpenAI* paths.
+	OpenAIPrefix string
 	// Answer, when set, is every chat answer: a hostile or broken model.
 	Answer string
 	// Obedient makes the fake follow an instruction in the prompt, as a
@@ -129,7 +134,11 @@ func New(opt Options) *Server {
 		OllamaVersion: s.version, OllamaTags: s.tags, OllamaShow: s.show, OllamaChat: s.ollamaChat, OllamaEmbed: s.ollamaEmbed,
 		OpenAIModels: s.openAIModels, OpenAIChat: s.openAIChat, OpenAIEmbed: s.openAIEmbed,
 	} {
-		mux.HandleFunc(path, s.handle(path, h))
+		route := path
+		if opt.OpenAIPrefix != "" && strings.HasPrefix(path, "/v1/") {
+			route = opt.OpenAIPrefix + strings.TrimPrefix(path, "/v1")
+		}
+		mux.HandleFunc(route, s.handle(path, h))
 	}
 	s.srv = httptest.NewServer(mux)
 	s.URL = s.srv.URL
