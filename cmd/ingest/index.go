@@ -26,7 +26,7 @@ func indexCommand() *cli.Command {
 			&cli.IntFlag{Name: "workers", Sources: cli.EnvVars("INGEST_WORKERS"), HideDefault: true, Usage: "parallel workers (default: one per core)"},
 			&cli.BoolFlag{Name: "strict", Usage: "any error or warning fails the run; nothing is published"},
 			&cli.BoolFlag{Name: "quiet", Usage: "print only errors and the summaries"},
-			&cli.BoolFlag{Name: "verbose", Usage: "print every diagnostic (by default the first 20, then a count per code)"},
+			&cli.BoolFlag{Name: "verbose", Aliases: []string{"v"}, Usage: "print every diagnostic (by default the first 20, then a count per code)"},
 			&cli.StringFlag{Name: "diagnostics-format", Value: "text", Usage: "text (path:line: severity: message [code]) or github (GitHub Actions annotations)", Validator: func(s string) error {
 				if s != "text" && s != "github" {
 					return fmt.Errorf("--diagnostics-format %q: want text or github", s)
