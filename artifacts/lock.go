@@ -21,7 +21,8 @@ const lockRetry = 200 * time.Millisecond
 // (flock on Unix, LockFileEx on Windows): the kernel releases it when the
 // process ends, however it ends, so a crashed run never leaves it held.
 type Lock struct {
-	fl *flock.Flock
+	fl     *flock.Flock
+	remote func() error // a remote's lease, given back by Release
 	// Cleaned lists what crashed runs had left beside the target and this
 	// run removed once it held the lock.
 	Cleaned []string
@@ -82,6 +83,18 @@ func (t Target) Acquire(ctx context.Context, wait time.Duration) (*Lock, error) 
 		_ = fl.Unlock()
 		return nil, err
 	}
+	if t.Remote != nil {
+		if l.remote, err = t.Remote.Acquire(ctx, wait); err != nil {
+			_ = fl.Unlock()
+			return nil, err
+		}
+		cleaned, err := t.Remote.Clean(ctx)
+		if err != nil {
+			_ = l.Release()
+			return nil, err
+		}
+		l.Cleaned = append(l.Cleaned, cleaned...)
+	}
 	return l, nil
 }
 
@@ -90,7 +103,11 @@ func (l *Lock) Release() error {
 	if l == nil {
 		return nil
 	}
-	return l.fl.Unlock()
+	var err error
+	if l.remote != nil {
+		err = l.remote()
+	}
+	return errors.Join(err, l.fl.Unlock())
 }
 
 func (t Target) holder() Holder {

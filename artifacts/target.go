@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 )
 
 // Target is where a run reads and writes: decided once, at the edge, from
@@ -28,6 +29,52 @@ type Target struct {
 	// lock that keeps one run at a time, and the journal a killed run
 	// resumes from.
 	State string
+	// Remote is an object store to publish to (see RemoteTarget); the
+	// snapshot is built at Out, a local work folder, and then uploaded.
+	Remote Remote
+	// fetched is the remote's latest snapshot, downloaded by Resolve.
+	fetched string
+}
+
+// Remote is a publish prefix in an object store (package bucket).
+type Remote interface {
+	String() string
+	// Acquire takes the prefix's lease for one run (or waits up to wait).
+	Acquire(ctx context.Context, wait time.Duration) (release func() error, err error)
+	// Clean removes what interrupted uploads left, under the lease.
+	Clean(ctx context.Context) ([]string, error)
+	// Latest downloads the current snapshot into dir; "" if none.
+	Latest(ctx context.Context, dir string) (string, error)
+	// Publish uploads the snapshot at dir, checks it, points latest at it
+	// and prunes beyond keep.
+	Publish(ctx context.Context, dir string, keep int) (*Published, error)
+}
+
+// RemoteTarget is the target of a run published to r, built in the local
+// work folder (its state: the lock, the journal, the downloaded previous
+// snapshot), keeping keep snapshots, reusing from prev ("" for r's latest).
+func RemoteTarget(r Remote, work string, keep int, prev string) Target {
+	work = filepath.Clean(work)
+	return Target{Out: filepath.Join(work, "build"), Keep: keep, Prev: prev, State: filepath.Join(work, "state"), Remote: r}
+}
+
+// Resolve fetches what the target needs from elsewhere before a run uses
+// it: a remote's latest snapshot, into the work folder. Call it under the
+// lock.
+func (t Target) Resolve(ctx context.Context) (Target, error) {
+	if t.Remote == nil {
+		return t, nil
+	}
+	dir := filepath.Join(filepath.Dir(t.Out), "latest")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return t, err
+	}
+	latest, err := t.Remote.Latest(ctx, dir)
+	if err != nil {
+		return t, err
+	}
+	t.fetched = latest
+	return t, nil
 }
 
 // OutTarget is the target of a run published at out, reusing from prev
@@ -56,6 +103,9 @@ func (t Target) LockPath() string { return filepath.Join(t.State, "lock") }
 // Current is the snapshot the run would replace: the one at Out, or the
 // one latest points to; "" for none.
 func (t Target) Current() string {
+	if t.Remote != nil {
+		return t.fetched
+	}
 	if t.Publish != "" {
 		if latest, err := Latest(t.Publish); err == nil && isSnapshot(latest) {
 			return latest
@@ -87,6 +137,9 @@ func isSnapshot(dir string) bool {
 
 // String names the target for messages.
 func (t Target) String() string {
+	if t.Remote != nil {
+		return t.Remote.String()
+	}
 	if t.Publish != "" {
 		return t.Publish
 	}
@@ -95,7 +148,7 @@ func (t Target) String() string {
 
 // Key is the setting the target comes from: "out" or "publish".
 func (t Target) Key() string {
-	if t.Publish != "" {
+	if t.Publish != "" || t.Remote != nil {
 		return "publish"
 	}
 	return "out"
@@ -328,6 +381,16 @@ func (s *Staging) Commit(ctx context.Context) (*Published, error) {
 	if s.t.Publish == "" {
 		if err := commitOut(s.Dir, s.t.Out); err != nil {
 			return nil, err
+		}
+		if s.t.Remote != nil {
+			rep, err := VerifyContext(ctx, s.t.Out)
+			if err != nil {
+				return nil, err
+			}
+			if !rep.OK() {
+				return nil, fmt.Errorf("the new snapshot fails verification: %s", strings.Join(rep.Problems(), "; "))
+			}
+			return s.t.Remote.Publish(ctx, s.t.Out, s.t.keep())
 		}
 		return &Published{Name: filepath.Base(s.t.Out), Path: s.t.Out}, nil
 	}

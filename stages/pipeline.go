@@ -106,6 +106,10 @@ func Run(ctx context.Context, cfg Config, target artifacts.Target, opt Options) 
 		return nil, err
 	}
 	defer lock.Release()
+	if target, err = target.Resolve(ctx); err != nil {
+		return nil, err
+	}
+	r.target = target
 	log := r.opt.Logger.With("target", target.String())
 	if len(lock.Cleaned) > 0 {
 		log.Info("removed what interrupted runs left", "folders", lock.Cleaned)

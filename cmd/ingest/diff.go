@@ -36,14 +36,20 @@ func diffCommand() *cli.Command {
 				return usage("diff --format %q: want md or json", format)
 			}
 			var err error
-			for _, dir := range cmd.Args().Slice() {
-				if err = isSnapshotDir(dir); err != nil {
+			dirs := make([]string, 2)
+			for i, arg := range cmd.Args().Slice() {
+				var cleanup func()
+				if dirs[i], cleanup, err = localSnapshot(ctx, arg); err != nil {
+					break
+				}
+				defer cleanup()
+				if err = isSnapshotDir(dirs[i]); err != nil {
 					break
 				}
 			}
 			var rep *snapdiff.Report
 			if err == nil {
-				rep, err = snapdiff.CompareContext(ctx, cmd.Args().Get(0), cmd.Args().Get(1))
+				rep, err = snapdiff.CompareContext(ctx, dirs[0], dirs[1])
 			}
 			if err != nil && cmd.Bool("exit-code") && ctx.Err() == nil {
 				return diffTrouble{err}

@@ -132,16 +132,28 @@ func runIndex(ctx context.Context, cmd *cli.Command, rep *reporter) (*stages.Res
 	if err := cfg.Validate(); err != nil {
 		return nil, "", settingsError(err)
 	}
+	if prev != "" {
+		dir, cleanup, err := localSnapshot(ctx, prev) // --prev may be a published snapshot's URL
+		if err != nil {
+			return nil, "", err
+		}
+		defer cleanup()
+		prev = dir
+	}
 	target := artifacts.OutTarget(out, prev)
 	if publish != "" {
-		target = artifacts.PublishTarget(publish, cmd.Int("keep"), prev)
+		var closeTarget func()
+		if target, closeTarget, err = publishTarget(ctx, publish, cmd.Int("keep"), prev); err != nil {
+			return nil, "", err
+		}
+		defer closeTarget()
 	}
 	if err := target.Check(cfg.Corpus); err != nil {
 		return nil, "", targetError(err)
 	}
 	logger := newLogger(cmd, rep)
 	bc := backendConfig(cmd, cfg)
-	bc.PrevDims, bc.Logger = previousDims(target), logger
+	bc.PrevDims, bc.Logger = previousDims(ctx, target), logger
 	headers, embedder, err := models.OpenBackends(ctx, bc)
 	if err != nil {
 		return nil, "", settingsError(err)
@@ -220,7 +232,13 @@ func plan(ctx context.Context, cmd *cli.Command, cfg stages.Config, target artif
 
 // previousDims is the vector width of the snapshot a run will reuse from (0
 // when there is none): a model of another width is refused at start.
-func previousDims(t artifacts.Target) int {
+func previousDims(ctx context.Context, t artifacts.Target) int {
+	if t.Remote != nil && t.Prev == "" {
+		var err error
+		if t, err = t.Resolve(ctx); err != nil {
+			return 0
+		}
+	}
 	if t.Previous() == "" {
 		return 0
 	}

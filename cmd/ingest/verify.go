@@ -21,7 +21,11 @@ func verifyCommand() *cli.Command {
 			if cmd.Args().Len() != 1 {
 				return usage("verify needs one snapshot DIR")
 			}
-			dir := cmd.Args().First()
+			dir, cleanup, err := localSnapshot(ctx, cmd.Args().First())
+			if err != nil {
+				return err
+			}
+			defer cleanup()
 			if err := isSnapshotDir(dir); err != nil {
 				return err
 			}

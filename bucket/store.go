@@ -1,0 +1,465 @@
+package bucket
+
+import (
+	"cmp"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/url"
+	"os"
+	"path"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"time"
+
+	"gocloud.dev/blob"
+	_ "gocloud.dev/blob/azureblob" // azblob://
+	_ "gocloud.dev/blob/fileblob"  // file://
+	_ "gocloud.dev/blob/gcsblob"   // gs://
+	_ "gocloud.dev/blob/memblob"   // mem:// (tests)
+	_ "gocloud.dev/blob/s3blob"    // s3://, and S3-compatible servers with ?endpoint=
+	"gocloud.dev/gcerrors"
+
+	"github.com/ocean-safety/ingest/artifacts"
+	"github.com/ocean-safety/ingest/models"
+)
+
+// A publish prefix in a bucket holds snapshots side by side, each under its
+// name, and latest.json, the pointer, written last:
+//
+//	s3://knowledge/ocean/
+//	  20261201T075000Z-3f2a9c01b7de/manifest.json, chunks.parquet, …
+//	  20261202T075000Z-77b0e1d2c3f4/…
+//	  20261202T075000Z-77b0e1d2c3f4.diff.md
+//	  latest.json   {"name": "20261202T075000Z-77b0e1d2c3f4", …}
+//	  .lease        while a run publishes
+//
+// A snapshot's objects are written with a conditional create, never
+// overwritten; its manifest goes last, so a snapshot without one is an
+// interrupted upload, which the next run removes.
+
+// LatestFile is the pointer to the current snapshot of a publish prefix.
+const LatestFile = "latest.json"
+
+// Latest is latest.json.
+type Latest struct {
+	Name              string `json:"name"`
+	CreatedAt         string `json:"created_at"`
+	CorpusFingerprint string `json:"corpus_fingerprint"`
+	ManifestSHA256    string `json:"manifest_sha256"`
+}
+
+// Store is a publish prefix in an object store.
+type Store struct {
+	b    *blob.Bucket
+	name string // the URL, credentials removed: for messages
+}
+
+var _ artifacts.Remote = (*Store)(nil)
+
+// IsURL reports whether s names an object store (s3://, gs://, azblob://,
+// file://, mem://) rather than a local folder.
+func IsURL(s string) bool {
+	u, err := url.Parse(s)
+	return err == nil && len(u.Scheme) > 1 && strings.Contains(s, "://")
+}
+
+// Open opens the publish prefix at rawURL: scheme://bucket/prefix?options,
+// with gocloud.dev's options per scheme (S3-compatible servers:
+// ?endpoint=http://host:port&use_path_style=true&region=…). Credentials come
+// from the standard chains (AWS_ACCESS_KEY_ID…, GOOGLE_APPLICATION_CREDENTIALS,
+// AZURE_STORAGE_ACCOUNT…) and are never printed.
+func Open(ctx context.Context, rawURL string) (*Store, error) {
+	u, err := url.Parse(rawURL)
+	if err != nil {
+		return nil, fmt.Errorf("publish URL %s: %w", models.RedactURL(rawURL), err)
+	}
+	prefix := ""
+	if u.Scheme != "file" {
+		prefix = strings.Trim(u.Path, "/")
+		u.Path = ""
+	}
+	b, err := blob.OpenBucket(ctx, u.String())
+	if err != nil {
+		return nil, fmt.Errorf("open %s: %w", models.RedactURL(rawURL), err)
+	}
+	if prefix != "" {
+		b = blob.PrefixedBucket(b, prefix+"/")
+	}
+	return &Store{b: b, name: models.RedactURL(rawURL)}, nil
+}
+
+// String is the store's URL without credentials.
+func (s *Store) String() string { return s.name }
+
+// Close releases the store.
+func (s *Store) Close() error { return s.b.Close() }
+
+// snapshotName matches a published snapshot's name.
+var snapshotName = regexp.MustCompile(`^\d{8}T\d{6}Z-[0-9a-f]{12}$`)
+
+// ReadLatest reads latest.json; nil when nothing was published yet.
+func (s *Store) ReadLatest(ctx context.Context) (*Latest, error) {
+	b, err := s.b.ReadAll(ctx, LatestFile)
+	if gcerrors.Code(err) == gcerrors.NotFound {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("%s: read %s: %w", s, LatestFile, err)
+	}
+	var l Latest
+	if err := json.Unmarshal(b, &l); err != nil || !snapshotName.MatchString(l.Name) {
+		return nil, fmt.Errorf("%s: %s names no snapshot", s, LatestFile)
+	}
+	return &l, nil
+}
+
+// Latest downloads the current snapshot into dir/<name> (kept there as a
+// cache: a snapshot never changes under its name) and returns its path; ""
+// when nothing was published yet.
+func (s *Store) Latest(ctx context.Context, dir string) (string, error) {
+	l, err := s.ReadLatest(ctx)
+	if err != nil || l == nil {
+		return "", err
+	}
+	return s.Fetch(ctx, l.Name, dir)
+}
+
+// Fetch downloads the snapshot name into dir/name and returns its path. A
+// copy already there whose manifest is the published one is used as is.
+func (s *Store) Fetch(ctx context.Context, name, dir string) (string, error) {
+	if !snapshotName.MatchString(name) {
+		return "", fmt.Errorf("%s: %q is not a snapshot name", s, name)
+	}
+	local := filepath.Join(dir, name)
+	mb, err := s.b.ReadAll(ctx, name+"/"+artifacts.ManifestFile)
+	if gcerrors.Code(err) == gcerrors.NotFound {
+		return "", fmt.Errorf("%s: no snapshot %s", s, name)
+	}
+	if err != nil {
+		return "", fmt.Errorf("%s: %w", s, err)
+	}
+	if have, err := os.ReadFile(filepath.Join(local, artifacts.ManifestFile)); err == nil && string(have) == string(mb) {
+		return local, nil
+	}
+	var m artifacts.Manifest
+	if err := json.Unmarshal(mb, &m); err != nil {
+		return "", fmt.Errorf("%s: %s/%s: %w", s, name, artifacts.ManifestFile, err)
+	}
+	tmp, err := os.MkdirTemp(dir, "."+name+".fetch-")
+	if err != nil {
+		return "", err
+	}
+	defer os.RemoveAll(tmp)
+	for file := range m.Files {
+		if err := s.download(ctx, name+"/"+file, filepath.Join(tmp, file)); err != nil {
+			return "", err
+		}
+	}
+	if err := os.WriteFile(filepath.Join(tmp, artifacts.ManifestFile), mb, 0o644); err != nil {
+		return "", err
+	}
+	_ = os.RemoveAll(local)
+	if err := os.Rename(tmp, local); err != nil {
+		return "", err
+	}
+	return local, nil
+}
+
+func (s *Store) download(ctx context.Context, key, dst string) error {
+	r, err := s.b.NewReader(ctx, key, nil)
+	if err != nil {
+		return fmt.Errorf("%s: read %s: %w", s, key, err)
+	}
+	defer r.Close()
+	f, err := os.Create(dst)
+	if err != nil {
+		return err
+	}
+	if _, err := io.Copy(f, r); err != nil {
+		f.Close()
+		return fmt.Errorf("%s: read %s: %w", s, key, err)
+	}
+	return f.Close()
+}
+
+// Publish uploads the complete snapshot at dir under its name, reads every
+// object back to check its size and SHA-256, then points latest.json at it
+// and prunes beyond keep. The same content already published (under a name
+// of another time) is pointed at instead of uploaded again.
+func (s *Store) Publish(ctx context.Context, dir string, keep int) (*artifacts.Published, error) {
+	m, err := artifacts.ReadManifest(dir)
+	if err != nil {
+		return nil, err
+	}
+	name, err := artifacts.SnapshotName(m)
+	if err != nil {
+		return nil, err
+	}
+	pub := &artifacts.Published{Name: name}
+	if l, err := s.ReadLatest(ctx); err != nil {
+		return nil, err
+	} else if l != nil {
+		pub.Previous = s.name + "/" + l.Name
+	}
+	names, err := s.Snapshots(ctx)
+	if err != nil {
+		return nil, err
+	}
+	key, _ := artifacts.ContentKey(m)
+	if i := slices.IndexFunc(names, func(n string) bool { return strings.HasSuffix(n, "-"+key) }); i >= 0 {
+		pub.Name, pub.Reused = names[i], true
+	} else if err := s.upload(ctx, dir, name, m); err != nil {
+		return nil, err
+	}
+	pub.Path = s.name + "/" + pub.Name
+	if err := s.point(ctx, pub.Name); err != nil {
+		return nil, err
+	}
+	if pub.Pruned, err = s.prune(ctx, keep, pub.Name); err != nil {
+		return pub, fmt.Errorf("%w: %w", artifacts.ErrPrune, err)
+	}
+	return pub, nil
+}
+
+// upload writes the snapshot's files, the manifest last, each with a
+// conditional create, then reads each back.
+func (s *Store) upload(ctx context.Context, dir, name string, m artifacts.Manifest) error {
+	files := make([]string, 0, len(m.Files)+1)
+	for f := range m.Files {
+		files = append(files, f)
+	}
+	slices.Sort(files)
+	files = append(files, artifacts.ManifestFile)
+	for _, f := range files {
+		if err := s.put(ctx, name+"/"+f, filepath.Join(dir, f)); err != nil {
+			return err
+		}
+	}
+	for _, f := range files {
+		want, err := artifacts.Describe(filepath.Join(dir, f))
+		if err != nil {
+			return err
+		}
+		if got, err := s.describe(ctx, name+"/"+f); err != nil {
+			return err
+		} else if got != want {
+			return fmt.Errorf("%s: %s/%s read back as %d bytes %s, uploaded %d bytes %s", s, name, f, got.Bytes, got.SHA256[:12], want.Bytes, want.SHA256[:12])
+		}
+	}
+	return nil
+}
+
+// put creates key from the file at src; an object already there (a retried
+// upload) is accepted only when it is the same bytes.
+func (s *Store) put(ctx context.Context, key, src string) error {
+	f, err := os.Open(src)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	w, err := s.b.NewWriter(ctx, key, &blob.WriterOptions{IfNotExist: true})
+	if err != nil {
+		return fmt.Errorf("%s: write %s: %w", s, key, err)
+	}
+	_, err = io.Copy(w, f)
+	err = errors.Join(err, w.Close())
+	if gcerrors.Code(err) == gcerrors.FailedPrecondition {
+		want, derr := artifacts.Describe(src)
+		got, gerr := s.describe(ctx, key)
+		if derr == nil && gerr == nil && got == want {
+			return nil
+		}
+		return fmt.Errorf("%s: %s exists with other content; a published object is never overwritten", s, key)
+	}
+	if err != nil {
+		return fmt.Errorf("%s: write %s: %w", s, key, err)
+	}
+	return nil
+}
+
+func (s *Store) describe(ctx context.Context, key string) (artifacts.FileInfo, error) {
+	r, err := s.b.NewReader(ctx, key, nil)
+	if err != nil {
+		return artifacts.FileInfo{}, fmt.Errorf("%s: read %s: %w", s, key, err)
+	}
+	defer r.Close()
+	h := sha256.New()
+	n, err := io.Copy(h, r)
+	if err != nil {
+		return artifacts.FileInfo{}, fmt.Errorf("%s: read %s: %w", s, key, err)
+	}
+	return artifacts.FileInfo{Bytes: n, SHA256: hex.EncodeToString(h.Sum(nil))}, nil
+}
+
+// point writes latest.json for the snapshot name, the last step of a
+// publish: readers that follow it find a complete, checked snapshot.
+func (s *Store) point(ctx context.Context, name string) error {
+	mb, err := s.b.ReadAll(ctx, name+"/"+artifacts.ManifestFile)
+	if err != nil {
+		return fmt.Errorf("%s: %w", s, err)
+	}
+	var m artifacts.Manifest
+	if err := json.Unmarshal(mb, &m); err != nil {
+		return err
+	}
+	sum := sha256.Sum256(mb)
+	b, _ := json.MarshalIndent(Latest{Name: name, CreatedAt: m.CreatedAt, CorpusFingerprint: m.CorpusFingerprint, ManifestSHA256: hex.EncodeToString(sum[:])}, "", "  ")
+	if err := s.b.WriteAll(ctx, LatestFile, append(b, '\n'), &blob.WriterOptions{ContentType: "application/json"}); err != nil {
+		return fmt.Errorf("%s: write %s: %w", s, LatestFile, err)
+	}
+	return nil
+}
+
+// Snapshots lists the complete snapshots of the prefix (those with a
+// manifest), oldest first: by the time their names start with, then by
+// when their manifest was written (two runs can share a second).
+func (s *Store) Snapshots(ctx context.Context) ([]string, error) {
+	prefixes, err := s.prefixes(ctx)
+	if err != nil {
+		return nil, err
+	}
+	type snap struct {
+		name    string
+		written time.Time
+	}
+	var found []snap
+	for _, p := range prefixes {
+		a, err := s.b.Attributes(ctx, p+"/"+artifacts.ManifestFile)
+		if gcerrors.Code(err) == gcerrors.NotFound {
+			continue
+		}
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", s, err)
+		}
+		found = append(found, snap{p, a.ModTime})
+	}
+	slices.SortStableFunc(found, func(a, b snap) int {
+		return cmp.Or(cmp.Compare(a.name[:16], b.name[:16]), a.written.Compare(b.written), cmp.Compare(a.name, b.name))
+	})
+	out := make([]string, len(found))
+	for i, f := range found {
+		out[i] = f.name
+	}
+	return out, nil
+}
+
+// prefixes lists the top-level names that look like snapshots, sorted.
+func (s *Store) prefixes(ctx context.Context) ([]string, error) {
+	it := s.b.List(&blob.ListOptions{Delimiter: "/"})
+	var out []string
+	for {
+		o, err := it.Next(ctx)
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, fmt.Errorf("%s: list: %w", s, err)
+		}
+		if name := strings.TrimSuffix(o.Key, "/"); o.IsDir && snapshotName.MatchString(name) {
+			out = append(out, name)
+		}
+	}
+	slices.Sort(out)
+	return out, nil
+}
+
+// prune deletes the oldest complete snapshots beyond keep, never latest,
+// with the diff reports beside them, and returns their names.
+func (s *Store) prune(ctx context.Context, keep int, latest string) ([]string, error) {
+	if keep < 1 {
+		keep = artifacts.DefaultKeep
+	}
+	names, err := s.Snapshots(ctx)
+	if err != nil {
+		return nil, err
+	}
+	var pruned []string
+	excess := len(names) - keep
+	for _, name := range names { // oldest first
+		if len(pruned) >= excess {
+			break
+		}
+		if name == latest {
+			continue
+		}
+		if err := s.remove(ctx, name); err != nil {
+			return pruned, err
+		}
+		for _, ext := range []string{".diff.md", ".diff.json"} {
+			if err := s.b.Delete(ctx, name+ext); err != nil && gcerrors.Code(err) != gcerrors.NotFound {
+				return pruned, fmt.Errorf("%s: %w", s, err)
+			}
+		}
+		pruned = append(pruned, name)
+	}
+	return pruned, nil
+}
+
+// remove deletes every object under name/, its manifest first, so that a
+// half-removed snapshot reads as incomplete, never as whole.
+func (s *Store) remove(ctx context.Context, name string) error {
+	if err := s.b.Delete(ctx, name+"/"+artifacts.ManifestFile); err != nil && gcerrors.Code(err) != gcerrors.NotFound {
+		return fmt.Errorf("%s: %w", s, err)
+	}
+	it := s.b.List(&blob.ListOptions{Prefix: name + "/"})
+	for {
+		o, err := it.Next(ctx)
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return fmt.Errorf("%s: list %s: %w", s, name, err)
+		}
+		if err := s.b.Delete(ctx, o.Key); err != nil && gcerrors.Code(err) != gcerrors.NotFound {
+			return fmt.Errorf("%s: %w", s, err)
+		}
+	}
+}
+
+// Clean removes the snapshots an interrupted upload left (no manifest) and
+// returns their names. Call it under the lease.
+func (s *Store) Clean(ctx context.Context) ([]string, error) {
+	prefixes, err := s.prefixes(ctx)
+	if err != nil {
+		return nil, err
+	}
+	var removed []string
+	for _, p := range prefixes {
+		ok, err := s.b.Exists(ctx, p+"/"+artifacts.ManifestFile)
+		if err != nil {
+			return removed, fmt.Errorf("%s: %w", s, err)
+		}
+		if ok {
+			continue
+		}
+		if err := s.remove(ctx, p); err != nil {
+			return removed, err
+		}
+		removed = append(removed, p)
+	}
+	return removed, nil
+}
+
+// PutRaw writes the file at src to key as it is: for tests that stage a
+// half-finished upload.
+func (s *Store) PutRaw(ctx context.Context, key, src string) error { return s.put(ctx, key, src) }
+
+// PutReport writes a diff report beside a snapshot (name.diff.md).
+func (s *Store) PutReport(ctx context.Context, name, ext string, b []byte) error {
+	if !snapshotName.MatchString(name) {
+		return fmt.Errorf("%s: %q is not a snapshot name", s, name)
+	}
+	return s.b.WriteAll(ctx, path.Clean(name+ext), b, nil)
+}
+
+// leaseTTL is how long a lease holds: longer than a nightly run with a slow
+// model server, so a live run keeps it; a crashed run's lease expires and a
+// later run takes over (or delete .lease by hand).
+const leaseTTL = 24 * time.Hour

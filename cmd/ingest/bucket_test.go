@@ -1,0 +1,80 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/johannesboyne/gofakes3"
+	"github.com/johannesboyne/gofakes3/backend/s3mem"
+
+	"github.com/ocean-safety/ingest/models/modelfake"
+)
+
+// TestPublishToBucket: the nightly job against an S3-compatible store and
+// a model server, with nothing kept on local disk between nights but the
+// work folder: publish, re-run unchanged (reused from the bucket: no model
+// call), edit and publish again, then verify, inspect and diff by URL.
+func TestPublishToBucket(t *testing.T) {
+	backend := s3mem.New()
+	s3 := httptest.NewServer(gofakes3.New(backend).Server())
+	defer s3.Close()
+	backend.CreateBucket("knowledge")
+	t.Setenv("AWS_ACCESS_KEY_ID", "test-key-id")
+	t.Setenv("AWS_SECRET_ACCESS_KEY", "test-secret-PLANTED")
+	pub := "s3://knowledge/ocean?endpoint=" + s3.URL + "&region=us-east-1&use_path_style=true"
+	srv := modelfake.New(modelfake.Options{Dims: 1024})
+	defer srv.Close()
+	c := copyCorpus(t, filepath.Join(t.TempDir(), "corpus"))
+
+	night := func(name string) runSummary {
+		t.Helper()
+		t.Setenv("INGEST_WORK_DIR", filepath.Join(t.TempDir(), "work")) // a fresh machine each night
+		code, stdout, stderr := runCLI(context.Background(), "", "index", "--corpus", c, "--publish", pub, "--json",
+			"--llm", "ollama:qwen2.5:7b", "--embedder", "ollama:bge-m3", "--ollama-host", srv.URL)
+		if code != exitOK {
+			t.Fatalf("%s: exit %d: %s", name, code, stderr)
+		}
+		if strings.Contains(stdout+stderr, "PLANTED") {
+			t.Errorf("%s: got a credential printed", name)
+		}
+		var s runSummary
+		if err := json.Unmarshal([]byte(stdout), &s); err != nil {
+			t.Fatal(err)
+		}
+		return s
+	}
+	first := night("first night")
+	if first.Calls.HeaderCalls == 0 || first.Snapshot.Reused {
+		t.Errorf("first night: got %+v, want model calls and a new snapshot", first.Calls)
+	}
+	second := night("an unchanged night")
+	if second.Calls.HeaderCalls != 0 || second.Calls.EmbedCalls != 0 || second.Snapshot.Name != first.Snapshot.Name {
+		t.Errorf("unchanged night: got calls %+v, snapshot %s; want none, and %s again", second.Calls, second.Snapshot.Name, first.Snapshot.Name)
+	}
+	appendTo(t, filepath.Join(c, "waves.md"), "\nA new paragraph about waves tonight.\n")
+	third := night("an edit")
+	if third.Calls.HeaderCalls == 0 || third.Calls.HeaderCalls >= first.Calls.HeaderCalls || third.Snapshot.Name == first.Snapshot.Name {
+		t.Errorf("an edit: got %d header calls (first night %d), want a few", third.Calls.HeaderCalls, first.Calls.HeaderCalls)
+	}
+	latest := strings.Replace(pub, "ocean?", "ocean/latest?", 1)
+	older := strings.Replace(pub, "ocean?", "ocean/"+first.Snapshot.Name+"?", 1)
+	for _, args := range [][]string{{"verify", latest}, {"inspect", older}, {"diff", older, latest}} {
+		if code, stdout, stderr := runCLI(context.Background(), "", args...); code != exitOK || strings.Contains(stdout+stderr, "PLANTED") {
+			t.Errorf("%s: got exit %d: %s%s", args[0], code, stdout, stderr)
+		}
+	}
+}
+
+func appendTo(t *testing.T, path, text string) {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	writeFiles(t, filepath.Dir(path), map[string]string{filepath.Base(path): string(b) + text})
+}

@@ -1,0 +1,102 @@
+package main
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"net/url"
+	"os"
+	"path"
+	"path/filepath"
+	"strings"
+
+	"github.com/ocean-safety/ingest/artifacts"
+	"github.com/ocean-safety/ingest/bucket"
+	"github.com/ocean-safety/ingest/models"
+)
+
+// workDir is where a run that publishes to an object store builds its
+// snapshot and keeps its state (lock, journal, the downloaded previous
+// snapshot): $INGEST_WORK_DIR, else the user's cache folder, one folder per
+// publish URL, so a killed nightly run resumes on the same machine.
+func workDir(publishURL string) (string, error) {
+	if d := os.Getenv("INGEST_WORK_DIR"); d != "" {
+		return d, nil
+	}
+	base, err := os.UserCacheDir()
+	if err != nil {
+		return "", fmt.Errorf("a work folder for %s: %w (set INGEST_WORK_DIR)", models.RedactURL(publishURL), err)
+	}
+	sum := sha256.Sum256([]byte(models.RedactURL(publishURL)))
+	return filepath.Join(base, "ingest", hex.EncodeToString(sum[:6])), nil
+}
+
+// splitSnapshotURL cuts URL/latest or URL/<name> into the publish prefix's
+// URL and the snapshot ("latest" or a name).
+func splitSnapshotURL(raw string) (prefix, snapshot string, err error) {
+	u, err := url.Parse(raw)
+	if err != nil {
+		return "", "", err
+	}
+	snapshot = path.Base(u.Path)
+	if snapshot == "/" || snapshot == "." || snapshot == "" {
+		return "", "", fmt.Errorf("%s: name a snapshot: URL/latest or URL/<name>", models.RedactURL(raw))
+	}
+	u.Path = strings.TrimSuffix(strings.TrimSuffix(u.Path, "/"), "/"+snapshot)
+	return u.String(), snapshot, nil
+}
+
+// localSnapshot makes a snapshot argument a local folder: a path is used
+// as it is; a URL (s3://bucket/prefix/latest, …/<name>) is downloaded into
+// a temporary folder, which cleanup removes.
+func localSnapshot(ctx context.Context, arg string) (dir string, cleanup func(), err error) {
+	cleanup = func() {}
+	if !bucket.IsURL(arg) {
+		return arg, cleanup, nil
+	}
+	prefix, snap, err := splitSnapshotURL(arg)
+	if err != nil {
+		return "", cleanup, err
+	}
+	store, err := bucket.Open(ctx, prefix)
+	if err != nil {
+		return "", cleanup, err
+	}
+	defer store.Close()
+	tmp, err := os.MkdirTemp("", "ingest-fetch-")
+	if err != nil {
+		return "", cleanup, err
+	}
+	cleanup = func() { os.RemoveAll(tmp) }
+	if snap == "latest" {
+		dir, err = store.Latest(ctx, tmp)
+		if err == nil && dir == "" {
+			err = fmt.Errorf("%s: nothing published yet", store)
+		}
+	} else {
+		dir, err = store.Fetch(ctx, snap, tmp)
+	}
+	if err != nil {
+		cleanup()
+		return "", func() {}, err
+	}
+	return dir, cleanup, nil
+}
+
+// publishTarget is the target of --publish DIR or --publish URL.
+func publishTarget(ctx context.Context, publish string, keep int, prev string) (artifacts.Target, func(), error) {
+	if !bucket.IsURL(publish) {
+		return artifacts.PublishTarget(publish, keep, prev), func() {}, nil
+	}
+	store, err := bucket.Open(ctx, publish)
+	if err != nil {
+		return artifacts.Target{}, func() {}, err
+	}
+	work, err := workDir(publish)
+	if err != nil {
+		store.Close()
+		return artifacts.Target{}, func() {}, err
+	}
+	return artifacts.RemoteTarget(store, work, keep, prev), func() { store.Close() }, nil
+}
