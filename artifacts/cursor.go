@@ -38,8 +38,8 @@ func (cf *ChunkFile) Cursor(ctx context.Context) (_ *Cursor, err error) {
 	return &Cursor{rr: rr}, nil
 }
 
-// next returns the next row, or nil at the end.
-func (c *Cursor) next() (_ *schema.Chunk, err error) {
+// Next returns the next row, or nil at the end.
+func (c *Cursor) Next() (_ *schema.Chunk, err error) {
 	defer recoverAs(&err, "read chunks")
 	if c.pending != nil {
 		ch := c.pending
@@ -68,15 +68,19 @@ func (c *Cursor) next() (_ *schema.Chunk, err error) {
 // Until returns the chunk ids of every document before path (documents the
 // new corpus no longer has) and the rows of path itself, and leaves the
 // cursor on the next document. Paths must be asked for in ascending order.
-func (c *Cursor) Until(path string) (gone []string, doc []schema.Chunk, err error) {
+// A gone document counts only when keep takes its path (nil keeps all): a
+// shard's run passes over the other shards' documents.
+func (c *Cursor) Until(path string, keep func(string) bool) (gone []string, doc []schema.Chunk, err error) {
 	for {
-		ch, err := c.next()
+		ch, err := c.Next()
 		if err != nil || ch == nil {
 			return gone, doc, err
 		}
 		switch {
 		case ch.DocPath < path:
-			gone = append(gone, ch.ChunkID)
+			if keep == nil || keep(ch.DocPath) {
+				gone = append(gone, ch.ChunkID)
+			}
 		case ch.DocPath == path:
 			doc = append(doc, *ch)
 		default:
@@ -86,15 +90,18 @@ func (c *Cursor) Until(path string) (gone []string, doc []schema.Chunk, err erro
 	}
 }
 
-// Rest returns the chunk ids of every row not read yet.
-func (c *Cursor) Rest() ([]string, error) {
+// Rest returns the chunk ids of every row not read yet whose document keep
+// takes (nil keeps all).
+func (c *Cursor) Rest(keep func(string) bool) ([]string, error) {
 	var out []string
 	for {
-		ch, err := c.next()
+		ch, err := c.Next()
 		if err != nil || ch == nil {
 			return out, err
 		}
-		out = append(out, ch.ChunkID)
+		if keep == nil || keep(ch.DocPath) {
+			out = append(out, ch.ChunkID)
+		}
 	}
 }
 

@@ -42,6 +42,9 @@ type Manifest struct {
 	// Previous is the snapshot this run reused from, if any.
 	Previous *PreviousRef `json:"previous,omitempty"`
 	Calls    Calls        `json:"calls"`
+	// Shard marks a part snapshot (ingest index --shard K/N): one shard's
+	// documents, for ingest merge. Consumers read only whole snapshots.
+	Shard *ShardInfo `json:"shard,omitempty"`
 }
 
 // CacheKeys: see Manifest.CacheKeys.

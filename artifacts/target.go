@@ -128,7 +128,7 @@ func (t Target) Previous() string {
 }
 
 // snapshotFiles are the files a snapshot folder holds.
-var snapshotFiles = map[string]bool{ChunksFile: true, ManifestFile: true, ReportFile: true, ThresholdsFile: true, AuditFile: true}
+var snapshotFiles = map[string]bool{ChunksFile: true, ManifestFile: true, ReportFile: true, ThresholdsFile: true, AuditFile: true, DocumentsFile: true}
 
 func isSnapshot(dir string) bool {
 	_, err := os.Stat(filepath.Join(dir, ManifestFile))

@@ -135,3 +135,64 @@ func (a *Audit) Abort() {
 		a.f.Close()
 	}
 }
+
+// PartAudit is one part's audit log for MergeAudit: the file and the trace
+// id of the part's own run.
+type PartAudit struct {
+	Path  string
+	Trace string
+}
+
+// MergeAudit starts the audit.jsonl of a merge at path: the history the
+// first part inherited (its lines of other runs), then each part's own
+// lines in part order, then this merge's run_started.
+func MergeAudit(path, trace string, parts []PartAudit) (*Audit, error) {
+	f, err := os.Create(path)
+	if err != nil {
+		return nil, fmt.Errorf("audit: %w", err)
+	}
+	a := &Audit{f: f, w: bufio.NewWriter(f), trace: trace}
+	if len(parts) > 0 {
+		first := parts[0]
+		if err := a.copyLines(first.Path, func(t string) bool { return t != first.Trace }); err != nil {
+			f.Close()
+			return nil, err
+		}
+	}
+	for _, p := range parts {
+		if err := a.copyLines(p.Path, func(t string) bool { return t == p.Trace }); err != nil {
+			f.Close()
+			return nil, err
+		}
+	}
+	a.event(auditEvent{Event: "run_started"})
+	return a, nil
+}
+
+// copyLines copies the lines of the log at path whose trace id keep takes.
+func (a *Audit) copyLines(path string, keep func(trace string) bool) error {
+	f, err := os.Open(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("audit: %w", err)
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 64<<10), 64<<20)
+	for sc.Scan() {
+		var e struct {
+			Trace string `json:"trace_id"`
+		}
+		if json.Unmarshal(sc.Bytes(), &e) != nil || !keep(e.Trace) {
+			continue
+		}
+		a.w.Write(sc.Bytes()) // bufio: a write error sticks and Complete returns it
+		a.w.WriteByte('\n')
+	}
+	if err := sc.Err(); err != nil {
+		return fmt.Errorf("audit %s: %w", path, err)
+	}
+	return nil
+}

@@ -25,6 +25,9 @@ type Previous struct {
 	Manifest artifacts.Manifest
 	file     *artifacts.ChunkFile
 	cur      *artifacts.Cursor
+	// Keep, when set, chooses the documents a gone document counts for: a
+	// shard's run keeps its own, and the others' rows are only passed over.
+	Keep func(path string) bool
 }
 
 // Open opens the snapshot at dir for reuse after checking it is
@@ -66,7 +69,7 @@ func Open(ctx context.Context, dir string) (*Previous, error) {
 // ForDoc returns what the previous snapshot offers for the document at
 // path, with the ids of chunks of documents that are gone.
 func (p *Previous) ForDoc(path string) (Reuse, []string, error) {
-	gone, rows, err := p.cur.Until(path)
+	gone, rows, err := p.cur.Until(path, p.Keep)
 	if err != nil {
 		return Reuse{}, nil, err
 	}
@@ -98,8 +101,9 @@ func (p *Previous) index(rows []schema.Chunk) Reuse {
 	return r
 }
 
-// Rest returns the ids of the chunks of every document after the last one asked for.
-func (p *Previous) Rest() ([]string, error) { return p.cur.Rest() }
+// Rest returns the ids of the chunks of every document after the last one
+// asked for (of those Keep takes).
+func (p *Previous) Rest() ([]string, error) { return p.cur.Rest(p.Keep) }
 
 // Close releases the snapshot's file; it is safe on a nil Previous.
 func (p *Previous) Close() {

@@ -66,6 +66,9 @@ type Config struct {
 	// AllowShrink accepts a run that drops more than publish.max_shrink of
 	// the previous snapshot's documents (--allow-shrink; never from a file).
 	AllowShrink bool `yaml:"-" json:"-"`
+	// Shard, when set, runs one shard of the corpus into a part snapshot
+	// (--shard K/N) for Merge to assemble; it does not shape the chunks.
+	Shard corpus.Shard `yaml:"-" json:"-"`
 }
 
 // PublishConfig guards publishing.

@@ -2,16 +2,13 @@ package stages
 
 import (
 	"encoding/hex"
-	"errors"
 	"fmt"
-	"os"
 	"time"
 
 	"github.com/ocean-safety/ingest/artifacts"
 	"github.com/ocean-safety/ingest/models"
 	"github.com/ocean-safety/ingest/schema"
 	"github.com/ocean-safety/ingest/snapshot"
-	"github.com/ocean-safety/ingest/thresholds"
 )
 
 // finish closes the Parquet file and writes the report and, last, the
@@ -26,20 +23,10 @@ func (r *run) finish(t tally, skipped []schema.Skipped, start time.Time) (*Resul
 	}
 	chunksInfo.Rows = r.writer.Rows()
 
-	thresholds.Sort(t.thresholds)
-	tf, err := os.Create(r.stage.Path(artifacts.ThresholdsFile))
+	thresholdsInfo, err := writeThresholds(r.stage.Path(artifacts.ThresholdsFile), t.thresholds)
 	if err != nil {
 		return nil, err
 	}
-	werr := thresholds.Write(tf, t.thresholds)
-	if err := errors.Join(werr, tf.Sync(), tf.Close()); err != nil {
-		return nil, fmt.Errorf("write %s: %w", artifacts.ThresholdsFile, err)
-	}
-	thresholdsInfo, err := artifacts.Describe(r.stage.Path(artifacts.ThresholdsFile))
-	if err != nil {
-		return nil, err
-	}
-	thresholdsInfo.Rows = len(t.thresholds)
 
 	runID := r.runID
 	calls := t.calls
@@ -109,6 +96,19 @@ func (r *run) finish(t tally, skipped []schema.Skipped, start time.Time) (*Resul
 		m.Diagnostics[string(d.Severity)]++
 	}
 	m.Previous = r.previousRef()
+	if r.part != nil {
+		if err := r.partDocs.Close(); err != nil {
+			return nil, err
+		}
+		r.partDocs = nil
+		info, err := artifacts.Describe(r.stage.Path(artifacts.DocumentsFile))
+		if err != nil {
+			return nil, err
+		}
+		info.Rows = counts.Documents + counts.Rejected + counts.Drafts
+		m.Files[artifacts.DocumentsFile] = info
+		m.Shard = r.part
+	}
 	if err := artifacts.WriteJSON(r.stage.Path(artifacts.ManifestFile), m); err != nil {
 		return nil, err
 	}

@@ -155,6 +155,10 @@ type run struct {
 	// snapshot not trusted, names that are not UTF-8).
 	setup    []schema.Diagnostic
 	excluded int // documents the include/exclude globs left out
+	// part is set on a shard's run: what its manifest says of the shard,
+	// and the account of its documents a merge reads.
+	part     *artifacts.ShardInfo
+	partDocs *artifacts.PartDocWriter
 }
 
 func newRun(cfg Config, opt Options) (*run, error) {
@@ -206,6 +210,10 @@ func (r *run) run(ctx context.Context) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
+	if !r.cfg.Shard.Whole() {
+		r.part = &artifacts.ShardInfo{Index: r.cfg.Shard.Index, Count: r.cfg.Shard.Count, Listing: listing.Fingerprint(), Listed: len(listing.Docs)}
+		listing = r.cfg.Shard.Select(listing)
+	}
 	paths, skipped := listing.Docs, listing.Skipped
 	r.excluded = listing.Excluded
 	r.opt.Logger.Info("run started", "run_id", r.runID, "corpus", r.cfg.Corpus, "documents", len(paths), "excluded", listing.Excluded,
@@ -218,6 +226,12 @@ func (r *run) run(ctx context.Context) (*Result, error) {
 			r.rep.Diagnostic(d)
 		}
 	}
+	if r.part != nil {
+		r.part.ListingDiagnostics = len(r.setup)
+	}
+	if err := checkTargetKind(r.target, r.part != nil); err != nil {
+		return nil, err
+	}
 	if r.stage, err = r.target.Stage(); err != nil {
 		return nil, err
 	}
@@ -225,6 +239,7 @@ func (r *run) run(ctx context.Context) (*Result, error) {
 	defer func() {
 		r.prev.Close()
 		if !published {
+			r.partDocs.Abort()
 			r.audit.Abort()
 			_ = r.stage.Abort()
 			if r.journal != nil {
@@ -233,6 +248,12 @@ func (r *run) run(ctx context.Context) (*Result, error) {
 		}
 	}()
 	r.openPrevious(ctx)
+	if r.part != nil {
+		r.part.SetupDiagnostics = len(r.setup)
+		if r.partDocs, err = artifacts.CreatePartDocs(r.stage.Path(artifacts.DocumentsFile)); err != nil {
+			return nil, err
+		}
+	}
 	if r.journal, err = snapshot.OpenJournal(r.target.Journal()); err != nil {
 		return nil, err
 	}
@@ -324,7 +345,7 @@ func (r *run) strict(t tally) error {
 // consumers read.
 func (r *run) plausible(t tally, skipped int) error {
 	docs := t.counts.Documents
-	if docs == 0 {
+	if docs == 0 && r.part == nil { // a part may be empty; the merge checks the whole
 		return fmt.Errorf("%w: %d documents rejected, %d files skipped in %s; nothing published", ErrNothing, t.counts.Rejected, skipped, r.cfg.Corpus)
 	}
 	cur := r.target.Current()
@@ -346,4 +367,24 @@ func newRunID() string {
 	var b [8]byte
 	_, _ = rand.Read(b[:])
 	return time.Now().UTC().Format("20060102T150405Z") + "-" + hex.EncodeToString(b[:])
+}
+
+// checkTargetKind refuses to write a part where a whole snapshot is
+// published (consumers would read one shard's documents as the corpus), and
+// a whole snapshot where parts are kept.
+func checkTargetKind(target artifacts.Target, part bool) error {
+	cur := target.Current()
+	if cur == "" {
+		return nil
+	}
+	m, err := artifacts.ReadManifest(cur)
+	switch {
+	case err != nil:
+		return nil // not ours to judge: the publish guards decide
+	case part && m.Shard == nil:
+		return schema.Setting("shard", "%s holds a whole snapshot; publish parts to a place of their own and merge them into this one", target)
+	case !part && m.Shard != nil:
+		return schema.Setting("shard", "%s holds a part (shard %d of %d); give a whole run or a merge a place of its own", target, m.Shard.Index, m.Shard.Count)
+	}
+	return nil
 }

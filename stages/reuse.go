@@ -57,6 +57,9 @@ func (r *run) openPrevious(ctx context.Context) {
 		return
 	}
 	r.opt.Logger.Info("reusing headers and vectors from the previous snapshot", "previous", dir)
+	if !r.cfg.Shard.Whole() {
+		p.Keep = r.cfg.Shard.Has // the other shards' documents are not gone: another part has them
+	}
 	r.prev = p
 }
 

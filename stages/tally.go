@@ -104,13 +104,18 @@ func (r *run) collect(t *docTally, res docResult, total int) []schema.Chunk {
 	r.rep.Progress(StageEnriched, t.done, total)
 	inputLine(t.input, res.path, res.raw)
 	r.superseded(res)
+	pd := artifacts.PartDoc{Path: res.path, Input: res.raw, Diagnostics: len(res.diags)}
 	if res.rejected {
 		t.counts.Rejected++
 		r.audit.Rejected(chunking.DocID(res.path), res.doc.Version, res.diags)
+		pd.Status = artifacts.DocRejected
+		r.partDoc(pd)
 		return nil
 	}
 	if res.doc.Draft {
 		t.counts.Drafts++
+		pd.Status = artifacts.DocDraft
+		r.partDoc(pd)
 		return nil
 	}
 	t.langFrom[res.doc.LangFrom]++
@@ -129,6 +134,8 @@ func (r *run) collect(t *docTally, res docResult, total int) []schema.Chunk {
 	t.calls.FromJournal += res.calls.FromJournal
 	t.models.Rejects = append(t.models.Rejects, res.rejects...)
 	t.models.Ungrounded = append(t.models.Ungrounded, res.ungrounded...)
+	pd.Status, pd.Version, pd.Rejects, pd.Ungrounded = artifacts.DocIngested, res.doc.Version, len(res.rejects), len(res.ungrounded)
+	r.partDoc(pd)
 	for _, c := range res.chunks {
 		t.thresholds = append(t.thresholds, c.Thresholds...)
 	}
@@ -152,4 +159,11 @@ func (r *run) superseded(res docResult) {
 		}
 	}
 	r.audit.Supersede(chunking.DocID(res.path), gone)
+}
+
+// partDoc writes a document's line of a part's documents list.
+func (r *run) partDoc(d artifacts.PartDoc) {
+	if r.partDocs != nil {
+		r.partDocs.Write(d)
+	}
 }

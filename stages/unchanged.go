@@ -39,7 +39,7 @@ func inputFingerprint(h hash.Hash, skipped []schema.Skipped) string {
 // header writer and embedder) and the same input bytes. It returns the input
 // fingerprint it computed, for the republished manifest.
 func (r *run) unchangedInput(ctx context.Context, paths []string, skipped []schema.Skipped) (string, bool, error) {
-	if r.prev == nil {
+	if r.prev == nil || r.part != nil { // a part is always built: its documents list comes with it
 		return "", false, nil
 	}
 	m := r.prev.Manifest

@@ -1,0 +1,128 @@
+package artifacts
+
+import (
+	"bufio"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+)
+
+// DocumentsFile is a part snapshot's account of its documents, one JSON
+// line each in corpus order: what a merge needs to rebuild the fingerprints,
+// the counts and the report of the whole run.
+const DocumentsFile = "documents.jsonl"
+
+// ShardInfo marks a part snapshot: the documents of one shard of a corpus.
+// A part is a snapshot like any other (it verifies, and the same shard's
+// next run reuses it), but consumers read only the merge of all parts.
+type ShardInfo struct {
+	Index int `json:"index"`
+	Count int `json:"count"`
+	// Listing is the fingerprint of the whole corpus listing every part
+	// scanned, and Listed its documents: parts of one run agree on both,
+	// and together hold Listed documents.
+	Listing string `json:"listing"`
+	Listed  int    `json:"listed"`
+	// The report's diagnostics start with those found before any document:
+	// the first ListingDiagnostics are about the whole listing (names that
+	// are not UTF-8; every part has them, a merge keeps one copy), then the
+	// part's own up to SetupDiagnostics (a previous snapshot not trusted).
+	ListingDiagnostics int `json:"listing_diagnostics"`
+	SetupDiagnostics   int `json:"setup_diagnostics"`
+}
+
+// Document statuses in DocumentsFile.
+const (
+	DocIngested = "ingested"
+	DocRejected = "rejected"
+	DocDraft    = "draft"
+)
+
+// PartDoc is one line of DocumentsFile. The counts say how many of the
+// report's diagnostics, rejects and ungrounded thresholds, in report order,
+// are this document's.
+type PartDoc struct {
+	Path        string `json:"path"`
+	Input       string `json:"input"`             // SHA-256 of the file's bytes
+	Version     string `json:"version,omitempty"` // doc_version, when ingested
+	Status      string `json:"status"`
+	Diagnostics int    `json:"diagnostics,omitempty"`
+	Rejects     int    `json:"rejects,omitempty"`
+	Ungrounded  int    `json:"ungrounded,omitempty"`
+}
+
+// PartDocWriter writes DocumentsFile.
+type PartDocWriter struct {
+	f   *os.File
+	w   *bufio.Writer
+	enc *json.Encoder
+	err error
+}
+
+// CreatePartDocs creates DocumentsFile at path.
+func CreatePartDocs(path string) (*PartDocWriter, error) {
+	f, err := os.Create(path)
+	if err != nil {
+		return nil, err
+	}
+	w := bufio.NewWriter(f)
+	return &PartDocWriter{f: f, w: w, enc: json.NewEncoder(w)}, nil
+}
+
+// Write adds one document; the first error sticks and Close returns it.
+func (pw *PartDocWriter) Write(d PartDoc) {
+	if pw.err == nil {
+		pw.err = pw.enc.Encode(d)
+	}
+}
+
+// Close flushes, syncs and closes the file.
+func (pw *PartDocWriter) Close() error {
+	err := errors.Join(pw.err, pw.w.Flush(), pw.f.Sync(), pw.f.Close())
+	if err != nil {
+		return fmt.Errorf("write %s: %w", DocumentsFile, err)
+	}
+	return nil
+}
+
+// Abort closes the file, for a run that publishes nothing.
+func (pw *PartDocWriter) Abort() {
+	if pw != nil {
+		pw.f.Close()
+	}
+}
+
+// PartDocReader reads DocumentsFile forward.
+type PartDocReader struct {
+	f    *os.File
+	dec  *json.Decoder
+	line int
+}
+
+// OpenPartDocs opens the DocumentsFile of the part snapshot in dir.
+func OpenPartDocs(dir string) (*PartDocReader, error) {
+	f, err := os.Open(dir + string(os.PathSeparator) + DocumentsFile)
+	if err != nil {
+		return nil, err
+	}
+	return &PartDocReader{f: f, dec: json.NewDecoder(bufio.NewReader(f))}, nil
+}
+
+// Next returns the next document, or io.EOF after the last.
+func (pr *PartDocReader) Next() (PartDoc, error) {
+	var d PartDoc
+	err := pr.dec.Decode(&d)
+	if err == io.EOF {
+		return d, err
+	}
+	pr.line++
+	if err != nil {
+		return d, fmt.Errorf("%s:%d: %w", DocumentsFile, pr.line, err)
+	}
+	return d, nil
+}
+
+// Close closes the file.
+func (pr *PartDocReader) Close() error { return pr.f.Close() }

@@ -1,0 +1,107 @@
+package corpus
+
+import (
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/hex"
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// Shard is one of Count parts of a corpus: the documents whose path hash
+// falls in Index. Every process of a sharded run scans the whole corpus and
+// keeps its own documents, so no coordinator hands out work and the parts
+// are disjoint and complete by construction. The zero Shard is the whole
+// corpus.
+type Shard struct {
+	Index int `json:"index"`
+	Count int `json:"count"`
+}
+
+// ParseShard reads "K/N" (K counted from 0, as Kubernetes' Indexed Jobs
+// number their pods).
+func ParseShard(s string) (Shard, error) {
+	k, n, ok := strings.Cut(strings.TrimSpace(s), "/")
+	if !ok {
+		return Shard{}, fmt.Errorf("%q: want K/N, such as 0/4", s)
+	}
+	ki, err1 := strconv.Atoi(k)
+	ni, err2 := strconv.Atoi(n)
+	if err1 != nil || err2 != nil {
+		return Shard{}, fmt.Errorf("%q: want K/N, two whole numbers, such as 0/4", s)
+	}
+	sh := Shard{Index: ki, Count: ni}
+	return sh, sh.Validate()
+}
+
+// Validate checks 0 <= Index < Count (or the zero Shard).
+func (s Shard) Validate() error {
+	switch {
+	case s == Shard{}:
+		return nil
+	case s.Count < 1 || s.Count > 10000:
+		return fmt.Errorf("%d shards: want 1 to 10000", s.Count)
+	case s.Index < 0 || s.Index >= s.Count:
+		return fmt.Errorf("shard %d of %d: shards are numbered 0 to %d", s.Index, s.Count, s.Count-1)
+	}
+	return nil
+}
+
+// Whole reports whether s is the whole corpus, not a shard. Shard 0 of 1
+// is a shard: a part holding every document, for a merge.
+func (s Shard) Whole() bool { return s.Count == 0 }
+
+// String is "K/N", or "all" for the whole corpus.
+func (s Shard) String() string {
+	if s.Whole() {
+		return "all"
+	}
+	return fmt.Sprintf("%d/%d", s.Index, s.Count)
+}
+
+// Name is the folder a part is published under: "shard-K-of-N".
+func (s Shard) Name() string { return fmt.Sprintf("shard-%d-of-%d", s.Index, s.Count) }
+
+// Has reports whether the document at path (slash-separated, under the
+// root) belongs to the shard: the first 8 bytes of the path's SHA-256, as a
+// number, modulo Count. A path keeps its shard whatever else changes in the
+// corpus, so a shard's previous part offers the same documents for reuse.
+func (s Shard) Has(path string) bool {
+	if s.Count <= 1 {
+		return true
+	}
+	sum := sha256.Sum256([]byte(path))
+	return binary.BigEndian.Uint64(sum[:8])%uint64(s.Count) == uint64(s.Index)
+}
+
+// Select keeps the listing's documents of the shard. What the listing says of
+// the whole corpus (skipped files, the excluded count) is kept whole: every
+// part reports it the same, and a merge takes it once.
+func (s Shard) Select(l Listing) Listing {
+	if s.Whole() {
+		return l
+	}
+	out := Listing{Skipped: l.Skipped, Excluded: l.Excluded}
+	for _, p := range l.Docs {
+		if s.Has(p) {
+			out.Docs = append(out.Docs, p)
+		}
+	}
+	return out
+}
+
+// Fingerprint is a hash of the whole listing (every document path, every
+// skipped file with its reason, the excluded count): parts of one run have
+// the same one, so a merge can tell parts made from different corpora.
+func (l Listing) Fingerprint() string {
+	h := sha256.New()
+	for _, p := range l.Docs {
+		fmt.Fprintf(h, "doc\x00%s\n", p)
+	}
+	for _, sk := range l.Skipped {
+		fmt.Fprintf(h, "skipped\x00%s\x00%s\n", sk.Path, sk.Reason)
+	}
+	fmt.Fprintf(h, "excluded\x00%d\n", l.Excluded)
+	return hex.EncodeToString(h.Sum(nil))
+}

@@ -1,0 +1,618 @@
+package stages
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"hash"
+	"io"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"slices"
+	"time"
+
+	"github.com/ocean-safety/ingest/artifacts"
+	"github.com/ocean-safety/ingest/schema"
+	"github.com/ocean-safety/ingest/snapshot"
+	"github.com/ocean-safety/ingest/thresholds"
+)
+
+// ErrParts is a set of part snapshots that do not make one run: a shard
+// missing or given twice, parts of different corpora, configs or builds.
+var ErrParts = errors.New("parts do not make one run")
+
+// MergeConfig guards what a merge publishes, as Config.Publish and
+// Config.AllowShrink guard a run.
+type MergeConfig struct {
+	Publish     PublishConfig
+	AllowShrink bool
+}
+
+// Merge assembles the part snapshots of a sharded run (ingest index --shard
+// K/N, one folder per shard, in any order) into one snapshot published at
+// target: the same chunks.parquet, thresholds.md and counts, byte for byte,
+// as one unsharded run of the corpus would make. Rows are merged in
+// (doc_path, chunk_order) order reading one row group of each part at a
+// time, so memory does not grow with the corpus. Parts that do not make one
+// run fail with ErrParts before anything is written.
+func Merge(ctx context.Context, parts []string, cfg MergeConfig, target artifacts.Target, opt Options) (*Result, error) {
+	start := time.Now()
+	if cfg.Publish.MaxShrink == 0 {
+		cfg.Publish.MaxShrink = defaultMaxShrink
+	}
+	if opt.Logger == nil {
+		opt.Logger = slog.New(slog.DiscardHandler)
+	}
+	if opt.Reporter == nil {
+		opt.Reporter = Discard
+	}
+	ps, err := openParts(parts)
+	if err != nil {
+		return nil, err
+	}
+	if err := target.Check(""); err != nil {
+		return nil, err
+	}
+	lock, err := target.Acquire(ctx, opt.LockWait)
+	if err != nil {
+		return nil, err
+	}
+	defer lock.Release()
+	if target, err = target.Resolve(ctx); err != nil {
+		return nil, err
+	}
+	if err := checkTargetKind(target, false); err != nil {
+		return nil, err
+	}
+	stage, err := target.Stage()
+	if err != nil {
+		return nil, err
+	}
+	m := &merger{parts: ps, cfg: cfg, target: target, stage: stage, opt: opt, runID: newRunID()}
+	res, err := m.merge(ctx, start)
+	if err != nil {
+		_ = stage.Abort()
+		return nil, err
+	}
+	pub, err := stage.Commit(ctx)
+	if pub != nil {
+		res.Published = *pub
+		res.Cleaned = lock.Cleaned
+		opt.Logger.Info("merged", "parts", len(ps), "path", pub.Path, "documents", res.Manifest.Counts.Documents, "chunks", res.Manifest.Counts.Chunks)
+	}
+	return res, err
+}
+
+// part is one opened part snapshot.
+type part struct {
+	dir    string
+	m      artifacts.Manifest
+	report artifacts.Report
+}
+
+// openParts reads the parts' manifests and reports, checks each part's
+// files against its manifest, and checks the parts make one run: every
+// shard of the same count exactly once, from the same corpus listing,
+// config, build and models. The parts come back in shard order.
+func openParts(dirs []string) ([]part, error) {
+	if len(dirs) == 0 {
+		return nil, fmt.Errorf("%w: no part given", ErrParts)
+	}
+	var ps []part
+	for _, dir := range dirs {
+		m, err := artifacts.ReadManifest(dir)
+		if err != nil {
+			return nil, fmt.Errorf("part %s: %w", dir, err)
+		}
+		if m.Shard == nil {
+			return nil, fmt.Errorf("%w: %s is a whole snapshot, not a part (made without --shard)", ErrParts, dir)
+		}
+		if m.SchemaVersion != artifacts.SchemaVersion {
+			return nil, fmt.Errorf("%w: part %s has schema version %q, this build writes %q", ErrParts, dir, m.SchemaVersion, artifacts.SchemaVersion)
+		}
+		for _, name := range []string{artifacts.ChunksFile, artifacts.DocumentsFile, artifacts.ReportFile} {
+			want, ok := m.Files[name]
+			if !ok {
+				return nil, fmt.Errorf("part %s: the manifest lists no %s", dir, name)
+			}
+			got, err := artifacts.Describe(filepath.Join(dir, name))
+			if err != nil {
+				return nil, fmt.Errorf("part %s: %w", dir, err)
+			}
+			if got.SHA256 != want.SHA256 || got.Bytes != want.Bytes {
+				return nil, fmt.Errorf("part %s: %s is not the file its manifest describes", dir, name)
+			}
+		}
+		var rep artifacts.Report
+		b, err := os.ReadFile(filepath.Join(dir, artifacts.ReportFile))
+		if err == nil {
+			err = json.Unmarshal(b, &rep)
+		}
+		if err != nil {
+			return nil, fmt.Errorf("part %s: %s: %w", dir, artifacts.ReportFile, err)
+		}
+		if sh := m.Shard; sh.ListingDiagnostics > sh.SetupDiagnostics || sh.SetupDiagnostics > len(rep.Diagnostics) {
+			return nil, fmt.Errorf("part %s: the manifest's diagnostic counts do not fit its report", dir)
+		}
+		ps = append(ps, part{dir: dir, m: m, report: rep})
+	}
+	slices.SortFunc(ps, func(a, b part) int { return a.m.Shard.Index - b.m.Shard.Index })
+	first := ps[0].m
+	n := first.Shard.Count
+	for i, p := range ps {
+		sh := p.m.Shard
+		switch {
+		case sh.Count != n:
+			return nil, fmt.Errorf("%w: %s is shard %d of %d, %s of %d", ErrParts, p.dir, sh.Index, sh.Count, ps[0].dir, n)
+		case i > 0 && sh.Index == ps[i-1].m.Shard.Index:
+			return nil, fmt.Errorf("%w: shard %d of %d given twice (%s and %s)", ErrParts, sh.Index, n, ps[i-1].dir, p.dir)
+		}
+		if diff := sameRun(first, p.m); diff != "" {
+			return nil, fmt.Errorf("%w: %s and %s differ in %s", ErrParts, ps[0].dir, p.dir, diff)
+		}
+	}
+	if len(ps) != n {
+		var missing []int
+		have := map[int]bool{}
+		for _, p := range ps {
+			have[p.m.Shard.Index] = true
+		}
+		for k := range n {
+			if !have[k] {
+				missing = append(missing, k)
+			}
+		}
+		return nil, fmt.Errorf("%w: %d of %d shards given; missing shard %v", ErrParts, len(ps), n, missing)
+	}
+	return ps, nil
+}
+
+// sameRun names the first thing that tells two parts apart as runs, or "".
+func sameRun(a, b artifacts.Manifest) string {
+	checks := []struct {
+		what string
+		same bool
+	}{
+		{"corpus listing (the corpus changed between shards)", a.Shard.Listing == b.Shard.Listing && a.Shard.Listed == b.Shard.Listed},
+		{"config", a.ConfigHash == b.ConfigHash},
+		{"ingest build", a.BuildID == b.BuildID && a.ToolVersion == b.ToolVersion},
+		{"header writer", a.HeaderWriter == b.HeaderWriter},
+		{"embedder", a.Embedder == b.Embedder},
+		{"cache keys", a.CacheKeys == b.CacheKeys},
+		{"tokenizer or chunk size", a.Tokenizer == b.Tokenizer && a.ChunkUnit == b.ChunkUnit && a.ChunkMax == b.ChunkMax},
+		{"skipped files", a.Counts.Skipped == b.Counts.Skipped && a.Counts.Excluded == b.Counts.Excluded},
+	}
+	for _, c := range checks {
+		if !c.same {
+			return c.what
+		}
+	}
+	return ""
+}
+
+// merger is one merge.
+type merger struct {
+	parts  []part
+	cfg    MergeConfig
+	target artifacts.Target
+	stage  *artifacts.Staging
+	opt    Options
+	runID  string
+}
+
+// docTotals is what the documents lists add up to.
+type docTotals struct {
+	counts      artifacts.Counts
+	fingerprint hash.Hash
+	input       hash.Hash
+	diags       []schema.Diagnostic
+	rejects     []artifacts.Reject
+	ungrounded  []artifacts.UngroundedThreshold
+}
+
+func (m *merger) merge(ctx context.Context, start time.Time) (*Result, error) {
+	first := m.parts[0]
+	dt, err := m.documents()
+	if err != nil {
+		return nil, err
+	}
+	if err := m.plausible(dt.counts.Documents); err != nil {
+		return nil, err
+	}
+	rows, ts, err := m.chunks(ctx, first.m.Embedder.Dims)
+	if err != nil {
+		return nil, err
+	}
+	files := map[string]artifacts.FileInfo{}
+	info, err := artifacts.Describe(m.stage.Path(artifacts.ChunksFile))
+	if err != nil {
+		return nil, err
+	}
+	info.Rows = rows.Chunks
+	files[artifacts.ChunksFile] = info
+	if files[artifacts.ThresholdsFile], err = writeThresholds(m.stage.Path(artifacts.ThresholdsFile), ts); err != nil {
+		return nil, err
+	}
+
+	counts := rows
+	counts.Documents, counts.Rejected, counts.Drafts = dt.counts.Documents, dt.counts.Rejected, dt.counts.Drafts
+	counts.Skipped, counts.Excluded = first.m.Counts.Skipped, first.m.Counts.Excluded
+	if counts.ByKind == nil {
+		counts.ByKind, counts.ByLang, counts.ByElement = map[string]int{}, map[string]int{}, map[string]int{}
+	}
+	var calls artifacts.Calls
+	for _, p := range m.parts {
+		c := p.m.Calls
+		calls.HeaderCalls += c.HeaderCalls
+		calls.EmbedCalls += c.EmbedCalls
+		calls.HeadersReused += c.HeadersReused
+		calls.VectorsReused += c.VectorsReused
+		calls.FromJournal += c.FromJournal
+		calls.Superseded += c.Superseded
+	}
+
+	var audits []snapshot.PartAudit
+	for _, p := range m.parts {
+		audits = append(audits, snapshot.PartAudit{Path: filepath.Join(p.dir, artifacts.AuditFile), Trace: p.m.RunID})
+	}
+	audit, err := snapshot.MergeAudit(m.stage.Path(artifacts.AuditFile), m.runID, audits)
+	if err != nil {
+		return nil, err
+	}
+	if err := audit.Complete(map[string]int{"parts": len(m.parts), "documents": counts.Documents, "rejected": counts.Rejected,
+		"chunks": counts.Chunks, "chunks_superseded": calls.Superseded, "header_calls": calls.HeaderCalls,
+		"embed_calls": calls.EmbedCalls}); err != nil {
+		return nil, fmt.Errorf("write %s: %w", artifacts.AuditFile, err)
+	}
+	if files[artifacts.AuditFile], err = artifacts.Describe(m.stage.Path(artifacts.AuditFile)); err != nil {
+		return nil, err
+	}
+
+	status := StatusOK
+	if counts.Rejected > 0 {
+		status = StatusPartial
+	}
+	rep := m.report(dt, status, start)
+	if err := artifacts.WriteJSON(m.stage.Path(artifacts.ReportFile), rep); err != nil {
+		return nil, err
+	}
+	if files[artifacts.ReportFile], err = artifacts.Describe(m.stage.Path(artifacts.ReportFile)); err != nil {
+		return nil, err
+	}
+
+	man := first.m
+	man.RunID = m.runID
+	man.CreatedAt = time.Now().UTC().Format(time.RFC3339)
+	man.CorpusFingerprint = hex.EncodeToString(dt.fingerprint.Sum(nil))
+	man.InputFingerprint = inputFingerprint(dt.input, rep.Skipped)
+	man.Counts = counts
+	man.Files = files
+	man.Calls = calls
+	man.Shard = nil
+	man.Previous = commonPrevious(m.parts)
+	man.Diagnostics = map[string]int{"error": 0, "warning": 0, "info": 0}
+	for _, d := range rep.Diagnostics {
+		man.Diagnostics[string(d.Severity)]++
+	}
+	if err := artifacts.WriteJSON(m.stage.Path(artifacts.ManifestFile), man); err != nil {
+		return nil, err
+	}
+	return &Result{Status: status, Manifest: man, Report: rep}, nil
+}
+
+// documents walks the parts' documents lists in corpus order (each part's
+// list is in corpus order; a path is in one part only) and adds up the
+// counts, the fingerprints and each document's share of its part's report.
+func (m *merger) documents() (docTotals, error) {
+	dt := docTotals{fingerprint: sha256.New(), input: sha256.New()}
+	type head struct {
+		r          *artifacts.PartDocReader
+		doc        nextDoc
+		diag, rej  int // next of the part's diagnostics, rejects
+		ungrounded int
+	}
+	heads := make([]*head, len(m.parts))
+	for i, p := range m.parts {
+		r, err := artifacts.OpenPartDocs(p.dir)
+		if err != nil {
+			return dt, fmt.Errorf("part %s: %w", p.dir, err)
+		}
+		defer r.Close()
+		h := &head{r: r, diag: p.m.Shard.SetupDiagnostics}
+		if err := h.doc.read(r); err != nil {
+			return dt, fmt.Errorf("part %s: %w", p.dir, err)
+		}
+		heads[i] = h
+	}
+	// The whole listing's diagnostics once, then each part's own setup ones.
+	first := m.parts[0]
+	dt.diags = append(dt.diags, first.report.Diagnostics[:first.m.Shard.ListingDiagnostics]...)
+	for _, p := range m.parts {
+		dt.diags = append(dt.diags, p.report.Diagnostics[p.m.Shard.ListingDiagnostics:p.m.Shard.SetupDiagnostics]...)
+	}
+	last := ""
+	total := 0
+	for {
+		at := -1
+		for i, h := range heads {
+			if !h.doc.eof && (at < 0 || h.doc.d.Path < heads[at].doc.d.Path) {
+				at = i
+			}
+		}
+		if at < 0 {
+			break
+		}
+		h, p := heads[at], m.parts[at]
+		d := h.doc.d
+		if total > 0 && d.Path <= last {
+			return dt, fmt.Errorf("%w: %s is listed twice or out of order (part %s)", ErrParts, d.Path, p.dir)
+		}
+		last = d.Path
+		total++
+		inputLine(dt.input, d.Path, d.Input)
+		switch d.Status {
+		case artifacts.DocIngested:
+			dt.counts.Documents++
+			fmt.Fprintf(dt.fingerprint, "%s\x00%s\n", d.Path, d.Version)
+		case artifacts.DocRejected:
+			dt.counts.Rejected++
+		case artifacts.DocDraft:
+			dt.counts.Drafts++
+		default:
+			return dt, fmt.Errorf("part %s: %s: status %q", p.dir, d.Path, d.Status)
+		}
+		var err error
+		if dt.diags, h.diag, err = take(dt.diags, p.report.Diagnostics, h.diag, d.Diagnostics); err != nil {
+			return dt, fmt.Errorf("part %s: %s: diagnostics: %w", p.dir, d.Path, err)
+		}
+		var mr artifacts.ModelReport
+		if p.report.Models != nil {
+			mr = *p.report.Models
+		}
+		if dt.rejects, h.rej, err = take(dt.rejects, mr.Rejects, h.rej, d.Rejects); err != nil {
+			return dt, fmt.Errorf("part %s: %s: rejects: %w", p.dir, d.Path, err)
+		}
+		if dt.ungrounded, h.ungrounded, err = take(dt.ungrounded, mr.Ungrounded, h.ungrounded, d.Ungrounded); err != nil {
+			return dt, fmt.Errorf("part %s: %s: ungrounded thresholds: %w", p.dir, d.Path, err)
+		}
+		if err := h.doc.read(h.r); err != nil {
+			return dt, fmt.Errorf("part %s: %w", p.dir, err)
+		}
+	}
+	if listed := first.m.Shard.Listed; total != listed {
+		return dt, fmt.Errorf("%w: the parts account for %d documents, the corpus listing has %d", ErrParts, total, listed)
+	}
+	return dt, nil
+}
+
+// nextDoc is a documents list's next line.
+type nextDoc struct {
+	d   artifacts.PartDoc
+	eof bool
+}
+
+func (h *nextDoc) read(r *artifacts.PartDocReader) error {
+	d, err := r.Next()
+	if errors.Is(err, io.EOF) {
+		h.eof = true
+		return nil
+	}
+	h.d = d
+	return err
+}
+
+// take appends src[from:from+n] to dst and returns the next index.
+func take[T any](dst, src []T, from, n int) ([]T, int, error) {
+	if from+n > len(src) {
+		return dst, from, fmt.Errorf("the documents list counts %d more than the report holds", from+n-len(src))
+	}
+	return append(dst, src[from:from+n]...), from + n, nil
+}
+
+// chunks writes the parts' rows, merged in (doc_path, chunk_order) order,
+// to the staged chunks.parquet, and returns their counts and thresholds.
+func (m *merger) chunks(ctx context.Context, dims int) (artifacts.Counts, []schema.Threshold, error) {
+	var counts artifacts.Counts
+	var ts []schema.Threshold
+	path := m.stage.Path(artifacts.ChunksFile)
+	f, err := os.Create(path)
+	if err != nil {
+		return counts, nil, fmt.Errorf("create %s: %w", path, err)
+	}
+	w, err := artifacts.NewChunkWriterTo(f, path, dims)
+	if err != nil {
+		return counts, nil, err
+	}
+	type head struct {
+		cur *artifacts.Cursor
+		row *schema.Chunk
+	}
+	heads := make([]*head, len(m.parts))
+	for i, p := range m.parts {
+		cf, err := artifacts.OpenChunks(filepath.Join(p.dir, artifacts.ChunksFile))
+		if err != nil {
+			w.Abort()
+			return counts, nil, fmt.Errorf("part %s: %w", p.dir, err)
+		}
+		defer cf.Close()
+		cur, err := cf.Cursor(ctx)
+		if err != nil {
+			w.Abort()
+			return counts, nil, fmt.Errorf("part %s: %w", p.dir, err)
+		}
+		defer cur.Close()
+		h := &head{cur: cur}
+		if h.row, err = cur.Next(); err != nil {
+			w.Abort()
+			return counts, nil, fmt.Errorf("part %s: %w", p.dir, err)
+		}
+		heads[i] = h
+	}
+	for n := 0; ; n++ {
+		if n%rowGroupCheck == 0 && ctx.Err() != nil {
+			w.Abort()
+			return counts, nil, ctx.Err()
+		}
+		at := -1
+		for i, h := range heads {
+			if h.row != nil && (at < 0 || h.row.DocPath < heads[at].row.DocPath) {
+				at = i
+			}
+		}
+		if at < 0 {
+			break
+		}
+		// A document's rows come from one part, in order: write them all.
+		h := heads[at]
+		doc := h.row.DocPath
+		for h.row != nil && h.row.DocPath == doc {
+			if err := w.Write(*h.row); err != nil {
+				w.Abort()
+				return counts, nil, fmt.Errorf("%w: part %s: %w", ErrParts, m.parts[at].dir, err)
+			}
+			counts.Add(*h.row)
+			ts = append(ts, h.row.Thresholds...)
+			if h.row, err = h.cur.Next(); err != nil {
+				w.Abort()
+				return counts, nil, fmt.Errorf("part %s: %w", m.parts[at].dir, err)
+			}
+		}
+	}
+	if err := w.Close(); err != nil {
+		return counts, nil, err
+	}
+	return counts, ts, nil
+}
+
+// rowGroupCheck is how often, in rows, a merge looks for a cancelled context.
+const rowGroupCheck = 1024
+
+// report is the merged run's report.
+func (m *merger) report(dt docTotals, status Status, start time.Time) artifacts.Report {
+	first := m.parts[0]
+	rep := artifacts.Report{RunID: m.runID, Status: string(status), Diagnostics: dt.diags, Skipped: first.report.Skipped,
+		LangFrom: map[string]int{}, Markup: map[string]int{}}
+	if rep.Diagnostics == nil {
+		rep.Diagnostics = []schema.Diagnostic{}
+	}
+	if rep.Skipped == nil {
+		rep.Skipped = []schema.Skipped{}
+	}
+	stages := map[string]*artifacts.StageStat{}
+	var models *artifacts.ModelReport
+	for _, p := range m.parts {
+		for _, s := range p.report.Stages {
+			st := stages[s.Name]
+			if st == nil {
+				st = &artifacts.StageStat{Name: s.Name}
+				stages[s.Name] = st
+				rep.Stages = append(rep.Stages, artifacts.StageStat{Name: s.Name})
+			}
+			st.Items += s.Items
+			st.Seconds += s.Seconds
+		}
+		for k, n := range p.report.LangFrom {
+			rep.LangFrom[k] += n
+		}
+		for k, n := range p.report.Markup {
+			rep.Markup[k] += n
+		}
+		if pm := p.report.Models; pm != nil {
+			if models == nil {
+				models = &artifacts.ModelReport{}
+			}
+			models.Headers = addStats(models.Headers, pm.Headers)
+			models.Embedder = addStats(models.Embedder, pm.Embedder)
+			models.Truncations = append(models.Truncations, pm.Truncations...)
+		}
+	}
+	for i := range rep.Stages {
+		rep.Stages[i] = *stages[rep.Stages[i].Name]
+	}
+	rep.Stages = append(rep.Stages, artifacts.StageStat{Name: "merge", Items: len(m.parts), Seconds: time.Since(start).Seconds()})
+	if models != nil {
+		models.Rejects, models.Ungrounded = dt.rejects, dt.ungrounded
+		if models.Rejects == nil {
+			models.Rejects = []artifacts.Reject{}
+		}
+		if models.Ungrounded == nil {
+			models.Ungrounded = []artifacts.UngroundedThreshold{}
+		}
+		rep.Models = models
+	}
+	rep.Seconds = time.Since(start).Seconds()
+	return rep
+}
+
+// addStats adds b's counts to a's (either may be nil).
+func addStats(a, b *schema.ModelStats) *schema.ModelStats {
+	if b == nil {
+		return a
+	}
+	if a == nil {
+		a = &schema.ModelStats{}
+	}
+	a.Calls += b.Calls
+	a.Retries += b.Retries
+	a.Repairs += b.Repairs
+	a.Fallbacks += b.Fallbacks
+	for k, n := range b.Invalid {
+		if a.Invalid == nil {
+			a.Invalid = map[string]int64{}
+		}
+		a.Invalid[k] += n
+	}
+	return a
+}
+
+// commonPrevious is the previous snapshot every part reused from, or nil
+// when they did not all reuse the same one.
+func commonPrevious(ps []part) *artifacts.PreviousRef {
+	p0 := ps[0].m.Previous
+	for _, p := range ps[1:] {
+		if p.m.Previous == nil || p0 == nil || *p.m.Previous != *p0 {
+			return nil
+		}
+	}
+	return p0
+}
+
+// plausible refuses an empty merge, and one that would shrink the target's
+// current snapshot more than publish.max_shrink allows (see run.plausible).
+func (m *merger) plausible(docs int) error {
+	if docs == 0 {
+		return fmt.Errorf("%w: the parts hold no ingested document; nothing published", ErrNothing)
+	}
+	cur := m.target.Current()
+	if cur == "" || m.cfg.AllowShrink {
+		return nil
+	}
+	cm, err := artifacts.ReadManifest(cur)
+	if err != nil {
+		return nil
+	}
+	if before := cm.Counts.Documents; float64(docs) < float64(before)*(1-m.cfg.Publish.MaxShrink) {
+		return fmt.Errorf("%w from %d to %d documents, more than publish.max_shrink (%g) allows; nothing published: check the corpus", ErrShrink, before, docs, m.cfg.Publish.MaxShrink)
+	}
+	return nil
+}
+
+// writeThresholds writes the thresholds proposal, sorted, to path.
+func writeThresholds(path string, ts []schema.Threshold) (artifacts.FileInfo, error) {
+	thresholds.Sort(ts)
+	f, err := os.Create(path)
+	if err != nil {
+		return artifacts.FileInfo{}, err
+	}
+	werr := thresholds.Write(f, ts)
+	if err := errors.Join(werr, f.Sync(), f.Close()); err != nil {
+		return artifacts.FileInfo{}, fmt.Errorf("write %s: %w", artifacts.ThresholdsFile, err)
+	}
+	info, err := artifacts.Describe(path)
+	info.Rows = len(ts)
+	return info, err
+}
