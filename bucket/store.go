@@ -84,6 +84,25 @@ func Open(ctx context.Context, rawURL string) (*Store, error) {
 	if u.Scheme != "file" {
 		prefix = strings.Trim(u.Path, "/")
 		u.Path = ""
+	} else {
+		// A folder is the bucket, as a bucket is in S3: the nearest folder
+		// that exists, and the rest a prefix that writes create, so a
+		// file:// prefix behaves as an s3:// one (parts under parts/…).
+		dir := filepath.Clean(filepath.FromSlash(u.Path))
+		for {
+			if info, err := os.Stat(dir); err == nil && info.IsDir() {
+				break
+			}
+			parent := filepath.Dir(dir)
+			if parent == dir {
+				break
+			}
+			dir = parent
+		}
+		if rel, err := filepath.Rel(filepath.Clean(filepath.FromSlash(u.Path)), dir); err == nil && rel != "." {
+			prefix = strings.Trim(filepath.ToSlash(strings.TrimPrefix(filepath.Clean(filepath.FromSlash(u.Path)), dir)), "/")
+			u.Path = filepath.ToSlash(dir)
+		}
 	}
 	b, err := blob.OpenBucket(ctx, u.String())
 	if err != nil {

@@ -4,10 +4,15 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
 
 	"github.com/urfave/cli/v3"
 
 	"github.com/ocean-safety/ingest/artifacts"
+	"github.com/ocean-safety/ingest/bucket"
+	"github.com/ocean-safety/ingest/corpus"
 	"github.com/ocean-safety/ingest/models"
 	"github.com/ocean-safety/ingest/stages"
 )
@@ -36,6 +41,8 @@ func indexCommand() *cli.Command {
 			&cli.BoolFlag{Name: "plan", Usage: "dry run: count documents, chunks, model and embedding calls, then stop"},
 			&cli.BoolFlag{Name: "allow-shrink", Usage: "publish even when the corpus lost more than publish.max_shrink of the previous snapshot's documents"},
 			&cli.DurationFlag{Name: "wait", HideDefault: true, Usage: "wait up to this long for another run of the same --out or --publish to finish (default: fail at once)"},
+			&cli.StringFlag{Name: "shard", Sources: cli.EnvVars("INGEST_SHARD"), Usage: "run shard K of N (K/N, from 0) into a part at --out/--publish DIR/shard-K-of-N, for ingest merge"},
+			&cli.IntFlag{Name: "shards", Sources: cli.EnvVars("INGEST_SHARDS"), HideDefault: true, Usage: "run one of N shards, K read from JOB_COMPLETION_INDEX (a Kubernetes Indexed Job)"},
 			jsonFlag("the run's outcome as JSON: {status, exit_code, error, snapshot, counts, calls, diagnostics, seconds, stages}"),
 		}, append(backendFlags(), logFlags()...)...),
 		Action: indexAction,
@@ -128,6 +135,17 @@ func runIndex(ctx context.Context, cmd *cli.Command, rep *reporter) (*stages.Res
 	}
 	if cfg.Corpus == "" || out == "" && publish == "" {
 		return nil, "", usage("index needs --corpus and --out or --publish (or corpus: and out: in the config)")
+	}
+	if cfg.Shard, err = shardFlags(cmd); err != nil {
+		return nil, "", err
+	}
+	if !cfg.Shard.Whole() { // the part goes to its own folder under the parts' place
+		for _, place := range []string{out, publish} {
+			if err := checkPartsPlace(place); err != nil {
+				return nil, "", err
+			}
+		}
+		out, publish = partPlace(out, cfg.Shard), partPlace(publish, cfg.Shard)
 	}
 	if err := cfg.Validate(); err != nil {
 		return nil, "", settingsError(err)
@@ -247,4 +265,61 @@ func previousDims(ctx context.Context, t artifacts.Target) int {
 		return 0
 	}
 	return m.Embedder.Dims
+}
+
+// shardFlags reads --shard K/N, or --shards N with K from
+// JOB_COMPLETION_INDEX (Kubernetes numbers an Indexed Job's pods from 0).
+func shardFlags(cmd *cli.Command) (corpus.Shard, error) {
+	spec, n := cmd.String("shard"), cmd.Int("shards")
+	switch {
+	case spec != "" && n != 0:
+		sh, err := corpus.ParseShard(spec)
+		if err == nil && sh.Count != n {
+			err = fmt.Errorf("--shard %s and --shards %d disagree", spec, n)
+		}
+		if err != nil {
+			return sh, usage("%v", err)
+		}
+		return sh, nil
+	case spec != "":
+		sh, err := corpus.ParseShard(spec)
+		if err != nil {
+			return sh, usage("--shard %v", err)
+		}
+		return sh, nil
+	case n != 0:
+		k, ok := os.LookupEnv("JOB_COMPLETION_INDEX")
+		if !ok {
+			return corpus.Shard{}, usage("--shards %d needs --shard K/%d or JOB_COMPLETION_INDEX (set in a Kubernetes Indexed Job's pods)", n, n)
+		}
+		sh, err := corpus.ParseShard(k + "/" + strconv.Itoa(n))
+		if err != nil {
+			return sh, usage("JOB_COMPLETION_INDEX=%s with --shards %d: %v", k, n, err)
+		}
+		return sh, nil
+	}
+	return corpus.Shard{}, nil
+}
+
+// partPlace is where a shard's part goes under the parts' place (a folder
+// or a bucket URL): place/shard-K-of-N.
+func partPlace(place string, sh corpus.Shard) string {
+	if place == "" {
+		return ""
+	}
+	return joinPlace(place, sh.Name())
+}
+
+// checkPartsPlace refuses a parts' place that is itself a snapshot or a
+// publish folder: the parts would be written inside what consumers read.
+func checkPartsPlace(place string) error {
+	if place == "" || bucket.IsURL(place) {
+		return nil // a bucket prefix: the parts' own prefixes are checked like any publish target
+	}
+	for _, name := range []string{artifacts.ManifestFile, artifacts.LatestLink} {
+		if _, err := os.Lstat(filepath.Join(place, name)); err == nil {
+			return usage("%s holds a snapshot (%s): with --shard, --out and --publish name the folder parts go under (as %s/shard-K-of-N); give one of its own", place, name, place)
+		}
+	}
+	return nil
 }

@@ -100,3 +100,17 @@ func publishTarget(ctx context.Context, publish string, keep int, prev string) (
 	}
 	return artifacts.RemoteTarget(store, work, keep, prev), func() { store.Close() }, nil
 }
+
+// joinPlace adds a name to a folder path or to a bucket URL's path (its
+// query, the driver's options, kept).
+func joinPlace(place, name string) string {
+	if !bucket.IsURL(place) {
+		return filepath.Join(place, name)
+	}
+	u, err := url.Parse(place)
+	if err != nil {
+		return place + "/" + name // refused with a clear message when opened
+	}
+	u.Path = strings.TrimSuffix(u.Path, "/") + "/" + name
+	return u.String()
+}

@@ -58,7 +58,11 @@ func newRunSummary(ctx context.Context, res *stages.Result, err error) runSummar
 
 func printSummary(w io.Writer, res *stages.Result) {
 	m := res.Manifest
-	fmt.Fprintf(w, "published %s: %s (%d rejected, %s skipped", res.Published.Path, plural(m.Counts.Documents, "document"), m.Counts.Rejected, plural(m.Counts.Skipped, "file"))
+	what := "published"
+	if m.Shard != nil {
+		what = fmt.Sprintf("published part %d of %d to", m.Shard.Index, m.Shard.Count)
+	}
+	fmt.Fprintf(w, "%s %s: %s (%d rejected, %s skipped", what, res.Published.Path, plural(m.Counts.Documents, "document"), m.Counts.Rejected, plural(m.Counts.Skipped, "file"))
 	if m.Counts.Drafts > 0 || m.Counts.Excluded > 0 {
 		fmt.Fprintf(w, ", %s, %d excluded", plural(m.Counts.Drafts, "draft"), m.Counts.Excluded)
 	}

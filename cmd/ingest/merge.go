@@ -1,0 +1,169 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+
+	"github.com/urfave/cli/v3"
+
+	"github.com/ocean-safety/ingest/artifacts"
+	"github.com/ocean-safety/ingest/bucket"
+	"github.com/ocean-safety/ingest/corpus"
+	"github.com/ocean-safety/ingest/stages"
+)
+
+func mergeCommand() *cli.Command {
+	return &cli.Command{
+		Name:      "merge",
+		Usage:     "assemble the parts of a sharded run (index --shard K/N) into one snapshot, as one run would make it",
+		ArgsUsage: "[PART...]",
+		Description: "Each PART is a part snapshot: a folder, a folder a part was published to, or URL/latest.\n" +
+			"--parts DIR --shards N names them all at once: DIR/shard-K-of-N for K from 0 to N-1.",
+		Flags: append([]cli.Flag{
+			&cli.StringFlag{Name: "parts", Sources: cli.EnvVars("INGEST_PARTS"), Usage: "the folder or bucket URL the shards wrote their parts under (with --shards)"},
+			&cli.IntFlag{Name: "shards", Sources: cli.EnvVars("INGEST_SHARDS"), HideDefault: true, Usage: "how many shards the run had (with --parts)"},
+			&cli.StringFlag{Name: "out", Sources: cli.EnvVars("INGEST_OUT"), Usage: "snapshot folder; replaced atomically when the merge succeeds"},
+			&cli.StringFlag{Name: "publish", Sources: cli.EnvVars("INGEST_PUBLISH"), Usage: "publish as DIR/<name>/ (or to a bucket URL) and move latest to it (instead of --out)"},
+			&cli.IntFlag{Name: "keep", Value: artifacts.DefaultKeep, Usage: "with --publish: snapshots to keep (latest is never removed)"},
+			&cli.StringFlag{Name: "config", Sources: cli.EnvVars("INGEST_CONFIG"), Usage: "YAML config file, for publish.max_shrink"},
+			&cli.BoolFlag{Name: "allow-shrink", Usage: "publish even when the corpus lost more than publish.max_shrink of the current snapshot's documents"},
+			&cli.DurationFlag{Name: "wait", HideDefault: true, Usage: "wait up to this long for another run of the same --out or --publish to finish (default: fail at once)"},
+			jsonFlag("the merge's outcome as JSON, as index --json prints a run's"),
+		}, logFlags()...),
+		Action: mergeAction,
+	}
+}
+
+func mergeAction(ctx context.Context, cmd *cli.Command) error {
+	res, publish, err := runMerge(ctx, cmd)
+	switch {
+	case errors.Is(err, artifacts.ErrPrune):
+		fmt.Fprintf(cmd.Root().ErrWriter, "warning: %v\n", err)
+		err = nil
+	case errors.Is(err, stages.ErrShrink):
+		err = fmt.Errorf("merge: %w; to accept it, run again with --allow-shrink", err)
+	case errors.Is(err, stages.ErrParts):
+		err = usageError{fmt.Errorf("merge: %w", err)}
+	case err != nil && !errors.As(err, new(usageError)):
+		err = fmt.Errorf("merge: %w", targetError(settingsError(err)))
+	}
+	if err == nil && res != nil && res.Status == stages.StatusPartial {
+		err = errPartial
+	}
+	if cmd.Bool("json") {
+		if werr := writeJSON(cmd.Root().Writer, newRunSummary(ctx, res, err)); werr != nil {
+			return werr
+		}
+		return err
+	}
+	if res != nil {
+		errw := cmd.Root().ErrWriter
+		if publish != "" {
+			fmt.Fprintf(errw, "latest → %s\n", res.Published.Path)
+		}
+		printSummary(errw, res)
+	}
+	return err
+}
+
+func runMerge(ctx context.Context, cmd *cli.Command) (*stages.Result, string, error) {
+	f, err := loadConfig(cmd)
+	if err != nil {
+		return nil, "", err
+	}
+	out, publish := f.Out, cmd.String("publish")
+	if cmd.IsSet("out") {
+		out = cmd.String("out")
+	}
+	switch {
+	case publish != "" && cmd.IsSet("out"):
+		return nil, "", usage("--publish and --out are exclusive")
+	case publish != "":
+		out = ""
+	case out == "":
+		return nil, "", usage("merge needs --out or --publish")
+	}
+	args, err := partArgs(cmd)
+	if err != nil {
+		return nil, "", err
+	}
+	var dirs []string
+	for _, a := range args {
+		dir, cleanup, err := partDir(ctx, a)
+		if err != nil {
+			return nil, "", usageError{fmt.Errorf("part %s: %w", a, err)}
+		}
+		defer cleanup()
+		dirs = append(dirs, dir)
+	}
+	target := artifacts.OutTarget(out, "")
+	if publish != "" {
+		var closeTarget func()
+		if target, closeTarget, err = publishTarget(ctx, publish, cmd.Int("keep"), ""); err != nil {
+			return nil, "", err
+		}
+		defer closeTarget()
+	}
+	mc := stages.MergeConfig{Publish: f.Run.Publish, AllowShrink: cmd.Bool("allow-shrink")}
+	opts := stages.Options{LockWait: cmd.Duration("wait"), Logger: newLogger(cmd, nil)}
+	res, err := stages.Merge(ctx, dirs, mc, target, opts)
+	return res, publish, err
+}
+
+// partArgs are the parts named: the arguments, or with --parts DIR
+// --shards N, DIR/shard-K-of-N for every K.
+func partArgs(cmd *cli.Command) ([]string, error) {
+	args := cmd.Args().Slice()
+	root, n := cmd.String("parts"), cmd.Int("shards")
+	switch {
+	case root == "" && n == 0:
+		if len(args) == 0 {
+			return nil, usage("merge needs the parts: PART... or --parts DIR --shards N")
+		}
+		return args, nil
+	case root == "" || n == 0:
+		return nil, usage("--parts and --shards go together: the folder the shards wrote to and how many there were")
+	case len(args) > 0:
+		return nil, usage("give the parts as arguments or with --parts, not both")
+	}
+	for k := range n {
+		sh := corpus.Shard{Index: k, Count: n}
+		if err := sh.Validate(); err != nil {
+			return nil, usage("--shards %d: %v", n, err)
+		}
+		args = append(args, joinPlace(root, sh.Name()))
+	}
+	return args, nil
+}
+
+// partDir makes a part argument a local snapshot folder: a snapshot folder
+// as it is, a folder a part was published to at its latest, a URL as
+// verify and diff take it (URL/latest, URL/<name>; a URL naming the publish
+// prefix itself means its latest).
+func partDir(ctx context.Context, arg string) (string, func(), error) {
+	if bucket.IsURL(arg) {
+		if _, snap, err := splitSnapshotURL(arg); err != nil || !isSnapshotRef(snap) {
+			arg = joinPlace(arg, "latest")
+		}
+		return localSnapshot(ctx, arg)
+	}
+	if _, err := os.Stat(filepath.Join(arg, artifacts.ManifestFile)); err == nil {
+		return arg, func() {}, nil
+	}
+	dir, err := artifacts.Latest(arg)
+	if err != nil {
+		return "", func() {}, fmt.Errorf("no part there (did that shard's run finish?)")
+	}
+	return dir, func() {}, nil
+}
+
+// snapshotName is a published snapshot's folder name (artifacts.SnapshotName).
+var snapshotName = regexp.MustCompile(`^[0-9]{8}T[0-9]{6}Z-[0-9a-f]{12}$`)
+
+// isSnapshotRef reports whether a URL's last element names a snapshot
+// rather than a publish prefix: "latest" or a snapshot's folder name.
+func isSnapshotRef(s string) bool { return s == "latest" || snapshotName.MatchString(s) }
