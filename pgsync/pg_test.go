@@ -166,3 +166,5 @@ func count(t *testing.T, url, sql string, args ...any) int {
 }
 
 func rowsSummary(inserted, deleted int64) string { return fmt.Sprintf("+%d -%d", inserted, deleted) }
+
+func stagesOptions() stages.Options { return stages.Options{} }

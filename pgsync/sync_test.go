@@ -172,7 +172,7 @@ func TestSyncRefusesTable(t *testing.T) {
 		"column embedding is vector(8), want vector(1024)",
 		"no column doc_id uuid",
 		"column extra is NOT NULL without a default",
-			} {
+	} {
 		if !slices.ContainsFunc(mm.Problems, func(p string) bool { return len(p) >= len(want) && p[:len(want)] == want }) {
 			t.Errorf("got problems %q, want one starting %q", mm.Problems, want)
 		}
