@@ -82,8 +82,9 @@ run_tests() {
   eval "$(start)"
   trap 'stop_run "$INGEST_PGLITE_RUN"' EXIT
   log "server at ${INGEST_TEST_POSTGRES}"
-  # -p 1: one session serves every test package; they would only queue for it.
-  go test -p 1 -count=1 ./pgsync ./cmd/ingest -run 'Postgres|Sync|PG'
+  # One package at a time: one session serves them all, and they would only queue for it.
+  go test -count=1 ./pgsync
+  go test -count=1 -run 'Sync' ./cmd/ingest
 }
 
 case "${1:-}" in

@@ -21,8 +21,10 @@ func RedactURL(s string) string {
 	return keywordPassword.ReplaceAllString(s, "${1}***")
 }
 
-// secretsOf returns the password of a connection string, if it has one.
-func secretsOf(s string) []string {
+// Secrets returns the password of a connection string, if it has one (in
+// the forms it may be quoted in): what must never be printed. The user name
+// is not one: it is most often "postgres", the scheme's own word.
+func Secrets(s string) []string {
 	var out []string
 	if u, err := url.Parse(s); err == nil && u.User != nil {
 		if pw, ok := u.User.Password(); ok && pw != "" {
@@ -56,7 +58,7 @@ func redactErr(err error, connString string) error {
 		return nil
 	}
 	msg := RedactURL(err.Error())
-	for _, s := range secretsOf(connString) {
+	for _, s := range Secrets(connString) {
 		if len(s) >= 3 { // shorter would scrub ordinary words
 			msg = strings.ReplaceAll(msg, s, "***")
 		}

@@ -123,16 +123,30 @@ func Sync(ctx context.Context, opt Options) (*Report, error) {
 	return rep, nil
 }
 
+// Validate checks the settings (defaults filled for those left empty):
+// names, index, load, and the tenant, which must be a UUID if given.
+func (o Options) Validate() error {
+	o.fill()
+	var errs []error
+	if _, err := ParseIndex(string(o.Index)); err != nil {
+		errs = append(errs, err)
+	}
+	if _, err := ParseLoad(string(o.Load)); err != nil {
+		errs = append(errs, err)
+	}
+	if err := (Table{Name: o.Table, Dims: 1, AppRole: o.AppRole}).validate(); err != nil {
+		errs = append(errs, err)
+	}
+	if _, err := uuid.Parse(o.Tenant); o.Tenant != "" && err != nil {
+		errs = append(errs, fmt.Errorf("tenant %q is not a UUID", o.Tenant))
+	}
+	return errors.Join(errs...)
+}
+
 // start validates the options and reads the snapshot, before any
 // connection: a bad flag or snapshot fails at once.
 func start(ctx context.Context, opt Options) (*snapshot, Table, error) {
-	if _, err := ParseIndex(string(opt.Index)); err != nil {
-		return nil, Table{}, err
-	}
-	if _, err := ParseLoad(string(opt.Load)); err != nil {
-		return nil, Table{}, err
-	}
-	if err := (Table{Name: opt.Table, Dims: 1, AppRole: opt.AppRole}).validate(); err != nil {
+	if err := opt.Validate(); err != nil {
 		return nil, Table{}, err
 	}
 	snap, err := openSnapshot(ctx, opt.Snapshot, opt.Tenant)
