@@ -17,10 +17,10 @@ const (
 	IndexIVFFlat IndexKind = "ivfflat" // lists = floor(sqrt(rows)), as KB-005 specifies
 )
 
-// ParseIndex returns the IndexKind named by s.
+// ParseIndex returns the IndexKind named by s; "" keeps the table's.
 func ParseIndex(s string) (IndexKind, error) {
 	switch IndexKind(s) {
-	case IndexHNSW, IndexIVFFlat:
+	case "", IndexHNSW, IndexIVFFlat:
 		return IndexKind(s), nil
 	}
 	return "", fmt.Errorf("index %q: want hnsw or ivfflat", s)
@@ -65,8 +65,16 @@ func listsFor(n int) int { return max(1, int(math.Floor(math.Sqrt(float64(n)))))
 const listsTolerance = 2
 
 // planIndex decides what the sync does to the ANN index of a table that
-// will hold rows rows (every tenant's).
+// will hold rows rows (every tenant's). An empty want keeps the kind the
+// table has (HNSW if it has none): a nightly sync without --index does not
+// undo an index an operator chose.
 func planIndex(have []annIndex, want IndexKind, rows int) IndexChange {
+	if want == "" {
+		want = IndexHNSW
+		if len(have) == 1 {
+			want = IndexKind(have[0].method)
+		}
+	}
 	ch := IndexChange{Kind: want, Action: IndexCreate}
 	if want == IndexIVFFlat {
 		ch.Lists = listsFor(rows)

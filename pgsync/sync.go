@@ -20,7 +20,7 @@ type Options struct {
 	Tenant   string    // a UUID; "" takes the snapshot's tenant_id
 	AppRole  string    // default DefaultAppRole
 	Migrate  bool      // apply the migrations the table lacks (creating it)
-	Index    IndexKind // default IndexHNSW
+	Index    IndexKind // "": keep the table's ANN index, or create HNSW
 	Load     Load      // default DefaultLoad
 }
 
@@ -30,9 +30,6 @@ func (o *Options) fill() {
 	}
 	if o.AppRole == "" {
 		o.AppRole = DefaultAppRole
-	}
-	if o.Index == "" {
-		o.Index = IndexHNSW
 	}
 	if o.Load == "" {
 		o.Load = DefaultLoad

@@ -24,7 +24,7 @@ func syncCommand() *cli.Command {
 			&cli.StringFlag{Name: "app-role", Value: pgsync.DefaultAppRole, Usage: "the role retrievers use: --migrate grants it SELECT, INSERT, DELETE"},
 			&cli.BoolFlag{Name: "migrate", Usage: "create the table, or apply the migrations it lacks"},
 			&cli.BoolFlag{Name: "plan", Usage: "say what the sync would do, change nothing"},
-			&cli.StringFlag{Name: "index", Value: string(pgsync.IndexHNSW), Usage: "ANN index: hnsw, or ivfflat with lists = floor(sqrt(rows))"},
+			&cli.StringFlag{Name: "index", Usage: "ANN index to leave: hnsw, or ivfflat with lists = floor(sqrt(rows)) (default: keep the table's; hnsw on a new table)"},
 			&cli.StringFlag{Name: "load", Value: string(pgsync.DefaultLoad), Usage: "copy (COPY FROM STDIN, binary) or insert (multi-row INSERT, for servers that cannot COPY)"},
 			&cli.BoolFlag{Name: "json", Usage: "print the plan or report as JSON"},
 		},
