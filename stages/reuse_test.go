@@ -234,7 +234,7 @@ func TestCorruptPrevious(t *testing.T) {
 		}},
 		{"wrong schema version", func(t *testing.T, dir string) {
 			p := filepath.Join(dir, artifacts.ManifestFile)
-			writeFile(p, bytes.Replace(readFile(t, p), []byte(`"schema_version": "1"`), []byte(`"schema_version": "0"`), 1))
+			writeFile(p, bytes.Replace(readFile(t, p), []byte(`"schema_version": "`+artifacts.SchemaVersion+`"`), []byte(`"schema_version": "0"`), 1))
 		}},
 	}
 	for _, tt := range tests {
