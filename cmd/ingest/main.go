@@ -84,7 +84,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		OnUsageError: func(_ context.Context, _ *cli.Command, err error, _ bool) error {
 			return usageError{err}
 		},
-		Commands: []*cli.Command{indexCommand(), chunkCommand(), inspectCommand(), unitsCommand(), thresholdsCommand(), searchCommand(), evalCommand(), diffCommand(), verifyCommand(), syncCommand()},
+		Commands: []*cli.Command{indexCommand(), chunkCommand(), inspectCommand(), unitsCommand(), thresholdsCommand(), searchCommand(), evalCommand(), diffCommand(), verifyCommand(), syncCommand(), embedCommand()},
 	}
 	err := app.Run(ctx, args)
 	code := exitCode(ctx, err)
