@@ -20,6 +20,10 @@ knowledge-index:
         echo "diff: $new.diff.md"
     fi
 
+# Sync the latest published snapshot into pgvector: KB_DATABASE_URL (postgres://…) and KB_TENANT (a UUID).
+knowledge-sync:
+    go run ./cmd/ingest sync --snapshot {{publish}}/latest --to "$KB_DATABASE_URL" --tenant "$KB_TENANT" --migrate
+
 # The tests, as CI runs them.
 test:
     go test ./...
