@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/jackc/pgx/v5"
@@ -179,5 +180,43 @@ func TestSyncRefusesTable(t *testing.T) {
 	}
 	if got := count(t, url, "SELECT count(*) FROM "+table); got != 0 {
 		t.Errorf("got %d rows in the refused table, want 0", got)
+	}
+}
+
+// TestSyncAbortsWhole makes a sync fail after its deletes, in the middle of
+// its inserts: nothing it did may remain, and kb_sync_state still names the
+// snapshot synced before.
+func TestSyncAbortsWhole(t *testing.T) {
+	url := postgresURL(t)
+	snaps := buildSnapshots(t)
+	table := tableFor(t, url)
+	for _, load := range []pgsync.Load{pgsync.LoadCopy, pgsync.LoadInsert} {
+		t.Run(string(load), func(t *testing.T) {
+			first, err := pgsync.Sync(context.Background(), pgsync.Options{Snapshot: snaps.base, URL: url, Table: table, Tenant: tenantA, Migrate: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			before := rowSet(t, url, table, tenantA)
+			// The edited paragraph is refused by a constraint of the owner's own.
+			exec(t, url, "ALTER TABLE "+table+" ADD CONSTRAINT no_far CHECK (chunk_text NOT LIKE '%far more force%')")
+			defer exec(t, url, "ALTER TABLE "+table+" DROP CONSTRAINT no_far")
+			_, err = pgsync.Sync(context.Background(), pgsync.Options{Snapshot: snaps.edited, URL: url, Table: table, Tenant: tenantA, Load: load})
+			if err == nil || !strings.Contains(err.Error(), "no_far") {
+				t.Fatalf("got %v, want the constraint's error", err)
+			}
+			after := rowSet(t, url, table, tenantA)
+			if got := replaced(before, after); len(got) != 0 || len(after) != len(before) {
+				t.Errorf("after a failed sync: got %d rows, those of %q replaced; want the %d rows before, none replaced", len(after), got, len(before))
+			}
+			var synced string
+			withConn(t, url, func(conn *pgx.Conn) {
+				if err := conn.QueryRow(context.Background(), "SELECT snapshot_name FROM kb_sync_state WHERE table_name = $1", table).Scan(&synced); err != nil {
+					t.Fatal(err)
+				}
+			})
+			if synced != first.Snapshot.Name {
+				t.Errorf("kb_sync_state: got %s, want %s (the last sync that committed)", synced, first.Snapshot.Name)
+			}
+		})
 	}
 }

@@ -83,3 +83,27 @@ func TestVersionID(t *testing.T) {
 		t.Errorf("got %s, %s: want distinct, stable UUIDv5 ids", a, b)
 	}
 }
+
+// TestSyncCancelled checks that a cancelled sync stops with the context's
+// error, before any connection.
+func TestSyncCancelled(t *testing.T) {
+	base := testsnap.Build(t, testsnap.WriteCorpus(t, testsnap.Base, nil), stagesOptions())
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	for name, run := range map[string]func() error{
+		"sync": func() error {
+			_, err := pgsync.Sync(ctx, pgsync.Options{Snapshot: base, URL: "postgres://127.0.0.1:1/kb", Tenant: tenantA})
+			return err
+		},
+		"plan": func() error {
+			_, err := pgsync.PlanSync(ctx, pgsync.Options{Snapshot: base, URL: "postgres://127.0.0.1:1/kb", Tenant: tenantA})
+			return err
+		},
+	} {
+		t.Run(name, func(t *testing.T) {
+			if err := run(); !errors.Is(err, context.Canceled) {
+				t.Errorf("got %v, want context.Canceled", err)
+			}
+		})
+	}
+}
