@@ -26,6 +26,10 @@ knowledge-index: build
     fi
     exit $code
 
+# Sync the latest published snapshot into pgvector: KB_DATABASE_URL (postgres://…) and KB_TENANT (a UUID).
+knowledge-sync:
+    go run ./cmd/ingest sync --snapshot {{publish}}/latest --to "$KB_DATABASE_URL" --tenant "$KB_TENANT" --migrate
+
 # The tests, as CI runs them.
 test:
     go test ./...

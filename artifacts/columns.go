@@ -9,7 +9,10 @@ import (
 
 // SchemaVersion is the version of the chunks.parquet layout, in the file's
 // key-value metadata and in the manifest. Bump it when a column changes.
-const SchemaVersion = "2" // 2: the metadata column
+//
+// 2: the metadata column; quantities gained char_start and char_end (code
+// point offsets). One version: no release wrote either alone.
+const SchemaVersion = "2"
 
 // The columns of chunks.parquet, in order.
 const (
@@ -59,6 +62,8 @@ var quantityType = arrow.StructOf(
 	arrow.Field{Name: "si_unit", Type: arrow.BinaryTypes.String},
 	arrow.Field{Name: "start", Type: arrow.PrimitiveTypes.Int32},
 	arrow.Field{Name: "end", Type: arrow.PrimitiveTypes.Int32},
+	arrow.Field{Name: "char_start", Type: arrow.PrimitiveTypes.Int32},
+	arrow.Field{Name: "char_end", Type: arrow.PrimitiveTypes.Int32},
 )
 
 var thresholdType = arrow.StructOf(

@@ -155,7 +155,7 @@ func describe(t *testing.T, db *sql.DB, query, path string) (names, types []stri
 func TestConsumerColumnTypes(t *testing.T) {
 	path, db := consumerSnapshot(t, consumerChunks(), consumerDims)
 	const (
-		quantity  = `STRUCT(surface VARCHAR, "value" DOUBLE, unit VARCHAR, dimension VARCHAR, si_value DOUBLE, si_unit VARCHAR, "start" INTEGER, "end" INTEGER)[]`
+		quantity  = `STRUCT(surface VARCHAR, "value" DOUBLE, unit VARCHAR, dimension VARCHAR, si_value DOUBLE, si_unit VARCHAR, "start" INTEGER, "end" INTEGER, char_start INTEGER, char_end INTEGER)[]`
 		threshold = `STRUCT(subject VARCHAR, comparator VARCHAR, "value" DOUBLE, value2 DOUBLE, si_unit VARCHAR, surface VARCHAR, sentence VARCHAR, hazard VARCHAR, line INTEGER, origin VARCHAR)[]`
 	)
 	// view is the type through ingest_chunks, where it differs from raw.

@@ -198,6 +198,8 @@ func readQuantities(l *array.List, i int) []schema.Quantity {
 			SIUnit:    st.Field(5).(*array.String).Value(j),
 			Start:     int(st.Field(6).(*array.Int32).Value(j)),
 			End:       int(st.Field(7).(*array.Int32).Value(j)),
+			CharStart: int(st.Field(8).(*array.Int32).Value(j)),
+			CharEnd:   int(st.Field(9).(*array.Int32).Value(j)),
 		})
 	}
 	return out

@@ -91,6 +91,8 @@ func appendQuantities(lb *array.ListBuilder, qs []schema.Quantity) {
 		sb.FieldBuilder(5).(*array.StringBuilder).Append(q.SIUnit)
 		sb.FieldBuilder(6).(*array.Int32Builder).Append(int32(q.Start))
 		sb.FieldBuilder(7).(*array.Int32Builder).Append(int32(q.End))
+		sb.FieldBuilder(8).(*array.Int32Builder).Append(int32(q.CharStart))
+		sb.FieldBuilder(9).(*array.Int32Builder).Append(int32(q.CharEnd))
 	}
 }
 

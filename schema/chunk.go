@@ -63,16 +63,21 @@ type Cell struct {
 func (c *Chunk) Key() string { return ChunkKey(c.DocPath, c.Order) }
 
 // Quantity is a measurement found in a chunk's text, with its canonical (SI)
-// value. Start and End are byte offsets into the chunk's Text.
+// value. Start and End are UTF-8 byte offsets into the chunk's Text (what Go
+// and Rust slice by); CharStart and CharEnd are the same span in Unicode
+// code points (what Python, DuckDB and Polars count), so
+// Text[Start:End] == string([]rune(Text)[CharStart:CharEnd]) == Surface.
 type Quantity struct {
 	Surface   string  `json:"surface"`
 	Value     float64 `json:"value"`     // as written
 	Unit      string  `json:"unit"`      // as written
 	Dimension string  `json:"dimension"` // length | speed | temperature
 	SIValue   float64 `json:"si_value"`
-	SIUnit    string  `json:"si_unit"` // m | m/s | degC
-	Start     int     `json:"start"`
-	End       int     `json:"end"`
+	SIUnit    string  `json:"si_unit"`    // m | m/s | degC
+	Start     int     `json:"start"`      // UTF-8 byte offset, inclusive
+	End       int     `json:"end"`        // UTF-8 byte offset, exclusive
+	CharStart int     `json:"char_start"` // code point offset, inclusive
+	CharEnd   int     `json:"char_end"`   // code point offset, exclusive
 }
 
 // Comparators a threshold can state.

@@ -11,13 +11,15 @@ import (
 // addedDoc reports a document only the new snapshot has.
 func addedDoc(n []schema.Chunk) DocDiff {
 	return DocDiff{Path: n[0].DocPath, Status: DocAdded, Title: n[0].DocTitle, NewVersion: n[0].DocVersion,
-		ChunksAfter: len(n), Thresholds: thresholdChanges(nil, thresholdsOf(n))}
+		ChunksAfter: len(n), Thresholds: thresholdChanges(nil, thresholdsOf(n)),
+		ChunkIDsAdded: idsNotIn(n, nil), ChunkIDsRemoved: []string{}}
 }
 
 // removedDoc reports a document only the old snapshot has.
 func removedDoc(o []schema.Chunk) DocDiff {
 	return DocDiff{Path: o[0].DocPath, Status: DocRemoved, Title: o[0].DocTitle, OldVersion: o[0].DocVersion,
-		ChunksBefore: len(o), Thresholds: thresholdChanges(thresholdsOf(o), nil)}
+		ChunksBefore: len(o), Thresholds: thresholdChanges(thresholdsOf(o), nil),
+		ChunkIDsAdded: []string{}, ChunkIDsRemoved: idsNotIn(o, nil)}
 }
 
 // compareDoc compares the two versions of one document, and reports false
@@ -30,6 +32,7 @@ func compareDoc(o, n []schema.Chunk) (DocDiff, bool) {
 	d.Fields = docFieldChanges(o[0], n[0])
 	d.Chunks = chunkChanges(o, n)
 	d.Thresholds = thresholdChanges(thresholdsOf(o), thresholdsOf(n))
+	d.ChunkIDsAdded, d.ChunkIDsRemoved = idsNotIn(n, o), idsNotIn(o, n)
 	if o[0].DocVersion == n[0].DocVersion {
 		if len(d.Fields) == 0 && len(d.Chunks) == 0 && len(d.Thresholds) == 0 {
 			return DocDiff{}, false
@@ -160,8 +163,24 @@ func fieldChanges(o, n schema.Chunk) []FieldChange {
 	return out
 }
 
+// idsNotIn lists the chunk ids of cs that others lacks, in cs's order;
+// never nil, so the JSON has a list to range over.
+func idsNotIn(cs, others []schema.Chunk) []string {
+	seen := make(map[string]bool, len(others))
+	for _, c := range others {
+		seen[c.ChunkID] = true
+	}
+	out := []string{}
+	for _, c := range cs {
+		if !seen[c.ChunkID] {
+			out = append(out, c.ChunkID)
+		}
+	}
+	return out
+}
+
 func sideOf(c schema.Chunk) *ChunkSide {
-	return &ChunkSide{Order: c.Order, SectionPath: c.SectionPath, ContentHash: c.ContentHash, Excerpt: excerpt(c.Text)}
+	return &ChunkSide{ChunkID: c.ChunkID, Order: c.Order, SectionPath: c.SectionPath, ContentHash: c.ContentHash, Excerpt: excerpt(c.Text)}
 }
 
 // placesOf keys each chunk by its text and heading path: the same text under

@@ -146,7 +146,10 @@ func scrubHashes(rep *snapdiff.Report) {
 		}
 		return "old-" + what, "new-" + what
 	}
-	oldName, newName := label(rep.Old.Name, rep.New.Name, "name")
+	// A name is its build time and its content: the same content named in
+	// two different seconds is still the same snapshot.
+	content := func(name string) string { return name[strings.LastIndexByte(name, '-')+1:] }
+	oldName, newName := label(content(rep.Old.Name), content(rep.New.Name), "name")
 	rep.Old.Name, rep.New.Name = oldName, newName
 	rep.Old.ConfigHash, rep.New.ConfigHash = label(rep.Old.ConfigHash, rep.New.ConfigHash, "config-hash")
 }

@@ -84,6 +84,13 @@ type DocDiff struct {
 	Fields       []FieldChange     `json:"fields,omitempty"` // title, source_url, source_label, tenant_id, kind, lang, beach_id
 	Chunks       []ChunkChange     `json:"chunks,omitempty"` // in document order
 	Thresholds   []ThresholdChange `json:"thresholds,omitempty"`
+	// ChunkIDsAdded and ChunkIDsRemoved are what a vector store keyed by
+	// chunk_id applies: insert (upsert) the added ids' rows from the new
+	// snapshot, delete the removed ids. In document order, sorted within a
+	// document by chunk_order of the side they come from. A chunk whose text
+	// is unchanged keeps its id (moved or relabelled: see Chunks).
+	ChunkIDsAdded   []string `json:"chunk_ids_added"`
+	ChunkIDsRemoved []string `json:"chunk_ids_removed"`
 }
 
 // ChangeKind says how a chunk or a threshold changed.
@@ -111,6 +118,7 @@ type ChunkChange struct {
 // ChunkSide is a chunk as one snapshot has it. The excerpt is truncated: the
 // full text is in the snapshot, under the chunk's key.
 type ChunkSide struct {
+	ChunkID     string   `json:"chunk_id"`
 	Order       int      `json:"chunk_order"`
 	SectionPath []string `json:"section_path"`
 	ContentHash string   `json:"content_hash"`

@@ -1,6 +1,8 @@
 package stages
 
 import (
+	"unicode/utf8"
+
 	"github.com/ocean-safety/ingest/schema"
 	"github.com/ocean-safety/ingest/thresholds"
 	"github.com/ocean-safety/ingest/units"
@@ -19,6 +21,8 @@ func (Normaliser) Normalise(c *schema.Chunk) {
 		c.Quantities = append(c.Quantities, schema.Quantity{
 			Surface: q.Surface, Value: q.Value, Unit: q.Unit, Dimension: string(q.Dimension),
 			SIValue: q.SIValue, SIUnit: q.SIUnit, Start: q.Start, End: q.End,
+			// Code points, for consumers whose strings count characters.
+			CharStart: utf8.RuneCountInString(c.Text[:q.Start]), CharEnd: utf8.RuneCountInString(c.Text[:q.End]),
 		})
 	}
 	c.Thresholds = thresholds.Extract(*c, qs)

@@ -83,7 +83,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		ExitErrHandler:        func(context.Context, *cli.Command, error) {}, // exit codes are decided below
 		OnUsageError:          onUsage,
 		CommandNotFound:       func(_ context.Context, _ *cli.Command, name string) { unknown = name },
-		Commands:              []*cli.Command{indexCommand(), mergeCommand(), chunkCommand(), inspectCommand(), unitsCommand(), thresholdsCommand(), searchCommand(), evalCommand(), diffCommand(), verifyCommand()},
+		Commands:              []*cli.Command{indexCommand(), mergeCommand(), chunkCommand(), inspectCommand(), unitsCommand(), thresholdsCommand(), searchCommand(), evalCommand(), diffCommand(), verifyCommand(), syncCommand(), embedCommand()},
 	}
 	for _, c := range app.Commands {
 		c.OnUsageError = onUsage // one line per error, no help page after it

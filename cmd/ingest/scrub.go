@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/ocean-safety/ingest/models"
+	"github.com/ocean-safety/ingest/pgsync"
 )
 
 // scrubber is a writer that replaces credentials with *** in everything
@@ -18,16 +19,28 @@ type scrubber struct {
 }
 
 // newScrubber wraps w to scrub the credentials in the command line's
-// arguments and in the model servers' environment variables.
+// arguments and in the model servers' environment variables. A database
+// address (sync --to) gives its password only: its user name is most often
+// "postgres", which the scheme itself spells.
 func newScrubber(w io.Writer, args []string) io.Writer {
-	var addresses []string
+	var addresses, databases []string
 	for _, a := range args {
-		addresses = append(addresses, a)
+		vs := []string{a}
 		if _, v, ok := strings.Cut(a, "="); ok { // --ollama-host=URL
-			addresses = append(addresses, v)
+			vs = append(vs, v)
+		}
+		for _, v := range vs {
+			if strings.HasPrefix(v, "postgres://") || strings.HasPrefix(v, "postgresql://") || strings.Contains(v, "password=") {
+				databases = append(databases, v)
+			} else {
+				addresses = append(addresses, v)
+			}
 		}
 	}
 	secrets := models.Secrets(addresses, "")
+	for _, d := range databases {
+		secrets = append(secrets, pgsync.Secrets(d)...)
+	}
 	if len(secrets) == 0 {
 		return w
 	}

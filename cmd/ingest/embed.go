@@ -1,0 +1,106 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/urfave/cli/v3"
+
+	"github.com/ocean-safety/ingest/artifacts"
+	"github.com/ocean-safety/ingest/models"
+	"github.com/ocean-safety/ingest/stages"
+)
+
+// errEmbedderDiffers is an embedder that is not the snapshot's: its vectors
+// would rank the snapshot's chunks by noise.
+var errEmbedderDiffers = errors.New("embedder differs from the snapshot's")
+
+func embedCommand() *cli.Command {
+	flags := []cli.Flag{
+		&cli.StringFlag{Name: "snapshot", Usage: "snapshot folder: embed with its embedder (manifest.embedder), refuse any other"},
+	}
+	for _, f := range backendFlags() {
+		switch f.Names()[0] {
+		case "embedder":
+			flags = append(flags, &cli.StringFlag{Name: "embedder", Usage: "builtin, ollama:MODEL or openai:MODEL (default: the snapshot's, else builtin)"})
+		case "ollama-host", "openai-base-url", "model-timeout":
+			flags = append(flags, f)
+		}
+	}
+	return &cli.Command{
+		Name:      "embed",
+		Usage:     "print a query's vector as a JSON array, made by the snapshot's embedder (for pgvector, DuckDB, LanceDB queries)",
+		ArgsUsage: `"TEXT"`,
+		Flags:     flags,
+		Action: func(ctx context.Context, cmd *cli.Command) error {
+			text := strings.TrimSpace(strings.Join(cmd.Args().Slice(), " "))
+			if text == "" {
+				return usage(`embed needs a "TEXT"`)
+			}
+			emb, err := embedderFor(ctx, cmd)
+			if err != nil {
+				return err
+			}
+			vs, err := emb.Embed(ctx, []string{text})
+			if err != nil {
+				return fmt.Errorf("embed: %w", err)
+			}
+			if len(vs) != 1 || len(vs[0]) != emb.Dims() {
+				return fmt.Errorf("embed: got %d vectors, want 1 of %d dims", len(vs), emb.Dims())
+			}
+			b, err := json.Marshal(vs[0])
+			if err != nil {
+				return err
+			}
+			_, err = fmt.Fprintf(cmd.Root().Writer, "%s\n", b)
+			return err
+		},
+	}
+}
+
+// embedderFor opens the embedder of --embedder, or of the snapshot's
+// manifest, and checks it is the snapshot's: same name (model and digest)
+// and width.
+func embedderFor(ctx context.Context, cmd *cli.Command) (models.Embedder, error) {
+	cfg := stages.DefaultConfig()
+	bc := backendConfig(cmd, cfg)
+	bc.LLM = "none"
+	var want *artifacts.Component
+	if dir := cmd.String("snapshot"); dir != "" {
+		m, err := artifacts.ReadManifest(dir)
+		if err != nil {
+			return nil, err
+		}
+		want = &m.Embedder
+		bc.Dims = m.Embedder.Dims
+		if bc.Embedder == "" {
+			bc.Embedder = embedderFlag(m.Embedder.Name)
+		}
+	}
+	if bc.Embedder == "" {
+		bc.Embedder = "builtin"
+	}
+	_, emb, err := models.OpenBackends(ctx, bc)
+	if err != nil {
+		return nil, settingsError(err)
+	}
+	if want != nil && (emb.Name() != want.Name || emb.Dims() != want.Dims) {
+		return nil, usageError{fmt.Errorf("%w: --embedder %s is %s (%d dims), the snapshot was embedded with %s (%d dims)",
+			errEmbedderDiffers, bc.Embedder, emb.Name(), emb.Dims(), want.Name, want.Dims)}
+	}
+	return emb, nil
+}
+
+// embedderFlag is the --embedder value that names a manifest's embedder:
+// "ollama:bge-m3@sha256…" was made by ollama:bge-m3 (the digest is checked
+// after), and the built-in one by builtin.
+func embedderFlag(name string) string {
+	if name == "builtin-hash-v1" {
+		return "builtin"
+	}
+	flag, _, _ := strings.Cut(name, "@")
+	return flag
+}

@@ -1,0 +1,135 @@
+package pgsync
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/ocean-safety/ingest/schema"
+)
+
+// Defaults of a sync.
+const (
+	DefaultTable   = "kb_semantic_chunks" // KB-005's table
+	DefaultAppRole = "kb_app"             // the role retrievers connect as: SELECT, INSERT, DELETE
+)
+
+// Tables of the sync's own bookkeeping, shared by every chunks table.
+const (
+	stateTable      = "kb_sync_state"
+	migrationsTable = "kb_schema_migrations"
+)
+
+// maxNameLen leaves room in PostgreSQL's 63-byte identifiers for the
+// suffixes of the table's index and policy names.
+const maxNameLen = 40
+
+var identRe = regexp.MustCompile(`^[a-z_][a-z0-9_]*$`)
+
+// Table is the chunks table a sync writes: its name, the width of its
+// vectors and the role retrievers use.
+type Table struct {
+	Name    string
+	Dims    int
+	AppRole string
+}
+
+// validate checks the names before they reach SQL: they are quoted too,
+// but a name that needs quoting is a typo more often than a wish.
+func (t Table) validate() error {
+	for _, n := range []struct{ flag, v string }{{"table", t.Name}, {"app role", t.AppRole}} {
+		if !identRe.MatchString(n.v) || len(n.v) > maxNameLen {
+			return fmt.Errorf("%s %q: want a lower-case SQL name of letters, digits and _ (at most %d)", n.flag, n.v, maxNameLen)
+		}
+	}
+	if t.Dims < 1 || t.Dims > 2000 { // pgvector indexes vectors of up to 2000 dimensions
+		return fmt.Errorf("embedding dims %d: pgvector indexes 1 to 2000", t.Dims)
+	}
+	return nil
+}
+
+func ident(name string) string { return pgx.Identifier{name}.Sanitize() }
+
+// column is one column of the chunks table as PostgreSQL's format_type
+// names its type.
+type column struct {
+	name, typ string
+	notNull   bool
+}
+
+// columns are the table's columns in order: KB-005's, then what a retriever
+// filters on and cites. created_at is filled by its default.
+func (t Table) columns() []column {
+	return []column{
+		{"chunk_id", "uuid", true},
+		{"tenant_id", "uuid", true},
+		{"doc_id", "uuid", true},
+		{"version_id", "uuid", true},
+		{"chunk_kind", "text", true},
+		{"chunk_text", "text", true},
+		{"embedding", fmt.Sprintf("vector(%d)", t.Dims), true},
+		{"chunk_order", "integer", true},
+		{"created_at", "timestamp with time zone", true},
+		{"kind", "text", true},
+		{"lang", "text", true},
+		{"source_label", "text", true},
+		{"beach_id", "text", false},
+		{"section_path", "text[]", true},
+		{"context_header", "text", true},
+		{"content_hash", "text", true},
+		{"safety", "boolean", true},
+		{"doc_path", "text", true},
+		{"doc_title", "text", true},
+		{"source_url", "text", true},
+	}
+}
+
+// insertColumns are the columns a sync writes: all but created_at.
+func (t Table) insertColumns() []string {
+	var out []string
+	for _, c := range t.columns() {
+		if c.name != "created_at" {
+			out = append(out, c.name)
+		}
+	}
+	return out
+}
+
+// quotedList is a SQL list of string literals of a closed set of names.
+func quotedList[T ~string](vs []T) string {
+	q := make([]string, len(vs))
+	for i, v := range vs {
+		q[i] = "'" + string(v) + "'"
+	}
+	return strings.Join(q, ", ")
+}
+
+// createSQL is the table as migration 1 creates it.
+func (t Table) createSQL() string {
+	n := ident(t.Name)
+	return fmt.Sprintf(`CREATE TABLE IF NOT EXISTS %[1]s (
+	chunk_id       uuid PRIMARY KEY,
+	tenant_id      uuid NOT NULL,
+	doc_id         uuid NOT NULL,
+	version_id     uuid NOT NULL,
+	chunk_kind     text NOT NULL CHECK (chunk_kind IN (%[2]s)),
+	chunk_text     text NOT NULL,
+	embedding      vector(%[3]d) NOT NULL,
+	chunk_order    integer NOT NULL CHECK (chunk_order >= 0),
+	created_at     timestamptz NOT NULL DEFAULT now(),
+	kind           text NOT NULL CHECK (kind IN (%[4]s)),
+	lang           text NOT NULL CHECK (lang IN (%[5]s)),
+	source_label   text NOT NULL,
+	beach_id       text,
+	section_path   text[] NOT NULL,
+	context_header text NOT NULL,
+	content_hash   text NOT NULL,
+	safety         boolean NOT NULL,
+	doc_path       text NOT NULL,
+	doc_title      text NOT NULL,
+	source_url     text NOT NULL,
+	UNIQUE (tenant_id, doc_id, version_id, chunk_order)
+)`, n, quotedList(schema.Elements), t.Dims, quotedList(schema.Kinds), quotedList(schema.Langs))
+}
