@@ -54,6 +54,10 @@ func openSnapshot(ctx context.Context, dir, tenant string) (*snapshot, error) {
 	if err != nil {
 		return nil, err
 	}
+	if m.Shard != nil {
+		return nil, fmt.Errorf("snapshot %s is part %d of %d of a sharded run: syncing it would delete the other parts' rows; merge the parts (ingest merge) and sync the merge",
+			dir, m.Shard.Index, m.Shard.Count)
+	}
 	s := &snapshot{ids: map[uuid.UUID]uuid.UUID{}, docs: map[uuid.UUID]uuid.UUID{}}
 	s.ref, err = refOf(dir, m)
 	if err != nil {

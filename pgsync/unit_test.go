@@ -43,6 +43,15 @@ func TestSyncRefusesSnapshot(t *testing.T) {
 	}
 	f.Write([]byte("x"))
 	f.Close()
+	part := testsnap.Copy(t, base)
+	m, err := artifacts.ReadManifest(part)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m.Shard = &artifacts.ShardInfo{Index: 1, Count: 4}
+	if err := artifacts.WriteJSON(filepath.Join(part, artifacts.ManifestFile), m); err != nil {
+		t.Fatal(err)
+	}
 	// A closed port: nothing here may get as far as connecting.
 	const url = "postgres://kb:planted-pw@127.0.0.1:1/kb?connect_timeout=1"
 	tests := []struct {
@@ -51,6 +60,7 @@ func TestSyncRefusesSnapshot(t *testing.T) {
 		want string
 	}{
 		{"does not verify", pgsync.Options{Snapshot: tampered, Tenant: tenantA}, "does not verify (files, parquet failed"},
+		{"a part of a sharded run", pgsync.Options{Snapshot: part, Tenant: tenantA}, "is part 1 of 4 of a sharded run"},
 		{"no tenant", pgsync.Options{Snapshot: base}, `its tenant_id "" is not a UUID: name the tenant with --tenant UUID`},
 		{"tenant not a uuid", pgsync.Options{Snapshot: base, Tenant: "acme"}, `tenant "acme" is not a UUID`},
 		{"bad table", pgsync.Options{Snapshot: base, Tenant: tenantA, Table: "kb; drop"}, `table "kb; drop": want a lower-case SQL name`},
