@@ -20,6 +20,10 @@ const DocumentsFile = "documents.jsonl"
 type ShardInfo struct {
 	Index int `json:"index"`
 	Count int `json:"count"`
+	// Run names the sharded run the part belongs to (--run-id: a Job's
+	// name, a CI run's id); a merge refuses parts of different runs, so a
+	// shard that failed tonight cannot be filled in with last night's part.
+	Run string `json:"run,omitempty"`
 	// Listing is the fingerprint of the whole corpus listing every part
 	// scanned, and Listed its documents: parts of one run agree on both,
 	// and together hold Listed documents.

@@ -69,6 +69,9 @@ type Config struct {
 	// Shard, when set, runs one shard of the corpus into a part snapshot
 	// (--shard K/N) for Merge to assemble; it does not shape the chunks.
 	Shard corpus.Shard `yaml:"-" json:"-"`
+	// ShardRun names the sharded run a part belongs to (see
+	// artifacts.ShardInfo.Run).
+	ShardRun string `yaml:"-" json:"-"`
 }
 
 // PublishConfig guards publishing.

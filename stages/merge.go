@@ -30,6 +30,8 @@ var ErrParts = errors.New("parts do not make one run")
 type MergeConfig struct {
 	Publish     PublishConfig
 	AllowShrink bool
+	// Run, when set, is the run every part must belong to (--run-id).
+	Run string
 }
 
 // Merge assembles the part snapshots of a sharded run (ingest index --shard
@@ -53,6 +55,9 @@ func Merge(ctx context.Context, parts []string, cfg MergeConfig, target artifact
 	ps, err := openParts(parts)
 	if err != nil {
 		return nil, err
+	}
+	if got := ps[0].m.Shard.Run; cfg.Run != "" && got != cfg.Run {
+		return nil, fmt.Errorf("%w: the parts belong to run %q, not %q", ErrParts, got, cfg.Run)
 	}
 	if err := target.Check(""); err != nil {
 		return nil, err
@@ -177,6 +182,7 @@ func sameRun(a, b artifacts.Manifest) string {
 		what string
 		same bool
 	}{
+		{fmt.Sprintf("run (%q and %q: a part left from another run?)", a.Shard.Run, b.Shard.Run), a.Shard.Run == b.Shard.Run},
 		{"corpus listing (the corpus changed between shards)", a.Shard.Listing == b.Shard.Listing && a.Shard.Listed == b.Shard.Listed},
 		{"config", a.ConfigHash == b.ConfigHash},
 		{"ingest build", a.BuildID == b.BuildID && a.ToolVersion == b.ToolVersion},

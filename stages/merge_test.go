@@ -181,6 +181,9 @@ func TestMergeRefuses(t *testing.T) {
 	editedCfg.Corpus = edited
 	editedParts := runShards(t, editedCfg, 3, t.TempDir(), opt, "")
 	two := runShards(t, cfg, 2, t.TempDir(), opt, "")
+	tonight := cfg
+	tonight.ShardRun = "night-2"
+	tonightParts := runShards(t, tonight, 3, t.TempDir(), opt, "")
 
 	tests := []struct {
 		name  string
@@ -194,6 +197,7 @@ func TestMergeRefuses(t *testing.T) {
 		{"the corpus changed between shards", []string{parts[0], parts[1], editedParts[2]}, "corpus listing"},
 		{"shard counts differ", []string{parts[0], parts[1], two[1]}, "shard 1 of 2"},
 		{"none", nil, "no part given"},
+		{"a part of another run", []string{tonightParts[0], tonightParts[1], parts[2]}, `run ("night-2" and "": a part left from another run?)`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -209,6 +213,13 @@ func TestMergeRefuses(t *testing.T) {
 				t.Errorf("got %s written, want nothing", out)
 			}
 		})
+	}
+
+	if _, err := Merge(context.Background(), tonightParts, MergeConfig{Run: "night-3"}, artifacts.OutTarget(filepath.Join(t.TempDir(), "m"), ""), Options{}); err == nil || !strings.Contains(err.Error(), `belong to run "night-2", not "night-3"`) {
+		t.Errorf("merge --run-id night-3 of night-2's parts: got %v", err)
+	}
+	if _, err := Merge(context.Background(), tonightParts, MergeConfig{Run: "night-2"}, artifacts.OutTarget(filepath.Join(t.TempDir(), "m"), ""), Options{}); err != nil {
+		t.Errorf("merge --run-id night-2 of night-2's parts: %v", err)
 	}
 
 	// A part where a whole snapshot is published, and the reverse.

@@ -211,7 +211,7 @@ func (r *run) run(ctx context.Context) (*Result, error) {
 		return nil, err
 	}
 	if !r.cfg.Shard.Whole() {
-		r.part = &artifacts.ShardInfo{Index: r.cfg.Shard.Index, Count: r.cfg.Shard.Count, Listing: listing.Fingerprint(), Listed: len(listing.Docs)}
+		r.part = &artifacts.ShardInfo{Index: r.cfg.Shard.Index, Count: r.cfg.Shard.Count, Run: r.cfg.ShardRun, Listing: listing.Fingerprint(), Listed: len(listing.Docs)}
 		listing = r.cfg.Shard.Select(listing)
 	}
 	paths, skipped := listing.Docs, listing.Skipped

@@ -43,6 +43,7 @@ func indexCommand() *cli.Command {
 			&cli.DurationFlag{Name: "wait", HideDefault: true, Usage: "wait up to this long for another run of the same --out or --publish to finish (default: fail at once)"},
 			&cli.StringFlag{Name: "shard", Sources: cli.EnvVars("INGEST_SHARD"), Usage: "run shard K of N (K/N, from 0) into a part at --out/--publish DIR/shard-K-of-N, for ingest merge"},
 			&cli.IntFlag{Name: "shards", Sources: cli.EnvVars("INGEST_SHARDS"), HideDefault: true, Usage: "run one of N shards, K read from JOB_COMPLETION_INDEX (a Kubernetes Indexed Job)"},
+			&cli.StringFlag{Name: "run-id", Sources: cli.EnvVars("INGEST_RUN_ID"), Usage: "with --shard: the sharded run's name (a Job's, a CI run's), recorded in the part; merge refuses parts of different runs"},
 			jsonFlag("the run's outcome as JSON: {status, exit_code, error, snapshot, counts, calls, diagnostics, seconds, stages}"),
 		}, append(backendFlags(), logFlags()...)...),
 		Action: indexAction,
@@ -139,6 +140,7 @@ func runIndex(ctx context.Context, cmd *cli.Command, rep *reporter) (*stages.Res
 	if cfg.Shard, err = shardFlags(cmd); err != nil {
 		return nil, "", err
 	}
+	cfg.ShardRun = cmd.String("run-id")
 	if !cfg.Shard.Whole() { // the part goes to its own folder under the parts' place
 		for _, place := range []string{out, publish} {
 			if err := checkPartsPlace(place); err != nil {

@@ -26,6 +26,7 @@ func mergeCommand() *cli.Command {
 		Flags: append([]cli.Flag{
 			&cli.StringFlag{Name: "parts", Sources: cli.EnvVars("INGEST_PARTS"), Usage: "the folder or bucket URL the shards wrote their parts under (with --shards)"},
 			&cli.IntFlag{Name: "shards", Sources: cli.EnvVars("INGEST_SHARDS"), HideDefault: true, Usage: "how many shards the run had (with --parts)"},
+			&cli.StringFlag{Name: "run-id", Sources: cli.EnvVars("INGEST_RUN_ID"), Usage: "the sharded run every part must belong to (index --run-id)"},
 			&cli.StringFlag{Name: "out", Sources: cli.EnvVars("INGEST_OUT"), Usage: "snapshot folder; replaced atomically when the merge succeeds"},
 			&cli.StringFlag{Name: "publish", Sources: cli.EnvVars("INGEST_PUBLISH"), Usage: "publish as DIR/<name>/ (or to a bucket URL) and move latest to it (instead of --out)"},
 			&cli.IntFlag{Name: "keep", Value: artifacts.DefaultKeep, Usage: "with --publish: snapshots to keep (latest is never removed)"},
@@ -108,7 +109,7 @@ func runMerge(ctx context.Context, cmd *cli.Command) (*stages.Result, string, er
 		}
 		defer closeTarget()
 	}
-	mc := stages.MergeConfig{Publish: f.Run.Publish, AllowShrink: cmd.Bool("allow-shrink")}
+	mc := stages.MergeConfig{Publish: f.Run.Publish, AllowShrink: cmd.Bool("allow-shrink"), Run: cmd.String("run-id")}
 	opts := stages.Options{LockWait: cmd.Duration("wait"), Logger: newLogger(cmd, nil)}
 	res, err := stages.Merge(ctx, dirs, mc, target, opts)
 	return res, publish, err

@@ -46,7 +46,7 @@ func TestShardedRun(t *testing.T) {
 					args = append(args, "--prev", prev)
 				}
 				cmd := exec.Command(os.Args[0], args...)
-				cmd.Env = append(os.Environ(), childEnv+"=1", fmt.Sprintf("JOB_COMPLETION_INDEX=%d", k))
+				cmd.Env = append(os.Environ(), childEnv+"=1", fmt.Sprintf("JOB_COMPLETION_INDEX=%d", k), "INGEST_RUN_ID="+name)
 				if out, err := cmd.CombinedOutput(); err != nil {
 					errs[k] = fmt.Sprintf("shard %d: %v\n%s", k, err, out)
 				}
@@ -60,7 +60,7 @@ func TestShardedRun(t *testing.T) {
 		}
 		modelCalls = calls() - before
 		published := filepath.Join(root, "knowledge")
-		if code, _, stderr := runCLI(context.Background(), "", "merge", "--parts", parts, "--shards", fmt.Sprint(n), "--publish", published); code != exitOK {
+		if code, _, stderr := runCLI(context.Background(), "", "merge", "--parts", parts, "--shards", fmt.Sprint(n), "--run-id", name, "--publish", published); code != exitOK {
 			t.Fatalf("merge: exit %d: %s", code, stderr)
 		}
 		return filepath.Join(published, artifacts.LatestLink), modelCalls
