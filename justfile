@@ -26,9 +26,27 @@ knowledge-index: build
     fi
     exit $code
 
+# The nightly job split into shards on this machine, as an Indexed Job splits it across pods: N ingest processes at once (each reusing the latest snapshot), then one merge that publishes what a single run would.
+knowledge-index-sharded shards="4": build
+    #!/usr/bin/env bash
+    set -uo pipefail
+    run=$(date -u +%Y%m%dT%H%M%SZ)
+    parts=out/parts/$run
+    prev=()
+    [ -e {{publish}}/latest ] && prev=(--prev {{publish}}/latest)
+    pids=()
+    for k in $(seq 0 $(({{shards}} - 1))); do
+        {{bin}} index --corpus {{corpus}} --shard $k/{{shards}} --run-id $run --publish $parts "${prev[@]}" --quiet &
+        pids+=($!)
+    done
+    failed=0
+    for p in "${pids[@]}"; do wait $p || failed=1; done
+    [ $failed = 0 ] || { echo "a shard failed; nothing merged (parts kept in $parts)"; exit 1; }
+    {{bin}} merge --parts $parts --shards {{shards}} --run-id $run --publish {{publish}} --keep 7 && rm -rf $parts
+
 # Sync the latest published snapshot into pgvector: KB_DATABASE_URL (postgres://…) and KB_TENANT (a UUID).
-knowledge-sync:
-    go run ./cmd/ingest sync --snapshot {{publish}}/latest --to "$KB_DATABASE_URL" --tenant "$KB_TENANT" --migrate
+knowledge-sync: build
+    {{bin}} sync --snapshot {{publish}}/latest --to "$KB_DATABASE_URL" --tenant "$KB_TENANT" --migrate
 
 # The tests, as CI runs them.
 test:

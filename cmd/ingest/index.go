@@ -154,7 +154,13 @@ func runIndex(ctx context.Context, cmd *cli.Command, rep *reporter) (*stages.Res
 	}
 	if prev != "" {
 		dir, cleanup, err := localSnapshot(ctx, prev) // --prev may be a published snapshot's URL
-		if err != nil {
+		switch {
+		case errors.Is(err, errNothingPublished):
+			// The first night of a deployment that names where it will
+			// publish: nothing to reuse yet, as on any first run.
+			fmt.Fprintf(cmd.Root().ErrWriter, "note: --prev %s: %v; nothing to reuse\n", models.RedactURL(prev), err)
+			dir = ""
+		case err != nil:
 			return nil, "", err
 		}
 		defer cleanup()

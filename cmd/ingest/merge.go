@@ -33,6 +33,7 @@ func mergeCommand() *cli.Command {
 			&cli.StringFlag{Name: "config", Sources: cli.EnvVars("INGEST_CONFIG"), Usage: "YAML config file, for publish.max_shrink"},
 			&cli.BoolFlag{Name: "allow-shrink", Usage: "publish even when the corpus lost more than publish.max_shrink of the current snapshot's documents"},
 			&cli.DurationFlag{Name: "wait", HideDefault: true, Usage: "wait up to this long for another run of the same --out or --publish to finish (default: fail at once)"},
+			&cli.BoolFlag{Name: "quiet", Usage: "print only errors and the summary"},
 			jsonFlag("the merge's outcome as JSON, as index --json prints a run's"),
 		}, logFlags()...),
 		Action: mergeAction,

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
@@ -47,6 +48,9 @@ func splitSnapshotURL(raw string) (prefix, snapshot string, err error) {
 	return u.String(), snapshot, nil
 }
 
+// errNothingPublished is URL/latest of a prefix no run has published to.
+var errNothingPublished = errors.New("nothing published yet")
+
 // localSnapshot makes a snapshot argument a local folder: a path is used
 // as it is; a URL (s3://bucket/prefix/latest, …/<name>) is downloaded into
 // a temporary folder, which cleanup removes.
@@ -72,7 +76,7 @@ func localSnapshot(ctx context.Context, arg string) (dir string, cleanup func(),
 	if snap == "latest" {
 		dir, err = store.Latest(ctx, tmp)
 		if err == nil && dir == "" {
-			err = fmt.Errorf("%s: nothing published yet", store)
+			err = fmt.Errorf("%s: %w", store, errNothingPublished)
 		}
 	} else {
 		dir, err = store.Fetch(ctx, snap, tmp)

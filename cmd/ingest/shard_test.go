@@ -3,13 +3,18 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
+	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/johannesboyne/gofakes3"
+	"github.com/johannesboyne/gofakes3/backend/s3mem"
 
 	"github.com/ocean-safety/ingest/artifacts"
 	"github.com/ocean-safety/ingest/models/modelfake"
@@ -174,5 +179,59 @@ func TestShardFlags(t *testing.T) {
 				t.Errorf("a refused command changed %s", root)
 			}
 		})
+	}
+}
+
+// TestShardedBucketRun: shards publish their parts to a bucket, reuse the
+// last merged snapshot from it (nothing there on the first night is no
+// error), and the merge publishes from the bucket to the bucket.
+func TestShardedBucketRun(t *testing.T) {
+	backend := s3mem.New()
+	s3 := httptest.NewServer(gofakes3.New(backend).Server())
+	defer s3.Close()
+	backend.CreateBucket("knowledge")
+	t.Setenv("AWS_ACCESS_KEY_ID", "test-key-id")
+	t.Setenv("AWS_SECRET_ACCESS_KEY", "test-secret-PLANTED")
+	opts := "?endpoint=" + s3.URL + "&region=us-east-1&use_path_style=true"
+	srv := modelfake.New(modelfake.Options{Dims: 1024})
+	defer srv.Close()
+	c := copyCorpus(t, filepath.Join(t.TempDir(), "corpus"))
+	calls := func() int { return srv.Calls(modelfake.OllamaChat) + srv.Calls(modelfake.OllamaEmbed) }
+	const n = 3
+	night := func(run string) (modelCalls int, summary runSummary) {
+		t.Helper()
+		before := calls()
+		for k := range n {
+			t.Setenv("INGEST_WORK_DIR", filepath.Join(t.TempDir(), "work")) // each shard on its own machine
+			code, stdout, stderr := runCLI(context.Background(), "", "index", "--corpus", c, "--shard", fmt.Sprintf("%d/%d", k, n), "--run-id", run,
+				"--publish", "s3://knowledge/parts/"+run+opts, "--prev", "s3://knowledge/snapshots/latest"+opts, "--quiet",
+				"--llm", "ollama:qwen2.5:7b", "--embedder", "ollama:bge-m3", "--ollama-host", srv.URL)
+			if code != exitOK || strings.Contains(stdout+stderr, "PLANTED") {
+				t.Fatalf("%s shard %d: exit %d: %s", run, k, code, stderr)
+			}
+		}
+		modelCalls = calls() - before
+		t.Setenv("INGEST_WORK_DIR", filepath.Join(t.TempDir(), "work"))
+		code, stdout, stderr := runCLI(context.Background(), "", "merge", "--parts", "s3://knowledge/parts/"+run+opts, "--shards", fmt.Sprint(n),
+			"--run-id", run, "--publish", "s3://knowledge/snapshots"+opts, "--json")
+		if code != exitOK || strings.Contains(stdout+stderr, "PLANTED") {
+			t.Fatalf("%s merge: exit %d: %s", run, code, stderr)
+		}
+		if err := json.Unmarshal([]byte(stdout), &summary); err != nil {
+			t.Fatal(err)
+		}
+		return modelCalls, summary
+	}
+	first, s1 := night("night-1")
+	second, s2 := night("night-2")
+	if first == 0 || second != 0 {
+		t.Errorf("got %d model calls on the first night and %d on the unchanged second, want some and 0", first, second)
+	}
+	if !s2.Snapshot.Reused || s1.Counts.Chunks == 0 || s2.Counts.Chunks != s1.Counts.Chunks {
+		t.Errorf("night 2: got %+v, want the first night's snapshot republished as is (%+v)", s2.Snapshot, s1.Snapshot)
+	}
+	code, _, stderr := runCLI(context.Background(), "", "verify", "s3://knowledge/snapshots/latest"+opts)
+	if code != exitOK {
+		t.Errorf("verify the merged snapshot in the bucket: exit %d: %s", code, stderr)
 	}
 }
