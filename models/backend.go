@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"os"
 	"strings"
 	"time"
 
@@ -168,13 +169,42 @@ func parseBackend(key, spec, offline string) (kind, model string, err error) {
 	return kind, model, nil
 }
 
+// newServer opens the server of kind, or a pool of them when its address
+// is a list ("http://gpu-0:11434,http://gpu-1:11434").
 func newServer(kind string, cfg BackendConfig) (modelServer, error) {
+	addr := cfg.OpenAIBaseURL
+	if kind == "ollama" {
+		addr = cfg.OllamaHost
+		if addr == "" {
+			addr = os.Getenv("OLLAMA_HOST")
+		}
+	}
+	hosts := splitHosts(addr)
+	if len(hosts) <= 1 {
+		return newOneServer(kind, addr, cfg)
+	}
+	var srvs []modelServer
+	for _, h := range hosts {
+		s, err := newOneServer(kind, h, cfg)
+		if err != nil {
+			return nil, err
+		}
+		srvs = append(srvs, s)
+	}
+	return newPool(kind, srvs, cfg.Logger), nil
+}
+
+func newOneServer(kind, addr string, cfg BackendConfig) (modelServer, error) {
 	r := &retrier{policy: cfg.Retry, timeout: cfg.Timeout, log: cfg.Logger}
 	if kind == "ollama" {
-		return newOllama(cfg.OllamaHost, cfg.Timeout, r)
+		return newOllama(addr, cfg.Timeout, r)
 	}
-	return newOpenAI(cfg.OpenAIBaseURL, cfg.OpenAIKeyEnv, cfg.Timeout, r)
+	return newOpenAI(addr, cfg.OpenAIKeyEnv, cfg.Timeout, r)
 }
+
+// Endpoints is how many servers an address names: a comma-separated list
+// spreads calls over several.
+func Endpoints(addr string) int { return max(1, len(splitHosts(addr))) }
 
 func newModelHeaders(s modelServer, kind, model string, info modelInfo, cfg BackendConfig) *ModelHeaders {
 	return &ModelHeaders{

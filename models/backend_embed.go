@@ -67,7 +67,7 @@ func (e *ModelEmbedder) Dims() int { return e.dims }
 
 // Stats returns what the embedder has done so far.
 func (e *ModelEmbedder) Stats() schema.ModelStats {
-	return schema.ModelStats{Calls: e.calls.Load(), Retries: e.retry.retries.Load()}
+	return schema.ModelStats{Calls: e.calls.Load(), Retries: e.retry.retries.Load(), Endpoints: endpointStats(e.server)}
 }
 
 // Embed implements Embedder.

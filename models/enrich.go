@@ -81,7 +81,7 @@ func (h *ModelHeaders) Name() string { return h.name }
 // Stats returns what the writer has done so far.
 func (h *ModelHeaders) Stats() schema.ModelStats {
 	return schema.ModelStats{Calls: h.calls.Load(), Retries: h.retry.retries.Load(), Repairs: h.repairs.Load(), Fallbacks: h.fallbacks.Load(),
-		Invalid: h.invalid.snapshot()}
+		Invalid: h.invalid.snapshot(), Endpoints: endpointStats(h.server)}
 }
 
 // Header implements HeaderWriter.

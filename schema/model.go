@@ -9,6 +9,17 @@ type ModelStats struct {
 	// Invalid counts the answers that failed a check, by reason (a chunk's
 	// first answer and its repair each count).
 	Invalid map[string]int64 `json:"invalid_answers,omitempty"`
+	// Endpoints is each server's share when calls were spread over several
+	// (a list of hosts); the header writer and the embedder of one kind of
+	// server share them, so both list the same calls.
+	Endpoints []EndpointStats `json:"endpoints,omitempty"`
+}
+
+// EndpointStats is one model server's share of a run's calls.
+type EndpointStats struct {
+	Endpoint string `json:"endpoint"`           // its address, credentials removed
+	Calls    int    `json:"calls"`              // calls sent to it, failed ones and look-ups included
+	LeftOut  string `json:"left_out,omitempty"` // why it was left out of the run (other weights), if it was
 }
 
 // Truncation is an input a server may have cut to fit its context window:

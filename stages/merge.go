@@ -572,6 +572,16 @@ func addStats(a, b *schema.ModelStats) *schema.ModelStats {
 		}
 		a.Invalid[k] += n
 	}
+next:
+	for _, e := range b.Endpoints {
+		for i := range a.Endpoints {
+			if a.Endpoints[i].Endpoint == e.Endpoint {
+				a.Endpoints[i].Calls += e.Calls
+				continue next
+			}
+		}
+		a.Endpoints = append(a.Endpoints, e)
+	}
 	return a
 }
 

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/urfave/cli/v3"
@@ -23,10 +24,10 @@ func backendFlags() []cli.Flag {
 	return []cli.Flag{
 		&cli.StringFlag{Name: "llm", Sources: cli.EnvVars("INGEST_LLM"), Value: "none", Usage: "header and field writer: none (extractive, offline), ollama:MODEL or openai:MODEL"},
 		&cli.StringFlag{Name: "embedder", Sources: cli.EnvVars("INGEST_EMBEDDER"), Value: "builtin", Usage: "embedder: builtin (lexical, offline), ollama:MODEL or openai:MODEL"},
-		&cli.StringFlag{Name: "ollama-host", Sources: cli.EnvVars("OLLAMA_HOST"), Usage: "Ollama server address (default http://127.0.0.1:11434)"},
-		&cli.StringFlag{Name: "openai-base-url", Sources: cli.EnvVars("OPENAI_BASE_URL"), Usage: "OpenAI-compatible server address, used as given (…/v1); the API key is read from $OPENAI_API_KEY"},
-		&cli.IntFlag{Name: "llm-concurrency", HideDefault: true, Usage: "header calls in flight to the model server (default 2, or llm_concurrency in the config)", Validator: positive("llm-concurrency")},
-		&cli.IntFlag{Name: "embed-concurrency", HideDefault: true, Usage: "embedding batches in flight to the model server (default 2, or embed_concurrency in the config)", Validator: positive("embed-concurrency")},
+		&cli.StringFlag{Name: "ollama-host", Sources: cli.EnvVars("OLLAMA_HOST"), Usage: "Ollama server address (default http://127.0.0.1:11434); several, comma-separated, share the calls (least busy first; one that fails rests while the others go on)"},
+		&cli.StringFlag{Name: "openai-base-url", Sources: cli.EnvVars("OPENAI_BASE_URL"), Usage: "OpenAI-compatible server address, used as given (…/v1; several, comma-separated, share the calls); the API key is read from $OPENAI_API_KEY"},
+		&cli.IntFlag{Name: "llm-concurrency", HideDefault: true, Usage: "header calls in flight in all (default 2 per server, or llm_concurrency in the config)", Validator: positive("llm-concurrency")},
+		&cli.IntFlag{Name: "embed-concurrency", HideDefault: true, Usage: "embedding batches in flight in all (default 2 per server, or embed_concurrency in the config)", Validator: positive("embed-concurrency")},
 		&cli.DurationFlag{Name: "model-timeout", Value: 2 * time.Minute, Usage: "longest wait for one model call before it is retried (1s to 24h)", Validator: func(d time.Duration) error {
 			if d < time.Second || d > 24*time.Hour {
 				return fmt.Errorf("--model-timeout %s: want 1s to 24h", d)
@@ -49,5 +50,27 @@ func backendConfig(cmd *cli.Command, cfg stages.Config) models.BackendConfig {
 		OllamaHost:     cmd.String("ollama-host"),
 		OpenAIBaseURL:  cmd.String("openai-base-url"),
 		Timeout:        cmd.Duration("model-timeout"),
+	}
+}
+
+// perEndpointConcurrency scales the default calls in flight (2, what one
+// Ollama serves at once) by the servers a backend's address lists, unless
+// a flag or the config chose a number: N servers, N times the slots.
+func perEndpointConcurrency(cmd *cli.Command, cfg *stages.Config) {
+	servers := func(backend string) int {
+		switch {
+		case strings.HasPrefix(backend, "ollama:"):
+			return models.Endpoints(cmd.String("ollama-host"))
+		case strings.HasPrefix(backend, "openai:"):
+			return models.Endpoints(cmd.String("openai-base-url"))
+		}
+		return 1
+	}
+	def := stages.DefaultConfig()
+	if n := servers(cmd.String("llm")); !cmd.IsSet("llm-concurrency") && cfg.LLMConcurrency == def.LLMConcurrency {
+		cfg.LLMConcurrency *= n
+	}
+	if n := servers(cmd.String("embedder")); !cmd.IsSet("embed-concurrency") && cfg.EmbedConcurrency == def.EmbedConcurrency {
+		cfg.EmbedConcurrency *= n
 	}
 }

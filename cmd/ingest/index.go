@@ -121,6 +121,7 @@ func runIndex(ctx context.Context, cmd *cli.Command, rep *reporter) (*stages.Res
 	}
 	cfg := f.Run
 	applyRunFlags(cmd, &cfg)
+	perEndpointConcurrency(cmd, &cfg)
 	out, prev, publish := f.Out, f.Prev, cmd.String("publish")
 	if cmd.IsSet("out") {
 		out = cmd.String("out")

@@ -238,3 +238,49 @@ func TestIndexConcurrencyFromConfig(t *testing.T) {
 		})
 	}
 }
+
+// TestIndexSeveralEndpoints: --ollama-host with two servers spreads the
+// run's calls over both, with twice the default calls in flight, and the
+// report counts each server's share.
+func TestIndexSeveralEndpoints(t *testing.T) {
+	a := modelfake.New(modelfake.Options{Dims: 1024, Latency: 20 * time.Millisecond})
+	defer a.Close()
+	b := modelfake.New(modelfake.Options{Dims: 1024, Latency: 20 * time.Millisecond})
+	defer b.Close()
+	out := filepath.Join(t.TempDir(), "snap")
+	code, _, stderr := runCLI(context.Background(), "", "index", "--corpus", "../../corpus/ocean", "--out", out, "--quiet", "--workers", "4",
+		"--llm", "ollama:qwen2.5:7b", "--embedder", "ollama:bge-m3", "--ollama-host", a.URL+","+b.URL, "--log-level", "info", "--log-format", "json")
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	started := false
+	for _, line := range strings.Split(stderr, "\n") {
+		var l struct {
+			Msg              string `json:"msg"`
+			LLMConcurrency   int    `json:"llm_concurrency"`
+			EmbedConcurrency int    `json:"embed_concurrency"`
+		}
+		if json.Unmarshal([]byte(line), &l) == nil && l.Msg == "run started" {
+			started = true
+			if l.LLMConcurrency != 4 || l.EmbedConcurrency != 4 {
+				t.Errorf("got %d header and %d embedding calls in flight, want 4 each (2 per server)", l.LLMConcurrency, l.EmbedConcurrency)
+			}
+		}
+	}
+	if !started {
+		t.Errorf("no run started line in the log: %s", stderr)
+	}
+	var rep artifacts.Report
+	if err := json.Unmarshal(readBytes(t, filepath.Join(out, artifacts.ReportFile)), &rep); err != nil {
+		t.Fatal(err)
+	}
+	eps := rep.Models.Headers.Endpoints
+	if len(eps) != 2 || eps[0].Calls == 0 || eps[1].Calls == 0 {
+		t.Errorf("got endpoints %+v in the report, want both with calls", eps)
+	}
+	for i, srv := range []*modelfake.Server{a, b} {
+		if srv.Calls(modelfake.OllamaChat) == 0 || srv.Calls(modelfake.OllamaEmbed) == 0 {
+			t.Errorf("server %d got %d chat and %d embed calls, want some of each", i, srv.Calls(modelfake.OllamaChat), srv.Calls(modelfake.OllamaEmbed))
+		}
+	}
+}

@@ -1,0 +1,282 @@
+package models
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/ocean-safety/ingest/models/modelfake"
+	"github.com/ocean-safety/ingest/schema"
+)
+
+// stubServer is one endpoint of a pool under test.
+type stubServer struct {
+	name    string
+	digest  atomic.Value // string
+	latency time.Duration
+	down    atomic.Bool // every call fails as an unreachable server's would
+	calls   atomic.Int64
+	lookups atomic.Int64
+}
+
+func newStub(name, digest string, latency time.Duration) *stubServer {
+	s := &stubServer{name: name, latency: latency}
+	s.digest.Store(digest)
+	return s
+}
+
+var errUnreachable = errors.New("dial tcp: connection refused")
+
+func (s *stubServer) where() string      { return "ollama at " + s.name }
+func (s *stubServer) hint() string       { return "ollama_host" }
+func (s *stubServer) lengthLimits() bool { return true }
+func (s *stubServer) ping(context.Context) error {
+	if s.down.Load() {
+		return errUnreachable
+	}
+	return nil
+}
+
+func (s *stubServer) lookup(_ context.Context, model string) (modelInfo, error) {
+	s.lookups.Add(1)
+	if s.down.Load() {
+		return modelInfo{}, errUnreachable
+	}
+	return modelInfo{digest: s.digest.Load().(string), dims: 4}, nil
+}
+
+func (s *stubServer) chat(ctx context.Context, req chatRequest) (string, error) {
+	if s.down.Load() {
+		return "", errUnreachable
+	}
+	s.calls.Add(1)
+	time.Sleep(s.latency)
+	return s.name, nil
+}
+
+func (s *stubServer) embed(ctx context.Context, req embedRequest) (embedResult, error) {
+	if s.down.Load() {
+		return embedResult{}, errUnreachable
+	}
+	s.calls.Add(1)
+	time.Sleep(s.latency)
+	return embedResult{Vectors: [][]float32{{1, 0, 0, 0}}}, nil
+}
+
+// clock is a pool's time, moved by the test.
+type clock struct {
+	mu sync.Mutex
+	t  time.Time
+}
+
+func (c *clock) now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.t
+}
+
+func (c *clock) add(d time.Duration) {
+	c.mu.Lock()
+	c.t = c.t.Add(d)
+	c.mu.Unlock()
+}
+
+func testPool(t *testing.T, srvs ...*stubServer) (*pool, *clock) {
+	t.Helper()
+	var ms []modelServer
+	for _, s := range srvs {
+		ms = append(ms, s)
+	}
+	p := newPool("ollama", ms, slog.New(slog.DiscardHandler))
+	c := &clock{t: time.Unix(1e9, 0)}
+	p.now = c.now
+	if err := p.ping(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := p.lookup(context.Background(), "m"); err != nil {
+		t.Fatal(err)
+	}
+	return p, c
+}
+
+func chatN(p *pool, n, conc int) (fails int) {
+	var wg sync.WaitGroup
+	var failed atomic.Int64
+	work := make(chan struct{}, n)
+	for range n {
+		work <- struct{}{}
+	}
+	close(work)
+	for range conc {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for range work {
+				if _, err := p.chat(context.Background(), chatRequest{Model: "m"}); err != nil {
+					failed.Add(1)
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	return int(failed.Load())
+}
+
+// TestPoolLeastOutstanding: a server that answers faster gets more of the
+// calls; equal servers get about the same share.
+func TestPoolLeastOutstanding(t *testing.T) {
+	tests := []struct {
+		name         string
+		fast, slow   time.Duration
+		minRatio     float64 // fast's calls over slow's, at least
+		maxImbalance float64 // for equal servers: |a-b|/(a+b) at most
+	}{
+		{"equal servers", 2 * time.Millisecond, 2 * time.Millisecond, 0, 0.2},
+		{"one five times slower", 2 * time.Millisecond, 10 * time.Millisecond, 2.5, 1},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			a, b := newStub("a", "sha256:1", tt.fast), newStub("b", "sha256:1", tt.slow)
+			p, _ := testPool(t, a, b)
+			if fails := chatN(p, 400, 8); fails != 0 {
+				t.Fatalf("%d calls failed", fails)
+			}
+			ca, cb := float64(a.calls.Load()), float64(b.calls.Load())
+			if tt.minRatio > 0 && ca/cb < tt.minRatio {
+				t.Errorf("got %v calls to the fast server and %v to the slow one, want at least %.1f×", ca, cb, tt.minRatio)
+			}
+			if d := (ca - cb) / (ca + cb); d > tt.maxImbalance || -d > tt.maxImbalance {
+				t.Errorf("got %v and %v calls: more imbalance than %.2f", ca, cb, tt.maxImbalance)
+			}
+		})
+	}
+}
+
+// TestPoolFailover: an endpoint that fails is taken out, the others take
+// its calls, and after its rest one probe brings it back.
+func TestPoolFailover(t *testing.T) {
+	a, b := newStub("a", "sha256:1", time.Millisecond), newStub("b", "sha256:1", time.Millisecond)
+	p, c := testPool(t, a, b)
+	a.down.Store(true)
+	_, err := p.chat(context.Background(), chatRequest{Model: "m"})
+	_, err2 := p.chat(context.Background(), chatRequest{Model: "m"})
+	if err == nil && err2 == nil {
+		t.Fatal("no call went to the dead endpoint")
+	}
+	if e := errors.Join(err, err2); !strings.Contains(e.Error(), "ollama at a: dial tcp") {
+		t.Errorf("got %v, want the error to name the endpoint", e)
+	}
+	before := b.calls.Load()
+	if fails := chatN(p, 50, 4); fails != 0 {
+		t.Errorf("got %d failed calls while b was up, want 0: a should rest", fails)
+	}
+	if got := b.calls.Load() - before; got != 50 {
+		t.Errorf("got %d of 50 calls on b while a rests", got)
+	}
+	// Still down after its rest: one probe, then a longer rest.
+	c.add(endpointRest + time.Second)
+	fails := chatN(p, 20, 4)
+	if fails != 1 {
+		t.Errorf("got %d failed calls after a's rest, want 1 (the probe)", fails)
+	}
+	// Back up: after the doubled rest it is probed and takes calls again.
+	a.down.Store(false)
+	c.add(2*endpointRest + time.Second)
+	if fails := chatN(p, 100, 4); fails != 0 {
+		t.Errorf("got %d failed calls with both up", fails)
+	}
+	if a.calls.Load() < 20 {
+		t.Errorf("got %d calls on a after it came back, want its share", a.calls.Load())
+	}
+}
+
+// TestPoolStartup: an endpoint down at start does not stop the run; when it
+// comes back it is checked before its first call, and one that serves other
+// weights is left out. A pool with none up fails at start.
+func TestPoolStartup(t *testing.T) {
+	a, b, c := newStub("a", "sha256:1", 0), newStub("b", "sha256:1", 0), newStub("c", "sha256:2", 0)
+	b.down.Store(true)
+	p, clk := testPool(t, a, b, c) // c has other weights: left out at lookup
+	if fails := chatN(p, 20, 2); fails != 0 {
+		t.Fatalf("%d calls failed", fails)
+	}
+	if b.calls.Load() != 0 || c.calls.Load() != 0 {
+		t.Errorf("got calls on b (%d, down) or c (%d, other weights)", b.calls.Load(), c.calls.Load())
+	}
+	b.down.Store(false)
+	b.digest.Store("sha256:2") // came back with other weights
+	clk.add(endpointRest + time.Second)
+	if fails := chatN(p, 20, 2); fails != 0 {
+		t.Fatalf("%d calls failed", fails)
+	}
+	if b.calls.Load() != 0 || b.lookups.Load() == 0 {
+		t.Errorf("b came back with other weights: got %d calls and %d look-ups, want 0 calls after a look-up", b.calls.Load(), b.lookups.Load())
+	}
+	st := p.stats()
+	if st[1].LeftOut == "" || st[2].LeftOut == "" || st[0].LeftOut != "" {
+		t.Errorf("got %+v, want b and c left out", st)
+	}
+
+	d1, d2 := newStub("d1", "x", 0), newStub("d2", "x", 0)
+	d1.down.Store(true)
+	d2.down.Store(true)
+	dead := newPool("ollama", []modelServer{d1, d2}, slog.New(slog.DiscardHandler))
+	if err := dead.ping(context.Background()); err == nil {
+		t.Error("a pool with every endpoint down passed its start-up check")
+	}
+}
+
+// TestEndpointsThroughBackends: --ollama-host with two addresses spreads a
+// run's calls over both servers, and one killed mid-run leaves the run
+// going on the other.
+func TestEndpointsThroughBackends(t *testing.T) {
+	a := modelfake.New(modelfake.Options{Dims: 8, Latency: 2 * time.Millisecond})
+	b := modelfake.New(modelfake.Options{Dims: 8, Latency: 2 * time.Millisecond})
+	defer b.Close()
+	var killed atomic.Bool
+	h, e, err := OpenBackends(context.Background(), BackendConfig{LLM: "ollama:qwen2.5:7b", Embedder: "ollama:bge-m3",
+		OllamaHost: a.URL + ", " + b.URL, Dims: 8, BatchSize: 2, Retry: RetryPolicy{Initial: time.Millisecond, Max: 5 * time.Millisecond}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc := schema.Document{Path: "a.md", Title: "Flags", Lang: schema.LangEN}
+	var wg sync.WaitGroup
+	errs := make(chan error, 200)
+	for i := range 100 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if i == 50 && killed.CompareAndSwap(false, true) {
+				a.Close() // one GPU server goes away mid-run
+			}
+			ch := schema.Chunk{DocPath: "a.md", Order: i, Text: fmt.Sprintf("A red flag means danger number %d.", i), Lang: schema.LangEN}
+			if _, err := h.Header(context.Background(), doc, ch); err != nil {
+				errs <- err
+			}
+			if _, err := e.Embed(context.Background(), []string{ch.Text}); err != nil {
+				errs <- err
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Errorf("a call failed although one endpoint was left: %v", err)
+	}
+	if a.Calls(modelfake.OllamaChat) == 0 || b.Calls(modelfake.OllamaChat) == 0 {
+		t.Errorf("got %d and %d chat calls, want both servers used", a.Calls(modelfake.OllamaChat), b.Calls(modelfake.OllamaChat))
+	}
+	if !strings.Contains(h.(*ModelHeaders).where, a.URL[len("http://"):]) {
+		t.Errorf("the header writer names %q, want both endpoints", h.(*ModelHeaders).where)
+	}
+	st := e.(*ModelEmbedder).Stats().Endpoints
+	if len(st) != 2 || st[0].Calls == 0 || st[1].Calls == 0 {
+		t.Errorf("got endpoint stats %+v, want both servers' calls", st)
+	}
+}
