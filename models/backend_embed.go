@@ -33,6 +33,7 @@ type embedRequest struct {
 	Model  string
 	Texts  []string
 	NumCtx int // context window to ask for; 0: the server's default
+	Dims   int // the width expected, to size the answer's vectors (0: unknown)
 }
 
 type embedResult struct {
@@ -129,7 +130,7 @@ func (e *ModelEmbedder) embedBatch(ctx context.Context, texts []string, offset i
 func (e *ModelEmbedder) call(ctx context.Context, texts []string) (embedResult, error) {
 	var res embedResult
 	err := e.retry.do(ctx, func(ctx context.Context) error {
-		r, err := e.server.embed(ctx, embedRequest{Model: e.model, Texts: texts, NumCtx: e.window})
+		r, err := e.server.embed(ctx, embedRequest{Model: e.model, Texts: texts, NumCtx: e.window, Dims: e.dims})
 		if err != nil {
 			return err
 		}

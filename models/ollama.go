@@ -1,13 +1,18 @@
 package models
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"net"
+	"net/http"
 	"net/url"
 	"os"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/ollama/ollama/api"
@@ -27,7 +32,8 @@ var _ modelServer = (*ollamaServer)(nil)
 type ollamaServer struct {
 	base   *url.URL
 	client *api.Client
-	retry  *retrier // for the start-up look-ups
+	http   *http.Client // the client's, for the calls made without it (embed)
+	retry  *retrier     // for the start-up look-ups
 }
 
 func newOllama(host string, timeout time.Duration, r *retrier) (*ollamaServer, error) {
@@ -35,7 +41,8 @@ func newOllama(host string, timeout time.Duration, r *retrier) (*ollamaServer, e
 	if err != nil {
 		return nil, err
 	}
-	return &ollamaServer{base: base, client: api.NewClient(base, newHTTPClient(timeout)), retry: r}, nil
+	hc := newHTTPClient(timeout)
+	return &ollamaServer{base: base, client: api.NewClient(base, hc), http: hc, retry: r}, nil
 }
 
 // ollamaBase resolves the server's address: the flag, else $OLLAMA_HOST,
@@ -173,14 +180,70 @@ func (o *ollamaServer) embed(ctx context.Context, req embedRequest) (embedResult
 	if req.NumCtx > 0 {
 		opts["num_ctx"] = req.NumCtx
 	}
-	r, err := o.client.Embed(ctx, &api.EmbedRequest{
+	body := &api.EmbedRequest{
 		Model: req.Model, Input: req.Texts, Truncate: &truncate,
 		KeepAlive: &api.Duration{Duration: ollamaKeepAlive}, Options: opts,
-	})
-	if err != nil {
-		return embedResult{}, ollamaErr(err)
 	}
-	return embedResult{Vectors: r.Embeddings, Tokens: r.PromptEvalCount}, nil
+	if o.base.Hostname() == "ollama.com" || os.Getenv("OLLAMA_AUTH") != "" {
+		// Ollama's own signed requests: its client knows how.
+		r, err := o.client.Embed(ctx, body)
+		if err != nil {
+			return embedResult{}, ollamaErr(err)
+		}
+		return embedResult{Vectors: r.Embeddings, Tokens: r.PromptEvalCount}, nil
+	}
+	var res embedResult
+	err := o.post(ctx, "/api/embed", body, func(b []byte) error {
+		var err error
+		res, err = decodeOllamaEmbed(b, len(req.Texts), req.Dims)
+		return err
+	})
+	return res, err
+}
+
+// answerBuffers are reused between calls: an embedding answer is hundreds
+// of kilobytes.
+var answerBuffers = sync.Pool{New: func() any { return new(bytes.Buffer) }}
+
+// post sends a JSON request to path and hands the answer's bytes to read,
+// which must not keep them. An error status becomes a *StatusError with
+// the server's message, as Ollama's client makes it.
+func (o *ollamaServer) post(ctx context.Context, path string, in any, read func([]byte) error) error {
+	data, err := json.Marshal(in)
+	if err != nil {
+		return err
+	}
+	hr, err := http.NewRequestWithContext(ctx, http.MethodPost, o.base.JoinPath(path).String(), bytes.NewReader(data))
+	if err != nil {
+		return err
+	}
+	hr.Header.Set("Content-Type", "application/json")
+	hr.Header.Set("Accept", "application/json")
+	resp, err := o.http.Do(hr)
+	if err != nil {
+		return err
+	}
+	defer resp.Body.Close()
+	buf := answerBuffers.Get().(*bytes.Buffer)
+	defer answerBuffers.Put(buf)
+	buf.Reset()
+	n, err := buf.ReadFrom(io.LimitReader(resp.Body, maxAnswerBytes+1))
+	if err != nil {
+		return err
+	}
+	if n > maxAnswerBytes {
+		return fmt.Errorf("the answer is over %d MB", maxAnswerBytes>>20)
+	}
+	if resp.StatusCode >= http.StatusBadRequest {
+		var e struct {
+			Error string `json:"error"`
+		}
+		if json.Unmarshal(buf.Bytes(), &e) != nil || e.Error == "" {
+			e.Error = strings.TrimSpace(string(buf.Bytes()[:min(buf.Len(), 512)]))
+		}
+		return &StatusError{Code: resp.StatusCode, Msg: e.Error}
+	}
+	return read(buf.Bytes())
 }
 
 // ollamaErr turns the client's status errors into ours, so the retrier and
