@@ -244,12 +244,20 @@ func TestBackendCancel(t *testing.T) {
 				srv, h, e := openFakeBackends(t, kind, modelfake.Options{}, func(c *BackendConfig) { c.Timeout = time.Minute })
 				srv.SetFault(modelfake.Fault{Kind: modelfake.Hang})
 				ctx, cancel := context.WithCancel(context.Background())
-				time.AfterFunc(50*time.Millisecond, cancel)
 				path := kind.chatPath
 				if what == "embed" {
 					path = kind.embedPath
 				}
-				before, start := srv.Calls(path), time.Now()
+				before := srv.Calls(path)
+				var start time.Time
+				go func() { // cancel once the call hangs on the server, however busy the machine
+					for deadline := time.Now().Add(10 * time.Second); srv.Calls(path) == before && time.Now().Before(deadline); {
+						time.Sleep(5 * time.Millisecond)
+					}
+					time.Sleep(20 * time.Millisecond)
+					start = time.Now()
+					cancel()
+				}()
 				var err error
 				if what == "header" {
 					doc, c := backendDoc()
