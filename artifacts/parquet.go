@@ -8,7 +8,6 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/apache/arrow-go/v18/parquet"
-	"github.com/apache/arrow-go/v18/parquet/compress"
 	"github.com/apache/arrow-go/v18/parquet/pqarrow"
 
 	"github.com/ocean-safety/ingest/schema"
@@ -29,6 +28,7 @@ type ChunkWriter struct {
 	fw   *pqarrow.FileWriter
 	rb   *array.RecordBuilder
 	b    builders
+	set  writerSettings
 	dims int
 	rows int
 	last string // key of the last row, to check the order
@@ -46,28 +46,19 @@ func NewChunkWriter(path string, dims int) (*ChunkWriter, error) {
 // NewChunkWriterTo writes the Parquet file to f (tests wrap a file to inject
 // faults); f is synced, when it can be, and closed by Close.
 func NewChunkWriterTo(f io.WriteCloser, path string, dims int) (*ChunkWriter, error) {
-	opts := []parquet.WriterProperty{
-		parquet.WithCreatedBy(createdBy),
-		parquet.WithCompression(compress.Codecs.Zstd),
-		// zstd's fastest level: the built-in embedder's sparse vectors still
-		// shrink about 7×, dense model vectors barely at any level, and the
-		// default level made compression the slowest part of a re-run.
-		parquet.WithCompressionLevel(1),
-		parquet.WithDictionaryDefault(false),
-		parquet.WithMaxRowGroupLength(rowGroupRows),
-	}
-	for _, c := range lowCardinality {
-		opts = append(opts, parquet.WithDictionaryFor(c, true))
-	}
+	return newChunkWriter(f, path, dims, shipped)
+}
+
+func newChunkWriter(f io.WriteCloser, path string, dims int, set writerSettings) (*ChunkWriter, error) {
 	sc := Schema(dims)
 	f = syncCloser{f}
-	fw, err := pqarrow.NewFileWriter(sc, f, parquet.NewWriterProperties(opts...), pqarrow.NewArrowWriterProperties(pqarrow.WithStoreSchema()))
+	fw, err := pqarrow.NewFileWriter(sc, f, parquet.NewWriterProperties(set.properties()...), pqarrow.NewArrowWriterProperties(pqarrow.WithStoreSchema()))
 	if err != nil {
 		f.Close()
 		return nil, fmt.Errorf("parquet writer %s: %w", path, err)
 	}
 	rb := array.NewRecordBuilder(memory.DefaultAllocator, sc)
-	return &ChunkWriter{f: f, fw: fw, rb: rb, b: builders{rb}, dims: dims}, nil
+	return &ChunkWriter{f: f, fw: fw, rb: rb, b: builders{rb}, set: set, dims: dims}, nil
 }
 
 // Write appends one chunk. Chunks must come in (doc_path, chunk_order) order
@@ -80,7 +71,7 @@ func (w *ChunkWriter) Write(c schema.Chunk) (err error) {
 	defer recoverAs(&err, "parquet write")
 	w.append(c)
 	w.rows++
-	if w.rb.Field(0).Len() >= rowGroupRows {
+	if w.rb.Field(0).Len() >= w.set.rowGroupRows {
 		return w.flush()
 	}
 	return nil

@@ -1,0 +1,59 @@
+package artifacts
+
+import (
+	"github.com/apache/arrow-go/v18/parquet"
+	"github.com/apache/arrow-go/v18/parquet/compress"
+)
+
+// writerSettings are the Parquet knobs that trade CPU for file size, in one
+// value so that BenchmarkChunkWriter can hold alternatives against what
+// ships. None of them changes what a reader sees, only how it is stored.
+type writerSettings struct {
+	codec        compress.Compression
+	level        int   // the codec's level; zstd 1 is its fastest
+	pageSize     int64 // bytes of a data page before compression
+	rowGroupRows int
+
+	// The embedding column is most of the bytes and of the writer's time.
+	embCodec    compress.Compression
+	embLevel    int
+	embEncoding parquet.Encoding
+	embStats    bool // min/max per page: no query filters on a vector's values
+}
+
+// embeddingColumn is the leaf of the embedding column.
+const embeddingColumn = "embedding.list.element"
+
+// shipped is what NewChunkWriter uses.
+var shipped = writerSettings{
+	// zstd's fastest level: the built-in embedder's sparse vectors still
+	// shrink about 7×, dense model vectors barely at any level, and the
+	// default level made compression the slowest part of a re-run.
+	codec:        compress.Codecs.Zstd,
+	level:        1,
+	pageSize:     parquet.DefaultDataPageSize,
+	rowGroupRows: rowGroupRows,
+	embCodec:     compress.Codecs.Zstd,
+	embLevel:     1,
+	embEncoding:  parquet.Encodings.Plain,
+	embStats:     true,
+}
+
+func (s writerSettings) properties() []parquet.WriterProperty {
+	opts := []parquet.WriterProperty{
+		parquet.WithCreatedBy(createdBy),
+		parquet.WithCompression(s.codec),
+		parquet.WithCompressionLevel(s.level),
+		parquet.WithDataPageSize(s.pageSize),
+		parquet.WithDictionaryDefault(false),
+		parquet.WithMaxRowGroupLength(int64(s.rowGroupRows)),
+		parquet.WithCompressionFor(embeddingColumn, s.embCodec),
+		parquet.WithCompressionLevelFor(embeddingColumn, s.embLevel),
+		parquet.WithEncodingFor(embeddingColumn, s.embEncoding),
+		parquet.WithStatsFor(embeddingColumn, s.embStats),
+	}
+	for _, c := range lowCardinality {
+		opts = append(opts, parquet.WithDictionaryFor(c, true))
+	}
+	return opts
+}
