@@ -6,7 +6,6 @@ import (
 	"os"
 
 	"github.com/apache/arrow-go/v18/arrow/array"
-	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/apache/arrow-go/v18/parquet"
 	"github.com/apache/arrow-go/v18/parquet/pqarrow"
 
@@ -31,7 +30,9 @@ type ChunkWriter struct {
 	set  writerSettings
 	dims int
 	rows int
-	last string // key of the last row, to check the order
+	// The last row's key, to check the order.
+	lastPath  string
+	lastOrder int
 }
 
 // NewChunkWriter creates the Parquet file at path for dims-wide embeddings.
@@ -52,13 +53,29 @@ func NewChunkWriterTo(f io.WriteCloser, path string, dims int) (*ChunkWriter, er
 func newChunkWriter(f io.WriteCloser, path string, dims int, set writerSettings) (*ChunkWriter, error) {
 	sc := Schema(dims)
 	f = syncCloser{f}
-	fw, err := pqarrow.NewFileWriter(sc, f, parquet.NewWriterProperties(set.properties()...), pqarrow.NewArrowWriterProperties(pqarrow.WithStoreSchema()))
+	mem := &recycler{} // the writer's own: its buffers go when it does
+	props := parquet.NewWriterProperties(append(set.properties(), parquet.WithAllocator(mem))...)
+	fw, err := pqarrow.NewFileWriter(sc, f, props, pqarrow.NewArrowWriterProperties(pqarrow.WithStoreSchema(), pqarrow.WithAllocator(mem)))
 	if err != nil {
 		f.Close()
 		return nil, fmt.Errorf("parquet writer %s: %w", path, err)
 	}
-	rb := array.NewRecordBuilder(memory.DefaultAllocator, sc)
-	return &ChunkWriter{f: f, fw: fw, rb: rb, b: builders{rb}, set: set, dims: dims}, nil
+	rb := array.NewRecordBuilder(mem, sc)
+	w := &ChunkWriter{f: f, fw: fw, rb: rb, b: builders{rb}, set: set, dims: dims}
+	w.reserve()
+	return w, nil
+}
+
+// reserve sizes the builders for a whole row group, so appending a row
+// never grows (and copies) a column; with the recycler the buffers are
+// those of the previous row group.
+func (w *ChunkWriter) reserve() {
+	n := w.set.rowGroupRows
+	for i := range w.rb.Fields() {
+		w.rb.Field(i).Reserve(n)
+	}
+	emb := w.rb.Field(colEmbedding).(*array.FixedSizeListBuilder)
+	emb.ValueBuilder().Reserve(n * w.dims)
 }
 
 // Write appends one chunk. Chunks must come in (doc_path, chunk_order) order
@@ -88,11 +105,11 @@ func (w *ChunkWriter) check(c schema.Chunk) error {
 	case len(c.Embedding) != w.dims:
 		return fmt.Errorf("chunk %s: embedding has %d dimensions, want %d", c.Key(), len(c.Embedding), w.dims)
 	}
-	key := c.DocPath + "\x00" + fmt.Sprintf("%09d", c.Order)
-	if key <= w.last && w.rows > 0 {
+	// RowBefore's order, compared in place: this runs for every row.
+	if w.rows > 0 && (c.DocPath < w.lastPath || c.DocPath == w.lastPath && c.Order <= w.lastOrder) {
 		return fmt.Errorf("chunk %s: out of order", c.Key())
 	}
-	w.last = key
+	w.lastPath, w.lastOrder = c.DocPath, c.Order
 	return nil
 }
 
@@ -101,10 +118,12 @@ func (w *ChunkWriter) flush() error {
 		return nil
 	}
 	rec := w.rb.NewRecordBatch()
-	defer rec.Release()
-	if err := w.fw.Write(rec); err != nil {
+	err := w.fw.Write(rec)
+	rec.Release() // before reserve: its buffers are the next row group's
+	if err != nil {
 		return fmt.Errorf("parquet write: %w", err)
 	}
+	w.reserve()
 	return nil
 }
 
