@@ -13,15 +13,16 @@ import (
 )
 
 const (
-	// rowGroupRows bounds the writer's memory: a row is about 5 KB (a
+	// rowGroupRows is the unit readers load: a row is about 5 KB (a
 	// 1024-float vector and its text), so a row group is about 10 MB.
 	rowGroupRows = 2048
 	// createdBy is pinned so the bytes do not change with the library version.
 	createdBy = "ingest (arrow-go parquet v18)"
 )
 
-// ChunkWriter streams chunks into a Parquet file, one row group at a time,
-// so memory stays flat however large the corpus.
+// ChunkWriter streams chunks into a Parquet file, a batch of rows at a
+// time into the open row group, so memory stays flat however large the
+// corpus.
 type ChunkWriter struct {
 	f    io.WriteCloser
 	fw   *pqarrow.FileWriter
@@ -51,6 +52,13 @@ func NewChunkWriterTo(f io.WriteCloser, path string, dims int) (*ChunkWriter, er
 }
 
 func newChunkWriter(f io.WriteCloser, path string, dims int, set writerSettings) (*ChunkWriter, error) {
+	if set.batchRows <= 0 || set.rowGroupRows%set.batchRows != 0 {
+		// A batch that straddles two row groups is sliced by pqarrow, and
+		// arrow-go v18.8 writes a sliced fixed-size list (the embedding)
+		// from the wrong offset: the vectors land on the wrong rows.
+		f.Close()
+		return nil, fmt.Errorf("parquet writer %s: %d rows a batch do not divide %d rows a row group", path, set.batchRows, set.rowGroupRows)
+	}
 	sc := Schema(dims)
 	f = syncCloser{f}
 	mem := &recycler{} // the writer's own: its buffers go when it does
@@ -66,11 +74,11 @@ func newChunkWriter(f io.WriteCloser, path string, dims int, set writerSettings)
 	return w, nil
 }
 
-// reserve sizes the builders for a whole row group, so appending a row
-// never grows (and copies) a column; with the recycler the buffers are
-// those of the previous row group.
+// reserve sizes the builders for a whole batch, so appending a row never
+// grows (and copies) a column; with the recycler the buffers are those of
+// the previous batch.
 func (w *ChunkWriter) reserve() {
-	n := w.set.rowGroupRows
+	n := w.set.batchRows
 	for i := range w.rb.Fields() {
 		w.rb.Field(i).Reserve(n)
 	}
@@ -88,7 +96,7 @@ func (w *ChunkWriter) Write(c schema.Chunk) (err error) {
 	defer recoverAs(&err, "parquet write")
 	w.append(c)
 	w.rows++
-	if w.rb.Field(0).Len() >= w.set.rowGroupRows {
+	if w.rb.Field(0).Len() >= w.set.batchRows {
 		return w.flush()
 	}
 	return nil
@@ -118,8 +126,8 @@ func (w *ChunkWriter) flush() error {
 		return nil
 	}
 	rec := w.rb.NewRecordBatch()
-	err := w.fw.Write(rec)
-	rec.Release() // before reserve: its buffers are the next row group's
+	err := w.fw.WriteBuffered(rec) // into the open row group; a new one every rowGroupRows
+	rec.Release()                  // before reserve: its buffers are the next batch's
 	if err != nil {
 		return fmt.Errorf("parquet write: %w", err)
 	}

@@ -8,25 +8,28 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 )
 
-// recycler is an Arrow allocator that keeps freed buffers for the next row
-// group. With Go's allocator every row group built its columns from
-// scratch: the embedding column alone grew by doubling to 8 MB, and the
-// writer's garbage (a few GB over a 100 MB corpus) was what kept the GC
-// busy. Arrow frees a buffer when its last reference is released, so a
-// buffer comes back only once the record that held it has been written.
+// recycler is an Arrow allocator that keeps freed buffers for the next
+// batch. With Go's allocator every record was built from scratch: the
+// embedding column alone grew by doubling to 8 MB a row group, and the
+// writer's garbage (a few GB over a 100 MB corpus) kept the GC busy. Arrow
+// frees a buffer when its last reference is released, so a buffer comes
+// back only once the record that held it has been written.
 //
-// Buffers are kept by power-of-two class, at most keepPerClass of each, so
-// it holds about one row group's worth; it is safe for concurrent use.
+// Buffers are kept by power-of-two class, at most keepPerClass of each and
+// keepBytes in all: what keeps a run's peak memory where it was. It is
+// safe for concurrent use.
 type recycler struct {
 	mu   sync.Mutex
 	free [64][][]byte // by class: bits.Len of the capacity - 1
+	kept int          // bytes in free
 }
 
 var _ memory.Allocator = (*recycler)(nil)
 
 const (
 	keepPerClass = 16
-	alignment    = 64 // Arrow's, for its vectorised kernels
+	keepBytes    = 8 << 20 // a batch's vectors (2 MB) and text, and a column's pages
+	alignment    = 64      // Arrow's, for its vectorised kernels
 )
 
 func class(size int) int { return bits.Len(uint(max(size, 1) - 1)) }
@@ -39,6 +42,7 @@ func (r *recycler) Allocate(size int) []byte {
 		b := r.free[c][n-1]
 		r.free[c][n-1] = nil
 		r.free[c] = r.free[c][:n-1]
+		r.kept -= cap(b)
 		r.mu.Unlock()
 		b = b[:size]
 		clear(b)
@@ -69,8 +73,9 @@ func (r *recycler) Free(b []byte) {
 	}
 	c := class(cap(b))
 	r.mu.Lock()
-	if len(r.free[c]) < keepPerClass {
+	if len(r.free[c]) < keepPerClass && r.kept+cap(b) <= keepBytes {
 		r.free[c] = append(r.free[c], b[:0])
+		r.kept += cap(b)
 	}
 	r.mu.Unlock()
 }

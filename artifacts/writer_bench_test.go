@@ -119,7 +119,7 @@ func BenchmarkChunkWriter(b *testing.B) {
 	}{
 		{"shipped", shipped},
 		{"zstd1-page1M-rg2048", with(func(s *writerSettings) {
-			*s = writerSettings{zstd, 1, 1 << 20, 2048, zstd, 1, plain, true}
+			*s = writerSettings{zstd, 1, 1 << 20, 2048, 2048, zstd, 1, plain, true}
 		})},
 		{"zstd3", with(func(s *writerSettings) { s.level, s.embLevel = 3, 3 })},
 		{"zstd1-page64K", with(func(s *writerSettings) { s.pageSize = 64 << 10 })},
@@ -129,6 +129,9 @@ func BenchmarkChunkWriter(b *testing.B) {
 		{"emb-uncompressed", with(func(s *writerSettings) { s.embCodec = compress.Codecs.Uncompressed })},
 		{"emb-snappy-page256K", with(func(s *writerSettings) { s.embCodec, s.pageSize = compress.Codecs.Snappy, 256<<10 })},
 		{"zstd1-rg8192", with(func(s *writerSettings) { s.rowGroupRows = 8192 })},
+		{"zstd1-rg1024", with(func(s *writerSettings) { s.rowGroupRows = 1024 })},
+		{"batch256", with(func(s *writerSettings) { s.batchRows = 256 })},
+		{"batch2048", with(func(s *writerSettings) { s.batchRows = 2048 })},
 		{"emb-nostats", with(func(s *writerSettings) { s.embStats = false })},
 		{"emb-bss", with(func(s *writerSettings) { s.embEncoding = bss })},
 		{"emb-bss-nostats", with(func(s *writerSettings) { s.embEncoding, s.embStats = bss, false })},

@@ -65,55 +65,84 @@ func TestChunkWriterOrder(t *testing.T) {
 	}
 }
 
-// TestChunkWriterRowGroups writes rows over many small row groups, where
-// every group is built from the previous group's recycled buffers: the rows
-// read back unchanged, and a second write gives the same bytes.
+// TestChunkWriterRowGroups writes rows over many small row groups and
+// batches, each batch built from the previous one's recycled buffers: the
+// rows read back unchanged, and a second write gives the same bytes.
 func TestChunkWriterRowGroups(t *testing.T) {
-	set := shipped
-	set.rowGroupRows, set.pageSize = 3, 256
 	var rows []schema.Chunk
 	for i := range 40 {
 		rows = append(rows, testRow(fmt.Sprintf("doc-%02d.md", i/4), i%4, i))
 	}
-	write := func(name string) []byte {
-		path := filepath.Join(t.TempDir(), name)
-		f, err := os.Create(path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		w, err := newChunkWriter(f, path, 4, set)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, c := range rows {
-			if err := w.Write(c); err != nil {
-				t.Fatal(err)
-			}
-		}
-		if err := w.Close(); err != nil {
-			t.Fatal(err)
-		}
-		got, err := ReadChunks(path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for i, c := range got {
-			want := rows[i]
-			if c.Key() != want.Key() || c.Text != want.Text || !slices.Equal(c.SectionPath, want.SectionPath) ||
-				!slices.Equal(c.Embedding, want.Embedding) || len(c.Quantities) != len(want.Quantities) {
-				t.Errorf("row %d: got %s %q %v %v, want %s %q %v %v", i, c.Key(), c.Text, c.SectionPath, c.Embedding,
-					want.Key(), want.Text, want.SectionPath, want.Embedding)
-			}
-		}
-		b, err := os.ReadFile(path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return b
+	tests := []struct {
+		name                    string
+		rowGroupRows, batchRows int
+	}{
+		{"batches fill row groups", 6, 2},
+		{"one batch a row group", 4, 4},
 	}
-	if a, b := write("a.parquet"), write("b.parquet"); !bytes.Equal(a, b) {
-		t.Errorf("got %d and %d bytes that differ, want the same bytes twice", len(a), len(b))
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			set := shipped
+			set.rowGroupRows, set.batchRows, set.pageSize = tt.rowGroupRows, tt.batchRows, 256
+			a, b := writeRows(t, set, rows, "a.parquet"), writeRows(t, set, rows, "b.parquet")
+			if !bytes.Equal(a, b) {
+				t.Errorf("got %d and %d bytes that differ, want the same bytes twice", len(a), len(b))
+			}
+		})
 	}
+}
+
+// TestChunkWriterBatchStraddles: a batch that would straddle two row groups
+// is refused up front (pqarrow would slice it, and arrow-go writes a sliced
+// embedding column from the wrong offset).
+func TestChunkWriterBatchStraddles(t *testing.T) {
+	set := shipped
+	set.rowGroupRows, set.batchRows = 5, 3
+	if _, err := newChunkWriter(&countingSink{}, "x", 4, set); err == nil || !strings.Contains(err.Error(), "do not divide") {
+		t.Errorf("got %v, want an error naming the batch and row group sizes", err)
+	}
+}
+
+// writeRows writes rows with set, checks that they read back, and returns the file.
+func writeRows(t *testing.T, set writerSettings, rows []schema.Chunk, name string) []byte {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), name)
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, err := newChunkWriter(f, path, 4, set)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range rows {
+		if err := w.Write(c); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	got, err := ReadChunks(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != len(rows) {
+		t.Fatalf("got %d rows back, want %d", len(got), len(rows))
+	}
+	for i, c := range got {
+		want := rows[i]
+		if c.Key() != want.Key() || c.Text != want.Text || !slices.Equal(c.SectionPath, want.SectionPath) ||
+			!slices.Equal(c.Embedding, want.Embedding) || len(c.Quantities) != len(want.Quantities) {
+			t.Errorf("row %d: got %s %q %v %v, want %s %q %v %v", i, c.Key(), c.Text, c.SectionPath, c.Embedding,
+				want.Key(), want.Text, want.SectionPath, want.Embedding)
+		}
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
 }
 
 func TestRecycler(t *testing.T) {
