@@ -6,32 +6,34 @@ import (
 	"os"
 
 	"github.com/apache/arrow-go/v18/arrow/array"
-	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/apache/arrow-go/v18/parquet"
-	"github.com/apache/arrow-go/v18/parquet/compress"
 	"github.com/apache/arrow-go/v18/parquet/pqarrow"
 
 	"github.com/ocean-safety/ingest/schema"
 )
 
 const (
-	// rowGroupRows bounds the writer's memory: a row is about 5 KB (a
+	// rowGroupRows is the unit readers load: a row is about 5 KB (a
 	// 1024-float vector and its text), so a row group is about 10 MB.
 	rowGroupRows = 2048
 	// createdBy is pinned so the bytes do not change with the library version.
 	createdBy = "ingest (arrow-go parquet v18)"
 )
 
-// ChunkWriter streams chunks into a Parquet file, one row group at a time,
-// so memory stays flat however large the corpus.
+// ChunkWriter streams chunks into a Parquet file, a batch of rows at a
+// time into the open row group, so memory stays flat however large the
+// corpus.
 type ChunkWriter struct {
 	f    io.WriteCloser
 	fw   *pqarrow.FileWriter
 	rb   *array.RecordBuilder
 	b    builders
+	set  writerSettings
 	dims int
 	rows int
-	last string // key of the last row, to check the order
+	// The last row's key, to check the order.
+	lastPath  string
+	lastOrder int
 }
 
 // NewChunkWriter creates the Parquet file at path for dims-wide embeddings.
@@ -46,28 +48,42 @@ func NewChunkWriter(path string, dims int) (*ChunkWriter, error) {
 // NewChunkWriterTo writes the Parquet file to f (tests wrap a file to inject
 // faults); f is synced, when it can be, and closed by Close.
 func NewChunkWriterTo(f io.WriteCloser, path string, dims int) (*ChunkWriter, error) {
-	opts := []parquet.WriterProperty{
-		parquet.WithCreatedBy(createdBy),
-		parquet.WithCompression(compress.Codecs.Zstd),
-		// zstd's fastest level: the built-in embedder's sparse vectors still
-		// shrink about 7×, dense model vectors barely at any level, and the
-		// default level made compression the slowest part of a re-run.
-		parquet.WithCompressionLevel(1),
-		parquet.WithDictionaryDefault(false),
-		parquet.WithMaxRowGroupLength(rowGroupRows),
-	}
-	for _, c := range lowCardinality {
-		opts = append(opts, parquet.WithDictionaryFor(c, true))
+	return newChunkWriter(f, path, dims, shipped)
+}
+
+func newChunkWriter(f io.WriteCloser, path string, dims int, set writerSettings) (*ChunkWriter, error) {
+	if set.batchRows <= 0 || set.rowGroupRows%set.batchRows != 0 {
+		// A batch that straddles two row groups is sliced by pqarrow, and
+		// arrow-go v18.8 writes a sliced fixed-size list (the embedding)
+		// from the wrong offset: the vectors land on the wrong rows.
+		f.Close()
+		return nil, fmt.Errorf("parquet writer %s: %d rows a batch do not divide %d rows a row group", path, set.batchRows, set.rowGroupRows)
 	}
 	sc := Schema(dims)
 	f = syncCloser{f}
-	fw, err := pqarrow.NewFileWriter(sc, f, parquet.NewWriterProperties(opts...), pqarrow.NewArrowWriterProperties(pqarrow.WithStoreSchema()))
+	mem := &recycler{} // the writer's own: its buffers go when it does
+	props := parquet.NewWriterProperties(append(set.properties(), parquet.WithAllocator(mem))...)
+	fw, err := pqarrow.NewFileWriter(sc, f, props, pqarrow.NewArrowWriterProperties(pqarrow.WithStoreSchema(), pqarrow.WithAllocator(mem)))
 	if err != nil {
 		f.Close()
 		return nil, fmt.Errorf("parquet writer %s: %w", path, err)
 	}
-	rb := array.NewRecordBuilder(memory.DefaultAllocator, sc)
-	return &ChunkWriter{f: f, fw: fw, rb: rb, b: builders{rb}, dims: dims}, nil
+	rb := array.NewRecordBuilder(mem, sc)
+	w := &ChunkWriter{f: f, fw: fw, rb: rb, b: builders{rb}, set: set, dims: dims}
+	w.reserve()
+	return w, nil
+}
+
+// reserve sizes the builders for a whole batch, so appending a row never
+// grows (and copies) a column; with the recycler the buffers are those of
+// the previous batch.
+func (w *ChunkWriter) reserve() {
+	n := w.set.batchRows
+	for i := range w.rb.Fields() {
+		w.rb.Field(i).Reserve(n)
+	}
+	emb := w.rb.Field(colEmbedding).(*array.FixedSizeListBuilder)
+	emb.ValueBuilder().Reserve(n * w.dims)
 }
 
 // Write appends one chunk. Chunks must come in (doc_path, chunk_order) order
@@ -80,7 +96,7 @@ func (w *ChunkWriter) Write(c schema.Chunk) (err error) {
 	defer recoverAs(&err, "parquet write")
 	w.append(c)
 	w.rows++
-	if w.rb.Field(0).Len() >= rowGroupRows {
+	if w.rb.Field(0).Len() >= w.set.batchRows {
 		return w.flush()
 	}
 	return nil
@@ -97,11 +113,11 @@ func (w *ChunkWriter) check(c schema.Chunk) error {
 	case len(c.Embedding) != w.dims:
 		return fmt.Errorf("chunk %s: embedding has %d dimensions, want %d", c.Key(), len(c.Embedding), w.dims)
 	}
-	key := c.DocPath + "\x00" + fmt.Sprintf("%09d", c.Order)
-	if key <= w.last && w.rows > 0 {
+	// RowBefore's order, compared in place: this runs for every row.
+	if w.rows > 0 && (c.DocPath < w.lastPath || c.DocPath == w.lastPath && c.Order <= w.lastOrder) {
 		return fmt.Errorf("chunk %s: out of order", c.Key())
 	}
-	w.last = key
+	w.lastPath, w.lastOrder = c.DocPath, c.Order
 	return nil
 }
 
@@ -110,10 +126,12 @@ func (w *ChunkWriter) flush() error {
 		return nil
 	}
 	rec := w.rb.NewRecordBatch()
-	defer rec.Release()
-	if err := w.fw.Write(rec); err != nil {
+	err := w.fw.WriteBuffered(rec) // into the open row group; a new one every rowGroupRows
+	rec.Release()                  // before reserve: its buffers are the next batch's
+	if err != nil {
 		return fmt.Errorf("parquet write: %w", err)
 	}
+	w.reserve()
 	return nil
 }
 

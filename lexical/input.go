@@ -11,7 +11,13 @@ import (
 // context header, its text and the canonical form of its converted
 // quantities ("5 ft [1.52 m]"). The stored text stays verbatim.
 func EmbedInput(c schema.Chunk) string {
+	q := canonicalSuffix(c.Quantities)
+	n := len(c.ContextHeader) + len("\n\n") + len(c.Text) + len("\n\n") + len(q)
+	for _, s := range c.SectionPath {
+		n += len(s) + len(" › ")
+	}
 	var b strings.Builder
+	b.Grow(n) // one allocation: it runs for every chunk, and again for every reused row
 	for _, s := range c.SectionPath {
 		b.WriteString(s)
 		b.WriteString(" › ")
@@ -19,7 +25,7 @@ func EmbedInput(c schema.Chunk) string {
 	b.WriteString(c.ContextHeader)
 	b.WriteString("\n\n")
 	b.WriteString(c.Text)
-	if q := canonicalSuffix(c.Quantities); q != "" {
+	if q != "" {
 		b.WriteString("\n\n")
 		b.WriteString(q)
 	}
@@ -39,7 +45,10 @@ func canonicalSuffix(qs []schema.Quantity) string {
 		if b.Len() > 0 {
 			b.WriteString("; ")
 		}
-		b.WriteString(q.Surface + " [" + canon + "]")
+		b.WriteString(q.Surface)
+		b.WriteString(" [")
+		b.WriteString(canon)
+		b.WriteString("]")
 	}
 	return b.String()
 }

@@ -3,39 +3,30 @@ package lexical
 import (
 	"strings"
 	"unicode"
-
-	"golang.org/x/text/runes"
-	"golang.org/x/text/transform"
-	"golang.org/x/text/unicode/norm"
 )
 
 // stopWords are dropped from the lexical features: function words of English
-// and Portuguese that every chunk shares.
-var stopWords = map[string]bool{}
-
-func init() {
+// and Portuguese that every chunk shares. maxStopWord is the longest in
+// bytes: a longer word needs no look-up.
+var stopWords, maxStopWord = func() (map[string]bool, int) {
+	m, longest := map[string]bool{}, 0
 	for _, w := range strings.Fields(`a an the and or of to in on at for from by with is are was were be been
 		it its this that these those as if then than so not no do does you your can will may should
 		o os as um uma uns umas e ou de do da dos das em no na nos nas por para com sem que se ao aos
 		e é sao são ser foi eram esta este isso essa esse pelo pela pelos pelas mais muito seu sua`) {
-		stopWords[w] = true
+		m[w] = true
+		longest = max(longest, len(w))
 	}
-}
-
-// foldAccents returns a new accent-folding transformer: a transform.Chain
-// keeps state, so each call needs its own.
-func foldAccents() transform.Transformer {
-	return transform.Chain(norm.NFD, runes.Remove(runes.In(unicode.Mn)), norm.NFC)
-}
+	return m, longest
+}()
 
 // Fold lower-cases text and removes its accents ("Água" → "agua"): two
 // spellings of a name compare equal.
 func Fold(text string) string {
-	folded, _, err := transform.String(foldAccents(), strings.ToLower(text))
-	if err != nil {
-		return strings.ToLower(text)
+	if folded, ok := foldFast(text); ok {
+		return folded
 	}
-	return folded
+	return foldSlow(text)
 }
 
 // Tokens returns the folded words of text, stop words kept: for comparing
@@ -50,7 +41,7 @@ func Words(text string) []string {
 	fields := Tokens(text)
 	out := fields[:0]
 	for _, w := range fields {
-		if !stopWords[w] {
+		if len(w) > maxStopWord || !stopWords[w] {
 			out = append(out, w)
 		}
 	}
