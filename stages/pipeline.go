@@ -168,12 +168,6 @@ func newRun(cfg Config, opt Options) (*run, error) {
 	if cfg.Workers == 0 {
 		cfg.Workers = runtime.GOMAXPROCS(0)
 	}
-	if cfg.LLMConcurrency == 0 {
-		cfg.LLMConcurrency = cfg.Workers
-	}
-	if cfg.EmbedConcurrency == 0 {
-		cfg.EmbedConcurrency = cfg.Workers
-	}
 	chunker, err := chunking.NewChunker(cfg.Chunk, cfg.TenantID)
 	if err != nil {
 		return nil, err
@@ -183,6 +177,15 @@ func newRun(cfg Config, opt Options) (*run, error) {
 	}
 	if opt.Embedder == nil {
 		opt.Embedder = lexical.NewBuiltin(cfg.Embed.Dims)
+	}
+	// llm_concurrency and embed_concurrency bound calls to a model server;
+	// offline, headers and vectors are CPU work like parsing, and take the
+	// workers: --workers 1 is one core's worth of work, 2 is two.
+	if cfg.LLMConcurrency == 0 || models.Offline(opt.Headers) {
+		cfg.LLMConcurrency = cfg.Workers
+	}
+	if cfg.EmbedConcurrency == 0 || models.Offline(opt.Embedder) {
+		cfg.EmbedConcurrency = cfg.Workers
 	}
 	if opt.Embedder.Dims() != cfg.Embed.Dims {
 		return nil, schema.Setting("embed.dims", "%d, but embedder %s gives %d dimensions", cfg.Embed.Dims, opt.Embedder.Name(), opt.Embedder.Dims())
