@@ -1,6 +1,8 @@
 package config
 
 import (
+	"fmt"
+	"os"
 	"strings"
 	"testing"
 )
@@ -100,5 +102,30 @@ func TestBounds(t *testing.T) {
 	}
 	if err := Default().Validate(); err != nil {
 		t.Errorf("the defaults: got %v, want them valid", err)
+	}
+}
+
+// TestReadmeConfig: the config block README.md shows, every key with its
+// default, is a valid file and is the defaults.
+func TestReadmeConfig(t *testing.T) {
+	b, err := os.ReadFile("../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := string(b)
+	i := strings.Index(s, "## Configuration")
+	j := strings.Index(s[i:], "```yaml\n")
+	if i < 0 || j < 0 {
+		t.Fatal("README.md has no Configuration section with a yaml block")
+	}
+	block := s[i+j+len("```yaml\n"):]
+	block = block[:strings.Index(block, "```")]
+	f, err := Parse([]byte(block))
+	if err != nil {
+		t.Fatalf("README's config: %v", err)
+	}
+	d := Default()
+	if got, want := fmt.Sprintf("%+v", f), fmt.Sprintf("%+v", d); got != want {
+		t.Errorf("README's config is not the defaults:\n got %s\nwant %s", got, want)
 	}
 }
