@@ -24,7 +24,7 @@ func indexCommand() *cli.Command {
 		Flags: append([]cli.Flag{
 			&cli.StringFlag{Name: "corpus", Sources: cli.EnvVars("INGEST_CORPUS"), Usage: "corpus folder (Markdown files, walked recursively)"},
 			&cli.StringFlag{Name: "out", Sources: cli.EnvVars("INGEST_OUT"), Usage: "snapshot folder; replaced atomically when the run succeeds"},
-			&cli.StringFlag{Name: "publish", Sources: cli.EnvVars("INGEST_PUBLISH"), Usage: "publish as DIR/<name>/ and move DIR/latest to it when complete (instead of --out)"},
+			&cli.StringFlag{Name: "publish", Sources: cli.EnvVars("INGEST_PUBLISH"), Usage: "publish as DIR/<name>/ and move DIR/latest to it when complete (instead of --out); a bucket URL (s3://, gs://, azblob://, file://) publishes there"},
 			&cli.IntFlag{Name: "keep", Value: artifacts.DefaultKeep, Usage: "with --publish: snapshots to keep (latest is never removed)"},
 			&cli.StringFlag{Name: "config", Sources: cli.EnvVars("INGEST_CONFIG"), Usage: "YAML config file (unknown keys are errors); flags override it"},
 			&cli.StringFlag{Name: "prev", Sources: cli.EnvVars("INGEST_PREV"), Usage: "snapshot to reuse headers and vectors from (default: the one at --out)"},
