@@ -114,6 +114,17 @@ func Open(ctx context.Context, rawURL string) (*Store, error) {
 	return &Store{b: b, name: models.RedactURL(rawURL)}, nil
 }
 
+// at is the URL of a snapshot in the store, credentials removed: the name
+// goes in the path, before the driver's options.
+func (s *Store) at(name string) string {
+	base, query, _ := strings.Cut(s.name, "?")
+	u := strings.TrimSuffix(base, "/") + "/" + name
+	if query != "" {
+		u += "?" + query
+	}
+	return u
+}
+
 // String is the store's URL without credentials.
 func (s *Store) String() string { return s.name }
 
@@ -225,7 +236,7 @@ func (s *Store) Publish(ctx context.Context, dir string, keep int) (*artifacts.P
 	if l, err := s.ReadLatest(ctx); err != nil {
 		return nil, err
 	} else if l != nil {
-		pub.Previous = s.name + "/" + l.Name
+		pub.Previous = s.at(l.Name)
 	}
 	names, err := s.Snapshots(ctx)
 	if err != nil {
@@ -237,7 +248,7 @@ func (s *Store) Publish(ctx context.Context, dir string, keep int) (*artifacts.P
 	} else if err := s.upload(ctx, dir, name, m); err != nil {
 		return nil, err
 	}
-	pub.Path = s.name + "/" + pub.Name
+	pub.Path = s.at(pub.Name)
 	if err := s.point(ctx, pub.Name); err != nil {
 		return nil, err
 	}
