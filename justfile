@@ -13,16 +13,14 @@ build:
 index: build
     {{bin}} index --corpus {{corpus}} --out {{out}}
 
-# The nightly job: publish out/published/<name>/, move latest, write <name>.diff.md against the previous latest (also after a partial run), then exit with the run's code.
+# The nightly job: publish to {{publish}} (a folder, or a bucket: just publish='s3://bucket/knowledge?region=eu-west-1' knowledge-index), move latest, write <name>.diff.md beside it against the previous latest, and when KB_DATABASE_URL is set, sync latest into pgvector (tenant KB_TENANT); exits with the run's code (3: partial, still published and synced).
 knowledge-index: build
     #!/usr/bin/env bash
     set -uo pipefail
-    prev=$(readlink -f {{publish}}/latest 2>/dev/null || true)
-    {{bin}} index --corpus {{corpus}} --publish {{publish}} --keep 7
+    {{bin}} index --corpus {{corpus}} --publish "{{publish}}" --keep 7 --diff
     code=$?
-    new=$(readlink -f {{publish}}/latest 2>/dev/null || true)
-    if [ -n "$prev" ] && [ -d "$prev" ] && [ -n "$new" ] && [ "$prev" != "$new" ]; then
-        {{bin}} diff "$prev" "$new" > "$new.diff.md" && echo "diff: $new.diff.md"
+    if [ -n "${KB_DATABASE_URL:-}" ] && { [ $code = 0 ] || [ $code = 3 ]; }; then
+        {{bin}} sync --snapshot "{{publish}}/latest" --to "$KB_DATABASE_URL" --tenant "${KB_TENANT:-}" --migrate || exit $?
     fi
     exit $code
 
@@ -42,11 +40,11 @@ knowledge-index-sharded shards="4": build
     failed=0
     for p in "${pids[@]}"; do wait $p || failed=1; done
     [ $failed = 0 ] || { echo "a shard failed; nothing merged (parts kept in $parts)"; exit 1; }
-    {{bin}} merge --parts $parts --shards {{shards}} --run-id $run --publish {{publish}} --keep 7 && rm -rf $parts
+    {{bin}} merge --parts $parts --shards {{shards}} --run-id $run --publish "{{publish}}" --keep 7 --diff && rm -rf $parts
 
 # Sync the latest published snapshot into pgvector: KB_DATABASE_URL (postgres://…) and KB_TENANT (a UUID).
 knowledge-sync: build
-    {{bin}} sync --snapshot {{publish}}/latest --to "$KB_DATABASE_URL" --tenant "$KB_TENANT" --migrate
+    {{bin}} sync --snapshot "{{publish}}/latest" --to "$KB_DATABASE_URL" --tenant "$KB_TENANT" --migrate
 
 # The tests, as CI runs them.
 test:

@@ -233,10 +233,11 @@ func (s *Store) Publish(ctx context.Context, dir string, keep int) (*artifacts.P
 		return nil, err
 	}
 	pub := &artifacts.Published{Name: name}
+	previous := ""
 	if l, err := s.ReadLatest(ctx); err != nil {
 		return nil, err
 	} else if l != nil {
-		pub.Previous = s.at(l.Name)
+		pub.Previous, previous = s.at(l.Name), l.Name
 	}
 	names, err := s.Snapshots(ctx)
 	if err != nil {
@@ -252,7 +253,7 @@ func (s *Store) Publish(ctx context.Context, dir string, keep int) (*artifacts.P
 	if err := s.point(ctx, pub.Name); err != nil {
 		return nil, err
 	}
-	if pub.Pruned, err = s.prune(ctx, keep, pub.Name); err != nil {
+	if pub.Pruned, err = s.prune(ctx, keep, pub.Name, previous); err != nil {
 		return pub, fmt.Errorf("%w: %w", artifacts.ErrPrune, err)
 	}
 	return pub, nil
@@ -401,14 +402,20 @@ func (s *Store) prefixes(ctx context.Context) ([]string, error) {
 }
 
 // prune deletes the oldest complete snapshots beyond keep, never latest,
-// with the diff reports beside them, and returns their names.
-func (s *Store) prune(ctx context.Context, keep int, latest string) ([]string, error) {
+// with the diff reports beside them, and returns their names. The snapshot
+// latest pointed at before (previous) goes last: snapshots made in the same
+// second are otherwise ordered by chance, and the previous one is what a
+// rollback and the night's diff report read.
+func (s *Store) prune(ctx context.Context, keep int, latest, previous string) ([]string, error) {
 	if keep < 1 {
 		keep = artifacts.DefaultKeep
 	}
 	names, err := s.Snapshots(ctx)
 	if err != nil {
 		return nil, err
+	}
+	if i := slices.Index(names, previous); i >= 0 {
+		names = append(slices.Delete(names, i, i+1), previous)
 	}
 	var pruned []string
 	excess := len(names) - keep

@@ -20,7 +20,7 @@ var errEmbedderDiffers = errors.New("embedder differs from the snapshot's")
 
 func embedCommand() *cli.Command {
 	flags := []cli.Flag{
-		&cli.StringFlag{Name: "snapshot", Usage: "snapshot folder: embed with its embedder (manifest.embedder), refuse any other"},
+		&cli.StringFlag{Name: "snapshot", Usage: "snapshot folder or bucket URL/latest: embed with its embedder (manifest.embedder), refuse any other"},
 	}
 	for _, f := range backendFlags() {
 		switch f.Names()[0] {
@@ -70,6 +70,11 @@ func embedderFor(ctx context.Context, cmd *cli.Command) (models.Embedder, error)
 	bc.LLM = "none"
 	var want *artifacts.Component
 	if dir := cmd.String("snapshot"); dir != "" {
+		dir, cleanup, err := localSnapshot(ctx, dir) // a bucket's URL/latest is downloaded
+		if err != nil {
+			return nil, err
+		}
+		defer cleanup()
 		m, err := artifacts.ReadManifest(dir)
 		if err != nil {
 			return nil, err

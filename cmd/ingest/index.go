@@ -40,6 +40,7 @@ func indexCommand() *cli.Command {
 			}},
 			&cli.BoolFlag{Name: "plan", Usage: "dry run: count documents, chunks, model and embedding calls, then stop"},
 			&cli.BoolFlag{Name: "allow-shrink", Usage: "publish even when the corpus lost more than publish.max_shrink of the previous snapshot's documents"},
+			&cli.BoolFlag{Name: "diff", Usage: "with --publish: write <name>.diff.md and .diff.json beside the new snapshot, against the one latest pointed at before"},
 			&cli.DurationFlag{Name: "wait", HideDefault: true, Usage: "wait up to this long for another run of the same --out or --publish to finish (default: fail at once)"},
 			&cli.StringFlag{Name: "shard", Sources: cli.EnvVars("INGEST_SHARD"), Usage: "run shard K of N (K/N, from 0) into a part at --out/--publish DIR/shard-K-of-N, for ingest merge"},
 			&cli.IntFlag{Name: "shards", Sources: cli.EnvVars("INGEST_SHARDS"), HideDefault: true, Usage: "run one of N shards, K read from JOB_COMPLETION_INDEX (a Kubernetes Indexed Job)"},
@@ -71,6 +72,9 @@ func indexAction(ctx context.Context, cmd *cli.Command) error {
 	}
 	if err == nil && res != nil && res.Status == stages.StatusPartial {
 		err = errPartial
+	}
+	if res != nil && publish != "" && cmd.Bool("diff") {
+		diffReport(ctx, cmd, publish, res.Published)
 	}
 	if cmd.Bool("json") && !cmd.Bool("plan") {
 		if werr := writeJSON(cmd.Root().Writer, newRunSummary(ctx, res, err)); werr != nil {

@@ -32,6 +32,7 @@ func mergeCommand() *cli.Command {
 			&cli.IntFlag{Name: "keep", Value: artifacts.DefaultKeep, Usage: "with --publish: snapshots to keep (latest is never removed)"},
 			&cli.StringFlag{Name: "config", Sources: cli.EnvVars("INGEST_CONFIG"), Usage: "YAML config file, for publish.max_shrink"},
 			&cli.BoolFlag{Name: "allow-shrink", Usage: "publish even when the corpus lost more than publish.max_shrink of the current snapshot's documents"},
+			&cli.BoolFlag{Name: "diff", Usage: "with --publish: write <name>.diff.md and .diff.json beside the new snapshot, against the one latest pointed at before"},
 			&cli.DurationFlag{Name: "wait", HideDefault: true, Usage: "wait up to this long for another run of the same --out or --publish to finish (default: fail at once)"},
 			&cli.BoolFlag{Name: "quiet", Usage: "print only errors and the summary"},
 			jsonFlag("the merge's outcome as JSON, as index --json prints a run's"),
@@ -55,6 +56,9 @@ func mergeAction(ctx context.Context, cmd *cli.Command) error {
 	}
 	if err == nil && res != nil && res.Status == stages.StatusPartial {
 		err = errPartial
+	}
+	if res != nil && publish != "" && cmd.Bool("diff") {
+		diffReport(ctx, cmd, publish, res.Published)
 	}
 	if cmd.Bool("json") {
 		if werr := writeJSON(cmd.Root().Writer, newRunSummary(ctx, res, err)); werr != nil {

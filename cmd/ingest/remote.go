@@ -36,6 +36,11 @@ func workDir(publishURL string) (string, error) {
 // splitSnapshotURL cuts URL/latest or URL/<name> into the publish prefix's
 // URL and the snapshot ("latest" or a name).
 func splitSnapshotURL(raw string) (prefix, snapshot string, err error) {
+	// "s3://b/prefix?endpoint=…&region=x/latest": the name written after the
+	// driver's options, as a shell recipe builds it from a publish URL.
+	if q, i := strings.IndexByte(raw, '?'), strings.LastIndexByte(raw, '/'); q >= 0 && i > q && isSnapshotRef(raw[i+1:]) {
+		return raw[:i], raw[i+1:], nil
+	}
 	u, err := url.Parse(raw)
 	if err != nil {
 		return "", "", err

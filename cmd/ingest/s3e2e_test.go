@@ -39,7 +39,7 @@ func TestS3EndToEnd(t *testing.T) {
 		t.Helper()
 		t.Setenv("INGEST_WORK_DIR", filepath.Join(t.TempDir(), "work")) // a fresh machine each night
 		before := calls()
-		args := append(append([]string{"index", "--corpus", c, "--publish", pub, "--keep", "2", "--json"}, models...), extra...)
+		args := append(append([]string{"index", "--corpus", c, "--publish", pub, "--keep", "2", "--diff", "--json"}, models...), extra...)
 		code, stdout, stderr := runCLI(context.Background(), "", args...)
 		if code != exitOK {
 			t.Fatalf("%s: exit %d: %s", name, code, stderr)
@@ -71,6 +71,9 @@ func TestS3EndToEnd(t *testing.T) {
 	if err := store.PutRaw(context.Background(), stray+"/chunks.parquet", tmp); err != nil {
 		t.Fatal(err)
 	}
+	if l, err := store.ReadLatest(context.Background()); err != nil || l == nil || l.Name != first.Snapshot.Name {
+		t.Fatalf("after an interrupted upload latest.json names %+v (%v), want %s", l, err, first.Snapshot.Name)
+	}
 
 	second, _, n2 := night("unchanged night")
 	if n2 != 0 || !second.Snapshot.Reused || second.Snapshot.Name != first.Snapshot.Name {
@@ -89,9 +92,17 @@ func TestS3EndToEnd(t *testing.T) {
 		if err := os.WriteFile(f, []byte("# Edit\nSource: https://example.org/edit\n\n"+edit+"\n"), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		s, _, n := night(fmt.Sprintf("edit %d", i))
+		s, stderr, n := night(fmt.Sprintf("edit %d", i))
 		if n == 0 || n >= n1 || s.Snapshot.Name == first.Snapshot.Name {
 			t.Errorf("edit %d: %d model calls (first night %d), snapshot %s", i, n, n1, s.Snapshot.Name)
+		}
+		names, _ := store.Snapshots(context.Background())
+		t.Logf("edit %d: %s; snapshots %v; stderr %s", i, s.Snapshot.Name, names, stderr)
+		if !strings.Contains(stderr, "diff: ") {
+			t.Errorf("edit %d: no diff report written: %s", i, stderr)
+		}
+		if code, md, _ := runCLI(context.Background(), "", "diff", strings.Replace(pub, "/ocean?", "/ocean/latest?", 1), strings.Replace(pub, "/ocean?", "/ocean/latest?", 1)); code != exitOK || md == "" {
+			t.Errorf("diff latest latest: exit %d", code)
 		}
 		time.Sleep(1100 * time.Millisecond) // snapshot names have a one-second clock
 	}

@@ -16,7 +16,7 @@ func syncCommand() *cli.Command {
 		Name:  "sync",
 		Usage: "make a pgvector table hold a snapshot's chunks for one tenant and source label (one transaction)",
 		Flags: []cli.Flag{
-			&cli.StringFlag{Name: "snapshot", Usage: "snapshot folder (it must verify)"},
+			&cli.StringFlag{Name: "snapshot", Usage: "snapshot folder, or a bucket's URL/latest or URL/<name> (it must verify)"},
 			&cli.StringFlag{Name: "to", Usage: "postgres://USER:PASSWORD@HOST/DB (the password is never printed)"},
 			&cli.StringFlag{Name: "table", Value: pgsync.DefaultTable, Usage: "the chunks table"},
 			&cli.StringFlag{Name: "tenant", Usage: "tenant UUID (default: the snapshot's tenant_id, if it is one)"},
@@ -32,6 +32,12 @@ func syncCommand() *cli.Command {
 			if err != nil {
 				return err
 			}
+			dir, cleanup, err := localSnapshot(ctx, opt.Snapshot) // a bucket's URL/latest is downloaded
+			if err != nil {
+				return err
+			}
+			defer cleanup()
+			opt.Snapshot = dir
 			w := cmd.Root().Writer
 			if cmd.Bool("plan") {
 				p, err := pgsync.PlanSync(ctx, opt)
@@ -62,7 +68,7 @@ func syncOptions(cmd *cli.Command) (pgsync.Options, error) {
 	opt := pgsync.Options{Snapshot: cmd.String("snapshot"), URL: cmd.String("to"), Table: cmd.String("table"),
 		Tenant: cmd.String("tenant"), AppRole: cmd.String("app-role"), Migrate: cmd.Bool("migrate")}
 	if opt.Snapshot == "" || opt.URL == "" {
-		return opt, usage("sync needs --snapshot DIR and --to postgres://…")
+		return opt, usage("sync needs --snapshot DIR|URL and --to postgres://…")
 	}
 	opt.Index, opt.Load = pgsync.IndexKind(cmd.String("index")), pgsync.Load(cmd.String("load"))
 	if err := opt.Validate(); err != nil {

@@ -1,0 +1,77 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/urfave/cli/v3"
+
+	"github.com/ocean-safety/ingest/artifacts"
+	"github.com/ocean-safety/ingest/bucket"
+	"github.com/ocean-safety/ingest/snapdiff"
+)
+
+// writeDiffReport writes <name>.diff.md and <name>.diff.json beside a newly
+// published snapshot, against the one latest pointed at before (--diff):
+// what a reviewer reads before consumers do. It returns where the Markdown
+// went, or "" when there is nothing to compare (a first publish, or the
+// same snapshot again).
+func writeDiffReport(ctx context.Context, publish string, pub artifacts.Published) (string, error) {
+	if pub.Previous == "" || pub.Reused {
+		return "", nil
+	}
+	oldDir, cleanOld, err := localSnapshot(ctx, pub.Previous)
+	if err != nil {
+		return "", err
+	}
+	defer cleanOld()
+	newDir, cleanNew, err := localSnapshot(ctx, pub.Path)
+	if err != nil {
+		return "", err
+	}
+	defer cleanNew()
+	rep, err := snapdiff.CompareContext(ctx, oldDir, newDir)
+	if err != nil {
+		return "", err
+	}
+	var md, js bytes.Buffer
+	if err := rep.WriteMarkdown(&md); err != nil {
+		return "", err
+	}
+	if err := rep.WriteJSON(&js); err != nil {
+		return "", err
+	}
+	if !bucket.IsURL(publish) {
+		path := filepath.Join(publish, pub.Name+".diff.md")
+		if err := os.WriteFile(path, md.Bytes(), 0o644); err != nil {
+			return "", err
+		}
+		return path, os.WriteFile(filepath.Join(publish, pub.Name+".diff.json"), js.Bytes(), 0o644)
+	}
+	store, err := bucket.Open(ctx, publish)
+	if err != nil {
+		return "", err
+	}
+	defer store.Close()
+	if err := store.PutReport(ctx, pub.Name, ".diff.md", md.Bytes()); err != nil {
+		return "", err
+	}
+	if err := store.PutReport(ctx, pub.Name, ".diff.json", js.Bytes()); err != nil {
+		return "", err
+	}
+	return fmt.Sprintf("%s (%s.diff.md)", store, pub.Name), nil
+}
+
+// diffReport writes the diff report of --diff and says where, on stderr; a
+// failure is a warning: the snapshot is published either way.
+func diffReport(ctx context.Context, cmd *cli.Command, publish string, pub artifacts.Published) {
+	errw := cmd.Root().ErrWriter
+	if where, err := writeDiffReport(ctx, publish, pub); err != nil {
+		fmt.Fprintf(errw, "warning: the diff report: %v\n", err)
+	} else if where != "" {
+		fmt.Fprintf(errw, "diff: %s\n", where)
+	}
+}
