@@ -23,6 +23,7 @@ type docResult struct {
 	raw      string // SHA-256 of the file's bytes
 	markup   map[string]int
 
+	enriched   bool                            // headers already written (offline, on the document's worker)
 	calls      artifacts.Calls                 // header calls made and headers reused
 	rejects    []artifacts.Reject              // model answers that could not be used
 	ungrounded []artifacts.UngroundedThreshold // model thresholds the text does not state
@@ -68,6 +69,16 @@ func (r *run) processDoc(ctx context.Context, path string, ru snapshot.Reuse) do
 		r.normaliser.Normalise(&res.chunks[i])
 	}
 	res.took[stageNormalise] = time.Since(t)
+	if r.offlineHeaders && ctx.Err() == nil {
+		// An offline header is CPU work like the rest of this document's:
+		// written here, on the document's worker, not as one task a chunk.
+		outs := make([]enriched, len(res.chunks))
+		for i := range res.chunks {
+			outs[i] = r.enrich(ctx, res.doc, res.prev, &res.chunks[i])
+		}
+		res.mergeEnriched(outs)
+		res.enriched = true
+	}
 	return res
 }
 

@@ -144,6 +144,7 @@ type run struct {
 	keys       artifacts.CacheKeys
 	// journal what costs: a model's headers and vectors, not the offline ones
 	journalHeaders, journalVectors bool
+	offlineHeaders                 bool // headers are written on the documents' workers
 
 	stage   *artifacts.Staging
 	writer  *artifacts.ChunkWriter
@@ -203,7 +204,7 @@ func newRun(cfg Config, opt Options) (*run, error) {
 		cfg: cfg, opt: opt, parser: chunking.NewParser(cfg.Corpus, cfg.CorpusOptions()), chunker: chunker,
 		headers: opt.Headers, embed: opt.Embedder, rep: opt.Reporter,
 		runID: newRunID(), keys: snapshot.CacheKeys(opt.Headers.Name(), cfg.Header.MaxChars, opt.Embedder.Name(), opt.Embedder.Dims()),
-		journalHeaders: !models.Offline(opt.Headers), journalVectors: !models.Offline(opt.Embedder),
+		journalHeaders: !models.Offline(opt.Headers), journalVectors: !models.Offline(opt.Embedder), offlineHeaders: models.Offline(opt.Headers),
 	}, nil
 }
 

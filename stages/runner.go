@@ -118,7 +118,7 @@ func (r *run) scan(ctx context.Context, paths []string, each func(docResult)) {
 // enrich stream's callback goroutine, once all of them are.
 func (r *run) submitEnrich(ctx context.Context, enrich *stream.Stream, res *docResult, done func()) {
 	n := len(res.chunks)
-	if res.err != nil || res.rejected || n == 0 {
+	if res.err != nil || res.rejected || n == 0 || res.enriched {
 		enrich.Go(func() stream.Callback { return done })
 		return
 	}
