@@ -2,6 +2,7 @@ package chunking
 
 import (
 	"bytes"
+	"cmp"
 	"regexp"
 	"slices"
 	"strings"
@@ -55,10 +56,10 @@ var (
 
 // cleaned is a document body with its markup blanked.
 type cleaned struct {
-	b           []byte         // the body being cleaned
-	text        string         // same length as the body
+	b           []byte         // the body being cleaned, same length
 	removed     []bool         // per byte: blanked markup
-	origin      []int          // per byte: where in the body the byte came from (dedent moves some left)
+	origin      []int          // per byte: where in the document the byte came from (dedent moves some left)
+	base        int            // the body's offset in its document
 	counts      map[string]int // removals by kind
 	admonitions []admonition   // typed regions, for the chunks' metadata
 }
@@ -69,14 +70,18 @@ type admonition struct {
 	start, end int
 }
 
-func cleanMarkup(body string) cleaned {
-	b := []byte(body)
-	c := cleaned{b: b, removed: make([]bool, len(b)), origin: make([]int, len(b)), counts: map[string]int{}}
+// cleanMarkup blanks the markup of body in b, a copy of it, marks the
+// blanked bytes in removed and keeps in origin each byte's offset in the
+// document (base is the body's). The caller gives the three at the body's
+// length, as views of the document's own arrays, so nothing is copied twice.
+func cleanMarkup(body string, b []byte, removed []bool, origin []int, base int) cleaned {
+	c := cleaned{b: b, removed: removed, origin: origin, base: base, counts: map[string]int{}}
 	for i := range c.origin {
-		c.origin[i] = i
+		c.origin[i] = base + i
 	}
 	fenced, inline := codeRanges(body)
-	protected := append(append([][2]int{}, fenced...), inline...)
+	protected := append(append(make([][2]int, 0, len(fenced)+len(inline)), fenced...), inline...)
+	slices.SortFunc(protected, func(a, b [2]int) int { return cmp.Compare(a[0], b[0]) })
 	blank := c.blank
 	// Markup that starts in code is the code's; markup that holds a code
 	// span (a shortcode with a `quoted` argument) is still markup. Hugo
@@ -87,19 +92,25 @@ func cleanMarkup(body string) cleaned {
 	c.lines(body, protected, blank)
 	for _, re := range []struct {
 		kind string
-		re   *regexp.Regexp
-	}{{markupComment, commentRe}, {markupHTML, scriptRe}, {markupShortcode, shortcodeRe}, {markupAttributes, attrRe}, {markupLinkDef, linkDefRe}} {
+		find func(string) [][]int
+	}{
+		{markupComment, findAll(commentRe, "<!--")},
+		{markupHTML, findAll(scriptRe, "<")},
+		{markupShortcode, findAll(shortcodeRe, "{{")},
+		{markupAttributes, findAll(attrRe, "{")},
+		{markupLinkDef, linkDefinitions},
+	} {
 		ok := free
 		if re.kind == markupShortcode {
 			ok = freeOfFences
 		}
-		for _, m := range re.re.FindAllStringIndex(body, -1) {
+		for _, m := range re.find(body) {
 			if ok(m[0], m[1]) && !c.removed[m[0]] {
 				blank(re.kind, m[0], m[1])
 			}
 		}
 	}
-	for _, m := range htmlTagRe.FindAllStringIndex(body, -1) {
+	for _, m := range findAll(htmlTagRe, "<")(body) {
 		if !free(m[0], m[1]) || c.removed[m[0]] {
 			continue
 		}
@@ -116,9 +127,54 @@ func cleanMarkup(body string) cleaned {
 	}
 	c.emptyCode(inline)
 	c.dedent()
-	c.text = string(c.b)
-	c.b = nil
 	return c
+}
+
+// findAll is re.FindAllStringIndex, skipped when the text lacks lit, a
+// string every match holds.
+func findAll(re *regexp.Regexp, lit string) func(string) [][]int {
+	return func(s string) [][]int {
+		if !strings.Contains(s, lit) {
+			return nil
+		}
+		return re.FindAllStringIndex(s, -1)
+	}
+}
+
+// linkDefinitions is linkDefRe.FindAllStringIndex(body, -1), found without
+// running the expression over every line: a definition starts a line with at
+// most three spaces and a "[", and spans that line and at most the next (its
+// URL may sit there), so it is tried only at such lines, on those two lines.
+func linkDefinitions(body string) [][]int {
+	if !strings.Contains(body, "]:") {
+		return nil
+	}
+	var out [][]int
+	for ls := 0; ls < len(body); {
+		next := lineEnd(body, ls) + 1 // the next line's start
+		i := ls
+		for i < ls+3 && i < len(body) && body[i] == ' ' {
+			i++
+		}
+		if i < len(body) && body[i] == '[' {
+			window := body[ls:lineEnd(body, min(next, len(body)))]
+			if m := linkDefRe.FindStringIndex(window); m != nil && m[0] == 0 {
+				out = append(out, []int{ls, ls + m[1]})
+				next = lineEnd(body, ls+m[1]) + 1
+			}
+		}
+		ls = next
+	}
+	return out
+}
+
+// lineEnd is the offset of the newline ending the line that holds offset i
+// of s, or len(s) on the last line.
+func lineEnd(s string, i int) int {
+	if j := strings.IndexByte(s[i:], '\n'); j >= 0 {
+		return i + j
+	}
+	return len(s)
 }
 
 // emptyCode removes the backticks of an inline code span whose content was
@@ -167,7 +223,7 @@ func (c *cleaned) dedent() {
 			copy(c.removed[first:], c.removed[i:le])
 			copy(c.origin[first:], c.origin[i:le])
 			for j := le - k; j < le; j++ {
-				c.b[j], c.removed[j], c.origin[j] = ' ', true, le-1
+				c.b[j], c.removed[j], c.origin[j] = ' ', true, c.base+le-1
 			}
 		}
 		ls = le + 1
@@ -193,8 +249,8 @@ func (c *cleaned) lines(body string, protected [][2]int, blank func(string, int,
 	off := 0
 	var open *admonition // a Docusaurus admonition being read
 	var mkdocs *admonition
-	for _, l := range strings.SplitAfter(body, "\n") {
-		start, line := off, strings.TrimRight(l, "\n")
+	for l := range strings.Lines(body) {
+		start, line := off, strings.TrimSuffix(l, "\n")
 		off += len(l)
 		if inRanges(protected, start) {
 			continue
@@ -212,6 +268,9 @@ func (c *cleaned) lines(body string, protected [][2]int, blank func(string, int,
 			if strings.TrimSpace(line) != "" {
 				mkdocs = nil
 			}
+		}
+		if !maySpanLine(line) {
+			continue
 		}
 		if m := bangAdmonitionRe.FindStringSubmatch(line); m != nil {
 			blank(markupAdmonition, start, start+len(line))
@@ -236,12 +295,24 @@ func (c *cleaned) lines(body string, protected [][2]int, blank func(string, int,
 	}
 }
 
+// maySpanLine reports whether line starts as an admonition fence or title
+// or an MDX line can: the expressions that read those run only when it does.
+func maySpanLine(line string) bool {
+	switch {
+	case strings.HasPrefix(line, "!!!"), strings.HasPrefix(line, "???"), // bangAdmonitionRe
+		strings.HasPrefix(strings.TrimLeft(line, " "), ":::"),                // colonAdmonitionRe
+		strings.HasPrefix(line, "import"), strings.HasPrefix(line, "export"): // mdxLineRe
+		return true
+	}
+	return false
+}
+
 // codeRanges are the byte ranges of fenced code blocks (fences included)
 // and of inline code spans: markup there is the code's.
 func codeRanges(body string) (fenced, inline [][2]int) {
 	off := 0
 	fence, fenceStart := "", 0
-	for _, l := range strings.SplitAfter(body, "\n") {
+	for l := range strings.Lines(body) {
 		start := off
 		off += len(l)
 		t := strings.TrimLeft(l, " \t")
@@ -305,13 +376,11 @@ func inlineCode(line string, base int) [][2]int {
 	return out
 }
 
+// inRanges reports whether at is in one of rs, which are sorted and do not
+// overlap.
 func inRanges(rs [][2]int, at int) bool {
-	for _, r := range rs {
-		if r[0] <= at && at < r[1] {
-			return true
-		}
-	}
-	return false
+	i, _ := slices.BinarySearchFunc(rs, at, func(r [2]int, at int) int { return cmp.Compare(r[0], at+1) }) // the first range starting after at
+	return i > 0 && at < rs[i-1][1]
 }
 
 // compact is the text of the view's span [start, end) without its blanked
@@ -374,7 +443,17 @@ func (p *Parsed) compact(start, end int) string {
 // hasWords reports whether text says anything once list markers and
 // punctuation are set aside: "3." or "-" alone is not a chunk.
 func hasWords(text string) bool {
-	t := strings.TrimSpace(text)
+	digits := false
+	for _, r := range text {
+		if unicode.IsLetter(r) {
+			return true // a list marker holds no letter
+		}
+		digits = digits || unicode.IsDigit(r)
+	}
+	if !digits {
+		return false
+	}
+	t := strings.TrimSpace(text) // digits alone: words only if not all list numbers
 	t = listMarkerRe.ReplaceAllString(t, "")
 	return strings.ContainsFunc(t, func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) })
 }

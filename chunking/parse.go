@@ -98,23 +98,22 @@ func (p *Parser) parseDoc(doc schema.Document, diags []schema.Diagnostic) Parsed
 	if out.Rejected {
 		return out
 	}
-	c := cleanMarkup(doc.Text[doc.BodyStart:])
-	out.view = doc.Text[:doc.BodyStart] + c.text
-	out.removed = make([]bool, len(doc.Text))
-	copy(out.removed[doc.BodyStart:], c.removed)
-	out.origin = make([]int, len(doc.Text))
-	for i := range doc.BodyStart {
+	n, body := len(doc.Text), doc.BodyStart
+	buf := make([]byte, n)
+	copy(buf, doc.Text)
+	out.removed = make([]bool, n)
+	out.origin = make([]int, n)
+	for i := range body {
 		out.origin[i] = i
 	}
-	for i, o := range c.origin {
-		out.origin[doc.BodyStart+i] = doc.BodyStart + o
-	}
+	c := cleanMarkup(doc.Text[body:], buf[body:], out.removed[body:], out.origin[body:], body)
 	for _, a := range c.admonitions {
-		a.start, a.end = a.start+doc.BodyStart, a.end+doc.BodyStart
+		a.start, a.end = a.start+body, a.end+body
 		out.admonitions = append(out.admonitions, a)
 	}
 	out.Markup = c.counts
-	out.src = []byte(c.text)
+	out.view = string(buf)
+	out.src = buf[body:] // not written to again: the tree points into it
 	out.root = p.md.Parser().Parse(text.NewReader(out.src))
 	return out
 }
