@@ -177,10 +177,22 @@ func readYAML(src string) (map[string]any, map[string]int, error) {
 		}
 	}
 	values := map[string]any{}
-	if err := yaml.Unmarshal([]byte(src), &values); err != nil {
+	if err := decodeYAML(src, file, &values); err != nil {
 		return nil, nil, positionedError{firstLine, err}
 	}
 	return values, lines, nil
+}
+
+// decodeYAML decodes front matter already parsed into file. One document
+// without anchors (the front matter sites write) is decoded from that tree,
+// not parsed a second time; anything else goes through yaml.Unmarshal,
+// whose way with several documents and with anchors (it decodes an alias
+// afresh) the tree decoder does not promise to repeat.
+func decodeYAML(src string, file *ast.File, values *map[string]any) error {
+	if len(file.Docs) == 1 && file.Docs[0].Body != nil && !strings.ContainsAny(src, "&*") {
+		return yaml.NodeToValue(file.Docs[0].Body, values)
+	}
+	return yaml.Unmarshal([]byte(src), values)
 }
 
 var tomlKey = regexp.MustCompile(`^\s*"?([A-Za-z0-9_-]+)"?\s*=`)

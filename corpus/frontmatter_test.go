@@ -1,9 +1,15 @@
 package corpus
 
 import (
+	"io/fs"
+	"os"
+	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/goccy/go-yaml"
+	"github.com/goccy/go-yaml/parser"
 
 	"github.com/ocean-safety/ingest/schema"
 )
@@ -69,4 +75,60 @@ func TestFrontMatter(t *testing.T) {
 	if len(ds) != 1 || !strings.Contains(ds[0].Message, "source_url_template") || !strings.Contains(ds[0].Message, "source: front-matter key") {
 		t.Errorf("got %v, want the missing-source message to name the front-matter key and source_url_template", ds)
 	}
+}
+
+// TestReadYAMLDecodesAsUnmarshal: front matter decoded from the tree parsed
+// for its key lines gives what yaml.Unmarshal of the text gives, values and
+// errors, on the shapes sites write and on the ones YAML allows besides, and
+// on every front matter of the otel corpus when it is beside the clone.
+func TestReadYAMLDecodesAsUnmarshal(t *testing.T) {
+	srcs := []string{
+		"title: Collector\ndescription: Vendor-agnostic telemetry.\naliases: [collector/about]\nweight: 270\ncascade:\n  vers: 0.158.0\n",
+		"title: T\ndescription:\n  Two lines\n  folded.\ndate: 2024-01-02\nweight: 1.50\ndraft: True\n",
+		"title: >-\n  Folded\n  block\nlinkTitle: |\n  literal\n  block\nmenu: { main: { weight: 40 } }\n",
+		"cSpell:ignore: devstats otel\n# a comment\ntitle: 'quoted: title'\nkind: \"prose\"\nn: null\ne: ~\nx: 0x1F\no: 0o17\ninf: .inf\n",
+		"redirects:\n  - { from: slack-channel, to: '#slack' }\n  - { from: x, to: y }\nparams:\n  btn-class: >-\n    l-primary\n",
+		"base: &b\n  title: anchored\nother:\n  <<: *b\ntitle: *x\n",
+		"a: &x 1\nb: *x\ntitle: **bold**\n",
+		"title: one\n--- # a second document\ntitle: two\n",
+		"title: T\ntitle: again\n",
+		"title: [unclosed\n",
+		"? complex\n: key\ntitle: T\n",
+		"\"title\": quoted key\n'lang': pt\n",
+		"title: T # comment\nempty:\nlist:\n- a\n- b\n",
+		"",
+	}
+	_ = filepath.WalkDir("../../shared/corpora/otel", func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.HasSuffix(path, ".md") {
+			return nil // absent when ../shared is not beside the clone
+		}
+		b, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if text := string(b); strings.HasPrefix(text, "---\n") {
+			if end := strings.Index(text[3:], "\n---\n"); end >= 0 {
+				srcs = append(srcs, text[4:3+end+1])
+			}
+		}
+		return nil
+	})
+	for _, src := range srcs {
+		got, _, gotErr := readYAML(src)
+		want := map[string]any{}
+		wantErr := yaml.Unmarshal([]byte(src), &want)
+		if _, perr := parser.ParseBytes([]byte(src), 0); perr != nil {
+			wantErr = perr // readYAML reports the parser's error first
+		}
+		if (gotErr == nil) != (wantErr == nil) || gotErr != nil && gotErr.Error() != wantErr.Error() {
+			if gotErr == nil || !strings.Contains(gotErr.Error(), "mapping") { // a non-mapping body is refused before decoding
+				t.Errorf("%q: got error %v, want %v", src, gotErr, wantErr)
+			}
+			continue
+		}
+		if gotErr == nil && len(got)+len(want) > 0 && !reflect.DeepEqual(got, want) {
+			t.Errorf("%q: got %#v, want %#v", src, got, want)
+		}
+	}
+	t.Logf("%d front matters compared", len(srcs))
 }
