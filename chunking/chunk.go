@@ -64,7 +64,7 @@ func (c *Chunker) Chunk(p Parsed) ([]schema.Chunk, []schema.Diagnostic) {
 		}
 		ch := c.record(p.Doc, docID, pc, ids, lines)
 		ch.Metadata = p.metadata(pc.start, pc.end)
-		ch.ByteStart, ch.ByteEnd = p.origin[pc.start], p.origin[pc.end-1]+1 // where a dedented line's words are in the source
+		ch.ByteStart, ch.ByteEnd = p.source(pc.start), p.source(pc.end-1)+1 // where a dedented line's words are in the source
 		ch.Order = len(chunks)
 		if ch.Oversize {
 			diags = append(diags, schema.Diagnostic{Path: p.Doc.Path, Line: ch.LineStart, Severity: schema.SeverityInfo,
@@ -120,7 +120,7 @@ func lineNumber(text string, off int) int { return 1 + strings.Count(text[:off],
 type lineIndex []int
 
 func newLineIndex(text string) lineIndex {
-	var idx lineIndex
+	idx := make(lineIndex, 0, strings.Count(text, "\n"))
 	for i := 0; i < len(text); i++ {
 		if text[i] == '\n' {
 			idx = append(idx, i)

@@ -33,7 +33,7 @@ type identities struct {
 	tenant, path string
 	seen         map[string]int // content hashes used so far
 	sha1         hash.Hash
-	name         []byte
+	name, text   []byte // reused: the id's name, the chunk's text to hash
 }
 
 func newIdentities(tenant, path string) *identities {
@@ -42,7 +42,8 @@ func newIdentities(tenant, path string) *identities {
 
 // next is the content hash and chunk id of the document's next chunk, of text.
 func (ids *identities) next(text string) (contentHash, chunkID string) {
-	sum := sha256.Sum256([]byte(text))
+	ids.text = append(ids.text[:0], text...) // not []byte(text): a copy made per chunk
+	sum := sha256.Sum256(ids.text)
 	contentHash = hex.EncodeToString(sum[:])
 	n := ids.seen[contentHash]
 	ids.seen[contentHash]++

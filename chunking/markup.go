@@ -58,7 +58,7 @@ var (
 type cleaned struct {
 	b           []byte         // the body being cleaned, same length
 	removed     []bool         // per byte: blanked markup
-	origin      []int          // per byte: where in the document the byte came from (dedent moves some left)
+	origin      []int          // per byte of the document: where it came from (dedent moves some left); nil while none has moved
 	base        int            // the body's offset in its document
 	counts      map[string]int // removals by kind
 	admonitions []admonition   // typed regions, for the chunks' metadata
@@ -71,14 +71,12 @@ type admonition struct {
 }
 
 // cleanMarkup blanks the markup of body in b, a copy of it, marks the
-// blanked bytes in removed and keeps in origin each byte's offset in the
-// document (base is the body's). The caller gives the three at the body's
-// length, as views of the document's own arrays, so nothing is copied twice.
-func cleanMarkup(body string, b []byte, removed []bool, origin []int, base int) cleaned {
-	c := cleaned{b: b, removed: removed, origin: origin, base: base, counts: map[string]int{}}
-	for i := range c.origin {
-		c.origin[i] = base + i
-	}
+// blanked bytes in removed (base is the body's offset in its document).
+// The caller gives both at the body's length, as views of the document's own
+// arrays, so nothing is copied twice. Where a line's words were moved left
+// (see dedent), origin holds each byte's offset in the document.
+func cleanMarkup(body string, b []byte, removed []bool, base int) cleaned {
+	c := cleaned{b: b, removed: removed, base: base, counts: map[string]int{}}
 	fenced, inline := codeRanges(body)
 	protected := append(append(make([][2]int, 0, len(fenced)+len(inline)), fenced...), inline...)
 	slices.SortFunc(protected, func(a, b [2]int) int { return cmp.Compare(a[0], b[0]) })
@@ -221,13 +219,26 @@ func (c *cleaned) dedent() {
 			k := i - first // bytes to move the rest left by
 			copy(c.b[first:], c.b[i:le])
 			copy(c.removed[first:], c.removed[i:le])
-			copy(c.origin[first:], c.origin[i:le])
+			origin := c.moved()
+			copy(origin[first:], origin[i:le])
 			for j := le - k; j < le; j++ {
-				c.b[j], c.removed[j], c.origin[j] = ' ', true, c.base+le-1
+				c.b[j], c.removed[j], origin[j] = ' ', true, c.base+le-1
 			}
 		}
 		ls = le + 1
 	}
+}
+
+// moved is the body's part of origin, made on the first move: until then
+// every byte is where it came from, and most documents move none.
+func (c *cleaned) moved() []int {
+	if c.origin == nil {
+		c.origin = make([]int, c.base+len(c.b))
+		for i := range c.origin {
+			c.origin[i] = i
+		}
+	}
+	return c.origin[c.base:]
 }
 
 // blank turns body[start:end] into spaces (newlines kept) and marks it

@@ -35,7 +35,7 @@ type Parsed struct {
 	src         []byte       // view[Doc.BodyStart:]: what the parser read
 	view        string       // Doc.Text with its markup blanked: same length, same lines
 	removed     []bool       // per byte of Doc.Text: blanked markup
-	origin      []int        // per byte of the view: its offset in Doc.Text
+	origin      []int        // per byte of the view: its offset in Doc.Text; nil when that is its own (see source)
 	admonitions []admonition // in Doc.Text offsets
 }
 
@@ -102,11 +102,8 @@ func (p *Parser) parseDoc(doc schema.Document, diags []schema.Diagnostic) Parsed
 	buf := make([]byte, n)
 	copy(buf, doc.Text)
 	out.removed = make([]bool, n)
-	out.origin = make([]int, n)
-	for i := range body {
-		out.origin[i] = i
-	}
-	c := cleanMarkup(doc.Text[body:], buf[body:], out.removed[body:], out.origin[body:], body)
+	c := cleanMarkup(doc.Text[body:], buf[body:], out.removed[body:], body)
+	out.origin = c.origin
 	for _, a := range c.admonitions {
 		a.start, a.end = a.start+body, a.end+body
 		out.admonitions = append(out.admonitions, a)
@@ -116,4 +113,13 @@ func (p *Parser) parseDoc(doc schema.Document, diags []schema.Diagnostic) Parsed
 	out.src = buf[body:] // not written to again: the tree points into it
 	out.root = p.md.Parser().Parse(text.NewReader(out.src))
 	return out
+}
+
+// source is the offset in Doc.Text of byte i of the view: i itself, unless
+// markup cleaning moved the words of i's line left.
+func (p *Parsed) source(i int) int {
+	if p.origin == nil {
+		return i
+	}
+	return p.origin[i]
 }
