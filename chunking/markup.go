@@ -85,8 +85,6 @@ func cleanMarkup(body string, b []byte, removed []bool, base int) cleaned {
 	// span (a shortcode with a `quoted` argument) is still markup. Hugo
 	// renders shortcodes inside inline code too (`{{% param vers %}}` is the
 	// version), so there they are markup as well.
-	free := func(start, _ int) bool { return !inRanges(protected, start) }
-	freeOfFences := func(start, _ int) bool { return !inRanges(fenced, start) }
 	c.lines(body, protected, blank)
 	for _, re := range []struct {
 		kind string
@@ -98,18 +96,19 @@ func cleanMarkup(body string, b []byte, removed []bool, base int) cleaned {
 		{markupAttributes, findAll(attrRe, "{")},
 		{markupLinkDef, linkDefinitions},
 	} {
-		ok := free
+		code := &cursor{rs: protected} // matches come in order
 		if re.kind == markupShortcode {
-			ok = freeOfFences
+			code = &cursor{rs: fenced}
 		}
 		for _, m := range re.find(body) {
-			if ok(m[0], m[1]) && !c.removed[m[0]] {
+			if !code.in(m[0]) && !c.removed[m[0]] {
 				blank(re.kind, m[0], m[1])
 			}
 		}
 	}
+	code := &cursor{rs: protected}
 	for _, m := range findAll(htmlTagRe, "<")(body) {
-		if !free(m[0], m[1]) || c.removed[m[0]] {
+		if code.in(m[0]) || c.removed[m[0]] {
 			continue
 		}
 		blank(markupHTML, m[0], m[1])
@@ -142,7 +141,8 @@ func findAll(re *regexp.Regexp, lit string) func(string) [][]int {
 // linkDefinitions is linkDefRe.FindAllStringIndex(body, -1), found without
 // running the expression over every line: a definition starts a line with at
 // most three spaces and a "[", and spans that line and at most the next (its
-// URL may sit there), so it is tried only at such lines, on those two lines.
+// URL may sit there), so it is tried only at such lines, on those two lines,
+// and only when the label's first "]" is followed by ":".
 func linkDefinitions(body string) [][]int {
 	if !strings.Contains(body, "]:") {
 		return nil
@@ -154,7 +154,7 @@ func linkDefinitions(body string) [][]int {
 		for i < ls+3 && i < len(body) && body[i] == ' ' {
 			i++
 		}
-		if i < len(body) && body[i] == '[' {
+		if i < len(body) && body[i] == '[' && labelEnds(body[i+1:min(next, len(body))]) {
 			window := body[ls:lineEnd(body, min(next, len(body)))]
 			if m := linkDefRe.FindStringIndex(window); m != nil && m[0] == 0 {
 				out = append(out, []int{ls, ls + m[1]})
@@ -164,6 +164,14 @@ func linkDefinitions(body string) [][]int {
 		ls = next
 	}
 	return out
+}
+
+// labelEnds reports whether a link label's text (after its "[", to the end
+// of its line) has a first "]" that is not its first byte and is followed
+// by ":".
+func labelEnds(rest string) bool {
+	j := strings.IndexByte(rest, ']')
+	return j > 0 && j+1 < len(rest) && rest[j+1] == ':'
 }
 
 // lineEnd is the offset of the newline ending the line that holds offset i
@@ -260,10 +268,11 @@ func (c *cleaned) lines(body string, protected [][2]int, blank func(string, int,
 	off := 0
 	var open *admonition // a Docusaurus admonition being read
 	var mkdocs *admonition
+	code := cursor{rs: protected}
 	for l := range strings.Lines(body) {
 		start, line := off, strings.TrimSuffix(l, "\n")
 		off += len(l)
-		if inRanges(protected, start) {
+		if code.in(start) {
 			continue
 		}
 		if mkdocs != nil {
@@ -387,11 +396,18 @@ func inlineCode(line string, base int) [][2]int {
 	return out
 }
 
-// inRanges reports whether at is in one of rs, which are sorted and do not
-// overlap.
-func inRanges(rs [][2]int, at int) bool {
-	i, _ := slices.BinarySearchFunc(rs, at, func(r [2]int, at int) int { return cmp.Compare(r[0], at+1) }) // the first range starting after at
-	return i > 0 && at < rs[i-1][1]
+// cursor tells whether offsets, asked in increasing order, fall in one of
+// rs, which are sorted and do not overlap: a walk along rs, not a search.
+type cursor struct {
+	rs [][2]int
+	k  int // rs[:k] end at or before the last offset asked
+}
+
+func (c *cursor) in(at int) bool {
+	for c.k < len(c.rs) && c.rs[c.k][1] <= at {
+		c.k++
+	}
+	return c.k < len(c.rs) && c.rs[c.k][0] <= at
 }
 
 // compact is the text of the view's span [start, end) without its blanked
