@@ -92,7 +92,7 @@ func cleanMarkup(body string, b []byte, removed []bool, base int) cleaned {
 	}{
 		{markupComment, findAll(commentRe, "<!--")},
 		{markupHTML, findAll(scriptRe, "<")},
-		{markupShortcode, findAll(shortcodeRe, "{{")},
+		{markupShortcode, shortcodes},
 		{markupAttributes, findAll(attrRe, "{")},
 		{markupLinkDef, linkDefinitions},
 	} {
@@ -135,6 +135,32 @@ func findAll(re *regexp.Regexp, lit string) func(string) [][]int {
 			return nil
 		}
 		return re.FindAllStringIndex(s, -1)
+	}
+}
+
+// shortcodes is shortcodeRe.FindAllStringIndex(body, -1), with the
+// expression run on one shortcode at a time: a match opens with "{{" and
+// cannot hold "}}" before the one that closes it, so the match opening at a
+// "{{", if any, ends at the first "}}" after it.
+func shortcodes(body string) [][]int {
+	var out [][]int
+	for pos := 0; ; {
+		c := strings.Index(body[pos:], "{{")
+		if c < 0 {
+			return out
+		}
+		c += pos
+		f := strings.Index(body[c+2:], "}}")
+		if f < 0 {
+			return out // no shortcode closes after here
+		}
+		end := c + 2 + f + 2
+		if m := shortcodeRe.FindStringIndex(body[c:end]); m != nil && m[0] == 0 {
+			out = append(out, []int{c, c + m[1]})
+			pos = c + m[1]
+		} else {
+			pos = c + 1
+		}
 	}
 }
 

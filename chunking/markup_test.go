@@ -39,6 +39,48 @@ func TestLinkDefinitions(t *testing.T) {
 	}
 }
 
+// shortcodeShapes are Hugo shortcodes and text that looks like them.
+var shortcodeShapes = []string{
+	"{{< alert >}}Text{{< /alert >}}",
+	"{{% param vers %}} and {{%/* not */%}} {{< figure src=\"a}b\" >}}",
+	"{{< a }}> {{< b >}} {{{< c >}}} {{< d >}}}",
+	"{{< multi\nline >}} {{< open and never closed",
+	"{{<-x->}} {{%- y -%}} {{< z -}} {{< w >} }} }}",
+	"{{}} {{<>}} {{%%}} {{<}}>}}",
+}
+
+// TestShortcodes: shortcodes finds what shortcodeRe finds over the whole
+// body.
+func TestShortcodes(t *testing.T) {
+	bodies := append([]string{}, shortcodeShapes...)
+	for _, root := range []string{"../testdata", "../../shared/corpora/otel"} {
+		_ = filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+			if err == nil && !d.IsDir() && (strings.HasSuffix(path, ".md") || strings.HasSuffix(path, ".txtar")) {
+				b, _ := os.ReadFile(path)
+				bodies = append(bodies, string(b))
+			}
+			return nil
+		})
+	}
+	for _, body := range bodies {
+		checkShortcodes(t, body)
+	}
+}
+
+func FuzzShortcodes(f *testing.F) {
+	for _, s := range shortcodeShapes {
+		f.Add(s)
+	}
+	f.Fuzz(checkShortcodes)
+}
+
+func checkShortcodes(t *testing.T, body string) {
+	got, want := shortcodes(body), shortcodeRe.FindAllStringIndex(body, -1)
+	if len(got)+len(want) > 0 && !reflect.DeepEqual(got, want) {
+		t.Fatalf("%.200q: got %v, want %v", body, got, want)
+	}
+}
+
 func FuzzLinkDefinitions(f *testing.F) {
 	for _, s := range linkDefShapes {
 		f.Add(s)
