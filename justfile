@@ -75,3 +75,17 @@ update-golden:
 # Everything CI checks.
 ci:
     bash .ci/run
+
+# Parse + chunk against a bare goldmark parse-and-walk of the same files in one process (MB per CPU-s, the chunker/goldmark ratio, target ≥ 0.8; and the share of chunks cut inside a sentence, target 0): the shipped corpus, then the otel corpora when ../shared is beside the clone.
+bench-chunk:
+    #!/usr/bin/env bash
+    set -euo pipefail
+    bench() { # corpus folder ("" for the shipped one)
+        INGEST_BENCH_CORPUS="$1" go test -run '^$' -bench 'BenchmarkChunk$' -benchtime 3s ./chunking |
+            awk -v c="${1:-corpus/ocean}" '/^Benchmark/ { print } /ratio/ { for (i = 1; i < NF; i++) if ($(i+1) == "chunker/goldmark") r = $i } END { print c ": chunker/goldmark " r }'
+    }
+    bench ""
+    for lang in en pt; do
+        dir=../shared/corpora/otel/$lang
+        if [ -d "$dir" ]; then bench "$(cd "$dir" && pwd)"; else echo "otel $lang: $dir is not here, skipped"; fi
+    done

@@ -1,8 +1,6 @@
 package chunking
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"fmt"
 	"slices"
 	"strings"
@@ -54,7 +52,7 @@ func (c *Chunker) Chunk(p Parsed) ([]schema.Chunk, []schema.Diagnostic) {
 	view.Text = p.view
 	pieces := c.group(view, blocks)
 	chunks := make([]schema.Chunk, 0, len(pieces))
-	seen := map[string]int{}
+	ids, docID := newIdentities(c.tenant, p.Doc.Path), DocID(p.Doc.Path)
 	lines := newLineIndex(p.Doc.Text)
 	for _, pc := range pieces {
 		if pc.el != schema.ElementTableRow {
@@ -64,9 +62,9 @@ func (c *Chunker) Chunk(p Parsed) ([]schema.Chunk, []schema.Diagnostic) {
 			p.Markup[markupEmptyChunks]++
 			continue
 		}
-		ch := c.record(p.Doc, pc, seen, lines)
+		ch := c.record(p.Doc, docID, pc, ids, lines)
 		ch.Metadata = p.metadata(pc.start, pc.end)
-		ch.ByteStart, ch.ByteEnd = p.origin[pc.start], p.origin[pc.end-1]+1 // where a dedented line's words are in the source
+		ch.ByteStart, ch.ByteEnd = p.source(pc.start), p.source(pc.end-1)+1 // where a dedented line's words are in the source
 		ch.Order = len(chunks)
 		if ch.Oversize {
 			diags = append(diags, schema.Diagnostic{Path: p.Doc.Path, Line: ch.LineStart, Severity: schema.SeverityInfo,
@@ -77,21 +75,18 @@ func (c *Chunker) Chunk(p Parsed) ([]schema.Chunk, []schema.Diagnostic) {
 	return chunks, diags
 }
 
-// record fills a chunk's fields from a piece. seen counts content hashes
-// already used in the document, so a repeated paragraph still gets its own id.
-func (c *Chunker) record(doc schema.Document, pc piece, seen map[string]int, lines lineIndex) schema.Chunk {
-	sum := sha256.Sum256([]byte(pc.text))
-	hash := hex.EncodeToString(sum[:])
-	n := seen[hash]
-	seen[hash]++
+// record fills a chunk's fields from a piece of the document whose id is
+// docID; ids gives it its content hash and chunk id.
+func (c *Chunker) record(doc schema.Document, docID string, pc piece, ids *identities, lines lineIndex) schema.Chunk {
+	hash, id := ids.next(pc.text)
 	kind := doc.Kind
 	if pc.el == schema.ElementTableRow {
 		kind = schema.KindStructured
 	}
 	ch := schema.Chunk{
-		ChunkID:     ChunkID(c.tenant, doc.Path, hash, n),
+		ChunkID:     id,
 		ContentHash: hash,
-		DocID:       DocID(doc.Path),
+		DocID:       docID,
 		DocPath:     doc.Path,
 		DocVersion:  doc.Version,
 		DocTitle:    doc.Title,
@@ -125,7 +120,7 @@ func lineNumber(text string, off int) int { return 1 + strings.Count(text[:off],
 type lineIndex []int
 
 func newLineIndex(text string) lineIndex {
-	var idx lineIndex
+	idx := make(lineIndex, 0, strings.Count(text, "\n"))
 	for i := 0; i < len(text); i++ {
 		if text[i] == '\n' {
 			idx = append(idx, i)

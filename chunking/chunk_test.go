@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/google/uuid"
 	"golang.org/x/tools/txtar"
 
 	"github.com/ocean-safety/ingest/corpus"
@@ -207,6 +208,32 @@ func TestNewChunkerValidates(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			if _, err := NewChunker(tt.cfg, ""); err == nil {
 				t.Errorf("got no error for %+v, want one", tt.cfg)
+			}
+		})
+	}
+}
+
+// TestChunkIDName: a chunk id is the UUIDv5 of tenant\x00path\x00hash\x00repeat,
+// also when one document's ids reuse a hasher and a buffer.
+func TestChunkIDName(t *testing.T) {
+	tests := []struct {
+		name, tenant, path, hash string
+		repeat                   int
+	}{
+		{"no tenant", "", "a.md", "abc", 0},
+		{"tenant", "tenant-a", "docs/praia/ondas.md", "e3b0c442", 1},
+		{"repeat over 9", "t", "a.md", "abc", 12},
+		{"long path", "t", strings.Repeat("pasta/", 40) + "ção.md", strings.Repeat("f", 64), 3},
+	}
+	ids := newIdentities("", "")
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			want := uuid.NewSHA1(idSpace, []byte(tt.tenant+"\x00"+tt.path+"\x00"+tt.hash+"\x00"+strconv.Itoa(tt.repeat))).String()
+			if got := ChunkID(tt.tenant, tt.path, tt.hash, tt.repeat); got != want {
+				t.Errorf("ChunkID: got %s, want %s", got, want)
+			}
+			if got := ids.chunkID(tt.tenant, tt.path, tt.hash, tt.repeat); got != want {
+				t.Errorf("reused: got %s, want %s", got, want)
 			}
 		})
 	}

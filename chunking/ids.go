@@ -1,6 +1,10 @@
 package chunking
 
 import (
+	"crypto/sha1"
+	"crypto/sha256"
+	"encoding/hex"
+	"hash"
 	"strconv"
 
 	"github.com/google/uuid"
@@ -17,5 +21,44 @@ func DocID(path string) string { return uuid.NewSHA1(idSpace, []byte(path)).Stri
 // hash and the number of earlier chunks of the document with the same hash
 // (so a repeated paragraph still gets its own id).
 func ChunkID(tenant, docPath, contentHash string, repeat int) string {
-	return uuid.NewSHA1(idSpace, []byte(tenant+"\x00"+docPath+"\x00"+contentHash+"\x00"+strconv.Itoa(repeat))).String()
+	var ids identities
+	return ids.chunkID(tenant, docPath, contentHash, repeat)
+}
+
+// identities gives the chunks of one document their content hashes and ids.
+// It keeps the SHA-1 and the name buffer ChunkID would make afresh for every
+// chunk, and counts the hashes already used. One per document: it is not
+// safe for concurrent use.
+type identities struct {
+	tenant, path string
+	seen         map[string]int // content hashes used so far
+	sha1         hash.Hash
+	name, text   []byte // reused: the id's name, the chunk's text to hash
+}
+
+func newIdentities(tenant, path string) *identities {
+	return &identities{tenant: tenant, path: path, seen: map[string]int{}}
+}
+
+// next is the content hash and chunk id of the document's next chunk, of text.
+func (ids *identities) next(text string) (contentHash, chunkID string) {
+	ids.text = append(ids.text[:0], text...) // not []byte(text): a copy made per chunk
+	sum := sha256.Sum256(ids.text)
+	contentHash = hex.EncodeToString(sum[:])
+	n := ids.seen[contentHash]
+	ids.seen[contentHash]++
+	return contentHash, ids.chunkID(ids.tenant, ids.path, contentHash, n)
+}
+
+// chunkID is ChunkID: the name tenant\x00path\x00hash\x00repeat under idSpace.
+func (ids *identities) chunkID(tenant, docPath, contentHash string, repeat int) string {
+	if ids.sha1 == nil {
+		ids.sha1 = sha1.New()
+	}
+	b := append(ids.name[:0], tenant...)
+	b = append(append(b, 0), docPath...)
+	b = append(append(b, 0), contentHash...)
+	b = strconv.AppendInt(append(b, 0), int64(repeat), 10)
+	ids.name = b
+	return uuid.NewHash(ids.sha1, idSpace, b, 5).String() // what uuid.NewSHA1 does, with our hasher
 }

@@ -187,8 +187,8 @@ func TestInvariantsOnShippedCorpus(t *testing.T) {
 // viewSpan is the span of the view that source span [start, end) came
 // from: they differ only on lines whose leading markup was dedented.
 func (p *Parsed) viewSpan(start, end int) (int, int) {
-	vs := sort.Search(len(p.origin), func(i int) bool { return p.origin[i] >= start })
-	ve := sort.Search(len(p.origin), func(i int) bool { return p.origin[i] >= end })
+	vs := sort.Search(len(p.view), func(i int) bool { return p.source(i) >= start })
+	ve := sort.Search(len(p.view), func(i int) bool { return p.source(i) >= end })
 	for ve > vs && p.removed[ve-1] { // the dedent's padding
 		ve--
 	}

@@ -2,6 +2,7 @@ package chunking
 
 import (
 	"bytes"
+	"cmp"
 	"regexp"
 	"slices"
 	"strings"
@@ -55,10 +56,10 @@ var (
 
 // cleaned is a document body with its markup blanked.
 type cleaned struct {
-	b           []byte         // the body being cleaned
-	text        string         // same length as the body
+	b           []byte         // the body being cleaned, same length
 	removed     []bool         // per byte: blanked markup
-	origin      []int          // per byte: where in the body the byte came from (dedent moves some left)
+	origin      []int          // per byte of the document: where it came from (dedent moves some left); nil while none has moved
+	base        int            // the body's offset in its document
 	counts      map[string]int // removals by kind
 	admonitions []admonition   // typed regions, for the chunks' metadata
 }
@@ -69,38 +70,45 @@ type admonition struct {
 	start, end int
 }
 
-func cleanMarkup(body string) cleaned {
-	b := []byte(body)
-	c := cleaned{b: b, removed: make([]bool, len(b)), origin: make([]int, len(b)), counts: map[string]int{}}
-	for i := range c.origin {
-		c.origin[i] = i
-	}
+// cleanMarkup blanks the markup of body in b, a copy of it, marks the
+// blanked bytes in removed (base is the body's offset in its document).
+// The caller gives both at the body's length, as views of the document's own
+// arrays, so nothing is copied twice. Where a line's words were moved left
+// (see dedent), origin holds each byte's offset in the document.
+func cleanMarkup(body string, b []byte, removed []bool, base int) cleaned {
+	c := cleaned{b: b, removed: removed, base: base, counts: map[string]int{}}
 	fenced, inline := codeRanges(body)
-	protected := append(append([][2]int{}, fenced...), inline...)
+	protected := append(append(make([][2]int, 0, len(fenced)+len(inline)), fenced...), inline...)
+	slices.SortFunc(protected, func(a, b [2]int) int { return cmp.Compare(a[0], b[0]) })
 	blank := c.blank
 	// Markup that starts in code is the code's; markup that holds a code
 	// span (a shortcode with a `quoted` argument) is still markup. Hugo
 	// renders shortcodes inside inline code too (`{{% param vers %}}` is the
 	// version), so there they are markup as well.
-	free := func(start, _ int) bool { return !inRanges(protected, start) }
-	freeOfFences := func(start, _ int) bool { return !inRanges(fenced, start) }
 	c.lines(body, protected, blank)
 	for _, re := range []struct {
 		kind string
-		re   *regexp.Regexp
-	}{{markupComment, commentRe}, {markupHTML, scriptRe}, {markupShortcode, shortcodeRe}, {markupAttributes, attrRe}, {markupLinkDef, linkDefRe}} {
-		ok := free
+		find func(string) [][]int
+	}{
+		{markupComment, findAll(commentRe, "<!--")},
+		{markupHTML, findAll(scriptRe, "<")},
+		{markupShortcode, shortcodes},
+		{markupAttributes, findAll(attrRe, "{")},
+		{markupLinkDef, linkDefinitions},
+	} {
+		code := &cursor{rs: protected} // matches come in order
 		if re.kind == markupShortcode {
-			ok = freeOfFences
+			code = &cursor{rs: fenced}
 		}
-		for _, m := range re.re.FindAllStringIndex(body, -1) {
-			if ok(m[0], m[1]) && !c.removed[m[0]] {
+		for _, m := range re.find(body) {
+			if !code.in(m[0]) && !c.removed[m[0]] {
 				blank(re.kind, m[0], m[1])
 			}
 		}
 	}
-	for _, m := range htmlTagRe.FindAllStringIndex(body, -1) {
-		if !free(m[0], m[1]) || c.removed[m[0]] {
+	code := &cursor{rs: protected}
+	for _, m := range findAll(htmlTagRe, "<")(body) {
+		if code.in(m[0]) || c.removed[m[0]] {
 			continue
 		}
 		blank(markupHTML, m[0], m[1])
@@ -116,9 +124,89 @@ func cleanMarkup(body string) cleaned {
 	}
 	c.emptyCode(inline)
 	c.dedent()
-	c.text = string(c.b)
-	c.b = nil
 	return c
+}
+
+// findAll is re.FindAllStringIndex, skipped when the text lacks lit, a
+// string every match holds.
+func findAll(re *regexp.Regexp, lit string) func(string) [][]int {
+	return func(s string) [][]int {
+		if !strings.Contains(s, lit) {
+			return nil
+		}
+		return re.FindAllStringIndex(s, -1)
+	}
+}
+
+// shortcodes is shortcodeRe.FindAllStringIndex(body, -1), with the
+// expression run on one shortcode at a time: a match opens with "{{" and
+// cannot hold "}}" before the one that closes it, so the match opening at a
+// "{{", if any, ends at the first "}}" after it.
+func shortcodes(body string) [][]int {
+	var out [][]int
+	for pos := 0; ; {
+		c := strings.Index(body[pos:], "{{")
+		if c < 0 {
+			return out
+		}
+		c += pos
+		f := strings.Index(body[c+2:], "}}")
+		if f < 0 {
+			return out // no shortcode closes after here
+		}
+		end := c + 2 + f + 2
+		if m := shortcodeRe.FindStringIndex(body[c:end]); m != nil && m[0] == 0 {
+			out = append(out, []int{c, c + m[1]})
+			pos = c + m[1]
+		} else {
+			pos = c + 1
+		}
+	}
+}
+
+// linkDefinitions is linkDefRe.FindAllStringIndex(body, -1), found without
+// running the expression over every line: a definition starts a line with at
+// most three spaces and a "[", and spans that line and at most the next (its
+// URL may sit there), so it is tried only at such lines, on those two lines,
+// and only when the label's first "]" is followed by ":".
+func linkDefinitions(body string) [][]int {
+	if !strings.Contains(body, "]:") {
+		return nil
+	}
+	var out [][]int
+	for ls := 0; ls < len(body); {
+		next := lineEnd(body, ls) + 1 // the next line's start
+		i := ls
+		for i < ls+3 && i < len(body) && body[i] == ' ' {
+			i++
+		}
+		if i < len(body) && body[i] == '[' && labelEnds(body[i+1:min(next, len(body))]) {
+			window := body[ls:lineEnd(body, min(next, len(body)))]
+			if m := linkDefRe.FindStringIndex(window); m != nil && m[0] == 0 {
+				out = append(out, []int{ls, ls + m[1]})
+				next = lineEnd(body, ls+m[1]) + 1
+			}
+		}
+		ls = next
+	}
+	return out
+}
+
+// labelEnds reports whether a link label's text (after its "[", to the end
+// of its line) has a first "]" that is not its first byte and is followed
+// by ":".
+func labelEnds(rest string) bool {
+	j := strings.IndexByte(rest, ']')
+	return j > 0 && j+1 < len(rest) && rest[j+1] == ':'
+}
+
+// lineEnd is the offset of the newline ending the line that holds offset i
+// of s, or len(s) on the last line.
+func lineEnd(s string, i int) int {
+	if j := strings.IndexByte(s[i:], '\n'); j >= 0 {
+		return i + j
+	}
+	return len(s)
 }
 
 // emptyCode removes the backticks of an inline code span whose content was
@@ -165,13 +253,26 @@ func (c *cleaned) dedent() {
 			k := i - first // bytes to move the rest left by
 			copy(c.b[first:], c.b[i:le])
 			copy(c.removed[first:], c.removed[i:le])
-			copy(c.origin[first:], c.origin[i:le])
+			origin := c.moved()
+			copy(origin[first:], origin[i:le])
 			for j := le - k; j < le; j++ {
-				c.b[j], c.removed[j], c.origin[j] = ' ', true, le-1
+				c.b[j], c.removed[j], origin[j] = ' ', true, c.base+le-1
 			}
 		}
 		ls = le + 1
 	}
+}
+
+// moved is the body's part of origin, made on the first move: until then
+// every byte is where it came from, and most documents move none.
+func (c *cleaned) moved() []int {
+	if c.origin == nil {
+		c.origin = make([]int, c.base+len(c.b))
+		for i := range c.origin {
+			c.origin[i] = i
+		}
+	}
+	return c.origin[c.base:]
 }
 
 // blank turns body[start:end] into spaces (newlines kept) and marks it
@@ -193,10 +294,11 @@ func (c *cleaned) lines(body string, protected [][2]int, blank func(string, int,
 	off := 0
 	var open *admonition // a Docusaurus admonition being read
 	var mkdocs *admonition
-	for _, l := range strings.SplitAfter(body, "\n") {
-		start, line := off, strings.TrimRight(l, "\n")
+	code := cursor{rs: protected}
+	for l := range strings.Lines(body) {
+		start, line := off, strings.TrimSuffix(l, "\n")
 		off += len(l)
-		if inRanges(protected, start) {
+		if code.in(start) {
 			continue
 		}
 		if mkdocs != nil {
@@ -212,6 +314,9 @@ func (c *cleaned) lines(body string, protected [][2]int, blank func(string, int,
 			if strings.TrimSpace(line) != "" {
 				mkdocs = nil
 			}
+		}
+		if !maySpanLine(line) {
+			continue
 		}
 		if m := bangAdmonitionRe.FindStringSubmatch(line); m != nil {
 			blank(markupAdmonition, start, start+len(line))
@@ -236,12 +341,24 @@ func (c *cleaned) lines(body string, protected [][2]int, blank func(string, int,
 	}
 }
 
+// maySpanLine reports whether line starts as an admonition fence or title
+// or an MDX line can: the expressions that read those run only when it does.
+func maySpanLine(line string) bool {
+	switch {
+	case strings.HasPrefix(line, "!!!"), strings.HasPrefix(line, "???"), // bangAdmonitionRe
+		strings.HasPrefix(strings.TrimLeft(line, " "), ":::"),                // colonAdmonitionRe
+		strings.HasPrefix(line, "import"), strings.HasPrefix(line, "export"): // mdxLineRe
+		return true
+	}
+	return false
+}
+
 // codeRanges are the byte ranges of fenced code blocks (fences included)
 // and of inline code spans: markup there is the code's.
 func codeRanges(body string) (fenced, inline [][2]int) {
 	off := 0
 	fence, fenceStart := "", 0
-	for _, l := range strings.SplitAfter(body, "\n") {
+	for l := range strings.Lines(body) {
 		start := off
 		off += len(l)
 		t := strings.TrimLeft(l, " \t")
@@ -305,13 +422,18 @@ func inlineCode(line string, base int) [][2]int {
 	return out
 }
 
-func inRanges(rs [][2]int, at int) bool {
-	for _, r := range rs {
-		if r[0] <= at && at < r[1] {
-			return true
-		}
+// cursor tells whether offsets, asked in increasing order, fall in one of
+// rs, which are sorted and do not overlap: a walk along rs, not a search.
+type cursor struct {
+	rs [][2]int
+	k  int // rs[:k] end at or before the last offset asked
+}
+
+func (c *cursor) in(at int) bool {
+	for c.k < len(c.rs) && c.rs[c.k][1] <= at {
+		c.k++
 	}
-	return false
+	return c.k < len(c.rs) && c.rs[c.k][0] <= at
 }
 
 // compact is the text of the view's span [start, end) without its blanked
@@ -374,7 +496,17 @@ func (p *Parsed) compact(start, end int) string {
 // hasWords reports whether text says anything once list markers and
 // punctuation are set aside: "3." or "-" alone is not a chunk.
 func hasWords(text string) bool {
-	t := strings.TrimSpace(text)
+	digits := false
+	for _, r := range text {
+		if unicode.IsLetter(r) {
+			return true // a list marker holds no letter
+		}
+		digits = digits || unicode.IsDigit(r)
+	}
+	if !digits {
+		return false
+	}
+	t := strings.TrimSpace(text) // digits alone: words only if not all list numbers
 	t = listMarkerRe.ReplaceAllString(t, "")
 	return strings.ContainsFunc(t, func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) })
 }

@@ -35,7 +35,7 @@ type Parsed struct {
 	src         []byte       // view[Doc.BodyStart:]: what the parser read
 	view        string       // Doc.Text with its markup blanked: same length, same lines
 	removed     []bool       // per byte of Doc.Text: blanked markup
-	origin      []int        // per byte of the view: its offset in Doc.Text
+	origin      []int        // per byte of the view: its offset in Doc.Text; nil when that is its own (see source)
 	admonitions []admonition // in Doc.Text offsets
 }
 
@@ -98,23 +98,28 @@ func (p *Parser) parseDoc(doc schema.Document, diags []schema.Diagnostic) Parsed
 	if out.Rejected {
 		return out
 	}
-	c := cleanMarkup(doc.Text[doc.BodyStart:])
-	out.view = doc.Text[:doc.BodyStart] + c.text
-	out.removed = make([]bool, len(doc.Text))
-	copy(out.removed[doc.BodyStart:], c.removed)
-	out.origin = make([]int, len(doc.Text))
-	for i := range doc.BodyStart {
-		out.origin[i] = i
-	}
-	for i, o := range c.origin {
-		out.origin[doc.BodyStart+i] = doc.BodyStart + o
-	}
+	n, body := len(doc.Text), doc.BodyStart
+	buf := make([]byte, n)
+	copy(buf, doc.Text)
+	out.removed = make([]bool, n)
+	c := cleanMarkup(doc.Text[body:], buf[body:], out.removed[body:], body)
+	out.origin = c.origin
 	for _, a := range c.admonitions {
-		a.start, a.end = a.start+doc.BodyStart, a.end+doc.BodyStart
+		a.start, a.end = a.start+body, a.end+body
 		out.admonitions = append(out.admonitions, a)
 	}
 	out.Markup = c.counts
-	out.src = []byte(c.text)
+	out.view = string(buf)
+	out.src = buf[body:] // not written to again: the tree points into it
 	out.root = p.md.Parser().Parse(text.NewReader(out.src))
 	return out
+}
+
+// source is the offset in Doc.Text of byte i of the view: i itself, unless
+// markup cleaning moved the words of i's line left.
+func (p *Parsed) source(i int) int {
+	if p.origin == nil {
+		return i
+	}
+	return p.origin[i]
 }

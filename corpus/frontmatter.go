@@ -6,6 +6,8 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/BurntSushi/toml"
 	"github.com/goccy/go-yaml"
@@ -108,7 +110,7 @@ func readFrontMatter(text string, h *header, opt Options, ds *diagnostics) int {
 	if fence == "+++" {
 		values, lines, err = readTOML(text[4:end])
 	} else {
-		values, lines, err = readYAML(text[4:end])
+		values, lines, err = readYAML(text[4:end], func(k string) bool { return reads(k, opt) })
 	}
 	if err != nil {
 		var pe positionedError
@@ -140,6 +142,20 @@ func readFrontMatter(text string, h *header, opt Options, ds *diagnostics) int {
 	return body
 }
 
+// reads reports whether ingest uses the value of front-matter key k: a
+// header field's or a configured metadata key's.
+func reads(k string, opt Options) bool {
+	if frontMatterKeys[strings.ToLower(k)] != "" {
+		return true
+	}
+	for _, want := range opt.MetadataKeys {
+		if strings.EqualFold(k, want) {
+			return true
+		}
+	}
+	return false
+}
+
 // positionedError is a front-matter error at a line of the file.
 type positionedError struct {
 	line int
@@ -148,10 +164,23 @@ type positionedError struct {
 
 func (e positionedError) Error() string { return e.err.Error() }
 
+// yamlFirstLine is the line of the file the YAML starts on, after "---".
+const yamlFirstLine = 2
+
 // readYAML decodes YAML front matter, with the line of each top-level key.
-// The YAML starts on line 2 of the file.
-func readYAML(src string) (map[string]any, map[string]int, error) {
-	const firstLine = 2
+// Front matter in the plain shape most pages use is read directly (see
+// readSimpleYAML); the rest is parsed in full. reads tells which keys'
+// values are wanted.
+func readYAML(src string, reads func(key string) bool) (map[string]any, map[string]int, error) {
+	if values, lines, ok := readSimpleYAML(src, reads); ok {
+		return values, lines, nil
+	}
+	return readYAMLTree(src)
+}
+
+// readYAMLTree parses front matter with the YAML library.
+func readYAMLTree(src string) (map[string]any, map[string]int, error) {
+	const firstLine = yamlFirstLine
 	file, err := parser.ParseBytes([]byte(src), 0)
 	if err != nil {
 		line := firstLine
@@ -177,11 +206,204 @@ func readYAML(src string) (map[string]any, map[string]int, error) {
 		}
 	}
 	values := map[string]any{}
-	if err := yaml.Unmarshal([]byte(src), &values); err != nil {
+	if err := decodeYAML(src, file, &values); err != nil {
 		return nil, nil, positionedError{firstLine, err}
 	}
 	return values, lines, nil
 }
+
+// decodeYAML decodes front matter already parsed into file. One document
+// without anchors (the front matter sites write) is decoded from that tree,
+// not parsed a second time; anything else goes through yaml.Unmarshal,
+// whose way with several documents and with anchors (it decodes an alias
+// afresh) the tree decoder does not promise to repeat.
+func decodeYAML(src string, file *ast.File, values *map[string]any) error {
+	if len(file.Docs) == 1 && file.Docs[0].Body != nil && !strings.ContainsAny(src, "&*") {
+		return yaml.NodeToValue(file.Docs[0].Body, values)
+	}
+	return yaml.Unmarshal([]byte(src), values)
+}
+
+// readSimpleYAML reads front matter in the plain shape most pages use,
+// without the YAML library: top-level "key: value" lines, comments and empty
+// lines, where a value is a plain scalar (on its line or folded over indented
+// ones), a one-line quoted string without escapes, a block scalar (>, >-, |,
+// |-) of evenly indented lines, or a one-line list of plain items. A value
+// ingest reads must be one the library reads as that same text (no number,
+// no null, no True). ok is false for anything else, and the caller parses
+// the YAML in full; FuzzReadYAML holds the two to the same result.
+func readSimpleYAML(src string, reads func(string) bool) (values map[string]any, lines map[string]int, ok bool) {
+	if src != "" && !strings.HasSuffix(src, "\n") || !utf8.ValidString(src) {
+		return nil, nil, false // a block scalar's last line break would be missing; the library reads bad bytes its way
+	}
+	values, lines = map[string]any{}, map[string]int{}
+	ls := strings.Split(src, "\n")
+	for i := 0; i < len(ls); {
+		if ls[i] == "" || ls[i][0] == '#' && printable(ls[i]) { // a comment ends at a line break the library sees
+			i++
+			continue
+		}
+		key, rest, ok := simpleKey(ls[i])
+		if _, dup := lines[key]; !ok || dup {
+			return nil, nil, false
+		}
+		j := i + 1
+		for j < len(ls) && strings.HasPrefix(ls[j], " ") {
+			j++
+		}
+		v, ok := simpleValue(rest, ls[i+1:j], reads(key))
+		if !ok {
+			return nil, nil, false
+		}
+		if lines[key] = i + yamlFirstLine; reads(key) {
+			values[key] = v
+		}
+		i = j
+	}
+	return values, lines, true
+}
+
+// simpleKey splits "key: value" where key is a plain word: an ASCII letter
+// or _, then letters, digits and _ - . : (not last), and not a bool or null.
+func simpleKey(l string) (key, rest string, ok bool) {
+	i := strings.Index(l, ": ")
+	if i < 0 && strings.HasSuffix(l, ":") {
+		i = len(l) - 1
+	}
+	if i <= 0 || i > 64 || l[i-1] == ':' || !isASCIILetter(l[0]) && l[0] != '_' {
+		return "", "", false
+	}
+	key = l[:i]
+	for j := range len(key) {
+		if c := key[j]; !isASCIILetter(c) && (c < '0' || c > '9') && !strings.ContainsRune("_-.:", rune(c)) {
+			return "", "", false
+		}
+	}
+	if strings.EqualFold(key, "true") || strings.EqualFold(key, "false") || strings.EqualFold(key, "null") {
+		return "", "", false
+	}
+	return key, l[i+1:], true
+}
+
+// simpleValue is the value after a key (rest) and its indented lines (more),
+// as a string or a list of strings. typed asks for a value whose text the
+// library would read as a string with that text.
+func simpleValue(rest string, more []string, typed bool) (any, bool) {
+	rest = strings.Trim(rest, " ")
+	switch {
+	case rest == ">" || rest == ">-" || rest == "|" || rest == "|-":
+		return blockScalar(rest, more)
+	case rest != "" && (rest[0] == '\'' || rest[0] == '"') && len(more) == 0:
+		return quotedScalar(rest)
+	case rest != "" && rest[0] == '[' && rest[len(rest)-1] == ']' && len(more) == 0:
+		var list []any
+		for _, item := range strings.Split(rest[1:len(rest)-1], ",") {
+			item = strings.Trim(item, " ")
+			if strings.ContainsAny(item, ":#") || !plainText(item, typed) || typed && misread(item) {
+				return nil, false
+			}
+			list = append(list, item)
+		}
+		return list, true
+	}
+	parts := make([]string, 0, 1+len(more))
+	if rest != "" {
+		parts = append(parts, rest)
+	}
+	for _, l := range more {
+		parts = append(parts, strings.Trim(l, " "))
+	}
+	for i, p := range parts {
+		if !plainText(p, typed && i == 0) {
+			return nil, false
+		}
+	}
+	v := strings.Join(parts, " ") // a plain scalar's lines fold into one
+	if len(parts) == 0 || typed && misread(v) {
+		return nil, false
+	}
+	return v, true
+}
+
+// misread reports a plain scalar the library reads as something printed
+// otherwise: null, or a bool not written true or false.
+func misread(v string) bool {
+	return v == "True" || v == "TRUE" || v == "False" || v == "FALSE" || strings.EqualFold(v, "null")
+}
+
+// plainText reports whether s can be (part of) a plain scalar the library
+// reads as its text: it starts with a letter, a digit (not when typed), ( or
+// _, holds no tab, control, flow bracket or double quote, no ": " or " #",
+// and does not end in ':'.
+func plainText(s string, typed bool) bool {
+	if s == "" || s[len(s)-1] == ':' {
+		return false
+	}
+	for i, r := range s {
+		switch {
+		case i == 0 && !unicode.IsLetter(r) && (typed || !unicode.IsDigit(r)) && r != '(' && r != '_',
+			r < ' ' || r == 0x7f || r >= 0x80 && (!unicode.IsPrint(r) || unicode.IsSpace(r)),
+			strings.ContainsRune("[]{}\"", r),
+			r == ':' && s[i+1] == ' ', r == '#' && s[i-1] == ' ':
+			return false
+		}
+	}
+	return true
+}
+
+// blockScalar is a block scalar (header >, >-, | or |-) of evenly indented,
+// non-empty lines without trailing blanks: folded into one line, or kept as
+// lines, with a final newline unless the header strips it.
+func blockScalar(header string, lines []string) (any, bool) {
+	if len(lines) == 0 {
+		return nil, false
+	}
+	n := len(lines[0]) - len(strings.TrimLeft(lines[0], " "))
+	text := make([]string, len(lines))
+	for i, l := range lines {
+		if len(l) <= n || l[n] == ' ' || strings.TrimLeft(l[:n], " ") != "" || strings.HasSuffix(l, " ") || !printable(l) {
+			return nil, false
+		}
+		text[i] = l[n:]
+	}
+	sep := " "
+	if header[0] == '|' {
+		sep = "\n"
+	}
+	v := strings.Join(text, sep)
+	if !strings.HasSuffix(header, "-") {
+		v += "\n"
+	}
+	return v, true
+}
+
+// quotedScalar is a one-line quoted string without escapes (” is a single
+// quote inside single quotes) and nothing after it.
+func quotedScalar(s string) (any, bool) {
+	if len(s) < 2 || s[len(s)-1] != s[0] || !printable(s[1:len(s)-1]) {
+		return nil, false
+	}
+	q, inner := s[0], s[1:len(s)-1]
+	if q == '"' {
+		return inner, !strings.ContainsAny(inner, "\\\"")
+	}
+	if strings.Count(inner, "'")%2 != 0 || strings.ReplaceAll(inner, "''", "") != strings.ReplaceAll(inner, "'", "") {
+		return nil, false // a lone quote ends the string early
+	}
+	return strings.ReplaceAll(inner, "''", "'"), true
+}
+
+// printable reports whether s holds no tab, control or Unicode blank.
+func printable(s string) bool {
+	for _, r := range s {
+		if r < ' ' || r == 0x7f || r >= 0x80 && (!unicode.IsPrint(r) || unicode.IsSpace(r)) {
+			return false
+		}
+	}
+	return true
+}
+
+func isASCIILetter(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
 
 var tomlKey = regexp.MustCompile(`^\s*"?([A-Za-z0-9_-]+)"?\s*=`)
 

@@ -1,9 +1,15 @@
 package corpus
 
 import (
+	"io/fs"
+	"os"
+	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/goccy/go-yaml"
+	"github.com/goccy/go-yaml/parser"
 
 	"github.com/ocean-safety/ingest/schema"
 )
@@ -68,5 +74,137 @@ func TestFrontMatter(t *testing.T) {
 	_, ds := Parse("a.md", []byte("# T\n\nText.\n"), Options{})
 	if len(ds) != 1 || !strings.Contains(ds[0].Message, "source_url_template") || !strings.Contains(ds[0].Message, "source: front-matter key") {
 		t.Errorf("got %v, want the missing-source message to name the front-matter key and source_url_template", ds)
+	}
+}
+
+// yamlShapes are front matter as sites write it and as YAML allows besides.
+var yamlShapes = []string{
+	"title: Collector\ndescription: Vendor-agnostic telemetry.\naliases: [collector/about]\nweight: 270\ncascade:\n  vers: 0.158.0\n",
+	"title: T\ndescription:\n  Two lines\n  folded.\ndate: 2024-01-02\nweight: 1.50\ndraft: True\n",
+	"title: >-\n  Folded\n  block\nlinkTitle: |\n  literal\n  block\nmenu: { main: { weight: 40 } }\n",
+	"cSpell:ignore: devstats otel\n# a comment\ntitle: 'quoted: title'\nkind: \"prose\"\nn: null\ne: ~\nx: 0x1F\no: 0o17\ninf: .inf\n",
+	"redirects:\n  - { from: slack-channel, to: '#slack' }\n  - { from: x, to: y }\nparams:\n  btn-class: >-\n    l-primary\n",
+	"base: &b\n  title: anchored\nother:\n  <<: *b\ntitle: *x\n",
+	"a: &x 1\nb: *x\ntitle: **bold**\n",
+	"title: one\n--- # a second document\ntitle: two\n",
+	"title: T\ntitle: again\n",
+	"title: [unclosed\n",
+	"? complex\n: key\ntitle: T\n",
+	"\"title\": quoted key\n'lang': pt\n",
+	"title: T # comment\nempty:\nlist:\n- a\n- b\n",
+	"",
+	"title: Estendendo instrumentações com a API\nlinkTitle: Estender com a API\ndescription:\n  Use a API do OpenTelemetry em combinação com o Java agent.\nweight: 21\ndefault_lang_commit: 505e2d1d650a80f8a8d72206f2e285430bc6b36a\ndrifted_from_default: true\n",
+	"title: It's the OpenTelemetry `demo`, (v2)\ndescription: >-\n  _OTel in Practice_ is a [series](/x) of talks: #1\n  and more.\ndate: 2024-05-01\nauthor: '[Jane](https://x) (Org)'\ncanonical_url: https://x.org/a#b\ntags: [otel, go, (x)]\n",
+	"title: true\ndraft: TRUE\nlang: Null\nsource: \"quoted \\\" escape\"\nurl: 'it''s'\n",
+	"title: 'a' b\ndescription: |+\n  kept\n\nkind: a: b\n",
+	"title: x\n  continued: here\nlinkTitle:\n  - a\n",
+	"title: a\u00a0b\ndescription: a\u2028b\nlang: \ufeffpt\n",
+	"title: tab\there\n",
+	"A: >\n 0",    // found by FuzzReadYAML: no line break after the last line
+	"A: A\xba0\n", // found by FuzzReadYAML: not UTF-8
+	"#00\r0\n",    // found by FuzzReadYAML: a carriage return ends a comment
+}
+
+// otelFrontMatter is the YAML front matter of every page of the otel corpus,
+// when it is beside the clone.
+func otelFrontMatter(t testing.TB) []string {
+	var srcs []string
+	_ = filepath.WalkDir("../../shared/corpora/otel", func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.HasSuffix(path, ".md") {
+			return nil // absent when ../shared is not beside the clone
+		}
+		b, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if text := string(b); strings.HasPrefix(text, "---\n") {
+			if end := strings.Index(text[3:], "\n---\n"); end >= 0 {
+				srcs = append(srcs, text[4:3+end+1])
+			}
+		}
+		return nil
+	})
+	return srcs
+}
+
+// TestReadYAMLDecodesAsUnmarshal: front matter decoded from the tree parsed
+// for its key lines gives what yaml.Unmarshal of the text gives, values and
+// errors.
+func TestReadYAMLDecodesAsUnmarshal(t *testing.T) {
+	for _, src := range append(yamlShapes, otelFrontMatter(t)...) {
+		got, _, gotErr := readYAMLTree(src)
+		want := map[string]any{}
+		wantErr := yaml.Unmarshal([]byte(src), &want)
+		if _, perr := parser.ParseBytes([]byte(src), 0); perr != nil {
+			wantErr = perr // readYAMLTree reports the parser's error first
+		}
+		if (gotErr == nil) != (wantErr == nil) || gotErr != nil && gotErr.Error() != wantErr.Error() {
+			if gotErr == nil || !strings.Contains(gotErr.Error(), "mapping") { // a non-mapping body is refused before decoding
+				t.Errorf("%q: got error %v, want %v", src, gotErr, wantErr)
+			}
+			continue
+		}
+		if gotErr == nil && len(got)+len(want) > 0 && !reflect.DeepEqual(got, want) {
+			t.Errorf("%q: got %#v, want %#v", src, got, want)
+		}
+	}
+}
+
+// TestReadSimpleYAML: front matter in the plain shape is read without the
+// library, to the same result; the rest is left to the library.
+func TestReadSimpleYAML(t *testing.T) {
+	used := func(k string) bool { return reads(k, Options{MetadataKeys: []string{"tags"}}) }
+	for i, want := range []bool{false, false, false, false, false, false, false, false, false, false, false, false, false, true, true, true, false, false, false, false, false, false, false, false} {
+		if _, _, got := readSimpleYAML(yamlShapes[i], used); got != want {
+			t.Errorf("%q: got simple %v, want %v", yamlShapes[i], got, want)
+		}
+	}
+	simple, otel := 0, otelFrontMatter(t)
+	for _, src := range append(yamlShapes, otel...) {
+		checkSimpleYAML(t, src)
+		if _, _, ok := readSimpleYAML(src, func(k string) bool { return reads(k, Options{}) }); ok {
+			simple++
+		}
+	}
+	t.Logf("%d of %d otel front matters and shapes read without the library", simple, len(otel)+len(yamlShapes))
+}
+
+// FuzzReadYAML holds readSimpleYAML to the library on any input it accepts.
+func FuzzReadYAML(f *testing.F) {
+	for _, s := range yamlShapes {
+		f.Add(s)
+	}
+	f.Fuzz(checkSimpleYAML)
+}
+
+// checkSimpleYAML: when readSimpleYAML reads src, with every key's value
+// wanted or none, the library reads it too, with the same key lines and, for
+// every key, the same text (what ingest takes from a value).
+func checkSimpleYAML(t *testing.T, src string) {
+	tree, treeLines, treeErr := readYAMLTree(src)
+	for _, all := range []bool{true, false} {
+		values, lines, ok := readSimpleYAML(src, func(string) bool { return all })
+		if !ok {
+			continue
+		}
+		if treeErr != nil {
+			t.Fatalf("%q: read simply, but the library says %v", src, treeErr)
+		}
+		if !reflect.DeepEqual(lines, treeLines) {
+			t.Fatalf("%q: got key lines %v, want %v", src, lines, treeLines)
+		}
+		if !all {
+			continue
+		}
+		if len(values) != len(tree) {
+			t.Fatalf("%q: got %d keys, want %d", src, len(values), len(tree))
+		}
+		for k, tv := range tree {
+			got, gotOK := scalar(values[k])
+			want, wantOK := scalar(tv)
+			if got != want || gotOK != wantOK || !reflect.DeepEqual(strings_(values[k]), strings_(tv)) {
+				t.Fatalf("%q: key %s: got %#v, want %#v", src, k, values[k], tv)
+			}
+		}
 	}
 }

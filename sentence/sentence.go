@@ -27,7 +27,20 @@ var abbreviations = map[string]bool{
 // the white space between them belongs to none.
 func Split(s string) []Span {
 	var out []Span
-	start := skipSpace(s, 0)
+	for start := skipSpace(s, 0); start < len(s); {
+		var sp Span
+		sp, start = next(s, start)
+		if sp.End > sp.Start {
+			out = append(out, sp)
+		}
+	}
+	return out
+}
+
+// next is the sentence that starts at start (where a previous one left
+// off, past white space) and where the one after it starts. At the end of s
+// the span runs to the last non-space byte, and may be empty.
+func next(s string, start int) (Span, int) {
 	for i := start; i < len(s); {
 		r, n := utf8.DecodeRuneInString(s[i:])
 		i += n
@@ -37,26 +50,21 @@ func Split(s string) []Span {
 		for i < len(s) && strings.ContainsRune("\"'”’)]*_", rune(s[i])) {
 			i++
 		}
+		// The cheap tests first: most dots are not followed by a space and
+		// a capital; only those that are can be an abbreviation's.
+		following := skipSpace(s, i)
+		if following == i && i < len(s) {
+			continue // "1.5", "e.g.x": no space, no boundary
+		}
+		if following < len(s) && !startsSentence(s[following:]) {
+			continue
+		}
 		if r == '.' && (isAbbreviation(s[start:i]) || isListNumber(s[start:i])) {
 			continue
 		}
-		next := skipSpace(s, i)
-		if next == i && i < len(s) {
-			continue // "1.5", "e.g.x": no space, no boundary
-		}
-		if next < len(s) && !startsSentence(s[next:]) {
-			continue
-		}
-		out = append(out, Span{start, i})
-		start, i = next, next
+		return Span{start, i}, following
 	}
-	if start < len(s) {
-		end := len(strings.TrimRightFunc(s, unicode.IsSpace))
-		if end > start {
-			out = append(out, Span{start, end})
-		}
-	}
-	return out
+	return Span{start, max(start, len(strings.TrimRightFunc(s, unicode.IsSpace)))}, len(s)
 }
 
 // isListNumber reports whether a sentence so far is only a list number
@@ -111,10 +119,11 @@ func skipSpace(s string, i int) int {
 // First is the first sentence of text on one line, without list or quote
 // markers: what an extractive header says a chunk is about.
 func First(text string) string {
-	ss := Split(text)
-	if len(ss) == 0 {
+	start := skipSpace(text, 0)
+	if start == len(text) {
 		return ""
 	}
-	s := strings.Join(strings.Fields(text[ss[0].Start:ss[0].End]), " ")
+	sp, _ := next(text, start) // not Split: a long chunk has many sentences after it
+	s := strings.Join(strings.Fields(text[sp.Start:sp.End]), " ")
 	return strings.TrimLeft(s, "-*+>#` ")
 }

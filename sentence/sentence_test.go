@@ -2,6 +2,7 @@ package sentence
 
 import (
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -27,5 +28,40 @@ func TestSplit(t *testing.T) {
 				t.Errorf("got %q, want %q", got, tt.want)
 			}
 		})
+	}
+}
+
+// TestFirst: First is the first of Split's sentences, on one line, without
+// list or quote markers, though it reads no further than that sentence.
+func TestFirst(t *testing.T) {
+	for _, text := range []string{
+		"", "  \n ", "Swim parallel. Then return.", "- Call Dr. Silva now.\n  He helps.", "> Waves of 1.5\n> metres. Stay out.",
+		"5. Back in the terminal, you see traces. Then stop.", "no terminator at all  ", "Três frases… Uma. Duas!",
+	} {
+		want := ""
+		if ss := Split(text); len(ss) > 0 {
+			want = strings.TrimLeft(strings.Join(strings.Fields(text[ss[0].Start:ss[0].End]), " "), "-*+>#` ")
+		}
+		if got := First(text); got != want {
+			t.Errorf("First(%q): got %q, want %q", text, got, want)
+		}
+	}
+}
+
+// BenchmarkFirst: the first sentence of a long chunk costs that sentence.
+func BenchmarkFirst(b *testing.B) {
+	text := strings.Repeat("Waves above 1.5 m are dangerous for beginners, e.g. on the east coast. ", 200)
+	b.SetBytes(int64(len(text)))
+	for b.Loop() {
+		First(text)
+	}
+}
+
+// BenchmarkSplit: prose with decimals, abbreviations and lists, as chunks hold it.
+func BenchmarkSplit(b *testing.B) {
+	text := strings.Repeat("Waves above 1.5 m are dangerous, e.g. on the east coast. Call Dr. Silva at 3 p.m. today! Se for pego, nade paralelo à praia (aprox. 50 m). ", 100)
+	b.SetBytes(int64(len(text)))
+	for b.Loop() {
+		Split(text)
 	}
 }
