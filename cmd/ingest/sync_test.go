@@ -30,7 +30,7 @@ func TestSyncCommandUsage(t *testing.T) {
 		want       int
 		wantStderr string
 	}{
-		{"no --to", []string{"sync", "--snapshot", snap}, exitUsage, "sync needs --snapshot DIR and --to"},
+		{"no --to", []string{"sync", "--snapshot", snap}, exitUsage, "sync needs --snapshot DIR|URL and --to"},
 		{"bad tenant", []string{"sync", "--snapshot", snap, "--to", to, "--tenant", "acme"}, exitUsage, `tenant "acme" is not a UUID`},
 		{"bad index", []string{"sync", "--snapshot", snap, "--to", to, "--tenant", syncTenant, "--index", "btree"}, exitUsage, "want hnsw or ivfflat"},
 		{"unreachable", []string{"sync", "--snapshot", snap, "--to", to, "--tenant", syncTenant}, exitFailed, "connect to postgres://kb:***@127.0.0.1:1/kb"},
