@@ -145,6 +145,11 @@ type run struct {
 	// journal what costs: a model's headers and vectors, not the offline ones
 	journalHeaders, journalVectors bool
 	offlineHeaders                 bool // headers are written on the documents' workers
+	// batchMisses is how many texts to embed a batch waits for: a model
+	// server's embed.batch_size, so calls start as soon as there is one;
+	// offline, a whole batch of rows, so the streams hand over work in
+	// pieces worth the handoff.
+	batchMisses int
 
 	stage   *artifacts.Staging
 	writer  *artifacts.ChunkWriter
@@ -205,6 +210,7 @@ func newRun(cfg Config, opt Options) (*run, error) {
 		headers: opt.Headers, embed: opt.Embedder, rep: opt.Reporter,
 		runID: newRunID(), keys: snapshot.CacheKeys(opt.Headers.Name(), cfg.Header.MaxChars, opt.Embedder.Name(), opt.Embedder.Dims()),
 		journalHeaders: !models.Offline(opt.Headers), journalVectors: !models.Offline(opt.Embedder), offlineHeaders: models.Offline(opt.Headers),
+		batchMisses: batchMisses(cfg, opt.Embedder),
 	}, nil
 }
 
@@ -391,4 +397,11 @@ func checkTargetKind(target artifacts.Target, part bool) error {
 		return schema.Setting("shard", "%s holds a part (shard %d of %d); give a whole run or a merge a place of its own", target, m.Shard.Index, m.Shard.Count)
 	}
 	return nil
+}
+
+func batchMisses(cfg Config, e models.Embedder) int {
+	if models.Offline(e) {
+		return maxBatchRows
+	}
+	return cfg.Embed.BatchSize
 }

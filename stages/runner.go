@@ -75,7 +75,7 @@ func (r *run) stream(ctx context.Context, paths []string) tally {
 				r.submitEnrich(ctx, enrich, &res, func() {
 					for _, c := range r.collect(&dt, res, len(paths)) {
 						r.addToBatch(&dt, &b, c, ru)
-						if b.misses == r.cfg.Embed.BatchSize || len(b.rows) == maxBatchRows {
+						if b.misses == r.batchMisses || len(b.rows) == maxBatchRows {
 							flush()
 						}
 					}
@@ -216,19 +216,22 @@ func (r *run) embedMissing(ctx context.Context, b batch) (int, error) {
 	if err != nil {
 		return 0, err
 	}
+	// Calls are counted in embed.batch_size texts, as a model server gets
+	// them, also where the runner hands the embedder more at once.
+	calls := (len(texts) + r.cfg.Embed.BatchSize - 1) / r.cfg.Embed.BatchSize
 	if len(vecs) != len(texts) {
-		return 1, fmt.Errorf("embedder %s returned %d vectors for %d inputs", r.embed.Name(), len(vecs), len(texts))
+		return calls, fmt.Errorf("embedder %s returned %d vectors for %d inputs", r.embed.Name(), len(vecs), len(texts))
 	}
 	for j, i := range at {
 		if len(vecs[j]) != r.embed.Dims() {
-			return 1, fmt.Errorf("embedder %s returned %d dimensions, want %d", r.embed.Name(), len(vecs[j]), r.embed.Dims())
+			return calls, fmt.Errorf("embedder %s returned %d dimensions, want %d", r.embed.Name(), len(vecs[j]), r.embed.Dims())
 		}
 		b.rows[i].Embedding = vecs[j]
 		if err := r.journalPutVector(b.keys[i], vecs[j]); err != nil {
-			return 1, err
+			return calls, err
 		}
 	}
-	return 1, nil
+	return calls, nil
 }
 
 func (r *run) write(rt *rowTally, rows []schema.Chunk, embedTook time.Duration) {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strconv"
 
 	"github.com/urfave/cli/v3"
@@ -190,6 +191,12 @@ func runIndex(ctx context.Context, cmd *cli.Command, rep *reporter) (*stages.Res
 		return nil, "", settingsError(err)
 	}
 	cfg.Embed.Dims = embedder.Dims()
+	if cfg.Workers > 0 && cfg.Workers < runtime.GOMAXPROCS(0) {
+		// --workers N is N cores' worth: the runner's streams, the
+		// collector and the Parquet writer share them, so a CI job told
+		// to use one core uses one.
+		runtime.GOMAXPROCS(cfg.Workers)
+	}
 	opts := stages.Options{ToolVersion: buildVersion(), Headers: headers, Embedder: embedder, LockWait: cmd.Duration("wait"), Logger: logger}
 	if cmd.Bool("plan") {
 		return nil, "", plan(ctx, cmd, cfg, target, opts)
