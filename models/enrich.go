@@ -73,6 +73,7 @@ type ModelHeaders struct {
 
 	calls, repairs, fallbacks atomic.Int64
 	invalid                   reasonCounts
+	preps                     prepCache
 }
 
 // Name implements HeaderWriter: backend, model, digest and prompt version.
@@ -97,8 +98,9 @@ func (h *ModelHeaders) Header(ctx context.Context, doc schema.Document, c schema
 		return Enrichment{Header: locationHeader(doc.Title, c, h.maxChars), Source: schema.HeaderExtractiveFallback,
 			RejectReasons: []string{ReasonInstructionText}}, nil
 	}
-	ev := newEvidence(doc, c)
-	msgs := []chatMessage{{Role: "system", Content: h.system}, {Role: "user", Content: userPrompt(doc, c, h.docBudget(c))}}
+	prep := h.preps.get(doc)
+	ev := evidenceOf(prep, c)
+	msgs := []chatMessage{{Role: "system", Content: h.system}, {Role: "user", Content: preparedPrompt(prep, doc, c, h.docBudget(c))}}
 	raw, err := h.ask(ctx, msgs)
 	if err != nil {
 		return Enrichment{}, err
@@ -220,11 +222,16 @@ func (h *ModelHeaders) docBudget(c schema.Chunk) int {
 // code the document does not contain, and the document's instruction-like
 // paragraphs are withheld.
 func userPrompt(doc schema.Document, c schema.Chunk, docChars int) string {
-	body, _ := withhold(doc.Text[min(doc.BodyStart, len(doc.Text)):])
+	var pc prepCache
+	return preparedPrompt(pc.get(doc), doc, c, docChars)
+}
+
+// preparedPrompt is userPrompt with the document's side prepared.
+func preparedPrompt(p *docPrep, doc schema.Document, c schema.Chunk, docChars int) string {
+	body, code := p.body, p.code
 	if utf8.RuneCountInString(body) > docChars {
 		body = string([]rune(body)[:docChars]) + "\n[document cut here]"
 	}
-	code := fenceCode(doc.Title + doc.Text) // the chunk is part of the document's text
 	var b strings.Builder
 	fmt.Fprintf(&b, "<document-%s>\nTitle: %s\n\n%s\n</document-%s>\n\n", code, doc.Title, body, code)
 	fmt.Fprintf(&b, "Chunk language: %s\nSection: %s\n<chunk-%s>\n%s\n</chunk-%s>", c.Lang, strings.Join(c.SectionPath, " › "), code, c.Text, code)

@@ -107,11 +107,13 @@ type evidence struct {
 }
 
 func newEvidence(doc schema.Document, c schema.Chunk) evidence {
-	e := evidence{doc: flat(blank(doc.Title + "\n\n" + doc.Text)), chunk: flat(blank(c.Text))}
-	for _, p := range injected(doc.Text) {
-		e.injected = append(e.injected, lexical.Tokens(p))
-	}
-	return e
+	var pc prepCache
+	return evidenceOf(pc.get(doc), c)
+}
+
+// evidenceOf is a chunk's evidence, its document's side prepared.
+func evidenceOf(p *docPrep, c schema.Chunk) evidence {
+	return evidence{doc: p.evidence, chunk: flat(blank(c.Text)), injected: p.injected}
 }
 
 // flat folds text and joins its words with single spaces.

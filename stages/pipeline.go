@@ -150,6 +150,8 @@ type run struct {
 	// offline, a whole batch of rows, so the streams hand over work in
 	// pieces worth the handoff.
 	batchMisses int
+	// llmSlots and embedSlots bound the calls in flight (see stream).
+	llmSlots, embedSlots slots
 
 	stage   *artifacts.Staging
 	writer  *artifacts.ChunkWriter

@@ -41,11 +41,44 @@ import (
 // reused, and the batch must not grow with the corpus.
 const maxBatchRows = 256
 
+// enrichWindow and batchWindow are how many times its calls in flight a
+// stream may hold, running, waiting for a call slot, or finished and
+// waiting for its turn to hand over (see stream).
+const (
+	enrichWindow = 4
+	batchWindow  = 2
+)
+
+// slots bound the calls in flight to a model server.
+type slots chan struct{}
+
+// acquire waits for a slot; false when ctx ends first.
+func (s slots) acquire(ctx context.Context) bool {
+	if ctx.Err() != nil {
+		return false
+	}
+	select {
+	case s <- struct{}{}:
+		return true
+	case <-ctx.Done():
+		return false
+	}
+}
+
+func (s slots) release() { <-s }
+
 // stream runs the corpus through the pipeline and returns what it counted.
 func (r *run) stream(ctx context.Context, paths []string) tally {
 	docs := stream.New().WithMaxGoroutines(r.cfg.Workers)
-	enrich := stream.New().WithMaxGoroutines(r.cfg.LLMConcurrency)
-	batches := stream.New().WithMaxGoroutines(r.cfg.EmbedConcurrency)
+	// The streams' windows are wider than the calls allowed in flight: a
+	// stream runs callbacks in order and holds a task's place until its
+	// callback has run, so with a window of exactly llm_concurrency one slow
+	// answer (a repair is two calls) would leave the others' slots idle
+	// while finished tasks wait behind it. Tasks wait for a call slot
+	// instead, and the server's slots stay full.
+	enrich := stream.New().WithMaxGoroutines(r.cfg.LLMConcurrency * enrichWindow)
+	batches := stream.New().WithMaxGoroutines(r.cfg.EmbedConcurrency * batchWindow)
+	r.llmSlots, r.embedSlots = make(slots, r.cfg.LLMConcurrency), make(slots, r.cfg.EmbedConcurrency)
 	dt := newDocTally(r.setup)
 	var rt rowTally
 	var b batch
@@ -125,8 +158,9 @@ func (r *run) submitEnrich(ctx context.Context, enrich *stream.Stream, res *docR
 	outs := make([]enriched, n)
 	for i := range n {
 		enrich.Go(r.guard("header "+res.chunks[i].Key(), func() stream.Callback {
-			if ctx.Err() == nil {
+			if r.llmSlots.acquire(ctx) {
 				outs[i] = r.enrich(ctx, res.doc, res.prev, &res.chunks[i])
+				r.llmSlots.release()
 			} else {
 				outs[i].err = ctx.Err()
 			}
@@ -178,8 +212,15 @@ func (r *run) addToBatch(dt *docTally, b *batch, c schema.Chunk, ru snapshot.Reu
 // rows in order.
 func (r *run) submitBatch(ctx context.Context, batches *stream.Stream, b batch, rt *rowTally) {
 	batches.Go(r.guard("embed batch at "+b.rows[0].Key(), func() stream.Callback {
+		var calls int
+		var err error
 		t := time.Now()
-		calls, err := r.embedMissing(ctx, b)
+		if r.embedSlots.acquire(ctx) {
+			calls, err = r.embedMissing(ctx, b)
+			r.embedSlots.release()
+		} else {
+			err = ctx.Err()
+		}
 		took := time.Since(t)
 		return func() {
 			rt.embedCalls += calls // answered calls: what a resumed run need not repeat
