@@ -117,7 +117,7 @@ func Run(ctx context.Context, cfg Config, target artifacts.Target, opt Options) 
 	res, err := r.run(ctx)
 	switch {
 	case err != nil && res == nil:
-		log.Warn("run stopped; nothing published", "error", err)
+		log.Info("run stopped; nothing published", "error", err) // the caller reports the error itself
 	case res != nil:
 		res.Cleaned = lock.Cleaned
 		log.Info("published", "path", res.Published.Path, "name", res.Published.Name, "reused", res.Published.Reused,
