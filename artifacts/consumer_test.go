@@ -191,6 +191,7 @@ func TestConsumerColumnTypes(t *testing.T) {
 		{name: "embedding", raw: "FLOAT[]", view: "FLOAT[1024]"},
 		{name: "quantities", raw: quantity},
 		{name: "thresholds", raw: threshold},
+		{name: "metadata", raw: "MAP(VARCHAR, VARCHAR[])"},
 	}
 	rawNames, rawTypes := describe(t, db, "SELECT * FROM read_parquet(?)", path)
 	viewNames, viewTypes := describe(t, db, "SELECT * FROM ingest_chunks(?)", path)
