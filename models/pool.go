@@ -276,34 +276,42 @@ func (p *pool) choose() *endpoint {
 }
 
 // release ends a call: a failure that is the endpoint's sends it to rest, a
-// success ends its rest.
+// success ends its rest. The count and the rest change together, so no other
+// call picks the endpoint between its failure and its rest.
 func (p *pool) release(e *endpoint, err error) {
 	p.mu.Lock()
 	e.inflight--
-	p.mu.Unlock()
+	back := err == nil && e.fails > 0
+	var rest time.Duration
 	switch {
 	case err == nil:
-		p.mu.Lock()
-		back := e.fails > 0
 		e.fails, e.downUntil = 0, time.Time{}
-		p.mu.Unlock()
-		if back {
-			p.log.Info("model endpoint back in the run", "endpoint", e.srv.where())
-		}
 	case endpointFault(err):
-		p.rest(e, err)
+		rest = p.restLocked(e)
+	}
+	p.mu.Unlock()
+	switch {
+	case back:
+		p.log.Info("model endpoint back in the run", "endpoint", e.srv.where())
+	case rest > 0:
+		p.log.Warn("model endpoint taken out; the others take its calls", "endpoint", e.srv.where(), "for", rest, "error", redactErr(err))
 	}
 }
 
 // rest takes e out for a while.
 func (p *pool) rest(e *endpoint, err error) {
 	p.mu.Lock()
-	e.fails++
-	d := endpointRest << min(e.fails-1, 8)
-	d = min(d, endpointMaxRest)
-	e.downUntil = p.now().Add(d)
+	d := p.restLocked(e)
 	p.mu.Unlock()
 	p.log.Warn("model endpoint taken out; the others take its calls", "endpoint", e.srv.where(), "for", d, "error", redactErr(err))
+}
+
+// restLocked counts a failure and sets e's rest; p.mu is held.
+func (p *pool) restLocked(e *endpoint) time.Duration {
+	e.fails++
+	d := min(endpointRest<<min(e.fails-1, 8), endpointMaxRest)
+	e.downUntil = p.now().Add(d)
+	return d
 }
 
 // leaveOut takes e out of the run for good.
