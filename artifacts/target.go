@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 )
@@ -369,6 +370,10 @@ type Published struct {
 	Previous string   // where latest pointed before ("" for a first publish or an --out run)
 	Reused   bool     // the same snapshot was already published: the new build was dropped
 	Pruned   []string // folder names removed to keep Keep
+	// Local and PreviousLocal are folders holding the snapshot and the
+	// previous one on this machine ("" when none does): a bucket's build
+	// and the copy its run reused from, so nothing is downloaded again.
+	Local, PreviousLocal string
 }
 
 // Commit makes the staged snapshot public. An --out target gets it by an
@@ -390,7 +395,14 @@ func (s *Staging) Commit(ctx context.Context) (*Published, error) {
 			if !rep.OK() {
 				return nil, fmt.Errorf("the new snapshot fails verification: %s", strings.Join(rep.Problems(), "; "))
 			}
-			return s.t.Remote.Publish(ctx, s.t.Out, s.t.keep())
+			pub, err := s.t.Remote.Publish(ctx, s.t.Out, s.t.keep())
+			if pub != nil {
+				pub.Local = s.t.Out
+				if s.t.fetched != "" && strings.Contains(pub.Previous, "/"+filepath.Base(s.t.fetched)) {
+					pub.PreviousLocal = s.t.fetched
+				}
+			}
+			return pub, err
 		}
 		return &Published{Name: filepath.Base(s.t.Out), Path: s.t.Out}, nil
 	}
@@ -421,8 +433,12 @@ func (s *Staging) publish(ctx context.Context) (*Published, error) {
 	if err := PromoteLatest(dir, pub.Name); err != nil {
 		return nil, fmt.Errorf("publish %s: %w", dir, err)
 	}
+	pub.Local = pub.Path
 	if pub.Pruned, err = Prune(dir, s.t.keep()); err != nil {
 		return pub, fmt.Errorf("%w: %w", ErrPrune, err)
+	}
+	if pub.Previous != "" && !slices.Contains(pub.Pruned, filepath.Base(pub.Previous)) {
+		pub.PreviousLocal = pub.Previous
 	}
 	return pub, nil
 }

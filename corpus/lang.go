@@ -92,19 +92,7 @@ func set(words string) map[string]bool {
 // clearly more: at least 8 hits and twice the other's.
 func detectLang(body string) (schema.Lang, bool) {
 	en, pt := 0, 0
-	fence := ""
-	for _, l := range strings.Split(body, "\n") {
-		t := strings.TrimLeft(l, " ")
-		if fence != "" {
-			if strings.HasPrefix(t, fence) {
-				fence = ""
-			}
-			continue
-		}
-		if strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~") {
-			fence = t[:3]
-			continue
-		}
+	eachProseLine(body, func(l, _ string) bool {
 		for _, w := range strings.FieldsFunc(strings.ToLower(l), func(r rune) bool {
 			return !(r >= 'a' && r <= 'z' || r >= 0xC0 && r <= 0x24F)
 		}) {
@@ -115,7 +103,8 @@ func detectLang(body string) (schema.Lang, bool) {
 				pt++
 			}
 		}
-	}
+		return true
+	})
 	switch {
 	case en+pt < 8:
 		return "", false

@@ -167,6 +167,22 @@ func SourceURL(template, rel string, lang schema.Lang) string {
 // firstHeading is the text of the first ATX heading of a Markdown body,
 // outside fenced code.
 func firstHeading(body string) string {
+	heading := ""
+	eachProseLine(body, func(_, t string) bool {
+		if strings.HasPrefix(t, "#") {
+			if h := strings.TrimSpace(strings.TrimRight(strings.TrimLeft(t, "#"), "# ")); h != "" && len(t)-len(strings.TrimLeft(t, "#")) <= 6 {
+				heading = strings.TrimSpace(attrList.ReplaceAllString(h, ""))
+				return false
+			}
+		}
+		return true
+	})
+	return heading
+}
+
+// eachProseLine calls fn with each line of a Markdown body outside fenced
+// code, and the line without its leading spaces, until fn returns false.
+func eachProseLine(body string, fn func(line, trimmed string) bool) {
 	fence := ""
 	for _, l := range strings.Split(body, "\n") {
 		t := strings.TrimLeft(l, " ")
@@ -180,13 +196,10 @@ func firstHeading(body string) string {
 			fence = t[:3]
 			continue
 		}
-		if strings.HasPrefix(t, "#") {
-			if h := strings.TrimSpace(strings.TrimRight(strings.TrimLeft(t, "#"), "# ")); h != "" && len(t)-len(strings.TrimLeft(t, "#")) <= 6 {
-				return strings.TrimSpace(attrList.ReplaceAllString(h, ""))
-			}
+		if !fn(l, t) {
+			return
 		}
 	}
-	return ""
 }
 
 // attrList is a Markdown attribute list at the end of a line: {#id .class}.

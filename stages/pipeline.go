@@ -97,18 +97,11 @@ func Run(ctx context.Context, cfg Config, target artifacts.Target, opt Options) 
 	if err != nil {
 		return nil, err
 	}
-	if err := target.Check(cfg.Corpus); err != nil {
-		return nil, err
-	}
-	r.target = target
-	lock, err := target.Acquire(ctx, opt.LockWait)
+	target, lock, err := claim(ctx, target, cfg.Corpus, opt.LockWait)
 	if err != nil {
 		return nil, err
 	}
 	defer lock.Release()
-	if target, err = target.Resolve(ctx); err != nil {
-		return nil, err
-	}
 	r.target = target
 	log := r.opt.Logger.With("target", target.String())
 	if len(lock.Cleaned) > 0 {
@@ -229,7 +222,7 @@ func (r *run) run(ctx context.Context) (*Result, error) {
 	paths, skipped := listing.Docs, listing.Skipped
 	r.excluded = listing.Excluded
 	r.opt.Logger.Info("run started", "run_id", r.runID, "corpus", r.cfg.Corpus, "documents", len(paths), "excluded", listing.Excluded,
-		"skipped", len(skipped), "workers", r.cfg.Workers, "llm_concurrency", r.cfg.LLMConcurrency, "embed_concurrency", r.cfg.EmbedConcurrency)
+		"skipped", len(skipped), "workers", r.cfg.Workers, "cores", runtime.GOMAXPROCS(0), "llm_concurrency", r.cfg.LLMConcurrency, "embed_concurrency", r.cfg.EmbedConcurrency)
 	for _, sk := range skipped {
 		if sk.Reason == corpus.SkipNameNotUTF8 {
 			d := schema.Diagnostic{Path: sk.Path, Severity: schema.SeverityWarning, Code: corpus.SkipNameNotUTF8,
@@ -406,4 +399,22 @@ func batchMisses(cfg Config, e models.Embedder) int {
 		return maxBatchRows
 	}
 	return cfg.Embed.BatchSize
+}
+
+// claim checks a run may write target (not the corpus's place, nor a place
+// it does not own), takes its lock and resolves it (a bucket's previous
+// snapshot fetched): what a run and a merge do before any work.
+func claim(ctx context.Context, target artifacts.Target, corpusDir string, wait time.Duration) (artifacts.Target, *artifacts.Lock, error) {
+	if err := target.Check(corpusDir); err != nil {
+		return target, nil, err
+	}
+	lock, err := target.Acquire(ctx, wait)
+	if err != nil {
+		return target, nil, err
+	}
+	if target, err = target.Resolve(ctx); err != nil {
+		lock.Release()
+		return target, nil, err
+	}
+	return target, lock, nil
 }

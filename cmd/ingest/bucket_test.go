@@ -20,13 +20,7 @@ import (
 // work folder: publish, re-run unchanged (reused from the bucket: no model
 // call), edit and publish again, then verify, inspect and diff by URL.
 func TestPublishToBucket(t *testing.T) {
-	backend := s3mem.New()
-	s3 := httptest.NewServer(gofakes3.New(backend).Server())
-	defer s3.Close()
-	backend.CreateBucket("knowledge")
-	t.Setenv("AWS_ACCESS_KEY_ID", "test-key-id")
-	t.Setenv("AWS_SECRET_ACCESS_KEY", "test-secret-PLANTED")
-	pub := "s3://knowledge/ocean?endpoint=" + s3.URL + "&region=us-east-1&use_path_style=true"
+	pub := "s3://knowledge/ocean" + fakeBucket(t)
 	srv := modelfake.New(modelfake.Options{Dims: 1024})
 	defer srv.Close()
 	c := copyCorpus(t, filepath.Join(t.TempDir(), "corpus"))
@@ -77,4 +71,20 @@ func appendTo(t *testing.T, path, text string) {
 		t.Fatal(err)
 	}
 	writeFiles(t, filepath.Dir(path), map[string]string{filepath.Base(path): string(b) + text})
+}
+
+// fakeBucket starts an in-process S3 server with a bucket "knowledge" and
+// credentials whose secret holds PLANTED (never to be printed), and returns
+// the URL options that point gocloud at it.
+func fakeBucket(t *testing.T) string {
+	t.Helper()
+	backend := s3mem.New()
+	s3 := httptest.NewServer(gofakes3.New(backend).Server())
+	t.Cleanup(s3.Close)
+	if err := backend.CreateBucket("knowledge"); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("AWS_ACCESS_KEY_ID", "test-key-id")
+	t.Setenv("AWS_SECRET_ACCESS_KEY", "test-secret-PLANTED")
+	return "?endpoint=" + s3.URL + "&region=us-east-1&use_path_style=true"
 }

@@ -23,12 +23,19 @@ func writeDiffReport(ctx context.Context, publish string, pub artifacts.Publishe
 	if pub.Previous == "" || pub.Reused {
 		return "", nil
 	}
-	oldDir, cleanOld, err := localSnapshot(ctx, pub.Previous)
+	// The run's own copies where it has them; a download otherwise.
+	local := func(dir, at string) (string, func(), error) {
+		if dir != "" {
+			return dir, func() {}, nil
+		}
+		return localSnapshot(ctx, at)
+	}
+	oldDir, cleanOld, err := local(pub.PreviousLocal, pub.Previous)
 	if err != nil {
 		return "", err
 	}
 	defer cleanOld()
-	newDir, cleanNew, err := localSnapshot(ctx, pub.Path)
+	newDir, cleanNew, err := local(pub.Local, pub.Path)
 	if err != nil {
 		return "", err
 	}

@@ -195,7 +195,7 @@ func runIndex(ctx context.Context, cmd *cli.Command, rep *reporter) (*stages.Res
 		// --workers N is N cores' worth: the runner's streams, the
 		// collector and the Parquet writer share them, so a CI job told
 		// to use one core uses one.
-		runtime.GOMAXPROCS(cfg.Workers)
+		defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(cfg.Workers)) // as it was, once the run is done
 	}
 	opts := stages.Options{ToolVersion: buildVersion(), Headers: headers, Embedder: embedder, LockWait: cmd.Duration("wait"), Logger: logger}
 	if cmd.Bool("plan") {

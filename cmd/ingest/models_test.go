@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -282,5 +283,32 @@ func TestIndexSeveralEndpoints(t *testing.T) {
 		if srv.Calls(modelfake.OllamaChat) == 0 || srv.Calls(modelfake.OllamaEmbed) == 0 {
 			t.Errorf("server %d got %d chat and %d embed calls, want some of each", i, srv.Calls(modelfake.OllamaChat), srv.Calls(modelfake.OllamaEmbed))
 		}
+	}
+}
+
+// TestWorkersAreCores: --workers 1 runs on one core (the run's log says how
+// many it had), and the process's setting is as it was afterwards.
+func TestWorkersAreCores(t *testing.T) {
+	if runtime.GOMAXPROCS(0) < 2 {
+		t.Skip("one core: nothing to limit")
+	}
+	before := runtime.GOMAXPROCS(0)
+	_, _, stderr := runCLI(context.Background(), "", "index", "--corpus", fixtureCorpus, "--out", filepath.Join(t.TempDir(), "snap"),
+		"--quiet", "--workers", "1", "--log-level", "info", "--log-format", "json")
+	cores := -1
+	for _, line := range strings.Split(stderr, "\n") {
+		var l struct {
+			Msg   string `json:"msg"`
+			Cores int    `json:"cores"`
+		}
+		if json.Unmarshal([]byte(line), &l) == nil && l.Msg == "run started" {
+			cores = l.Cores
+		}
+	}
+	if cores != 1 {
+		t.Errorf("--workers 1: the run had %d cores, want 1 (stderr %s)", cores, stderr)
+	}
+	if after := runtime.GOMAXPROCS(0); after != before {
+		t.Errorf("GOMAXPROCS is %d after the run, was %d", after, before)
 	}
 }

@@ -58,3 +58,49 @@ func TestIndexPublish(t *testing.T) {
 		t.Errorf("diff --exit-code of changed snapshots: exit %d, stderr %q, stdout without new.md:\n%s", code, stderr, stdout)
 	}
 }
+
+// TestPublishDiffReport: --diff writes <name>.diff.md and .diff.json beside
+// the new snapshot, against the previous latest, and nothing on a first
+// publish or an unchanged one.
+func TestPublishDiffReport(t *testing.T) {
+	c := copyCorpus(t, filepath.Join(t.TempDir(), "corpus"))
+	pub := filepath.Join(t.TempDir(), "pub")
+	publish := func() string {
+		t.Helper()
+		code, _, stderr := runCLI(context.Background(), "", "index", "--corpus", c, "--publish", pub, "--diff", "--quiet")
+		if code != exitOK {
+			t.Fatalf("exit %d: %s", code, stderr)
+		}
+		return stderr
+	}
+	reports := func() []string {
+		m, _ := filepath.Glob(filepath.Join(pub, "*.diff.*"))
+		return m
+	}
+	if publish(); len(reports()) != 0 {
+		t.Errorf("first publish: got reports %v, want none", reports())
+	}
+	if publish(); len(reports()) != 0 {
+		t.Errorf("unchanged publish: got reports %v, want none", reports())
+	}
+	doc := filepath.Join(c, "waves.md")
+	b, err := os.ReadFile(doc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(doc, append(b, "\nSwim parallel to the shore until the pull stops.\n"...), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	stderr := publish()
+	latest, err := artifacts.Latest(pub)
+	if err != nil {
+		t.Fatal(err)
+	}
+	md, err := os.ReadFile(latest + ".diff.md")
+	if err != nil || !strings.Contains(string(md), "waves.md") || !strings.Contains(stderr, "diff: "+latest+".diff.md") {
+		t.Fatalf("after an edit: report %q (%v), stderr %s", md, err, stderr)
+	}
+	if _, err := os.Stat(latest + ".diff.json"); err != nil {
+		t.Error(err)
+	}
+}

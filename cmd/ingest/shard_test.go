@@ -5,16 +5,12 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
-
-	"github.com/johannesboyne/gofakes3"
-	"github.com/johannesboyne/gofakes3/backend/s3mem"
 
 	"github.com/ocean-safety/ingest/artifacts"
 	"github.com/ocean-safety/ingest/models/modelfake"
@@ -186,13 +182,7 @@ func TestShardFlags(t *testing.T) {
 // last merged snapshot from it (nothing there on the first night is no
 // error), and the merge publishes from the bucket to the bucket.
 func TestShardedBucketRun(t *testing.T) {
-	backend := s3mem.New()
-	s3 := httptest.NewServer(gofakes3.New(backend).Server())
-	defer s3.Close()
-	backend.CreateBucket("knowledge")
-	t.Setenv("AWS_ACCESS_KEY_ID", "test-key-id")
-	t.Setenv("AWS_SECRET_ACCESS_KEY", "test-secret-PLANTED")
-	opts := "?endpoint=" + s3.URL + "&region=us-east-1&use_path_style=true"
+	opts := fakeBucket(t)
 	srv := modelfake.New(modelfake.Options{Dims: 1024})
 	defer srv.Close()
 	c := copyCorpus(t, filepath.Join(t.TempDir(), "corpus"))
