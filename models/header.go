@@ -2,6 +2,7 @@ package models
 
 import (
 	"context"
+	"regexp"
 	"strings"
 	"unicode/utf8"
 
@@ -58,7 +59,7 @@ type Extractive struct {
 func NewExtractive(maxChars int) *Extractive { return &Extractive{maxChars: maxChars} }
 
 // Name implements HeaderWriter.
-func (*Extractive) Name() string { return "extractive-v2" } // v2: a code block is named, not quoted
+func (*Extractive) Name() string { return "extractive-v3" } // v2: a code block is named, not quoted; v3: the sentence read without Markdown syntax
 
 // Header implements HeaderWriter.
 func (e *Extractive) Header(_ context.Context, doc schema.Document, c schema.Chunk) (Enrichment, error) {
@@ -74,7 +75,7 @@ func ExtractiveHeader(title string, c schema.Chunk, maxChars int) string {
 		b.WriteString(" › ")
 		b.WriteString(s)
 	}
-	switch first := sentence.First(c.Text); {
+	switch first := sentence.First(plainProse(c.Text)); {
 	case c.Element == schema.ElementCodeBlock:
 		// Code's first "sentence" is a line of code: say what it is instead.
 		b.WriteString(": code")
@@ -126,3 +127,36 @@ func capRunes(s string, n int) string {
 	}
 	return strings.TrimRight(cut, " ,;:›") + "…"
 }
+
+// plainProse is Markdown prose as a reader sees it, for the header's
+// sentence: quote markers, GitHub and Obsidian callout markers ("[!NOTE]")
+// and list markers at line starts removed, links and images read as their
+// text (an autolink as its address), strong emphasis unmarked, lines joined. The chunk's text itself
+// stays verbatim.
+func plainProse(text string) string {
+	lines := strings.Split(text, "\n")
+	for i, l := range lines {
+		l = strings.TrimSpace(l)
+		for strings.HasPrefix(l, ">") {
+			l = strings.TrimSpace(l[1:])
+		}
+		if m := calloutMarker.FindString(l); m != "" {
+			l = strings.TrimSpace(l[len(m):])
+		}
+		l = listMarker.ReplaceAllString(l, "")
+		lines[i] = l
+	}
+	s := strings.Join(strings.Fields(strings.Join(lines, " ")), " ")
+	s = mdLink.ReplaceAllString(s, "$1")
+	s = refLink.ReplaceAllString(s, "$1")
+	s = autoLink.ReplaceAllString(s, "$1")
+	return strings.NewReplacer("**", "", "__", "").Replace(s)
+}
+
+var (
+	calloutMarker = regexp.MustCompile(`^\[![A-Za-z]+\][+-]?`)
+	listMarker    = regexp.MustCompile(`^(?:[-*+]|\d{1,9}[.)])\s+`)
+	autoLink      = regexp.MustCompile(`<((?:https?|mailto):[^>\s]+)>`)
+	mdLink        = regexp.MustCompile(`!?\[([^\]\n]*)\]\((?:<[^>\n]*>|[^)\s]*)(?:\s+(?:"[^"]*"|'[^']*'))?\)`)
+	refLink       = regexp.MustCompile(`\[([^\]\n]+)\]\[[^\]\n]*\]`)
+)

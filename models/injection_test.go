@@ -68,3 +68,25 @@ func TestDocPrepOnce(t *testing.T) {
 		t.Error("another version of the document got the old preparation")
 	}
 }
+
+// TestExtractiveHeaderPlain: the header quotes the chunk's first sentence as
+// a reader sees it, not its Markdown syntax (cases from the otel docs).
+func TestExtractiveHeaderPlain(t *testing.T) {
+	tests := []struct{ text, want string }{
+		{"**Use for**: Instrumentation libraries.\n\n**Examples**: HTTP.", "T › S: Use for: Instrumentation libraries."},
+		{"> [!NOTE]\n>\n> Esta seção instrui como compilar. Outra frase.", "T › S: Esta seção instrui como compilar."},
+		{"- [OpenTelemetry Semantic Conventions](/docs/specs/semconv/)\n- [Resource](/x/)", "T › S: OpenTelemetry Semantic Conventions Resource"},
+		{"1. O custo direto de computação.\n2. O custo indireto.", "T › S: O custo direto de computação."},
+		{"See ![the logo](logo.png \"Logo\") for `snake_case` names.", "T › S: See the logo for `snake_case` names."},
+		{"Waves above 1.5 m (5 ft) are dangerous.", "T › S: Waves above 1.5 m (5 ft) are dangerous."},
+		{"Visit <http://localhost:4321> to verify it.", "T › S: Visit http://localhost:4321 to verify it."},
+		{"![Screen capture](shot.png 'Screen capture') of the list.", "T › S: Screen capture of the list."},
+		{"- **[Escolha uma issue][]** com os labels: [Good first](< %22good%22>).", "T › S: Escolha uma issue com os labels: Good first."},
+	}
+	for _, tt := range tests {
+		c := schema.Chunk{Text: tt.text, SectionPath: []string{"S"}, Element: schema.ElementParagraph}
+		if got := ExtractiveHeader("T", c, 200); got != tt.want {
+			t.Errorf("%q: got %q, want %q", tt.text, got, tt.want)
+		}
+	}
+}

@@ -22,8 +22,12 @@ const otelConfig = "source_url_template: \"https://opentelemetry.io/{path}/\"\ne
 
 var (
 	inlineCodeRe = regexp.MustCompile("`+[^`]*`+")
-	debrisRe     = regexp.MustCompile(`(?i)\{\{[<%]|<!--|</?(?:a|b|br|code|details|div|em|figure|h[1-6]|i|iframe|img|li|link|meta|ol|p|pre|script|span|strong|style|summary|table|td|th|tr|ul)(?:\s[^<>]*)?/?>`)
-	onlyMarkerRe = regexp.MustCompile(`^\s*(?:[-*+]|\d{1,9}[.)])\s*$`)
+	// headerSyntaxRe is Markdown a header should not quote: strong
+	// emphasis, a callout marker, a link's target, a quote or list marker
+	// after the header's colon.
+	headerSyntaxRe = regexp.MustCompile(`\*\*|\[![A-Za-z]+\]|\]\(|: (?:> |- |\d+\. )`)
+	debrisRe       = regexp.MustCompile(`(?i)\{\{[<%]|<!--|</?(?:a|b|br|code|details|div|em|figure|h[1-6]|i|iframe|img|li|link|meta|ol|p|pre|script|span|strong|style|summary|table|td|th|tr|ul)(?:\s[^<>]*)?/?>`)
+	onlyMarkerRe   = regexp.MustCompile(`^\s*(?:[-*+]|\d{1,9}[.)])\s*$`)
 )
 
 // TestOtelCorpus indexes the OpenTelemetry docs with a two-line config:
@@ -71,6 +75,9 @@ func TestOtelCorpus(t *testing.T) {
 					if strings.Contains(s, "{#") {
 						flag("{# in a section path", c)
 					}
+				}
+				if headerSyntaxRe.MatchString(c.ContextHeader) {
+					flag("Markdown syntax in the context header", c)
 				}
 				if c.Element == schema.ElementCodeBlock {
 					return nil
