@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"runtime"
 	"strconv"
 
@@ -341,5 +342,20 @@ func checkPartsPlace(place string) error {
 			return usage("%s holds a snapshot (%s): with --shard, --out and --publish name the folder parts go under (as %s/shard-K-of-N); give one of its own", place, name, place)
 		}
 	}
+	// Parts go only where parts are: a new or empty folder, or one holding
+	// shard-K-of-N folders and what their runs keep beside them.
+	entries, err := os.ReadDir(place)
+	if err != nil {
+		return nil // absent (made on write), or refused with its own error later
+	}
+	for _, e := range entries {
+		if !partEntry.MatchString(e.Name()) {
+			return usage("%s holds %s, not only parts: with --shard, --out and --publish name a folder for the parts alone (as %s/shard-K-of-N)", place, e.Name(), place)
+		}
+	}
 	return nil
 }
+
+// partEntry is what a parts folder holds: shard-K-of-N folders, their
+// staging folders and their state.
+var partEntry = regexp.MustCompile(`^\.?shard-\d+-of-\d+(?:$|[.-])`)

@@ -153,6 +153,7 @@ func TestShardFlags(t *testing.T) {
 		{"an index past --shards", "5", []string{"index", "--corpus", fixtureCorpus, "--out", parts, "--shards", "2"}, "numbered 0 to 1"},
 		{"--shard and --shards disagree", "", []string{"index", "--corpus", fixtureCorpus, "--out", parts, "--shard", "0/2", "--shards", "3"}, "disagree"},
 		{"parts inside a snapshot", "", []string{"index", "--corpus", fixtureCorpus, "--out", snap, "--shard", "0/2"}, "holds a snapshot"},
+		{"parts among the user's files", "", []string{"index", "--corpus", fixtureCorpus, "--out", root, "--shard", "0/2"}, "not only parts"},
 		{"merge: a part missing", "", []string{"merge", "--parts", parts, "--shards", "3", "--out", filepath.Join(root, "m")}, "did that shard's run finish"},
 		{"merge: no parts", "", []string{"merge", "--out", filepath.Join(root, "m")}, "merge needs the parts"},
 		{"merge: --parts without --shards", "", []string{"merge", "--parts", parts, "--out", filepath.Join(root, "m")}, "go together"},
