@@ -134,29 +134,71 @@ func capRunes(s string, n int) string {
 // text (an autolink as its address), strong emphasis unmarked, lines joined. The chunk's text itself
 // stays verbatim.
 func plainProse(text string) string {
+	// A header quotes one sentence, capped: the start of the chunk is
+	// enough, however long the chunk.
+	if len(text) > plainProseBytes {
+		cut := plainProseBytes
+		for cut > 0 && !utf8.RuneStart(text[cut]) {
+			cut--
+		}
+		text = text[:cut]
+	}
 	lines := strings.Split(text, "\n")
 	for i, l := range lines {
 		l = strings.TrimSpace(l)
 		for strings.HasPrefix(l, ">") {
 			l = strings.TrimSpace(l[1:])
 		}
-		if m := calloutMarker.FindString(l); m != "" {
-			l = strings.TrimSpace(l[len(m):])
+		if strings.HasPrefix(l, "[!") {
+			if m := calloutMarker.FindString(l); m != "" {
+				l = strings.TrimSpace(l[len(m):])
+			}
 		}
-		l = listMarker.ReplaceAllString(l, "")
-		lines[i] = l
+		lines[i] = strings.TrimLeft(withoutListMarker(l), " \t")
 	}
 	s := strings.Join(strings.Fields(strings.Join(lines, " ")), " ")
-	s = mdLink.ReplaceAllString(s, "$1")
-	s = refLink.ReplaceAllString(s, "$1")
-	s = autoLink.ReplaceAllString(s, "$1")
-	return strings.NewReplacer("**", "", "__", "").Replace(s)
+	if strings.Contains(s, "](") {
+		s = mdLink.ReplaceAllString(s, "$1")
+	}
+	if strings.Contains(s, "][") {
+		s = refLink.ReplaceAllString(s, "$1")
+	}
+	if strings.Contains(s, "<") {
+		s = autoLink.ReplaceAllString(s, "$1")
+	}
+	return emphasis.Replace(s)
 }
+
+// plainProseBytes is how much of a chunk the header's sentence is read
+// from: five times the longest header (200 characters by default).
+const plainProseBytes = 1024
+
+var emphasis = strings.NewReplacer("**", "", "__", "")
 
 var (
 	calloutMarker = regexp.MustCompile(`^\[![A-Za-z]+\][+-]?`)
-	listMarker    = regexp.MustCompile(`^(?:[-*+]|\d{1,9}[.)])\s+`)
 	autoLink      = regexp.MustCompile(`<((?:https?|mailto):[^>\s]+)>`)
 	mdLink        = regexp.MustCompile(`!?\[([^\]\n]*)\]\((?:<[^>\n]*>|[^)\s]*)(?:\s+(?:"[^"]*"|'[^']*'))?\)`)
 	refLink       = regexp.MustCompile(`\[([^\]\n]+)\]\[[^\]\n]*\]`)
 )
+
+// withoutListMarker is l without a list item's marker ("- ", "* ", "+ ",
+// "12. ", "3) ") at its start.
+func withoutListMarker(l string) string {
+	i := 0
+	for i < len(l) && i < 9 && l[i] >= '0' && l[i] <= '9' {
+		i++
+	}
+	switch {
+	case i > 0 && i < len(l) && (l[i] == '.' || l[i] == ')'):
+		i++
+	case i == 0 && l != "" && strings.IndexByte("-*+", l[0]) >= 0:
+		i = 1
+	default:
+		return l
+	}
+	if i < len(l) && (l[i] == ' ' || l[i] == '\t') {
+		return l[i+1:]
+	}
+	return l
+}
