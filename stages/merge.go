@@ -59,14 +59,11 @@ func Merge(ctx context.Context, parts []string, cfg MergeConfig, target artifact
 	if got := ps[0].m.Shard.Run; cfg.Run != "" && got != cfg.Run {
 		return nil, fmt.Errorf("%w: the parts belong to run %q, not %q", ErrParts, got, cfg.Run)
 	}
-	target, lock, err := claim(ctx, target, "", opt.LockWait)
+	target, lock, err := claim(ctx, target, "", false, opt.LockWait)
 	if err != nil {
 		return nil, err
 	}
 	defer lock.Release()
-	if err := checkTargetKind(target, false); err != nil {
-		return nil, err
-	}
 	stage, err := target.Stage()
 	if err != nil {
 		return nil, err

@@ -97,7 +97,7 @@ func Run(ctx context.Context, cfg Config, target artifacts.Target, opt Options) 
 	if err != nil {
 		return nil, err
 	}
-	target, lock, err := claim(ctx, target, cfg.Corpus, opt.LockWait)
+	target, lock, err := claim(ctx, target, cfg.Corpus, !cfg.Shard.Whole(), opt.LockWait)
 	if err != nil {
 		return nil, err
 	}
@@ -233,9 +233,6 @@ func (r *run) run(ctx context.Context) (*Result, error) {
 	}
 	if r.part != nil {
 		r.part.ListingDiagnostics = len(r.setup)
-	}
-	if err := checkTargetKind(r.target, r.part != nil); err != nil {
-		return nil, err
 	}
 	if r.stage, err = r.target.Stage(); err != nil {
 		return nil, err
@@ -402,17 +399,27 @@ func batchMisses(cfg Config, e models.Embedder) int {
 }
 
 // claim checks a run may write target (not the corpus's place, nor a place
-// it does not own), takes its lock and resolves it (a bucket's previous
-// snapshot fetched): what a run and a merge do before any work.
-func claim(ctx context.Context, target artifacts.Target, corpusDir string, wait time.Duration) (artifacts.Target, *artifacts.Lock, error) {
+// it does not own, nor one holding the other kind of snapshot: a part where
+// a whole one is, or the reverse), takes its lock and resolves it (a
+// bucket's previous snapshot fetched): what a run and a merge do before any
+// work. The kind is checked before the lock, so a refused run writes
+// nothing, not even the lock's holder file, and again under it, against a
+// bucket's latest and whatever another run published in between.
+func claim(ctx context.Context, target artifacts.Target, corpusDir string, part bool, wait time.Duration) (artifacts.Target, *artifacts.Lock, error) {
 	if err := target.Check(corpusDir); err != nil {
+		return target, nil, err
+	}
+	if err := checkTargetKind(target, part); err != nil {
 		return target, nil, err
 	}
 	lock, err := target.Acquire(ctx, wait)
 	if err != nil {
 		return target, nil, err
 	}
-	if target, err = target.Resolve(ctx); err != nil {
+	if target, err = target.Resolve(ctx); err == nil {
+		err = checkTargetKind(target, part)
+	}
+	if err != nil {
 		lock.Release()
 		return target, nil, err
 	}

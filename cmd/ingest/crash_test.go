@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"sort"
 	"strings"
 	"sync"
 	"testing"
@@ -253,16 +254,27 @@ func checkAfterCrash(t *testing.T, name string, before map[string]map[string]str
 	}
 }
 
-func equalTrees(a, b map[string]string) bool {
-	if len(a) != len(b) {
-		return false
-	}
+func equalTrees(a, b map[string]string) bool { return treeDiff(a, b) == "" }
+
+// treeDiff names the files added, removed or changed from a to b, "" when
+// none, so a failing test says which file a refused command touched.
+func treeDiff(a, b map[string]string) string {
+	var d []string
 	for k, v := range a {
-		if b[k] != v {
-			return false
+		switch w, ok := b[k]; {
+		case !ok:
+			d = append(d, "-"+k)
+		case w != v:
+			d = append(d, "~"+k)
 		}
 	}
-	return true
+	for k := range b {
+		if _, ok := a[k]; !ok {
+			d = append(d, "+"+k)
+		}
+	}
+	sort.Strings(d)
+	return strings.Join(d, " ")
 }
 
 // checkNoRepeats: no header call and no embedded text the server answered
