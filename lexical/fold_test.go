@@ -57,6 +57,9 @@ func TestWords(t *testing.T) {
 		if got, want := Words(text), refWords(text); !slices.Equal(got, want) {
 			t.Errorf("%.40q: got %q, want %q", text, got, want)
 		}
+		if got, want := (ApproxTokens{}).Count(text), refApproxTokens(text); got != want {
+			t.Errorf("ApproxTokens(%.40q): got %d, want %d", text, got, want)
+		}
 	}
 }
 
@@ -72,9 +75,34 @@ func FuzzFold(f *testing.F) {
 		if got, want := Words(s), refWords(s); !slices.Equal(got, want) {
 			t.Errorf("Words(%+q): got %q, want %q", s, got, want)
 		}
+		if got, want := (ApproxTokens{}).Count(s), refApproxTokens(s); got != want {
+			t.Errorf("ApproxTokens(%+q): got %d, want %d", s, got, want)
+		}
 		v, _ := NewBuiltin(64).Embed(t.Context(), []string{s})
 		if at := sameBits(v[0], refVector(s, 64)); at >= 0 {
 			t.Errorf("Embed(%+q): differs from v1 at %d", s, at)
 		}
 	})
+}
+
+func TestApproxTokens(t *testing.T) {
+	tests := []struct {
+		text string
+		want int
+	}{
+		{"", 0},
+		{"water", 2},                // five letters: two tokens
+		{"a, b", 3},                 // a word, a comma, a word
+		{"água fria", 2},            // letters beyond ASCII are letters
+		{"18,5 °C", 5},              // 18 , 5 ° C
+		{"swim\u00a0parallel\t", 3}, // NBSP ends a word
+		{"\x00\x7f", 2},             // controls count as marks
+		{"\xff\xfe", 2},             // invalid bytes are replacement runes: marks
+		{"ondas de 2\u202fm", 5},    // ondas(2) de(1) 2(1) m(1): a narrow no-break space ends a word
+	}
+	for _, tt := range tests {
+		if got := (ApproxTokens{}).Count(tt.text); got != tt.want {
+			t.Errorf("ApproxTokens(%+q) = %d, want %d", tt.text, got, tt.want)
+		}
+	}
 }

@@ -80,3 +80,28 @@ func refVector(text string, dims int) []float32 {
 	}
 	return out
 }
+
+// refApproxTokens is the first ApproxTokens.Count, rune by rune through the
+// unicode package: token counts are stored, so the fast one must agree.
+func refApproxTokens(s string) int {
+	n, word := 0, 0
+	flush := func() {
+		if word > 0 {
+			n += (word + 3) / 4
+			word = 0
+		}
+	}
+	for _, r := range s {
+		switch {
+		case unicode.IsLetter(r) || unicode.IsDigit(r):
+			word++
+		case unicode.IsSpace(r):
+			flush()
+		default:
+			flush()
+			n++
+		}
+	}
+	flush()
+	return n
+}

@@ -35,29 +35,59 @@ type ApproxTokens struct{}
 // Name implements Counter.
 func (ApproxTokens) Name() string { return "approx-v1" }
 
-// Count implements Counter.
+// Count implements Counter. ASCII bytes are classed by a table; other
+// runes by the unicode package (FuzzFold holds the two to refApproxTokens).
 func (ApproxTokens) Count(s string) int {
 	n, word := 0, 0
-	flush := func() {
-		if word > 0 {
-			n += (word + 3) / 4
-			word = 0
+	for i := 0; i < len(s); {
+		class := asciiClass[s[i]]
+		size := 1
+		if s[i] >= utf8.RuneSelf {
+			var r rune
+			r, size = utf8.DecodeRuneInString(s[i:])
+			switch {
+			case unicode.IsLetter(r) || unicode.IsDigit(r):
+				class = classWord
+			case unicode.IsSpace(r):
+				class = classSpace
+			default:
+				class = classMark
+			}
 		}
-	}
-	for _, r := range s {
-		switch {
-		case unicode.IsLetter(r) || unicode.IsDigit(r):
+		i += size
+		switch class {
+		case classWord:
 			word++
-		case unicode.IsSpace(r):
-			flush()
-		default:
-			flush()
+			continue
+		case classMark:
 			n++
 		}
+		n += (word + 3) / 4 // a word ends: one token per four characters, at least one
+		word = 0
 	}
-	flush()
-	return n
+	return n + (word+3)/4
 }
+
+// The classes ApproxTokens.Count sorts runes into.
+const (
+	classMark  = iota // punctuation, symbols, controls: a token each
+	classWord         // letters and digits
+	classSpace        // ends a word
+)
+
+// asciiClass is the class of each ASCII byte as the unicode package sees it
+// (bytes from 0x80 are decoded as runes instead).
+var asciiClass = func() (t [256]uint8) {
+	for c := range utf8.RuneSelf {
+		switch r := rune(c); {
+		case unicode.IsLetter(r) || unicode.IsDigit(r):
+			t[c] = classWord
+		case unicode.IsSpace(r):
+			t[c] = classSpace
+		}
+	}
+	return t
+}()
 
 // NewCounter returns the counter for a chunk.unit setting: "tokens" or "chars".
 func NewCounter(unit string) Counter {
