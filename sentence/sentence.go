@@ -20,6 +20,10 @@ var abbreviations = map[string]bool{
 	"p.m": true, "a.c": true, "d.c": true, "u.s": true, "ca": true, "obs": true,
 }
 
+// closers may follow a terminator and still belong to its sentence:
+// closing quotes (straight and typographic), brackets and emphasis marks.
+const closers = "\"'”’»)]*_"
+
 // Split splits s into sentences: a terminator (. ! ? …) with any closing
 // quotes or brackets, then white space, then what can start a sentence.
 // Abbreviations, initials ("J. Silva", "p. ex."), decimals ("1.5", "1,5")
@@ -47,8 +51,12 @@ func next(s string, start int) (Span, int) {
 		if r != '.' && r != '!' && r != '?' && r != '…' {
 			continue
 		}
-		for i < len(s) && strings.ContainsRune("\"'”’)]*_", rune(s[i])) {
-			i++
+		for i < len(s) { // closing quotes, brackets, emphasis: the sentence's
+			c, n := utf8.DecodeRuneInString(s[i:])
+			if !strings.ContainsRune(closers, c) {
+				break
+			}
+			i += n
 		}
 		// The cheap tests first: most dots are not followed by a space and
 		// a capital; only those that are can be an abbreviation's.
@@ -85,9 +93,9 @@ func isListNumber(s string) bool {
 // isAbbreviation reports whether the text before a final dot ends in an
 // abbreviation or a single-letter initial.
 func isAbbreviation(before string) bool {
-	w := strings.TrimRight(before, "\"'”’)]*_")
+	w := strings.TrimRight(before, closers)
 	w = strings.TrimSuffix(w, ".")
-	if i := strings.LastIndexFunc(w, func(r rune) bool { return unicode.IsSpace(r) || r == '(' || r == '"' }); i >= 0 {
+	if i := strings.LastIndexFunc(w, func(r rune) bool { return unicode.IsSpace(r) || strings.ContainsRune(`("“‘«[`, r) }); i >= 0 {
 		_, n := utf8.DecodeRuneInString(w[i:])
 		w = w[i+n:]
 	}

@@ -17,6 +17,12 @@ func TestSplit(t *testing.T) {
 		{"decimal", "Waves of 1.5 metres. Stay out.", []string{"Waves of 1.5 metres.", "Stay out."}},
 		{"a list number opens its item", "5. Back in the terminal, you see traces. Then stop.", []string{"5. Back in the terminal, you see traces.", "Then stop."}},
 		{"a number ending a sentence", "The answer is 3. Next comes four.", []string{"The answer is 3.", "Next comes four."}},
+		{"typographic closing quotes", "He said “Stop.” Then he swam.", []string{"He said “Stop.”", "Then he swam."}},
+		{"a closing single quote", "She called it ‘the pit.’ Nobody laughed.", []string{"She called it ‘the pit.’", "Nobody laughed."}},
+		{"guillemets", "O salva-vidas gritou «Saiam!» Todos saíram.", []string{"O salva-vidas gritou «Saiam!»", "Todos saíram."}},
+		{"straight quotes and a bracket", `He said "stop." (Twice.) Then left.`, []string{`He said "stop."`, "(Twice.)", "Then left."}},
+		{"an abbreviation in quotes", "Ask “Dr.” Silva. He knows.", []string{"Ask “Dr.” Silva.", "He knows."}},
+		{"an apostrophe is no initial", "I don't. Then I do.", []string{"I don't.", "Then I do."}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
