@@ -292,8 +292,13 @@ func (c *cleaned) blank(kind string, start, end int) {
 // same length), and MDX import and export lines.
 func (c *cleaned) lines(body string, protected [][2]int, blank func(string, int, int)) {
 	off := 0
-	var open *admonition // a Docusaurus admonition being read
-	var mkdocs *admonition
+	// Docusaurus admonitions being read, innermost last, as indices into
+	// c.admonitions (a pointer would go stale when it grows), with the
+	// colons of their fences: an outer one has more (::::note around
+	// :::tip), and a closing fence closes the innermost it can.
+	type fence struct{ i, colons int }
+	var open []fence
+	mkdocs := -1 // the MkDocs admonition whose indented body is being read
 	code := cursor{rs: protected}
 	for l := range strings.Lines(body) {
 		start, line := off, strings.TrimSuffix(l, "\n")
@@ -301,18 +306,18 @@ func (c *cleaned) lines(body string, protected [][2]int, blank func(string, int,
 		if code.in(start) {
 			continue
 		}
-		if mkdocs != nil {
+		if mkdocs >= 0 {
 			if strings.HasPrefix(line, "    ") {
 				// "    body" → ">   body": a block quote, so the parser
 				// does not read the body as indented code.
 				blank(markupAdmonition, start, start+4)
 				c.counts[markupAdmonition]-- // one admonition, counted at its title
 				c.b[start] = '>'
-				mkdocs.end = off
+				c.admonitions[mkdocs].end = off
 				continue
 			}
 			if strings.TrimSpace(line) != "" {
-				mkdocs = nil
+				mkdocs = -1
 			}
 		}
 		if !maySpanLine(line) {
@@ -321,17 +326,27 @@ func (c *cleaned) lines(body string, protected [][2]int, blank func(string, int,
 		if m := bangAdmonitionRe.FindStringSubmatch(line); m != nil {
 			blank(markupAdmonition, start, start+len(line))
 			c.admonitions = append(c.admonitions, admonition{kind: strings.ToLower(m[1]), start: start, end: off})
-			mkdocs = &c.admonitions[len(c.admonitions)-1]
+			mkdocs = len(c.admonitions) - 1
 			continue
 		}
 		if m := colonAdmonitionRe.FindStringSubmatch(line); m != nil {
 			blank(markupAdmonition, start, start+len(line))
-			if open == nil && m[1] != "" {
+			fenceText := strings.TrimLeft(line, " ")
+			colons := len(fenceText) - len(strings.TrimLeft(fenceText, ":"))
+			if m[1] != "" { // an opening fence; one never closed runs to the end
 				c.admonitions = append(c.admonitions, admonition{kind: strings.ToLower(m[1]), start: start, end: len(body)})
-				open = &c.admonitions[len(c.admonitions)-1]
-			} else if open != nil {
-				open.end, open = off, nil
-				c.counts[markupAdmonition]-- // one admonition, counted at its opening
+				open = append(open, fence{len(c.admonitions) - 1, colons})
+				continue
+			}
+			for k := len(open) - 1; k >= 0; k-- {
+				if open[k].colons <= colons { // closes it and any inner one left open
+					for _, f := range open[k:] {
+						c.admonitions[f.i].end = off
+					}
+					open = open[:k]
+					c.counts[markupAdmonition]-- // one admonition, counted at its opening
+					break
+				}
 			}
 			continue
 		}
