@@ -17,15 +17,27 @@ import (
 // time and whose calls overlap perfectly. Two widths separate the client's
 // own cost (64) from JSON's: a 1024-float batch costs milliseconds of CPU to
 // encode and decode, which a 20 ms fake makes look large and a real model's
-// hundreds of milliseconds do not.
+// hundreds of milliseconds do not. The OpenAI backend (its SDK) is
+// measured at 1,024 dimensions beside Ollama's.
 //
 //	go test ./models -run '^$' -bench EmbedThroughput -benchtime 200x
 func BenchmarkEmbedThroughput(b *testing.B) {
 	const latency = 20 * time.Millisecond
-	for _, bc := range []struct{ dims, n int }{{64, 1}, {64, 2}, {64, 4}, {64, 8}, {1024, 1}, {1024, 2}, {1024, 4}, {1024, 8}} {
+	for _, bc := range []struct {
+		kind    backendKind
+		dims, n int
+	}{
+		{backendKinds[0], 64, 1}, {backendKinds[0], 64, 2}, {backendKinds[0], 64, 4}, {backendKinds[0], 64, 8},
+		{backendKinds[0], 1024, 1}, {backendKinds[0], 1024, 2}, {backendKinds[0], 1024, 4}, {backendKinds[0], 1024, 8},
+		{backendKinds[1], 1024, 1}, {backendKinds[1], 1024, 8}, // the OpenAI SDK decodes float64s by reflection
+	} {
 		dims, n := bc.dims, bc.n
-		b.Run(fmt.Sprintf("dims=%d/concurrency=%d", dims, n), func(b *testing.B) {
-			_, _, e := openFakeBackends(b, backendKinds[0], modelfake.Options{Dims: dims, Latency: latency}, nil)
+		name := fmt.Sprintf("dims=%d/concurrency=%d", dims, n)
+		if bc.kind.name != "ollama" {
+			name = bc.kind.name + "/" + name
+		}
+		b.Run(name, func(b *testing.B) {
+			_, _, e := openFakeBackends(b, bc.kind, modelfake.Options{Dims: dims, Latency: latency}, nil)
 			texts := backendTexts(DefaultBatchSize)
 			ctx := context.Background()
 			var next atomic.Int64
