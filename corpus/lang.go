@@ -75,8 +75,8 @@ func pathLang(rel, root string) (schema.Lang, bool) {
 // Stop words: the commonest function words, frequent in any prose of the
 // language and rare in the other.
 var (
-	enWords = set("the and of to is in that for with you are this on be as it can by from or not your if an will when which")
-	ptWords = set("de que o e do da em para com não os uma um é no na se por mais as dos das ao ou você quando pelo pela também seu sua são")
+	enWords = set("the and of to is in that for with you are this on be it can by from or not your if an will when which was have has but they their these than should into about")
+	ptWords = set("de que o e do da em para com não os uma um é na se por mais dos das ao ou você quando pelo pela também seu sua são como sobre mas pode está isso entre sem até à ser há") // not "no" or "as", words of both
 )
 
 func set(words string) map[string]bool {
@@ -89,13 +89,18 @@ func set(words string) map[string]bool {
 
 // detectLang counts English and Portuguese stop words in the prose of a
 // Markdown body (fenced code skipped) and answers when one language has
-// clearly more: at least 8 hits and twice the other's.
+// clearly more: at least 8 hits and twice the other's. Only words count:
+// a token with a digit, a slash, a dot inside or any other mark (a URL's
+// "com", a commit hash's "e", a path, an identifier) says nothing of the
+// language around it.
 func detectLang(body string) (schema.Lang, bool) {
 	en, pt := 0, 0
 	eachProseLine(body, func(l, _ string) bool {
-		for _, w := range strings.FieldsFunc(strings.ToLower(l), func(r rune) bool {
-			return !(r >= 'a' && r <= 'z' || r >= 0xC0 && r <= 0x24F)
-		}) {
+		for _, tok := range strings.Fields(l) {
+			w := strings.ToLower(strings.Trim(tok, wordEdges))
+			if w == "" || !isWord(w) {
+				continue
+			}
 			if enWords[w] {
 				en++
 			}
@@ -114,4 +119,18 @@ func detectLang(body string) (schema.Lang, bool) {
 		return schema.LangPT, true
 	}
 	return "", false
+}
+
+// wordEdges is punctuation that may wrap a word in prose: quotes, brackets,
+// emphasis, and the marks that end a clause.
+const wordEdges = "\"'“”‘’«»()[]{}*_,.;:!?…"
+
+// isWord reports whether w is letters only (Latin, with accents).
+func isWord(w string) bool {
+	for _, r := range w {
+		if !(r >= 'a' && r <= 'z' || r >= 0xC0 && r <= 0x24F && r != 0xD7 && r != 0xF7) {
+			return false
+		}
+	}
+	return true
 }

@@ -1,0 +1,74 @@
+package corpus
+
+import (
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/ocean-safety/ingest/schema"
+)
+
+func TestDetectLang(t *testing.T) {
+	tests := []struct {
+		name, body string
+		want       schema.Lang // "" for no answer (default_lang decides)
+	}{
+		{"Portuguese prose", "O OpenTelemetry é uma estrutura de observabilidade para que você possa gerar e exportar dados de telemetria. Não é um backend como o Jaeger.", schema.LangPT},
+		{"English prose", "OpenTelemetry is a framework for generating and exporting telemetry. It is not a backend, and you can use it with the tools of your choice.", schema.LangEN},
+		{"a changelog: hashes and URLs are no words", strings.Repeat("* **storage:** add retries ([#1234](https://github.com/googleapis/google-cloud-go/issues/1234)) ([a1e2d3e](https://github.com/googleapis/google-cloud-go/commit/a1e2d3e4de5da6do))\n", 20), ""},
+		{"a support table of No and Yes", strings.Repeat("Reflection | Yes | No | No | No | No | No | Basic | No\n", 20), ""},
+		{"Chinese", strings.Repeat("简单、高效的实体框架，支持代码生成。\n", 20), ""},
+		{"too few words", "O mar.", ""},
+		{"fenced code does not count", "```\nde que o e do da em para com não os uma um\nde que o e do da em para com não os uma um\n```\n", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got, _ := detectLang(tt.body); got != tt.want {
+				t.Errorf("got %q, want %q", got, tt.want)
+			}
+		})
+	}
+}
+
+// TestDetectLangOtel: on real pages nobody here wrote, the detector agrees
+// with the folder each page sits in (en/ or pt/), or gives no answer; it
+// never calls an English page Portuguese or the reverse. (The detector
+// before this test called one pt page en, and took commit hashes, URLs'
+// "com" and tables of "No" for Portuguese.)
+func TestDetectLangOtel(t *testing.T) {
+	root := "../../shared/corpora/otel"
+	if _, err := os.Stat(root); err != nil {
+		t.Skipf("%s is not here (%v): the real-corpus test needs ../shared beside the clone", root, err)
+	}
+	for _, lang := range []schema.Lang{schema.LangEN, schema.LangPT} {
+		dir := filepath.Join(root, string(lang))
+		pages, agreed := 0, 0
+		err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+			if err != nil || d.IsDir() || !strings.HasSuffix(p, ".md") {
+				return err
+			}
+			b, err := os.ReadFile(p)
+			if err != nil {
+				return err
+			}
+			pages++
+			switch got, ok := detectLang(string(b)); {
+			case ok && got != lang:
+				t.Errorf("%s: detected %s", p, got)
+			case ok:
+				agreed++
+			}
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Logf("%s: %d of %d pages detected as %s, the rest left to default_lang", lang, agreed, pages, lang)
+		if agreed < pages*85/100 { // the rest are mostly pages of under 60 words
+
+			t.Errorf("%s: only %d of %d pages detected", lang, agreed, pages)
+		}
+	}
+}
