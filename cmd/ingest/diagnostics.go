@@ -16,8 +16,9 @@ import (
 const shownDiagnostics = 20
 
 // diagnostics prints a run's diagnostics as they come and a summary at the
-// end. Verbosity: "quiet" (errors only), "" (the first shownDiagnostics),
-// "verbose" (all). Format: "text" (path:line: severity: message [code]) or
+// end. Verbosity: "quiet" (errors only), "" (the first shownDiagnostics
+// errors and warnings; info, such as an oversize code block kept whole, is
+// only counted: nothing to act on should push out what is), "verbose" (all). Format: "text" (path:line: severity: message [code]) or
 // "github" (GitHub Actions annotations). Not safe for concurrent use: the
 // reporter that owns it locks.
 type diagnostics struct {
@@ -39,7 +40,7 @@ func (p *diagnostics) add(d schema.Diagnostic) bool {
 	p.counts[d.Code+"\x00"+string(d.Severity)]++
 	switch {
 	case p.verbosity == "quiet" && d.Severity != schema.SeverityError,
-		p.verbosity == "" && p.shown >= shownDiagnostics:
+		p.verbosity == "" && (p.shown >= shownDiagnostics || d.Severity == schema.SeverityInfo):
 		p.hidden++
 		return false
 	}
@@ -63,8 +64,8 @@ func (p *diagnostics) line(d schema.Diagnostic) string {
 	return "::" + level + " " + props + ",title=" + escapeProperty(d.Code) + "::" + escapeData(d.Message+" ["+d.Code+"]")
 }
 
-// summary prints one line per code with its count, when some diagnostics
-// were not shown one by one.
+// summary prints one line per code with its count, errors first, then
+// warnings, then info, when some diagnostics were not shown one by one.
 func (p *diagnostics) summary() {
 	if p.hidden == 0 {
 		return
@@ -73,7 +74,13 @@ func (p *diagnostics) summary() {
 	for k := range p.counts {
 		keys = append(keys, k)
 	}
+	rank := map[string]int{string(schema.SeverityError): 0, string(schema.SeverityWarning): 1, string(schema.SeverityInfo): 2}
 	sort.Slice(keys, func(i, j int) bool {
+		_, si, _ := strings.Cut(keys[i], "\x00")
+		_, sj, _ := strings.Cut(keys[j], "\x00")
+		if rank[si] != rank[sj] {
+			return rank[si] < rank[sj]
+		}
 		if p.counts[keys[i]] != p.counts[keys[j]] {
 			return p.counts[keys[i]] > p.counts[keys[j]]
 		}

@@ -12,6 +12,9 @@ import (
 func TestDiagnosticsPrinter(t *testing.T) {
 	many := func() []schema.Diagnostic {
 		var ds []schema.Diagnostic
+		for i := range 5 { // first: they must not take the slots of what needs acting on
+			ds = append(ds, schema.Diagnostic{Path: fmt.Sprintf("big%d.md", i), Line: 9, Severity: schema.SeverityInfo, Code: "oversize", Message: "kept whole"})
+		}
 		for i := range 30 {
 			ds = append(ds, schema.Diagnostic{Path: fmt.Sprintf("d%02d.md", i), Line: 3, Severity: schema.SeverityWarning, Code: "unknown-header", Message: "m"})
 		}
@@ -22,10 +25,10 @@ func TestDiagnosticsPrinter(t *testing.T) {
 		wantLines               int      // lines printed in all
 		want                    []string // in the output
 	}{
-		{"default: the first 20, then a count per code", "", "text", 20 + 3, []string{"d19.md:3: warning", "11 more diagnostics not shown", "  30 × unknown-header (warning)", "  1 × missing-source (error)"}},
-		{"verbose: every one", "verbose", "text", 31, []string{"d29.md:3: warning", "bad.md:1: error"}},
-		{"quiet: errors, then the counts", "quiet", "text", 1 + 3, []string{"bad.md:1: error", "30 more diagnostics not shown"}},
-		{"github annotations", "verbose", "github", 31, []string{"::warning file=d00.md,line=3,title=unknown-header::m [unknown-header]", "::error file=bad.md,line=1,title=missing-source::no, source [missing-source]"}},
+		{"default: the first 20 errors and warnings, then a count per code, errors first", "", "text", 20 + 4, []string{"d19.md:3: warning", "16 more diagnostics not shown", "  1 × missing-source (error)\n  30 × unknown-header (warning)\n  5 × oversize (info)\n"}},
+		{"verbose: every one", "verbose", "text", 36, []string{"big0.md:9: info", "d29.md:3: warning", "bad.md:1: error"}},
+		{"quiet: errors, then the counts", "quiet", "text", 1 + 4, []string{"bad.md:1: error", "35 more diagnostics not shown"}},
+		{"github annotations", "verbose", "github", 36, []string{"::notice file=big0.md,line=9,title=oversize::kept whole [oversize]", "::warning file=d00.md,line=3,title=unknown-header::m [unknown-header]", "::error file=bad.md,line=1,title=missing-source::no, source [missing-source]"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
