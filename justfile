@@ -59,6 +59,10 @@ bench:
     go test -run '^$' -bench 'ParseChunk|BenchmarkRun$|Rerun' -benchtime 3x ./stages
     go test -run '^$' -bench 'BenchmarkParse$' -benchtime 3s ./units
 
+# Peak live heap of a whole offline run at 2,000 and 20,000 generated documents (about 30 s): memory should barely grow.
+bench-memory:
+    go test -run '^$' -bench 'MemoryFlat' -benchtime 1x ./stages
+
 # The model-server benchmarks against the fake at a fixed latency: wall time over the ideal (about 4 minutes).
 bench-models:
     go test -run '^$' -bench 'ModelPipeline' -benchtime 1x ./stages

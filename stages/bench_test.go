@@ -168,3 +168,60 @@ func BenchmarkRerun(b *testing.B) {
 	b.ReportMetric(100*float64(changed.e.texts.Load())/float64(full.e.texts.Load()), "%texts-after-1%-change")
 	b.ReportMetric(100*float64(changed.h.calls.Load())/float64(full.h.calls.Load()), "%headers-after-1%-change")
 }
+
+// BenchmarkMemoryFlat runs the whole offline run over generated corpora of
+// 2,000 and 20,000 documents and reports the peak of the live heap (sampled
+// every 5 ms) for each: memory should follow what a run must keep to its
+// end (counts, the thresholds for the proposal, the Parquet footer), not
+// the documents it has finished with.
+//
+//	go test ./stages -run '^$' -bench MemoryFlat -benchtime 1x
+func BenchmarkMemoryFlat(b *testing.B) {
+	for _, docs := range []int{2000, 20000} {
+		b.Run(fmt.Sprintf("docs=%d", docs), func(b *testing.B) {
+			dir := b.TempDir()
+			rng := rand.New(rand.NewPCG(1, 2))
+			for i := range docs {
+				doc, rel := benchDoc(rng, i)
+				p := filepath.Join(dir, rel)
+				if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+					b.Fatal(err)
+				}
+				if err := os.WriteFile(p, []byte(doc), 0o644); err != nil {
+					b.Fatal(err)
+				}
+			}
+			cfg := testConfig(dir, "", 0)
+			var peak uint64
+			for b.Loop() {
+				cfg.Out = filepath.Join(b.TempDir(), "snap")
+				runtime.GC()
+				stop := make(chan struct{})
+				done := make(chan uint64)
+				go func() { // the live heap at its highest while the run lasts
+					var m runtime.MemStats
+					var top uint64
+					tick := time.NewTicker(5 * time.Millisecond)
+					defer tick.Stop()
+					for {
+						select {
+						case <-stop:
+							done <- top
+							return
+						case <-tick.C:
+							runtime.ReadMemStats(&m)
+							top = max(top, m.HeapAlloc)
+						}
+					}
+				}()
+				_, err := runOut(context.Background(), cfg, Options{})
+				close(stop)
+				peak = max(peak, <-done)
+				if err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(peak)/(1<<20), "peak-heap-MB")
+		})
+	}
+}

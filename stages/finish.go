@@ -23,7 +23,7 @@ func (r *run) finish(t tally, skipped []schema.Skipped, start time.Time) (*Resul
 	}
 	chunksInfo.Rows = r.writer.Rows()
 
-	thresholdsInfo, err := writeThresholds(r.stage.Path(artifacts.ThresholdsFile), t.thresholds)
+	thresholdsInfo, err := writeThresholds(r.stage.Path(artifacts.ThresholdsFile), &t.thresholds)
 	if err != nil {
 		return nil, err
 	}

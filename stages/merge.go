@@ -411,10 +411,11 @@ func take[T any](dst, src []T, from, n int) ([]T, int, error) {
 }
 
 // chunks writes the parts' rows, merged in (doc_path, chunk_order) order,
-// to the staged chunks.parquet, and returns their counts and thresholds.
-func (m *merger) chunks(ctx context.Context, dims int) (artifacts.Counts, []schema.Threshold, error) {
+// to the staged chunks.parquet, and returns their counts and the thresholds
+// proposal.
+func (m *merger) chunks(ctx context.Context, dims int) (artifacts.Counts, *thresholds.Proposal, error) {
 	var counts artifacts.Counts
-	var ts []schema.Threshold
+	ts := &thresholds.Proposal{}
 	path := m.stage.Path(artifacts.ChunksFile)
 	f, err := os.Create(path)
 	if err != nil {
@@ -472,7 +473,9 @@ func (m *merger) chunks(ctx context.Context, dims int) (artifacts.Counts, []sche
 				return counts, nil, fmt.Errorf("%w: part %s: %w", ErrParts, m.parts[at].dir, err)
 			}
 			counts.Add(*h.row)
-			ts = append(ts, h.row.Thresholds...)
+			for _, th := range h.row.Thresholds {
+				ts.Add(thresholds.Own(th)) // a row's strings may share its batch's buffer
+			}
 			if h.row, err = h.cur.Next(); err != nil {
 				w.Abort()
 				return counts, nil, fmt.Errorf("part %s: %w", m.parts[at].dir, err)
@@ -608,18 +611,17 @@ func (m *merger) plausible(docs int) error {
 	return nil
 }
 
-// writeThresholds writes the thresholds proposal, sorted, to path.
-func writeThresholds(path string, ts []schema.Threshold) (artifacts.FileInfo, error) {
-	thresholds.Sort(ts)
+// writeThresholds writes the thresholds proposal to path.
+func writeThresholds(path string, p *thresholds.Proposal) (artifacts.FileInfo, error) {
 	f, err := os.Create(path)
 	if err != nil {
 		return artifacts.FileInfo{}, err
 	}
-	werr := thresholds.Write(f, ts)
+	_, werr := p.WriteTo(f)
 	if err := errors.Join(werr, f.Sync(), f.Close()); err != nil {
 		return artifacts.FileInfo{}, fmt.Errorf("write %s: %w", artifacts.ThresholdsFile, err)
 	}
 	info, err := artifacts.Describe(path)
-	info.Rows = len(ts)
+	info.Rows = p.Len()
 	return info, err
 }

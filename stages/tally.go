@@ -8,6 +8,7 @@ import (
 	"github.com/ocean-safety/ingest/artifacts"
 	"github.com/ocean-safety/ingest/chunking"
 	"github.com/ocean-safety/ingest/schema"
+	"github.com/ocean-safety/ingest/thresholds"
 )
 
 // docTally is what a run counts of its documents. collect fills it, on the
@@ -19,9 +20,9 @@ type docTally struct {
 	diags       []schema.Diagnostic
 	problems    int // diagnostics that are errors or warnings: what --strict refuses
 	done        int
-	fingerprint hash.Hash // documents and versions: the corpus fingerprint
-	input       hash.Hash // file bytes: the input fingerprint
-	thresholds  []schema.Threshold
+	fingerprint hash.Hash             // documents and versions: the corpus fingerprint
+	input       hash.Hash             // file bytes: the input fingerprint
+	thresholds  thresholds.Proposal   // the proposal's thresholds, bounded by their values
 	models      artifacts.ModelReport // rejects and ungrounded thresholds
 	calls       artifacts.Calls       // header calls, and headers and vectors reused
 	stats       map[string]*artifacts.StageStat
@@ -137,7 +138,9 @@ func (r *run) collect(t *docTally, res docResult, total int) []schema.Chunk {
 	pd.Status, pd.Version, pd.Rejects, pd.Ungrounded = artifacts.DocIngested, res.doc.Version, len(res.rejects), len(res.ungrounded)
 	r.partDoc(pd)
 	for _, c := range res.chunks {
-		t.thresholds = append(t.thresholds, c.Thresholds...)
+		for _, th := range c.Thresholds {
+			t.thresholds.Add(thresholds.Own(th))
+		}
 	}
 	return res.chunks
 }

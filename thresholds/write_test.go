@@ -3,6 +3,7 @@ package thresholds
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -66,6 +67,20 @@ func conflictChunks() []schema.Chunk {
 	}
 }
 
+// repeatedChunks state one value in 8 places and a conflicting one in 7:
+// more than MaxExamples each, so the proposal lists the first five places
+// of each value in Sort's order and counts the rest.
+func repeatedChunks() []schema.Chunk {
+	var cs []schema.Chunk
+	for i := range 8 {
+		cs = append(cs, fixtureChunk(fmt.Sprintf("beaches/b%d.md", 7-i), schema.LangEN, 3+i, schema.ElementParagraph, "Waves above 1.5 m are dangerous for beginners."))
+	}
+	for i := range 7 {
+		cs = append(cs, fixtureChunk(fmt.Sprintf("praias/p%d.md", i), schema.LangPT, 10, schema.ElementParagraph, "Ondas acima de 2,5 m fecham a praia."))
+	}
+	return cs
+}
+
 func thresholdsOf(chunks []schema.Chunk) []schema.Threshold {
 	var ts []schema.Threshold
 	for _, c := range chunks {
@@ -83,6 +98,7 @@ func TestWriteGolden(t *testing.T) {
 		{"proposal", proposalChunks(), "proposal.golden.md"},
 		{"conflict", conflictChunks(), "conflict.golden.md"},
 		{"empty", nil, "empty.golden.md"},
+		{"repeated", repeatedChunks(), "repeated.golden.md"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -113,6 +129,7 @@ func TestWriteSummary(t *testing.T) {
 	}{
 		{"proposal", proposalChunks(), "8 thresholds, 5 subjects, 0 conflicts."},
 		{"conflict", conflictChunks(), "7 thresholds, 3 subjects, 2 conflicts."},
+		{"repeated: every threshold counted, five places listed per value", repeatedChunks(), "15 thresholds, 1 subject, 1 conflict."},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -27,6 +27,19 @@ func thresholdsCommand() *cli.Command {
 				return err
 			}
 			defer cf.Close()
+			if !cmd.Bool("json") { // the proposal, in memory bounded by its values
+				var p thresholds.Proposal
+				err = cf.Each(ctx, func(c schema.Chunk) error {
+					for _, t := range c.Thresholds {
+						p.Add(thresholds.Own(t))
+					}
+					return nil
+				})
+				if err == nil {
+					_, err = p.WriteTo(cmd.Root().Writer)
+				}
+				return err
+			}
 			ts := []schema.Threshold{}
 			err = cf.Each(ctx, func(c schema.Chunk) error {
 				ts = append(ts, c.Thresholds...)
@@ -36,13 +49,10 @@ func thresholdsCommand() *cli.Command {
 				return err
 			}
 			thresholds.Sort(ts)
-			if cmd.Bool("json") {
-				enc := json.NewEncoder(cmd.Root().Writer)
-				enc.SetEscapeHTML(false)
-				enc.SetIndent("", "  ")
-				return enc.Encode(ts)
-			}
-			return thresholds.Write(cmd.Root().Writer, ts)
+			enc := json.NewEncoder(cmd.Root().Writer)
+			enc.SetEscapeHTML(false)
+			enc.SetIndent("", "  ")
+			return enc.Encode(ts)
 		},
 	}
 }
