@@ -24,10 +24,19 @@ type Cursor struct {
 	done    bool
 }
 
+// readBufferBytes is the read buffer of each column of an open file.
+const readBufferBytes = 256 << 10
+
+// cursorBatchRows is how many rows a Cursor decodes at a time. A merge
+// holds a cursor per part open, so its memory grows with this: merging 16
+// parts of a 95 MB corpus took 1,044 MB at a row group's 2,048 rows, 445 MB
+// at 256, for about 5% more CPU.
+const cursorBatchRows = 256
+
 // Cursor opens a forward reader over the file's rows.
 func (cf *ChunkFile) Cursor(ctx context.Context) (_ *Cursor, err error) {
 	defer recoverAs(&err, "read chunks")
-	fr, err := pqarrow.NewFileReader(cf.pr, pqarrow.ArrowReadProperties{BatchSize: rowGroupRows}, memory.DefaultAllocator)
+	fr, err := pqarrow.NewFileReader(cf.pr, pqarrow.ArrowReadProperties{BatchSize: cursorBatchRows}, memory.DefaultAllocator)
 	if err != nil {
 		return nil, err
 	}

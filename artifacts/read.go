@@ -11,6 +11,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/apache/arrow-go/v18/parquet"
 	"github.com/apache/arrow-go/v18/parquet/file"
 	"github.com/apache/arrow-go/v18/parquet/pqarrow"
 
@@ -47,7 +48,12 @@ func openAnyVersion(path string) (_ *ChunkFile, err error) {
 	if err != nil {
 		return nil, err
 	}
-	pr, err := file.NewParquetReader(f)
+	// Pages are read as they are decoded, not a whole column chunk at once
+	// (the embedding column of a row group is megabytes): a merge holds one
+	// reader per part open, so this is what its memory grows with.
+	props := parquet.NewReaderProperties(memory.DefaultAllocator)
+	props.BufferedStreamEnabled, props.BufferSize = true, readBufferBytes
+	pr, err := file.NewParquetReader(f, file.WithReadProps(props))
 	if err != nil {
 		f.Close()
 		return nil, fmt.Errorf("read %s: %w", path, err)
