@@ -63,6 +63,21 @@ bench:
 bench-memory:
     go test -run '^$' -bench 'MemoryFlat' -benchtime 1x ./stages
 
+# A whole run against the same corpus split into shards run at once and merged: wall time, CPU and peak RSS of each, and a byte comparison of the results (just bench-shards /path/to/corpus 4 config.yaml).
+bench-shards corpus="corpus/ocean" shards="4" config="": build
+    #!/usr/bin/env bash
+    set -euo pipefail
+    w=$(mktemp -d); trap 'rm -rf "$w"' EXIT
+    cfg=(); [ -n "{{config}}" ] && cfg=(--config "{{config}}")
+    t() { local f; f=$(mktemp -p "$w"); /usr/bin/time -f "$1: %e s wall, %U+%S CPU-s, peak RSS %M KB" "${@:2}" >/dev/null 2>"$f" || { cat "$f"; exit 1; }; tail -1 "$f"; }
+    t "single run" {{bin}} index --corpus {{corpus}} --out "$w/single" "${cfg[@]}" --quiet
+    start=$(date +%s.%N)
+    for k in $(seq 0 $(({{shards}} - 1))); do t "shard $k" {{bin}} index --corpus {{corpus}} --shard $k/{{shards}} --run-id bench --out "$w/parts" "${cfg[@]}" --quiet & done
+    wait
+    echo "{{shards}} shards at once: $(echo "$(date +%s.%N) - $start" | bc) s wall"
+    t "merge" {{bin}} merge --parts "$w/parts" --shards {{shards}} --out "$w/merged" --quiet
+    for f in chunks.parquet thresholds.md; do cmp "$w/single/$f" "$w/merged/$f"; done && echo "merged = single run, byte for byte (chunks.parquet, thresholds.md)"
+
 # The model-server benchmarks against the fake at a fixed latency: wall time over the ideal (about 4 minutes).
 bench-models:
     go test -run '^$' -bench 'ModelPipeline' -benchtime 1x ./stages
