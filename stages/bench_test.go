@@ -24,17 +24,23 @@ func benchCorpus(b *testing.B, size int64) (string, int64) {
 	rng := rand.New(rand.NewPCG(1, 2)) // fixed: every run measures the same corpus
 	var total int64
 	for i := 0; total < size; i++ {
-		doc, rel := benchDoc(rng, i)
-		p := filepath.Join(dir, rel)
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			b.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(doc), 0o644); err != nil {
-			b.Fatal(err)
-		}
-		total += int64(len(doc))
+		total += writeBenchDoc(b, dir, rng, i)
 	}
 	return dir, total
+}
+
+// writeBenchDoc writes the generated document i into dir and returns its size.
+func writeBenchDoc(b *testing.B, dir string, rng *rand.Rand, i int) int64 {
+	b.Helper()
+	doc, rel := benchDoc(rng, i)
+	p := filepath.Join(dir, rel)
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		b.Fatal(err)
+	}
+	if err := os.WriteFile(p, []byte(doc), 0o644); err != nil {
+		b.Fatal(err)
+	}
+	return int64(len(doc))
 }
 
 var benchSentences = []string{
@@ -182,14 +188,7 @@ func BenchmarkMemoryFlat(b *testing.B) {
 			dir := b.TempDir()
 			rng := rand.New(rand.NewPCG(1, 2))
 			for i := range docs {
-				doc, rel := benchDoc(rng, i)
-				p := filepath.Join(dir, rel)
-				if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-					b.Fatal(err)
-				}
-				if err := os.WriteFile(p, []byte(doc), 0o644); err != nil {
-					b.Fatal(err)
-				}
+				writeBenchDoc(b, dir, rng, i)
 			}
 			cfg := testConfig(dir, "", 0)
 			var peak uint64
