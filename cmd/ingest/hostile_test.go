@@ -302,3 +302,47 @@ func TestNameNotUTF8(t *testing.T) {
 		t.Errorf("verify: got exit %d, %s", code, out)
 	}
 }
+
+// TestGraceOnlyAfterAnInterrupt: the grace timer that ends a stuck
+// interrupted run is armed by a signal's cancellation, never by the
+// cancellation a finished run makes on its way out (under the race detector
+// a run that had published was ended with exit 130 while it exited), and a
+// run that stops within the grace keeps its own exit.
+func TestGraceOnlyAfterAnInterrupt(t *testing.T) {
+	const grace = 20 * time.Millisecond
+	tests := []struct {
+		name          string
+		finishFirst   bool // the run finishes, then its context is cancelled
+		finishInGrace bool // a signal, then the run finishes within the grace
+		wantEnd       bool
+	}{
+		{"a finished run", true, false, false},
+		{"an interrupt the run does not stop for", false, false, true},
+		{"an interrupt the run stops for in time", false, true, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			ctx, cancel := context.WithCancel(context.Background())
+			finished := make(chan struct{})
+			ended := make(chan struct{}, 1)
+			armGrace(ctx, finished, cancel, grace, func() { ended <- struct{}{} })
+			if tt.finishFirst {
+				close(finished)
+			}
+			cancel()
+			if tt.finishInGrace {
+				close(finished)
+			}
+			select {
+			case <-ended:
+				if !tt.wantEnd {
+					t.Error("got the process ended as interrupted")
+				}
+			case <-time.After(10 * grace):
+				if tt.wantEnd {
+					t.Error("the stuck interrupted run was not ended")
+				}
+			}
+		})
+	}
+}

@@ -55,15 +55,36 @@ func main() { os.Exit(runProcess(os.Args)) }
 // interrupted run that does not stop within stopGrace is ended.
 func runProcess(args []string) int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	finished := make(chan struct{})
 	defer stop()
-	context.AfterFunc(ctx, func() {
-		stop() // a second Ctrl-C now ends the process at once
-		time.AfterFunc(stopGrace, func() {
-			fmt.Fprintln(os.Stderr, "ingest: interrupted; stopped without waiting for the last work (nothing was published; the previous snapshot is intact)")
-			os.Exit(exitInterrupted)
-		})
+	defer close(finished) // before stop: its cancellation is no interrupt
+	armGrace(ctx, finished, stop, stopGrace, func() {
+		fmt.Fprintln(os.Stderr, "ingest: interrupted; stopped without waiting for the last work (nothing was published; the previous snapshot is intact)")
+		os.Exit(exitInterrupted)
 	})
 	return run(ctx, args, os.Stdin, os.Stdout, os.Stderr)
+}
+
+// armGrace calls end grace after ctx is cancelled by a signal, unless the
+// run has finished by then. The finished run's own cancellation of ctx
+// arms nothing: a run that published, then took longer than grace to exit
+// (a loaded machine, the race detector's exit), was ended as interrupted.
+func armGrace(ctx context.Context, finished <-chan struct{}, stop func(), grace time.Duration, end func()) {
+	context.AfterFunc(ctx, func() {
+		select {
+		case <-finished:
+			return
+		default:
+		}
+		stop() // a second Ctrl-C now ends the process at once
+		time.AfterFunc(grace, func() {
+			select {
+			case <-finished: // it stopped cleanly within the grace: its own code is the exit
+			default:
+				end()
+			}
+		})
+	})
 }
 
 // run is the whole program, testable: arguments and streams in, exit code out.
