@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 )
@@ -59,14 +60,14 @@ func TestOpenAIAnswerCapped(t *testing.T) {
 	if testing.Short() {
 		t.Skip("streams 64 MiB")
 	}
-	sent := 0
+	var sent atomic.Int64 // the handler writes on while the client has given up
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "application/json")
 		io.WriteString(w, `{"data":[{"index":0,"embedding":[`)
 		chunk := []byte(strings.Repeat("0.5,", 1<<14))
-		for sent < 4*maxAnswerBytes {
+		for sent.Load() < 4*maxAnswerBytes {
 			n, err := w.Write(chunk)
-			sent += n
+			sent.Add(int64(n))
 			if err != nil {
 				return
 			}
@@ -84,5 +85,5 @@ func TestOpenAIAnswerCapped(t *testing.T) {
 	if errors.As(err, &se) {
 		t.Errorf("got %v, want a malformed-answer error", err)
 	}
-	t.Logf("error after the server sent at least %d MiB: %v", sent>>20, err)
+	t.Logf("error after the server sent at least %d MiB: %v", sent.Load()>>20, err)
 }
