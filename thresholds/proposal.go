@@ -5,7 +5,6 @@ import (
 	"cmp"
 	"fmt"
 	"io"
-	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -108,8 +107,8 @@ type row struct {
 // rows are the proposal's values in Sort's order.
 func (p *Proposal) rows() []row {
 	rs := make([]row, 0, len(p.values))
-	for _, k := range slices.Collect(maps.Keys(p.values)) {
-		rs = append(rs, row{k, p.values[k]})
+	for k, v := range p.values {
+		rs = append(rs, row{k, v})
 	}
 	slices.SortFunc(rs, func(a, b row) int {
 		return cmp.Or(
