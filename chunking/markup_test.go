@@ -20,11 +20,11 @@ var linkDefShapes = []string{
 	"\n[x]:\ty\n[y]:\n\t<z>\n",
 }
 
-// TestLinkDefinitions: linkDefinitions finds what linkDefRe finds over the
-// whole body, on the shapes above, the chunk fixtures and the otel corpus
-// when it is beside the clone.
-func TestLinkDefinitions(t *testing.T) {
-	bodies := append([]string{}, linkDefShapes...)
+// realBodies are the chunk fixtures and, when it is beside the clone, the
+// otel corpus: real Markdown the fast paths must agree on.
+func realBodies(t *testing.T) []string {
+	t.Helper()
+	var bodies []string
 	for _, root := range []string{"../testdata", "../../shared/corpora/otel"} {
 		_ = filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
 			if err == nil && !d.IsDir() && (strings.HasSuffix(path, ".md") || strings.HasSuffix(path, ".txtar")) {
@@ -34,6 +34,17 @@ func TestLinkDefinitions(t *testing.T) {
 			return nil
 		})
 	}
+	if len(bodies) == 0 {
+		t.Fatal("no fixture under ../testdata: the test would check only its own shapes")
+	}
+	return bodies
+}
+
+// TestLinkDefinitions: linkDefinitions finds what linkDefRe finds over the
+// whole body, on the shapes above, the chunk fixtures and the otel corpus
+// when it is beside the clone.
+func TestLinkDefinitions(t *testing.T) {
+	bodies := append(realBodies(t), linkDefShapes...)
 	for _, body := range bodies {
 		checkLinkDefinitions(t, body)
 	}
@@ -52,16 +63,7 @@ var shortcodeShapes = []string{
 // TestShortcodes: shortcodes finds what shortcodeRe finds over the whole
 // body.
 func TestShortcodes(t *testing.T) {
-	bodies := append([]string{}, shortcodeShapes...)
-	for _, root := range []string{"../testdata", "../../shared/corpora/otel"} {
-		_ = filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
-			if err == nil && !d.IsDir() && (strings.HasSuffix(path, ".md") || strings.HasSuffix(path, ".txtar")) {
-				b, _ := os.ReadFile(path)
-				bodies = append(bodies, string(b))
-			}
-			return nil
-		})
-	}
+	bodies := append(realBodies(t), shortcodeShapes...)
 	for _, body := range bodies {
 		checkShortcodes(t, body)
 	}

@@ -133,13 +133,19 @@ func Migrate(ctx context.Context, conn *pgx.Conn, t Table) (applied []int, err e
 	return applied, nil
 }
 
+// tableExists reports whether the table (or any relation) name exists.
+func tableExists(ctx context.Context, q querier, name string) (bool, error) {
+	var exists bool
+	err := q.QueryRow(ctx, `SELECT to_regclass($1) IS NOT NULL`, name).Scan(&exists)
+	return exists, err
+}
+
 // adoptable refuses to migrate a table that exists without a record of
 // its migrations (made by hand, or by another tool) unless its columns are
 // already what this build writes: a migration must never half-change a
 // table it did not make.
 func adoptable(ctx context.Context, q querier, t Table, applied int) error {
-	var exists bool
-	if err := q.QueryRow(ctx, `SELECT to_regclass($1) IS NOT NULL`, t.Name).Scan(&exists); err != nil || !exists || applied > 0 {
+	if exists, err := tableExists(ctx, q, t.Name); err != nil || !exists || applied > 0 {
 		return err
 	}
 	problems, err := checkColumns(ctx, q, t)
@@ -151,8 +157,7 @@ func adoptable(ctx context.Context, q querier, t Table, applied int) error {
 
 // appliedVersion is the last migration recorded for a table, 0 for none.
 func appliedVersion(ctx context.Context, q querier, table string) (int, error) {
-	var exists bool
-	if err := q.QueryRow(ctx, `SELECT to_regclass($1) IS NOT NULL`, migrationsTable).Scan(&exists); err != nil || !exists {
+	if exists, err := tableExists(ctx, q, migrationsTable); err != nil || !exists {
 		return 0, err
 	}
 	var v int
@@ -181,8 +186,8 @@ func Check(ctx context.Context, q querier, t Table) error {
 	if err := t.validate(); err != nil {
 		return err
 	}
-	var exists bool
-	if err := q.QueryRow(ctx, `SELECT to_regclass($1) IS NOT NULL`, t.Name).Scan(&exists); err != nil {
+	exists, err := tableExists(ctx, q, t.Name)
+	if err != nil {
 		return fmt.Errorf("check %s: %w", t.Name, err)
 	}
 	if !exists {
@@ -224,8 +229,8 @@ func checkShape(ctx context.Context, q querier, t Table) ([]string, error) {
 	if !rls || !force {
 		problems = append(problems, "row-level security is not enabled and forced (--migrate does it)")
 	}
-	var state bool
-	if err := q.QueryRow(ctx, `SELECT to_regclass($1) IS NOT NULL`, stateTable).Scan(&state); err != nil {
+	state, err := tableExists(ctx, q, stateTable)
+	if err != nil {
 		return nil, err
 	}
 	if !state {

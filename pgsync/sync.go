@@ -52,18 +52,14 @@ const deleteBatch = 5000
 // would create it; a table of another shape is an error, as for Sync.
 func PlanSync(ctx context.Context, opt Options) (*Plan, error) {
 	opt.fill()
-	snap, t, err := start(ctx, opt)
-	if err != nil {
-		return nil, err
-	}
-	conn, err := connect(ctx, opt.URL)
+	snap, t, conn, err := start(ctx, opt)
 	if err != nil {
 		return nil, err
 	}
 	defer conn.Close(context.Background())
 	p := newPlan(opt, t, snap)
-	var exists bool
-	if err := conn.QueryRow(ctx, `SELECT to_regclass($1) IS NOT NULL`, t.Name).Scan(&exists); err != nil {
+	exists, err := tableExists(ctx, conn, t.Name)
+	if err != nil {
 		return nil, redactErr(err, opt.URL)
 	}
 	if !exists {
@@ -100,11 +96,7 @@ func PlanSync(ctx context.Context, opt Options) (*Plan, error) {
 func Sync(ctx context.Context, opt Options) (*Report, error) {
 	opt.fill()
 	began := time.Now()
-	snap, t, err := start(ctx, opt)
-	if err != nil {
-		return nil, err
-	}
-	conn, err := connect(ctx, opt.URL)
+	snap, t, conn, err := start(ctx, opt)
 	if err != nil {
 		return nil, err
 	}
@@ -140,18 +132,26 @@ func (o Options) Validate() error {
 	return errors.Join(errs...)
 }
 
-// start validates the options and reads the snapshot, before any
-// connection: a bad flag or snapshot fails at once.
-func start(ctx context.Context, opt Options) (*snapshot, Table, error) {
+// start validates the options and reads the snapshot before it connects
+// (a bad flag or snapshot fails at once), then opens one connection: a
+// sync is one transaction and needs no pool.
+func start(ctx context.Context, opt Options) (*snapshot, Table, *pgx.Conn, error) {
 	if err := opt.Validate(); err != nil {
-		return nil, Table{}, err
+		return nil, Table{}, nil, err
 	}
 	snap, err := openSnapshot(ctx, opt.Snapshot, opt.Tenant)
 	if err != nil {
-		return nil, Table{}, err
+		return nil, Table{}, nil, err
 	}
 	t := Table{Name: opt.Table, Dims: snap.ref.Dims, AppRole: opt.AppRole}
-	return snap, t, t.validate()
+	if err := t.validate(); err != nil {
+		return nil, t, nil, err
+	}
+	conn, err := pgx.Connect(ctx, opt.URL)
+	if err != nil {
+		return nil, t, nil, redactErr(fmt.Errorf("connect to %s: %w", RedactURL(opt.URL), err), opt.URL)
+	}
+	return snap, t, conn, nil
 }
 
 func newPlan(opt Options, t Table, snap *snapshot) *Plan {
@@ -159,20 +159,11 @@ func newPlan(opt Options, t Table, snap *snapshot) *Plan {
 		Load: opt.Load, Snapshot: snap.ref, Migrations: []int{}}
 }
 
-// connect opens one connection (a sync is one transaction: it needs no pool).
-func connect(ctx context.Context, url string) (*pgx.Conn, error) {
-	conn, err := pgx.Connect(ctx, url)
-	if err != nil {
-		return nil, redactErr(fmt.Errorf("connect to %s: %w", RedactURL(url), err), url)
-	}
-	return conn, nil
-}
-
 // prepareTable migrates the table when asked, then checks it.
 func (r *Report) prepareTable(ctx context.Context, conn *pgx.Conn, t Table, migrate bool) error {
 	if migrate {
-		var existed bool
-		if err := conn.QueryRow(ctx, `SELECT to_regclass($1) IS NOT NULL`, t.Name).Scan(&existed); err != nil {
+		existed, err := tableExists(ctx, conn, t.Name)
+		if err != nil {
 			return err
 		}
 		applied, err := Migrate(ctx, conn, t)
