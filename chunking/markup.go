@@ -24,6 +24,7 @@ import (
 const (
 	markupShortcode   = "shortcode"
 	markupComment     = "html_comment"
+	markupInstruction = "processing_instruction" // <?code-excerpt "x.java"?>: tooling's, not the reader's
 	markupHTML        = "html_tag"
 	markupAttributes  = "attribute_list"
 	markupAdmonition  = "admonition"
@@ -37,6 +38,9 @@ var (
 	// the arguments go, the text between an opening and a closing stays.
 	shortcodeRe = regexp.MustCompile(`\{\{[<%]-?\s*/?\s*[\w./-]*(?:[^}]|\}[^}])*?-?[%>]\}\}`)
 	commentRe   = regexp.MustCompile(`(?s)<!--.*?-->`)
+	// <?name …?>, an HTML processing instruction: docs tooling leaves them
+	// (OpenTelemetry's Java pages have 207 <?code-excerpt?> lines).
+	instructionRe = regexp.MustCompile(`(?s)<\?[A-Za-z][\w-]*.*?\?>`)
 	// an HTML element of the kinds pages embed; <Type> in prose or an
 	// autolink (<https://…>) is not one.
 	htmlTagRe = regexp.MustCompile(`(?i)</?(?:a|abbr|article|aside|b|blockquote|br|button|caption|center|code|col|colgroup|dd|del|details|div|dl|dt|em|embed|figcaption|figure|font|footer|h[1-6]|header|hr|i|iframe|img|input|ins|kbd|label|li|link|main|mark|meta|nav|object|ol|option|p|param|picture|pre|s|section|select|small|source|span|strong|sub|summary|sup|svg|table|tbody|td|tfoot|th|thead|tr|u|ul|video|wbr)(?:\s[^<>]*)?/?>`)
@@ -91,6 +95,7 @@ func cleanMarkup(body string, b []byte, removed []bool, base int) cleaned {
 		find func(string) [][]int
 	}{
 		{markupComment, findAll(commentRe, "<!--")},
+		{markupInstruction, findAll(instructionRe, "<?")},
 		{markupHTML, findAll(scriptRe, "<")},
 		{markupShortcode, shortcodes},
 		{markupAttributes, findAll(attrRe, "{")},

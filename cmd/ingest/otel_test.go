@@ -26,7 +26,7 @@ var (
 	// emphasis, a callout marker, a link's target, a quote or list marker
 	// after the header's colon.
 	headerSyntaxRe = regexp.MustCompile(`\*\*|\[![A-Za-z]+\]|\]\(|: (?:> |- |\d+\. )`)
-	debrisRe       = regexp.MustCompile(`(?i)\{\{[<%]|<!--|</?(?:a|b|br|code|details|div|em|figure|h[1-6]|i|iframe|img|li|link|meta|ol|p|pre|script|span|strong|style|summary|table|td|th|tr|ul)(?:\s[^<>]*)?/?>`)
+	debrisRe       = regexp.MustCompile(`(?i)\{\{[<%]|<!--|<\?[a-z]|</?(?:a|b|br|code|details|div|em|figure|h[1-6]|i|iframe|img|li|link|meta|ol|p|pre|script|span|strong|style|summary|table|td|th|tr|ul)(?:\s[^<>]*)?/?>`)
 	onlyMarkerRe   = regexp.MustCompile(`^\s*(?:[-*+]|\d{1,9}[.)])\s*$`)
 )
 
