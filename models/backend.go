@@ -1,12 +1,15 @@
 package models
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"os"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/ocean-safety/ingest/lexical"
@@ -266,3 +269,24 @@ func (setupErr) Is(target error) bool { return target == ErrBackendSetup }
 func errModelMissing(where, model, fix string) error {
 	return fmt.Errorf("%s has no model %q: %s", where, model, fix)
 }
+
+const maxAnswerBytes = 64 << 20 // a batch of ten 4096-float vectors in JSON is under 1 MB; more is a broken server
+
+// readAnswer reads a server's answer into buf (reset first), refusing one
+// over maxAnswerBytes: a hostile or broken server cannot fill memory, and
+// a cut answer is an error, never half a JSON document.
+func readAnswer(buf *bytes.Buffer, body io.Reader) error {
+	buf.Reset()
+	n, err := buf.ReadFrom(io.LimitReader(body, maxAnswerBytes+1))
+	if err != nil {
+		return err
+	}
+	if n > maxAnswerBytes {
+		return fmt.Errorf("the answer is over %d MB", maxAnswerBytes>>20)
+	}
+	return nil
+}
+
+// answerBuffers are reused between calls: an embedding answer is hundreds
+// of kilobytes.
+var answerBuffers = sync.Pool{New: func() any { return new(bytes.Buffer) }}

@@ -6,13 +6,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"net"
 	"net/http"
 	"net/url"
 	"os"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/ollama/ollama/api"
@@ -201,10 +199,6 @@ func (o *ollamaServer) embed(ctx context.Context, req embedRequest) (embedResult
 	return res, err
 }
 
-// answerBuffers are reused between calls: an embedding answer is hundreds
-// of kilobytes.
-var answerBuffers = sync.Pool{New: func() any { return new(bytes.Buffer) }}
-
 // post sends a JSON request to path and hands the answer's bytes to read,
 // which must not keep them. An error status becomes a *StatusError with
 // the server's message, as Ollama's client makes it.
@@ -226,13 +220,8 @@ func (o *ollamaServer) post(ctx context.Context, path string, in any, read func(
 	defer resp.Body.Close()
 	buf := answerBuffers.Get().(*bytes.Buffer)
 	defer answerBuffers.Put(buf)
-	buf.Reset()
-	n, err := buf.ReadFrom(io.LimitReader(resp.Body, maxAnswerBytes+1))
-	if err != nil {
+	if err := readAnswer(buf, resp.Body); err != nil {
 		return err
-	}
-	if n > maxAnswerBytes {
-		return fmt.Errorf("the answer is over %d MB", maxAnswerBytes>>20)
 	}
 	if resp.StatusCode >= http.StatusBadRequest {
 		var e struct {

@@ -16,8 +16,6 @@ import (
 	"time"
 )
 
-const maxAnswerBytes = 64 << 20 // a batch of ten 4096-float vectors in JSON is under 1 MB; more is a broken server
-
 var _ modelServer = (*openAIServer)(nil)
 
 // openAIServer speaks the OpenAI API (/v1/models, /v1/chat/completions,
@@ -190,10 +188,12 @@ func (o *openAIServer) do(ctx context.Context, method, path string, in, out any)
 		return redactErr(err)
 	}
 	defer resp.Body.Close()
-	b, err := io.ReadAll(io.LimitReader(resp.Body, maxAnswerBytes))
-	if err != nil {
+	buf := answerBuffers.Get().(*bytes.Buffer)
+	defer answerBuffers.Put(buf)
+	if err := readAnswer(buf, resp.Body); err != nil {
 		return err
 	}
+	b := buf.Bytes()
 	if resp.StatusCode >= 400 {
 		return &StatusError{Code: resp.StatusCode, Msg: o.redact(openAIMessage(b))}
 	}
