@@ -474,7 +474,7 @@ func (m *merger) chunks(ctx context.Context, dims int) (artifacts.Counts, *thres
 			}
 			counts.Add(*h.row)
 			for _, th := range h.row.Thresholds {
-				ts.Add(thresholds.Own(th)) // a row's strings may share its batch's buffer
+				ts.Add(th)
 			}
 			if h.row, err = h.cur.Next(); err != nil {
 				w.Abort()

@@ -139,7 +139,7 @@ func (r *run) collect(t *docTally, res docResult, total int) []schema.Chunk {
 	r.partDoc(pd)
 	for _, c := range res.chunks {
 		for _, th := range c.Thresholds {
-			t.thresholds.Add(thresholds.Own(th))
+			t.thresholds.Add(th)
 		}
 	}
 	return res.chunks

@@ -51,9 +51,9 @@ type pair struct {
 	several bool
 }
 
-// Add counts t and keeps it if it is among its value's first MaxExamples.
-// t's strings are kept as they are: give it its own copies if they are cut
-// from a larger text that should be freed.
+// Add counts t and keeps a copy of it if it is among its value's first
+// MaxExamples. What it keeps has its own strings (see own), so the document
+// or Parquet batch t was cut from can be freed.
 func (p *Proposal) Add(t schema.Threshold) {
 	if p.values == nil {
 		p.values, p.pairs = map[valueKey]*value{}, map[pairKey]*pair{}
@@ -63,28 +63,30 @@ func (p *Proposal) Add(t schema.Threshold) {
 	v := p.values[k]
 	if v == nil {
 		v = &value{}
+		k.subject, k.comparator = strings.Clone(k.subject), strings.Clone(k.comparator)
 		p.values[k] = v
 	}
 	v.n++
 	i, _ := slices.BinarySearchFunc(v.examples, t, compare)
 	if i < MaxExamples {
-		v.examples = slices.Insert(v.examples, i, t)
+		v.examples = slices.Insert(v.examples, i, own(t))
 		v.examples = v.examples[:min(len(v.examples), MaxExamples)]
 	}
 	pk := pairKey{t.Subject, t.Comparator}
 	switch pr := p.pairs[pk]; {
 	case pr == nil:
-		p.pairs[pk] = &pair{doc: t.DocPath}
+		pk = pairKey{strings.Clone(pk.subject), strings.Clone(pk.comparator)}
+		p.pairs[pk] = &pair{doc: strings.Clone(t.DocPath)}
 	case pr.doc != t.DocPath:
 		pr.several = true
 	}
 }
 
-// Own is t with its own copies of its strings. A threshold's sentence and
+// own is t with its own copies of its strings. A threshold's sentence and
 // quantity are cut from its document's text (or share a Parquet batch's
-// buffer): a proposal that keeps them to the end of a run would keep every
+// buffer): a proposal that kept them to the end of a run would keep every
 // document alive with them (at 100,000 documents, most of a run's memory).
-func Own(t schema.Threshold) schema.Threshold {
+func own(t schema.Threshold) schema.Threshold {
 	t.Subject, t.Comparator, t.SIUnit = strings.Clone(t.Subject), strings.Clone(t.Comparator), strings.Clone(t.SIUnit)
 	t.Surface, t.Sentence, t.Hazard = strings.Clone(t.Surface), strings.Clone(t.Sentence), strings.Clone(t.Hazard)
 	t.DocPath, t.ContentHash, t.Origin = strings.Clone(t.DocPath), strings.Clone(t.ContentHash), strings.Clone(t.Origin)

@@ -31,7 +31,7 @@ func thresholdsCommand() *cli.Command {
 				var p thresholds.Proposal
 				err = cf.Each(ctx, func(c schema.Chunk) error {
 					for _, t := range c.Thresholds {
-						p.Add(thresholds.Own(t))
+						p.Add(t)
 					}
 					return nil
 				})
