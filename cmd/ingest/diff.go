@@ -39,13 +39,10 @@ func diffCommand() *cli.Command {
 			dirs := make([]string, 2)
 			for i, arg := range cmd.Args().Slice() {
 				var cleanup func()
-				if dirs[i], cleanup, err = localSnapshot(ctx, arg); err != nil {
+				if dirs[i], cleanup, err = snapshotArg(ctx, arg); err != nil {
 					break
 				}
 				defer cleanup()
-				if err = isSnapshotDir(dirs[i]); err != nil {
-					break
-				}
 			}
 			var rep *snapdiff.Report
 			if err == nil {

@@ -38,14 +38,11 @@ func inspectCommand() *cli.Command {
 			if cmd.Args().Len() != 1 {
 				return usage("inspect needs one snapshot DIR")
 			}
-			dir, cleanup, err := localSnapshot(ctx, cmd.Args().First())
+			dir, cleanup, err := snapshotArg(ctx, cmd.Args().First())
 			if err != nil {
 				return err
 			}
 			defer cleanup()
-			if err := isSnapshotDir(dir); err != nil {
-				return err
-			}
 			in, err := inspect(ctx, dir)
 			if err != nil {
 				return err

@@ -56,6 +56,20 @@ func splitSnapshotURL(raw string) (prefix, snapshot string, err error) {
 // errNothingPublished is URL/latest of a prefix no run has published to.
 var errNothingPublished = errors.New("nothing published yet")
 
+// snapshotArg is localSnapshot for a command's snapshot argument, checked
+// to be a snapshot folder (isSnapshotDir) before any reader opens it.
+func snapshotArg(ctx context.Context, arg string) (dir string, cleanup func(), err error) {
+	dir, cleanup, err = localSnapshot(ctx, arg)
+	if err == nil {
+		err = isSnapshotDir(dir)
+	}
+	if err != nil {
+		cleanup()
+		return "", func() {}, err
+	}
+	return dir, cleanup, nil
+}
+
 // localSnapshot makes a snapshot argument a local folder: a path is used
 // as it is; a URL (s3://bucket/prefix/latest, …/<name>) is downloaded into
 // a temporary folder, which cleanup removes.

@@ -21,14 +21,11 @@ func verifyCommand() *cli.Command {
 			if cmd.Args().Len() != 1 {
 				return usage("verify needs one snapshot DIR")
 			}
-			dir, cleanup, err := localSnapshot(ctx, cmd.Args().First())
+			dir, cleanup, err := snapshotArg(ctx, cmd.Args().First())
 			if err != nil {
 				return err
 			}
 			defer cleanup()
-			if err := isSnapshotDir(dir); err != nil {
-				return err
-			}
 			rep, err := artifacts.VerifyContext(ctx, dir)
 			if err != nil {
 				return err
