@@ -95,6 +95,21 @@ update-golden:
 ci:
     bash .ci/run
 
+# What a reader would judge of the chunks of a corpus (fragments, lead-ins cut from what they introduce, code without context, headers, sizes): just bench-chunk-quality DIR [CONFIG]; with no DIR, the shipped corpus and the otel corpora when ../shared is beside the clone.
+bench-chunk-quality corpus="" config="": build
+    #!/usr/bin/env bash
+    set -euo pipefail
+    cfg=(); [ -n "{{config}}" ] && cfg=(--config "{{config}}")
+    if [ -n "{{corpus}}" ]; then exec {{bin}} chunk --stats "${cfg[@]}" "{{corpus}}"; fi
+    {{bin}} chunk --stats corpus/ocean
+    w=$(mktemp -d); trap 'rm -rf "$w"' EXIT
+    printf 'source_url_template: "https://opentelemetry.io/{path}/"\nexclude: ["**/_includes/**"]\n' > "$w/otel.yaml"
+    [ -n "{{config}}" ] && cp "{{config}}" "$w/otel.yaml"
+    for lang in en pt; do
+        dir=../shared/corpora/otel/$lang
+        if [ -d "$dir" ]; then {{bin}} chunk --stats --config "$w/otel.yaml" "$dir"; else echo "otel $lang: $dir is not here, skipped"; fi
+    done
+
 # Parse + chunk against a bare goldmark parse-and-walk of the same files in one process (MB per CPU-s, the chunker/goldmark ratio, target ≥ 0.8; and the share of chunks cut inside a sentence, target 0): the shipped corpus, then the otel corpora when ../shared is beside the clone.
 bench-chunk:
     #!/usr/bin/env bash

@@ -12,7 +12,6 @@ import (
 	"github.com/yuin/goldmark/text"
 
 	"github.com/ocean-safety/ingest/corpus"
-	"github.com/ocean-safety/ingest/schema"
 )
 
 // benchFile is one document of the benchmark corpus, read once.
@@ -85,17 +84,6 @@ func benchSetup(b *testing.B) benchSet {
 		b.Fatalf("%s: no documents to chunk", root)
 	}
 	return set
-}
-
-// cutInSentence reports a chunk whose source span stops inside a sentence:
-// words follow it on its last line (blanked markup and blanks do not count:
-// "Text {{< /alert >}}" ends a block) and it ends without a terminator.
-func cutInSentence(p Parsed, c schema.Chunk) bool {
-	text, i := p.Doc.Text, c.ByteEnd
-	for i < len(text) && text[i] != '\n' && (p.removed[i] || text[i] == ' ' || text[i] == '\t') {
-		i++
-	}
-	return i < len(text) && text[i] != '\n' && midSentence(text, c.Element, c.ByteStart, c.ByteEnd)
 }
 
 // benchGoldmark is the ceiling: goldmark configured as NewParser configures

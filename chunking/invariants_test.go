@@ -77,16 +77,6 @@ func checkInvariants(t *testing.T, ch *Chunker, p Parsed, chunks []schema.Chunk)
 	checkNothingDropped(t, p, covered, sections, rows.String())
 }
 
-// midSentence reports a chunk that stops inside a line without a sentence
-// terminator: every cut that is not a block end must follow one.
-func midSentence(text string, el schema.Element, start, end int) bool {
-	if el == schema.ElementTableRow || end == len(text) || text[end] == '\n' {
-		return false
-	}
-	last := strings.TrimRight(text[start:end], "\"'”’)]*_")
-	return !strings.HasSuffix(last, ".") && !strings.HasSuffix(last, "!") && !strings.HasSuffix(last, "?") && !strings.HasSuffix(last, "…")
-}
-
 // checkNothingDropped asserts every content line is in a chunk, or is a
 // heading found in the section paths, a table delimiter or a rule.
 func checkNothingDropped(t *testing.T, p Parsed, covered []bool, sections map[string]bool, rows string) {

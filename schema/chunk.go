@@ -25,6 +25,11 @@ type Chunk struct {
 	ByteEnd     int      `json:"byte_end"`   // offset into Document.Text, exclusive
 	TokenCount  int      `json:"token_count"`
 	Oversize    bool     `json:"oversize,omitempty"` // a single sentence longer than the budget, kept whole
+	// LeadIn is the sentence that introduces the chunk's block when it is
+	// not in Text: the later parts of a long list or table, code too long to
+	// share a chunk with its lead-in, every rule under a safety lead-in
+	// ("Never swim when:"). Headers name it; empty when Text holds its own.
+	LeadIn string `json:"lead_in,omitempty"`
 
 	ContextHeader string    `json:"context_header"`
 	HeaderSource  string    `json:"header_source"`

@@ -5,8 +5,11 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"path/filepath"
 
 	"github.com/ocean-safety/ingest/chunking"
+	"github.com/ocean-safety/ingest/corpus"
+	"github.com/ocean-safety/ingest/models"
 	"github.com/urfave/cli/v3"
 )
 
@@ -21,21 +24,26 @@ type chunkLine struct {
 	LineEnd     int      `json:"line_end"`
 	TokenCount  int      `json:"token_count"`
 	Oversize    bool     `json:"oversize,omitempty"`
+	LeadIn      string   `json:"lead_in,omitempty"`
 	Text        string   `json:"text"`
 }
 
 func chunkCommand() *cli.Command {
 	return &cli.Command{
 		Name:      "chunk",
-		Usage:     "show how files would be chunked, as JSON lines (for authors tuning their documents)",
-		ArgsUsage: "FILE...",
+		Usage:     "show how files would be chunked, as JSON lines (for authors tuning their documents); --stats judges a whole corpus",
+		ArgsUsage: "FILE|DIR...",
+		Description: "A FILE is chunked as it is; a DIR is read as a corpus (the config's include and exclude apply).\n" +
+			"--stats prints, per argument, what a reader would judge of the chunks instead of the chunks:\n" +
+			"fragments, lead-ins cut from what they introduce, code without context, headers, sizes.",
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "config", Usage: "YAML config file, read exactly as index reads it"},
 			&cli.IntFlag{Name: "max", Usage: "override chunk.max"},
+			&cli.BoolFlag{Name: "stats", Usage: "print chunk quality figures per FILE or DIR instead of the chunks"},
 		},
 		Action: func(_ context.Context, cmd *cli.Command) error {
 			if cmd.Args().Len() == 0 {
-				return usage("chunk needs at least one FILE")
+				return usage("chunk needs at least one FILE or DIR")
 			}
 			f, err := loadConfig(cmd)
 			if err != nil {
@@ -49,35 +57,72 @@ func chunkCommand() *cli.Command {
 			if err != nil {
 				return settingsError(err)
 			}
-			p := chunking.NewParser(".", cfg.CorpusOptions())
 			enc := json.NewEncoder(cmd.Root().Writer)
 			enc.SetEscapeHTML(false)
 			rejected := 0
-			for _, path := range cmd.Args().Slice() {
-				raw, err := os.ReadFile(path)
+			for _, arg := range cmd.Args().Slice() {
+				root, paths, err := chunkInputs(arg, cfg.Filter)
 				if err != nil {
 					return err
 				}
-				parsed := p.ParseBytes(path, raw)
-				chunks, diags := ch.Chunk(parsed)
-				for _, d := range append(parsed.Diags, diags...) {
-					fmt.Fprintln(cmd.Root().ErrWriter, d.String())
-				}
-				if parsed.Rejected {
-					rejected++
-				}
-				for _, c := range chunks {
-					line := chunkLine{Path: path, Order: c.Order, Kind: string(c.Kind), Element: string(c.Element), SectionPath: c.SectionPath,
-						LineStart: c.LineStart, LineEnd: c.LineEnd, TokenCount: c.TokenCount, Oversize: c.Oversize, Text: c.Text}
-					if err := enc.Encode(line); err != nil {
+				cfg.Corpus = root
+				p := chunking.NewParser(root, cfg.CorpusOptions())
+				q := chunking.NewQuality(ch)
+				for _, path := range paths {
+					raw, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(path)))
+					if err != nil {
 						return err
 					}
+					parsed := p.ParseBytes(path, raw)
+					chunks, diags := ch.Chunk(parsed)
+					if parsed.Rejected {
+						rejected++
+					}
+					if cmd.Bool("stats") {
+						if !parsed.Rejected && !parsed.Doc.Draft {
+							for i := range chunks {
+								chunks[i].ContextHeader = models.ExtractiveHeader(parsed.Doc.Title, chunks[i], cfg.Header.MaxChars)
+							}
+							q.Add(ch, parsed, chunks)
+						}
+						continue
+					}
+					for _, d := range append(parsed.Diags, diags...) {
+						fmt.Fprintln(cmd.Root().ErrWriter, d.String())
+					}
+					for _, c := range chunks {
+						line := chunkLine{Path: path, Order: c.Order, Kind: string(c.Kind), Element: string(c.Element), SectionPath: c.SectionPath,
+							LineStart: c.LineStart, LineEnd: c.LineEnd, TokenCount: c.TokenCount, Oversize: c.Oversize, LeadIn: c.LeadIn, Text: c.Text}
+						if err := enc.Encode(line); err != nil {
+							return err
+						}
+					}
+				}
+				if cmd.Bool("stats") {
+					q.Write(cmd.Root().Writer, arg)
 				}
 			}
-			if rejected > 0 {
+			if rejected > 0 && !cmd.Bool("stats") {
 				return errPartial
 			}
 			return nil
 		},
 	}
+}
+
+// chunkInputs is what one argument of chunk names: a file (its own root, so
+// its path is printed as given) or a corpus folder and its documents.
+func chunkInputs(arg string, filter corpus.Filter) (root string, paths []string, err error) {
+	info, err := os.Stat(arg)
+	if err != nil {
+		return "", nil, err
+	}
+	if !info.IsDir() {
+		return ".", []string{filepath.ToSlash(arg)}, nil
+	}
+	l, err := corpus.ScanFiltered(arg, filter)
+	if err != nil {
+		return "", nil, err
+	}
+	return arg, l.Docs, nil
 }
