@@ -35,6 +35,11 @@ type Outcome struct {
 	Rank     int     `json:"rank"`
 	TopScore float64 `json:"top_score"` // 0 when nothing was retrieved
 	TopDoc   string  `json:"top_doc,omitempty"`
+	// AnswerRank is the 1-based rank of the first chunk whose text holds
+	// the question's answer phrase, 0 when none was retrieved; HasAnswer
+	// says the question names one.
+	HasAnswer  bool `json:"has_answer,omitempty"`
+	AnswerRank int  `json:"answer_rank,omitempty"`
 }
 
 // Cell is one row of the report: one mode on one group of questions.
@@ -44,6 +49,11 @@ type Cell struct {
 	Answerable int       `json:"answerable"`
 	Recall     []float64 `json:"recall"` // recall@k for each of Report.K, over the answerable questions
 	MRR        float64   `json:"mrr"`
+	// Answers counts the answerable questions that name an answer phrase;
+	// AnswerAt is answer@k for each of Report.K over them: the share whose
+	// phrase is in the text of one of the first k chunks retrieved.
+	Answers  int       `json:"answers"`
+	AnswerAt []float64 `json:"answer_at"`
 	// The top score of the no-answer questions: how sure a wrong answer looks.
 	NoAnswer    int     `json:"no_answer"`
 	NoAnswerTop float64 `json:"no_answer_top_mean"`
@@ -81,7 +91,8 @@ func Evaluate(ctx context.Context, ix *Index, qs *QuestionSet, ks []int) (*Repor
 				return nil, fmt.Errorf("question %s, %s: %w", q.ID, m, err)
 			}
 			o := Outcome{ID: q.ID, Lang: q.Lang, Mode: m, Answerable: q.Answerable(),
-				CrossLingual: q.Answerable() && ix.crossLingual(q), Rank: DocRank(res, q.RelevantDocs())}
+				CrossLingual: q.Answerable() && ix.crossLingual(q), Rank: DocRank(res, q.RelevantDocs()),
+				HasAnswer: q.Answerable() && q.Answer != "", AnswerRank: AnswerRank(res, q)}
 			if len(res) > 0 {
 				o.TopScore, o.TopDoc = res[0].Score, res[0].DocPath
 			}
@@ -118,11 +129,14 @@ func inGroup(o Outcome, g string) bool {
 
 func (r *Report) cell(m Mode, g string) Cell {
 	c := Cell{Mode: m, Group: g}
-	var ranks []int
+	var ranks, answers []int
 	var tops []float64
 	for _, o := range r.Outcomes {
 		if o.Mode != m || !inGroup(o, g) {
 			continue
+		}
+		if o.HasAnswer {
+			answers = append(answers, o.AnswerRank)
 		}
 		if o.Answerable {
 			ranks = append(ranks, o.Rank)
@@ -130,9 +144,10 @@ func (r *Report) cell(m Mode, g string) Cell {
 			tops = append(tops, o.TopScore)
 		}
 	}
-	c.Answerable, c.NoAnswer = len(ranks), len(tops)
+	c.Answerable, c.NoAnswer, c.Answers = len(ranks), len(tops), len(answers)
 	for _, k := range r.K {
 		c.Recall = append(c.Recall, RecallAt(ranks, k))
+		c.AnswerAt = append(c.AnswerAt, RecallAt(answers, k))
 	}
 	c.MRR = MRR(ranks)
 	c.NoAnswerTop, c.NoAnswerMax = meanMax(tops)
@@ -177,6 +192,20 @@ func DocRank(results []Result, relevant []string) int {
 		seen[res.DocPath] = true
 		if want[res.DocPath] {
 			return len(seen)
+		}
+	}
+	return 0
+}
+
+// AnswerRank is the 1-based rank of the first result whose text holds q's
+// answer phrase; 0 when none does or q names none.
+func AnswerRank(results []Result, q Question) int {
+	if q.Answer == "" {
+		return 0
+	}
+	for i, res := range results {
+		if q.HoldsAnswer(res.Text) {
+			return i + 1
 		}
 	}
 	return 0

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"math"
+	"strings"
 	"testing"
 
 	"github.com/ocean-safety/ingest/schema"
@@ -115,6 +116,45 @@ func TestEvaluate(t *testing.T) {
 	}
 	if c, _ := rep.Cell(ModeBM25, GroupEN); c.NoAnswerMax != 0 || c.NoAnswerTop != 0 {
 		t.Errorf("got no-answer top %.3f/%.3f, want 0: the question shares no word with the corpus", c.NoAnswerTop, c.NoAnswerMax)
+	}
+}
+
+// TestAnswerAt: a question that names an answer phrase is answered at the
+// rank of the first chunk whose text holds it, whatever document ranks
+// first: the right page is not enough.
+func TestAnswerAt(t *testing.T) {
+	ix := embedded(t,
+		chunk("install.md", schema.LangEN, schema.KindProse, "", "To install the SDK of the collector, run the installer:"),
+		chunk("install.md", schema.LangEN, schema.KindProse, "", "```sh\nnpm   install @opentelemetry/sdk-node\n```"),
+		chunk("other.md", schema.LangEN, schema.KindProse, "", "Reapply sunscreen every two hours."),
+	)
+	doc := func(s string) *string { return &s }
+	qs := &QuestionSet{Version: 1, Questions: []Question{
+		{ID: "en-install", Lang: schema.LangEN, Question: "How do I install the SDK of the collector?", ExpectedDoc: doc("install.md"), Answer: "NPM install @opentelemetry/sdk-node"},
+		{ID: "en-sun", Lang: schema.LangEN, Question: "How often should I reapply sunscreen?", ExpectedDoc: doc("other.md")},
+		{ID: "en-none", Lang: schema.LangEN, Question: "Sharks in Bali?", ExpectedDoc: nil},
+	}}
+	if err := ix.Check(qs); err != nil {
+		t.Fatalf("Check: %v", err)
+	}
+	rep, err := Evaluate(context.Background(), ix, qs, []int{1, 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, _ := rep.Cell(ModeBM25, GroupAll)
+	// BM25 ranks the lead-in first (it shares the question's words), the
+	// command second: the document is found at 1, the answer at 2.
+	if c.Answers != 1 || c.AnswerAt[0] != 0 || c.AnswerAt[1] != 1 || c.Recall[0] != 1 {
+		t.Errorf("got %d answers, answer@1 %.2f, answer@2 %.2f, recall@1 %.2f; want 1, 0, 1, 1", c.Answers, c.AnswerAt[0], c.AnswerAt[1], c.Recall[0])
+	}
+	for _, o := range rep.Outcomes {
+		if o.ID != "en-install" && (o.HasAnswer || o.AnswerRank != 0) {
+			t.Errorf("%s: got has_answer %v, answer rank %d, want neither", o.ID, o.HasAnswer, o.AnswerRank)
+		}
+	}
+	qs.Questions[0].Answer = "yarn add"
+	if err := ix.Check(qs); err == nil || !strings.Contains(err.Error(), `answer "yarn add" is in the text of no chunk`) {
+		t.Errorf("Check: got %v, want the answer named as missing", err)
 	}
 }
 

@@ -166,6 +166,16 @@ func (ix *Index) Len() int { return len(ix.entries) }
 // HasDoc reports whether the snapshot holds a document at path.
 func (ix *Index) HasDoc(path string) bool { return ix.docs[path] != nil }
 
+// holds reports whether some chunk's text holds q's answer.
+func (ix *Index) holds(q Question) bool {
+	for _, e := range ix.entries {
+		if q.HoldsAnswer(e.text) {
+			return true
+		}
+	}
+	return false
+}
+
 // HasSection reports whether some chunk of the document at path has section
 // in its section path.
 func (ix *Index) HasSection(path, section string) bool {

@@ -34,7 +34,21 @@ type Question struct {
 	ExpectedDoc     *string     `json:"expected_doc"`
 	ExpectedSection string      `json:"expected_section,omitempty"`
 	Alternates      []Alternate `json:"acceptable_alternates,omitempty"`
+	// Answer, when set, is a phrase the text of a retrieved chunk must
+	// hold for the question to count as answered (answer@k): the right
+	// page is not enough when the chunk that comes back lacks the command
+	// or the list item asked for. Compared case-insensitively, white space
+	// folded.
+	Answer string `json:"answer,omitempty"`
 }
+
+// HoldsAnswer reports whether text holds q's answer phrase.
+func (q Question) HoldsAnswer(text string) bool {
+	return q.Answer != "" && strings.Contains(foldSpace(text), foldSpace(q.Answer))
+}
+
+// foldSpace is s in lower case with every run of white space one space.
+func foldSpace(s string) string { return strings.ToLower(strings.Join(strings.Fields(s), " ")) }
 
 // Alternate is another document (and section) that answers a question as well.
 type Alternate struct {
@@ -162,9 +176,12 @@ func (q Question) validate() []error {
 	if strings.TrimSpace(q.Question) == "" {
 		bad("missing question")
 	}
+	if q.Answer != "" && strings.TrimSpace(q.Answer) == "" {
+		bad("answer is only white space")
+	}
 	if q.ExpectedDoc == nil {
-		if q.ExpectedSection != "" || len(q.Alternates) > 0 {
-			bad("expected_doc is null (no answer) but expected_section or acceptable_alternates is set")
+		if q.ExpectedSection != "" || len(q.Alternates) > 0 || q.Answer != "" {
+			bad("expected_doc is null (no answer) but expected_section, acceptable_alternates or answer is set")
 		}
 		return errs
 	}
@@ -215,6 +232,9 @@ func (ix *Index) Check(qs *QuestionSet) error {
 			case d.Section != "" && !ix.HasSection(d.Doc, d.Section):
 				errs = append(errs, fmt.Errorf("%s: %s section %q is not a section of %s", name, field, d.Section, d.Doc))
 			}
+		}
+		if q.Answer != "" && !ix.holds(q) {
+			errs = append(errs, fmt.Errorf("%s: answer %q is in the text of no chunk", name, q.Answer))
 		}
 	}
 	return errors.Join(errs...)

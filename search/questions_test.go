@@ -17,8 +17,11 @@ func TestParseQuestions(t *testing.T) {
 		wantErrs []string // each must appear in the error; none: the file is valid
 	}{
 		{"valid", wrap(good, none), nil},
-		{"unknown question field", wrap(good, `{"id": "pt-x", "lang": "pt", "question": "Q?", "expected_doc": null, "answer": "A"}`),
-			[]string{`question 2 (pt-x): json: unknown field "answer"`}},
+		{"unknown question field", wrap(good, `{"id": "pt-x", "lang": "pt", "question": "Q?", "expected_doc": null, "hint": "A"}`),
+			[]string{`question 2 (pt-x): json: unknown field "hint"`}},
+		{"an answer where there is none", wrap(`{"id": "en-n", "lang": "en", "question": "Q?", "expected_doc": null, "answer": "npm install"}`),
+			[]string{"question 1 (en-n): expected_doc is null"}},
+		{"a blank answer", wrap(strings.Replace(good, `"expected_doc"`, `"answer": "  ", "expected_doc"`, 1)), []string{"question 1 (en-rip): answer is only white space"}},
 		{"unknown alternate field", wrap(`{"id": "en-y", "lang": "en", "question": "Q?", "expected_doc": "a.md", "acceptable_alternates": [{"doc": "b.md", "score": 1}]}`),
 			[]string{`question 1 (en-y): json: unknown field "score"`}},
 		{"unknown top-level field", `{"version": 1, "corpus": "c", "questions": [], "extra": true}`, []string{`unknown field "extra"`}},

@@ -150,7 +150,8 @@ func printEval(w io.Writer, out evalOutput, qs *search.QuestionSet) {
 		out.Snapshot, len(qs.Questions), out.Questions, answerable, len(qs.Questions)-answerable)
 	fmt.Fprintln(w, "Ranks are of distinct documents: recall@k counts a question when its expected document, or an")
 	fmt.Fprintln(w, "acceptable alternate, is among the first k documents retrieved. Top scores of the questions")
-	fmt.Fprintln(w, "without an answer are on each mode's scale (BM25 score, cosine, RRF score).")
+	fmt.Fprintln(w, "without an answer are on each mode's scale (BM25 score, cosine, RRF score). answer@k counts a")
+	fmt.Fprintln(w, "question that names an answer phrase when the text of one of the first k chunks holds it.")
 	if out.Baseline != nil {
 		fmt.Fprintf(w, "Each number is followed by its difference from the baseline %s.\n", out.Baseline.Snapshot)
 	}
@@ -160,7 +161,20 @@ func printEval(w io.Writer, out evalOutput, qs *search.QuestionSet) {
 	for _, k := range out.Report.K {
 		head = append(head, fmt.Sprintf("recall@%d", k))
 	}
-	head = append(head, "MRR", "no answer", "top mean", "top max")
+	head = append(head, "MRR")
+	answers := 0
+	for _, q := range qs.Questions {
+		if q.Answer != "" {
+			answers++
+		}
+	}
+	if answers > 0 {
+		head = append(head, "answers")
+		for _, k := range out.Report.K {
+			head = append(head, fmt.Sprintf("answer@%d", k))
+		}
+	}
+	head = append(head, "no answer", "top mean", "top max")
 	fmt.Fprintf(w, "| %s |\n|%s\n", strings.Join(head, " | "), strings.Repeat("---|", len(head)))
 	for _, c := range out.Report.Cells {
 		var base *search.Cell
@@ -173,8 +187,14 @@ func printEval(w io.Writer, out evalOutput, qs *search.QuestionSet) {
 		for i := range out.Report.K {
 			row = append(row, evalNumber(c.Answerable, c.Recall[i], base, func(b *search.Cell) float64 { return b.Recall[i] }))
 		}
+		row = append(row, evalNumber(c.Answerable, c.MRR, base, func(b *search.Cell) float64 { return b.MRR }))
+		if answers > 0 {
+			row = append(row, strconv.Itoa(c.Answers))
+			for i := range out.Report.K {
+				row = append(row, evalNumber(c.Answers, c.AnswerAt[i], base, func(b *search.Cell) float64 { return b.AnswerAt[i] }))
+			}
+		}
 		row = append(row,
-			evalNumber(c.Answerable, c.MRR, base, func(b *search.Cell) float64 { return b.MRR }),
 			strconv.Itoa(c.NoAnswer),
 			evalNumber(c.NoAnswer, c.NoAnswerTop, base, func(b *search.Cell) float64 { return b.NoAnswerTop }),
 			evalNumber(c.NoAnswer, c.NoAnswerMax, base, func(b *search.Cell) float64 { return b.NoAnswerMax }))
