@@ -12,7 +12,14 @@ import (
 //
 // 2: the metadata column; quantities gained char_start and char_end (code
 // point offsets). One version: no release wrote either alone.
-const SchemaVersion = "2"
+// 3: the lead_in column, last, so a version 2 file reads as version 3 rows
+// without lead-ins.
+const SchemaVersion = "3"
+
+// ReadsSchema reports whether this build reads chunks.parquet files of
+// schema version v: this one, and version 2, which lacks only lead_in (an
+// upgrade reuses what the last snapshot paid for).
+func ReadsSchema(v string) bool { return v == SchemaVersion || v == "2" }
 
 // The columns of chunks.parquet, in order.
 const (
@@ -48,6 +55,7 @@ const (
 	colQuantities
 	colThresholds
 	colMetadata
+	colLeadIn
 )
 
 // metadataType is the metadata column: front-matter keys to their values.
@@ -117,6 +125,7 @@ func Schema(dims int) *arrow.Schema {
 		{Name: "quantities", Type: arrow.ListOfNonNullable(quantityType)},
 		{Name: "thresholds", Type: arrow.ListOfNonNullable(thresholdType)},
 		{Name: "metadata", Type: metadataType, Nullable: true},
+		{Name: "lead_in", Type: str, Nullable: true},
 	}
 	md := arrow.NewMetadata([]string{"ingest.schema_version", "ingest.embedding_dims"}, []string{SchemaVersion, strconv.Itoa(dims)})
 	return arrow.NewSchema(fields, &md)

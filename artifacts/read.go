@@ -33,7 +33,7 @@ func OpenChunks(path string) (*ChunkFile, error) {
 	if err != nil {
 		return nil, err
 	}
-	if cf.SchemaVersion != SchemaVersion {
+	if !ReadsSchema(cf.SchemaVersion) {
 		cf.Close()
 		return nil, fmt.Errorf("read %s: schema version %q, want %q", path, cf.SchemaVersion, SchemaVersion)
 	}
@@ -168,6 +168,9 @@ func rowAt(rec arrow.RecordBatch, i int) schema.Chunk {
 	c.Quantities = readQuantities(rec.Column(colQuantities).(*array.List), i)
 	c.Thresholds = readThresholds(rec.Column(colThresholds).(*array.List), i, &c)
 	c.Metadata = readMetadata(rec.Column(colMetadata).(*array.Map), i)
+	if int(rec.NumCols()) > colLeadIn { // version 2 has none
+		c.LeadIn = str(colLeadIn)
+	}
 	return c
 }
 

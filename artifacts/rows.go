@@ -53,6 +53,7 @@ func (w *ChunkWriter) append(c schema.Chunk) {
 	appendQuantities(b.list(colQuantities), c.Quantities)
 	appendThresholds(b.list(colThresholds), c.Thresholds)
 	appendMetadata(w.rb.Field(colMetadata).(*array.MapBuilder), c.Metadata)
+	b.optStr(colLeadIn, c.LeadIn)
 }
 
 // appendMetadata writes m with its keys in order (so the bytes are the same

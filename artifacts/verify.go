@@ -191,7 +191,7 @@ func (v *verifier) files() {
 func (v *verifier) chunks(ctx context.Context) error {
 	v.cParquet = Check{Name: CheckParquet}
 	v.cSchema = Check{Name: CheckSchemaVersion, Detail: "this build reads " + SchemaVersion}
-	if v.m != nil && v.m.SchemaVersion != SchemaVersion {
+	if v.m != nil && !ReadsSchema(v.m.SchemaVersion) {
 		v.cSchema.problem("manifest says %q, this build reads %q", v.m.SchemaVersion, SchemaVersion)
 	}
 	v.rows = newRowChecks(v.m)
@@ -207,7 +207,7 @@ func (v *verifier) chunks(ctx context.Context) error {
 	if v.m == nil {
 		v.rows.dims = cf.Dims
 	}
-	if cf.SchemaVersion != SchemaVersion {
+	if !ReadsSchema(cf.SchemaVersion) {
 		v.cSchema.problem("%s says %q, this build reads %q", ChunksFile, cf.SchemaVersion, SchemaVersion)
 	}
 	if v.m != nil && cf.SchemaVersion != v.m.SchemaVersion {

@@ -63,7 +63,7 @@ func TestVerify(t *testing.T) {
 				f.Rows++
 				m.Files[artifacts.ChunksFile] = f
 			})
-		}, []string{artifacts.CheckRows}, "files.chunks.parquet.rows says 8"},
+		}, []string{artifacts.CheckRows}, " rows, files.chunks.parquet.rows says "},
 		{"modified report.json", func(t *testing.T, dir string) {
 			if err := os.WriteFile(filepath.Join(dir, artifacts.ReportFile), []byte("{}\n"), 0o644); err != nil {
 				t.Fatal(err)
@@ -162,5 +162,27 @@ func TestVerifyErrors(t *testing.T) {
 	missing := filepath.Join(t.TempDir(), "nope")
 	if _, err := artifacts.Verify(missing); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("got %v for a missing folder, want os.ErrNotExist", err)
+	}
+}
+
+// TestVerifyVersion2: a snapshot of the release before lead_in verifies, and
+// its rows read with no lead-in.
+func TestVerifyVersion2(t *testing.T) {
+	dir := "../testdata/v2snapshot/snap"
+	rep, err := artifacts.Verify(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !rep.OK() {
+		t.Errorf("got failed checks %v (%v), want a version 2 snapshot to verify", rep.Failed(), rep.Problems())
+	}
+	chunks, err := artifacts.ReadChunks(filepath.Join(dir, artifacts.ChunksFile))
+	if err != nil || len(chunks) == 0 {
+		t.Fatalf("got %d chunks, %v", len(chunks), err)
+	}
+	for _, c := range chunks {
+		if c.LeadIn != "" || c.Text == "" {
+			t.Errorf("%s: got lead-in %q, text %q", c.Key(), c.LeadIn, c.Text)
+		}
 	}
 }

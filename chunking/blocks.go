@@ -23,9 +23,13 @@ type block struct {
 	section   []string // headings above, outermost first (the title excluded)
 	sectionID int      // blocks merge only within one section
 	split     bool     // may be cut at sentence ends when over budget
-	table     bool
-	list      int // the list an item belongs to (0: none): items merge only within their list
-	group     int // the admonition it is in (0: none): blocks merge only within one
+	table     int      // the table a row belongs to (0: none)
+	list      int      // the list a block is in (0: none): an item's text, or code inside an item
+	item      int      // the list item a block is in (0: none): an item's text and its code share it
+	group     int      // the admonition it is in (0: none): blocks merge only within one
+	tab       int      // the content tab it is in (0: none): its title ends the section path
+	tabStart  bool     // the first block of its tab
+	quote     bool     // a block quote (a callout, a note)
 	cells     []schema.Cell
 }
 
@@ -38,6 +42,7 @@ type blockWalker struct {
 	blocks   []block
 	tables   []int // lines of tables (for the table-in-prose warning)
 	lists    int   // lists seen, to number them
+	items    int   // list items seen, to number them
 	diags    []schema.Diagnostic
 }
 
@@ -84,7 +89,11 @@ func (w *blockWalker) node(n ast.Node, s span) {
 		w.add(schema.ElementCodeBlock, s, false)
 	case *extast.Table:
 		w.table(n)
-	default: // paragraphs, block quotes, HTML
+	case *ast.Blockquote:
+		if s.end > s.start {
+			w.place(block{el: schema.ElementParagraph, span: s, text: w.p.view[s.start:s.end], split: true, quote: true})
+		}
+	default: // paragraphs, HTML
 		w.add(schema.ElementParagraph, s, true)
 	}
 }
@@ -92,7 +101,10 @@ func (w *blockWalker) node(n ast.Node, s span) {
 // listItem places a list item: its text as one list_item block, and a code
 // block inside it as a code_block of its own, whole, so that sentence
 // splitting never cuts through code (a numbered step with a shell listing).
+// Both carry the item and its list, so the packer keeps a step's words with
+// its code.
 func (w *blockWalker) listItem(it ast.Node, s span) {
+	w.items++
 	start := s.start
 	for c := it.FirstChild(); c != nil; c = c.NextSibling() {
 		switch c.(type) {
@@ -107,7 +119,9 @@ func (w *blockWalker) listItem(it ast.Node, s span) {
 		if _, fenced := c.(*ast.FencedCodeBlock); fenced {
 			w.checkFence(cs)
 		}
-		w.add(schema.ElementCodeBlock, cs, false)
+		if cs.end > cs.start {
+			w.place(block{el: schema.ElementCodeBlock, span: cs, text: w.p.view[cs.start:cs.end], list: w.lists, item: w.items})
+		}
 		start = cs.end
 	}
 	if start < s.end {
@@ -124,7 +138,7 @@ func (w *blockWalker) itemText(s span) {
 		return
 	}
 	s.end = s.start + len(t)
-	w.place(block{el: schema.ElementListItem, span: s, text: t, split: true, list: w.lists})
+	w.place(block{el: schema.ElementListItem, span: s, text: t, split: true, list: w.lists, item: w.items})
 }
 
 func (w *blockWalker) add(el schema.Element, s span, split bool) {
@@ -168,6 +182,7 @@ func (w *blockWalker) closeHeadings(level int) {
 func (w *blockWalker) table(t *extast.Table) {
 	var names []string
 	w.tables = append(w.tables, w.lineOf(t.Pos()))
+	id := len(w.tables)
 	for r := t.FirstChild(); r != nil; r = r.NextSibling() {
 		var cells []string
 		for c := r.FirstChild(); c != nil; c = c.NextSibling() {
@@ -198,7 +213,7 @@ func (w *blockWalker) table(t *extast.Table) {
 		if b.Len() == 0 || s.end <= s.start {
 			continue
 		}
-		w.place(block{el: schema.ElementTableRow, span: s, text: b.String(), table: true, cells: spans})
+		w.place(block{el: schema.ElementTableRow, span: s, text: b.String(), table: id, cells: spans})
 	}
 }
 

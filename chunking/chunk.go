@@ -25,6 +25,7 @@ func NewChunker(cfg Config, tenant string) (*Chunker, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
+	cfg = cfg.Resolved()
 	return &Chunker{cfg: cfg, size: lexical.NewCounter(cfg.Unit), tokens: lexical.ApproxTokens{}, tenant: tenant}, nil
 }
 
@@ -63,6 +64,9 @@ func (c *Chunker) Chunk(p Parsed) ([]schema.Chunk, []schema.Diagnostic) {
 			continue
 		}
 		ch := c.record(p.Doc, docID, pc, ids, lines)
+		if pc.lead.end > pc.lead.start {
+			ch.LeadIn = p.compact(pc.lead.start, pc.lead.end)
+		}
 		ch.Metadata = p.metadata(pc.start, pc.end)
 		ch.ByteStart, ch.ByteEnd = p.source(pc.start), p.source(pc.end-1)+1 // where a dedented line's words are in the source
 		ch.Order = len(chunks)

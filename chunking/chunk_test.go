@@ -139,6 +139,9 @@ func renderChunks(chunks []schema.Chunk, diags []schema.Diagnostic) []byte {
 		if c.Oversize {
 			line["oversize"] = true
 		}
+		if c.LeadIn != "" {
+			line["lead_in"] = c.LeadIn
+		}
 		if len(c.Metadata) > 0 {
 			line["metadata"] = c.Metadata
 		}

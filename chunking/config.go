@@ -10,16 +10,32 @@ import (
 // what a small reader model quotes well.
 const DefaultMax = 700
 
+// AutoMin is chunk.min when the config names none: a quarter of chunk.max,
+// whatever its unit (175 characters of the default 700; 128 of 512 tokens).
+// A piece under a quarter of the budget is a fragment (a lead-in, a line of
+// "TBD", a heading with one sentence), and merging such pieces still leaves
+// room in the chunk they join.
+const AutoMin = -1
+
 // Config is the chunk budget.
 type Config struct {
 	Unit    string `yaml:"unit" json:"unit"`       // chars | tokens
 	Max     int    `yaml:"max" json:"max"`         // hard budget, but a single sentence is never cut
-	Min     int    `yaml:"min" json:"min"`         // soft: small neighbours merge up to it
+	Min     int    `yaml:"min" json:"min"`         // soft: pieces under it merge with a neighbour (AutoMin: max/4; 0: never)
 	Overlap int    `yaml:"overlap" json:"overlap"` // whole trailing sentences of the previous chunk, up to this
 }
 
 // DefaultConfig is the budget a run gets when nothing is configured.
-func DefaultConfig() Config { return Config{Unit: "chars", Max: DefaultMax} }
+func DefaultConfig() Config { return Config{Unit: "chars", Max: DefaultMax, Min: AutoMin} }
+
+// Resolved is c with AutoMin replaced by the minimum it stands for: the
+// form a chunker uses and a config hash is taken of.
+func (c Config) Resolved() Config {
+	if c.Min == AutoMin {
+		c.Min = c.Max / 4
+	}
+	return c
+}
 
 // Validate reports every bad setting at once, each a *schema.SettingError
 // naming its config key.
@@ -35,8 +51,8 @@ func (c Config) Validate() error {
 	if c.Overlap < 0 || c.Overlap >= c.Max {
 		bad("chunk.overlap", "%d: want 0 ≤ overlap < max (%d)", c.Overlap, c.Max)
 	}
-	if c.Min < 0 || c.Min > c.Max {
-		bad("chunk.min", "%d: want 0 ≤ min ≤ max (%d)", c.Min, c.Max)
+	if c.Min != AutoMin && (c.Min < 0 || c.Min > c.Max) {
+		bad("chunk.min", "%d: want 0 ≤ min ≤ max (%d), or leave it out for a quarter of max", c.Min, c.Max)
 	}
 	return errors.Join(errs...)
 }

@@ -54,7 +54,7 @@ var (
 	colonAdmonitionRe = regexp.MustCompile(`^ {0,3}:{3,}\s*([A-Za-z]*).*$`)
 	// !!! note "Title" / ??? tip (MkDocs), body indented four spaces
 	bangAdmonitionRe = regexp.MustCompile(`^(?:!!!|\?\?\?\+?)\s+([A-Za-z]+).*$`)
-	linkDefRe        = regexp.MustCompile(`(?m)^ {0,3}\[[^\]\n]+\]:[ \t]*(?:\n[ \t]*)?<?\S+>?(?:[ \t]+(?:"[^"\n]*"|'[^'\n]*'|\([^)\n]*\)))?[ \t]*$`)
+	linkDefRe        = regexp.MustCompile(`(?m)^ {0,3}\[[^\]\n]+\]:[ \t]*(?:\n[ \t]*)?(?:<[^<>\n]*>|\S+)(?:[ \t]+(?:"[^"\n]*"|'[^'\n]*'|\([^)\n]*\)))?[ \t]*$`)
 	mdxLineRe        = regexp.MustCompile(`^(?:import\s.+\sfrom\s+['"].+['"];?|import\s+['"].+['"];?|export\s+(?:const|default|function|let)\b.*)$`)
 )
 

@@ -1,6 +1,8 @@
 package chunking
 
 import (
+	"slices"
+
 	"github.com/ocean-safety/ingest/schema"
 	"github.com/ocean-safety/ingest/sentence"
 )
@@ -13,134 +15,264 @@ type piece struct {
 	section   []string
 	sectionID int
 	group     int  // the admonition it is in (0: none)
+	tab       int  // the content tab it is in (0: none)
 	oversize  bool // over budget, and cannot be cut: one sentence, a code block, a table row
 	cells     []schema.Cell
+	lead      span // the lead-in its first block has in another piece (empty: none)
+
+	first, last int // the blocks it spans, as indices
 }
 
-// group turns blocks into pieces by the document's kind. Prose and structured
-// documents merge neighbouring paragraphs (or list items) of one section up to
-// the budget; safety rules and lore paragraphs stand alone. Anything over the
-// budget is cut at sentence ends.
+// group turns blocks into pieces by the document's kind. Prose and
+// structured documents pack the blocks of a section up to the budget: a
+// paragraph with the paragraphs after it, a list item with the rest of its
+// list, a lead-in with what it introduces; then pieces under chunk.min merge
+// with a neighbour. Safety rules and lore paragraphs stand alone, but a
+// lead-in joins its first rule and every rule carries it. A table row is
+// always a piece of its own; anything over the budget is cut at sentence
+// ends.
 func (c *Chunker) group(doc schema.Document, blocks []block) []piece {
-	merge := doc.Kind == schema.KindProse || doc.Kind == schema.KindStructured
+	intro := leadIns(doc.Kind, blocks)
+	pk := packer{c: c, doc: doc, bs: blocks, intro: intro}
 	var out []piece
-	for i := 0; i < len(blocks); {
-		b := blocks[i]
-		switch {
-		case !b.split:
-			out = append(out, piece{el: b.el, span: b.span, text: b.text, section: b.section, sectionID: b.sectionID, group: b.group, oversize: !c.fits(b.text), cells: b.cells})
-			i++
-		case !c.fits(b.text):
-			out = append(out, c.splitSentences(doc, b)...)
-			i++
-		default:
-			j, end := i+1, b.end
-			for merge && j < len(blocks) && c.joins(doc, b, blocks[j]) {
-				end = blocks[j].end
-				j++
-			}
-			out = append(out, c.cut(doc, b, b.start, end))
-			i = j
+	if doc.Kind == schema.KindProse || doc.Kind == schema.KindStructured {
+		out = pk.mergeSmall(pk.pack())
+		if c.cfg.Overlap > 0 {
+			out = c.overlap(doc, out)
 		}
+	} else {
+		out = foldHeadings(pk.units())
 	}
-	if !merge {
-		return out
-	}
-	out = c.mergeSmall(doc, out)
-	if c.cfg.Overlap > 0 {
-		out = c.overlap(doc, out)
+	for i := range out {
+		p := &out[i]
+		if l := intro[p.first]; l >= 0 && blocks[l].end <= p.start {
+			p.lead = leadInSpan(blocks[l])
+		}
 	}
 	return out
 }
 
-// joins reports whether block n can join a run that started with first.
-func (c *Chunker) joins(doc schema.Document, first, n block) bool {
-	return n.split && n.sectionID == first.sectionID && n.el == first.el && n.list == first.list && n.group == first.group && c.fits(doc.Text[first.start:n.end])
+// packer packs one document's blocks.
+type packer struct {
+	c     *Chunker
+	doc   schema.Document
+	bs    []block
+	intro []int
+
+	out  []piece
+	cur  piece
+	open bool // cur is being filled
+}
+
+// pack packs a prose document's blocks greedily: each block joins the open
+// piece when it may (joins) and the two fit; a lead-in that no longer fits
+// with what it introduces leaves its piece to start the next one with it; a
+// piece under chunk.min is filled with the sentences of the next block that
+// fit.
+func (pk *packer) pack() []piece {
+	for i := 0; i < len(pk.bs); i++ {
+		b := pk.bs[i]
+		if b.table != 0 {
+			pk.flush()
+			pk.out = append(pk.out, pk.piece(i, b.start, b.end))
+			continue
+		}
+		if pk.open && pk.joins(i) {
+			if pk.c.fits(pk.doc.Text[pk.cur.start:b.end]) {
+				pk.cur.end, pk.cur.last = b.end, i
+				continue
+			}
+			if l := pk.intro[i]; l == pk.cur.last && pk.cur.first < l && pk.c.fits(pk.doc.Text[pk.bs[l].start:b.end]) {
+				pk.restartAt(l, i)
+				continue
+			}
+			if l := pk.intro[i]; l == pk.cur.last && !b.split && !pk.c.fits(b.text) && pk.small(pk.bs[l]) {
+				// Code over the budget is kept whole anyway: a short lead-in
+				// ("OpenTelemetry", "The function should look like this:")
+				// goes in with it rather than standing alone.
+				if pk.cur.first < l {
+					pk.restartAt(l, i)
+				} else {
+					pk.cur.end, pk.cur.last = b.end, i
+					pk.cur = pk.finish(pk.cur)
+				}
+				pk.flush()
+				continue
+			}
+			if b.split && pk.c.size.Count(pk.doc.Text[pk.cur.start:pk.cur.end]) < pk.c.cfg.Min {
+				if cut, next := pk.fill(b, pk.cur.start); cut > b.start {
+					pk.cur.end, pk.cur.last = cut, i
+					pk.flush()
+					if next < b.end {
+						pk.begin(i, next)
+					}
+					continue
+				}
+			}
+		}
+		pk.flush()
+		pk.begin(i, b.start)
+	}
+	pk.flush()
+	return pk.out
+}
+
+// restartAt closes the open piece before its block l, a lead-in, and opens
+// a piece from l to block i, what it introduces.
+func (pk *packer) restartAt(l, i int) {
+	head := pk.cur
+	head.end, head.last = pk.bs[l-1].end, l-1
+	pk.out = append(pk.out, pk.finish(head))
+	pk.cur = pk.piece(l, pk.bs[l].start, pk.bs[i].end)
+	pk.cur.last = i
+	pk.cur = pk.finish(pk.cur)
+}
+
+// small reports whether block b is under chunk.min.
+func (pk *packer) small(b block) bool { return pk.c.size.Count(b.text) < pk.c.cfg.Min }
+
+// joins reports whether block i may join the open piece: a block it
+// introduces or that continues what it introduces, the next item of its
+// list (or the code in it), or a paragraph after a paragraph of the same
+// section.
+func (pk *packer) joins(i int) bool {
+	a, b := pk.bs[pk.cur.last], pk.bs[i]
+	if l := pk.intro[i]; l >= pk.cur.first && l <= pk.cur.last {
+		return true
+	}
+	if a.sectionID != b.sectionID || a.group != b.group || a.tab != b.tab {
+		return false
+	}
+	switch {
+	case b.list != 0 && b.list == a.list:
+		return true
+	case b.el == schema.ElementParagraph && a.el == schema.ElementParagraph && a.list == 0:
+		return true
+	}
+	return false
+}
+
+// begin opens a piece at block i from offset from (its start, or a
+// sentence start when the block's first sentences went to the piece
+// before). A splittable block over the budget is cut at sentence ends: every
+// part but the last is a piece, and the last stays open.
+func (pk *packer) begin(i, from int) {
+	b := pk.bs[i]
+	if !b.split || pk.c.fits(pk.doc.Text[from:b.end]) {
+		pk.cur, pk.open = pk.piece(i, from, b.end), true
+		return
+	}
+	parts := pk.c.sentenceRuns(pk.doc.Text, from, b.end)
+	for _, r := range parts[:len(parts)-1] {
+		pk.out = append(pk.out, pk.piece(i, r.start, r.end))
+	}
+	last := parts[len(parts)-1]
+	pk.cur, pk.open = pk.piece(i, last.start, last.end), true
+}
+
+// fill is where the open piece, which starts at from, can end inside
+// block b: after the last of b's sentences that fit with it (b.start when
+// none does), and where the next sentence starts.
+func (pk *packer) fill(b block, from int) (cut, next int) {
+	cut, next = b.start, b.start
+	for _, s := range sentence.Split(b.text) {
+		end := b.start + s.End
+		if !pk.c.fits(pk.doc.Text[from:end]) {
+			return cut, b.start + s.Start
+		}
+		cut, next = end, b.end
+	}
+	return cut, next
+}
+
+func (pk *packer) flush() {
+	if pk.open {
+		pk.out = append(pk.out, pk.finish(pk.cur))
+		pk.open = false
+	}
+}
+
+// piece is a piece of block i's section spanning [start, end).
+func (pk *packer) piece(i, start, end int) piece {
+	b := pk.bs[i]
+	return pk.finish(piece{el: b.el, span: span{start, end}, sectionID: b.sectionID, group: b.group, tab: b.tab, cells: b.cells, first: i, last: i})
+}
+
+// finish fills a piece's text, section path, element and oversize mark
+// from the blocks it spans: the element of the largest part (a lead-in and
+// its code are code), the section paths of its blocks joined.
+func (pk *packer) finish(p piece) piece {
+	p.text = pk.doc.Text[p.start:p.end]
+	if b := pk.bs[p.first]; b.table != 0 {
+		p.text = b.text // a row's rendered form: "Header: value; Header: value"
+	}
+	p.section = pk.bs[p.first].section
+	size := map[schema.Element]int{}
+	for _, b := range pk.bs[p.first : p.last+1] {
+		p.section = joinPaths(p.section, b.section)
+		size[b.el] += min(b.end, p.end) - max(b.start, p.start)
+	}
+	for el, n := range size {
+		if n > size[p.el] || n == size[p.el] && slices.Index(schema.Elements, el) < slices.Index(schema.Elements, p.el) {
+			p.el = el
+		}
+	}
+	p.oversize = !pk.c.fits(p.text)
+	return p
+}
+
+// units cuts a safety or lore document: one rule (a paragraph or list item)
+// or one table row a piece, a rule over the budget cut at sentence ends. A
+// lead-in joins the first rule it introduces where the two fit; the others
+// carry it.
+func (pk *packer) units() []piece {
+	for i := 0; i < len(pk.bs); i++ {
+		b := pk.bs[i]
+		if i+1 < len(pk.bs) && pk.intro[i+1] == i && pk.bs[i+1].table == 0 && pk.c.fits(pk.doc.Text[b.start:pk.bs[i+1].end]) {
+			p := pk.piece(i, b.start, pk.bs[i+1].end)
+			p.last = i + 1
+			pk.out = append(pk.out, pk.finish(p))
+			i++
+			continue
+		}
+		pk.begin(i, b.start)
+		pk.flush()
+	}
+	return pk.out
+}
+
+// joinPaths is the section path of a piece that runs from a section into
+// another: a's headings, then those of b that a does not hold, in order
+// (["Setup"] and ["Setup", "Traces"] make ["Setup", "Traces"]; two
+// siblings, ["Logs"] and ["Traces"], make ["Logs", "Traces"]).
+func joinPaths(a, b []string) []string {
+	out := a
+	for _, h := range b {
+		if !slices.Contains(a, h) {
+			out = append(slices.Clip(out), h)
+		}
+	}
+	return out
 }
 
 func (c *Chunker) fits(s string) bool { return c.size.Count(s) <= c.cfg.Max }
 
-// cut is the piece of b's section spanning [start, end) of the document.
-func (c *Chunker) cut(doc schema.Document, b block, start, end int) piece {
-	t := doc.Text[start:end]
-	return piece{el: b.el, span: span{start, end}, text: t, section: b.section, sectionID: b.sectionID, group: b.group, oversize: !c.fits(t)}
-}
-
-// splitSentences packs b's sentences greedily up to the budget. A sentence
-// longer than the budget is a piece of its own, marked oversize: it is never cut.
-func (c *Chunker) splitSentences(doc schema.Document, b block) []piece {
-	var out []piece
-	ss := sentence.Split(b.text)
+// sentenceRuns packs the sentences of text[start:end] greedily up to the
+// budget. A sentence longer than the budget is a run of its own: it is never
+// cut.
+func (c *Chunker) sentenceRuns(text string, start, end int) []span {
+	var out []span
+	ss := sentence.Split(text[start:end])
 	for i := 0; i < len(ss); {
 		j := i + 1
-		for j < len(ss) && c.fits(b.text[ss[i].Start:ss[j].End]) {
+		for j < len(ss) && c.fits(text[start+ss[i].Start:start+ss[j].End]) {
 			j++
 		}
-		out = append(out, c.cut(doc, b, b.start+ss[i].Start, b.start+ss[j-1].End))
+		out = append(out, span{start + ss[i].Start, start + ss[j-1].End})
 		i = j
 	}
-	return out
-}
-
-// mergeSmall merges a piece under chunk.min into its next neighbour in the
-// same section (a paragraph into the list it introduces, say) when the two
-// fit the budget; the merged piece takes the larger part's element.
-func (c *Chunker) mergeSmall(doc schema.Document, ps []piece) []piece {
-	if c.cfg.Min == 0 {
-		return ps
-	}
-	var out []piece
-	for _, p := range ps {
-		if n := len(out); n > 0 && c.canMerge(doc, out[n-1], p) {
-			out[n-1] = c.merged(doc, out[n-1], p)
-			continue
-		}
-		out = append(out, p)
-	}
-	return out
-}
-
-func (c *Chunker) canMerge(doc schema.Document, a, b piece) bool {
-	small := c.size.Count(a.text) < c.cfg.Min || c.size.Count(b.text) < c.cfg.Min
-	return small && a.sectionID == b.sectionID && a.group == b.group && prosy(a.el) && prosy(b.el) && c.fits(doc.Text[a.start:b.end])
-}
-
-func (c *Chunker) merged(doc schema.Document, a, b piece) piece {
-	el := a.el
-	if c.size.Count(b.text) > c.size.Count(a.text) {
-		el = b.el
-	}
-	m := c.cut(doc, block{el: el, section: a.section, sectionID: a.sectionID, group: a.group}, a.start, b.end)
-	return m
-}
-
-func prosy(el schema.Element) bool {
-	return el == schema.ElementParagraph || el == schema.ElementListItem
-}
-
-// overlap starts each piece with whole trailing sentences of the previous
-// piece of its section, up to chunk.overlap, while the whole stays within the
-// budget. The text stays a verbatim span of the source: the start moves back.
-func (c *Chunker) overlap(doc schema.Document, ps []piece) []piece {
-	out := make([]piece, len(ps))
-	copy(out, ps)
-	for i := 1; i < len(ps); i++ {
-		prev, cur := ps[i-1], ps[i]
-		if prev.sectionID != cur.sectionID || prev.group != cur.group || !prosy(prev.el) || !prosy(cur.el) || prev.end > cur.start {
-			continue
-		}
-		start := cur.start
-		ss := sentence.Split(prev.text)
-		for k := len(ss) - 1; k >= 0; k-- {
-			from := prev.start + ss[k].Start
-			if c.size.Count(doc.Text[from:prev.end]) > c.cfg.Overlap || !c.fits(doc.Text[from:cur.end]) {
-				break
-			}
-			start = from
-		}
-		if start != cur.start {
-			out[i] = c.cut(doc, block{el: cur.el, section: cur.section, sectionID: cur.sectionID, group: cur.group}, start, cur.end)
-		}
+	if len(out) == 0 {
+		out = append(out, span{start, end})
 	}
 	return out
 }

@@ -20,8 +20,9 @@ import (
 type Quality struct {
 	Documents int
 	Chunks    int
-	// Prose counts paragraph and list-item chunks; UnderMin those of them
-	// under chunk.min.
+	// Prose counts the paragraph and list-item chunks of the kinds whose
+	// pieces merge (prose, structured; a safety rule or a lore paragraph is a
+	// chunk whatever its size); UnderMin those of them under chunk.min.
 	Prose, UnderMin int
 	// NonCode counts the chunks that are not code; Tiny those of them under
 	// TinyChars characters.
@@ -71,7 +72,7 @@ func (q *Quality) Add(c *Chunker, p Parsed, chunks []schema.Chunk) {
 		n := c.size.Count(ch.Text)
 		q.Sizes.Add(string(ch.Kind)+"/"+string(ch.Element), n)
 		code := ch.Element == schema.ElementCodeBlock
-		if ch.Element == schema.ElementParagraph || ch.Element == schema.ElementListItem {
+		if (ch.Element == schema.ElementParagraph || ch.Element == schema.ElementListItem) && (ch.Kind == schema.KindProse || ch.Kind == schema.KindStructured) {
 			q.Prose++
 			if n < q.min {
 				q.UnderMin++
@@ -83,7 +84,7 @@ func (q *Quality) Add(c *Chunker, p Parsed, chunks []schema.Chunk) {
 				q.Tiny++
 				q.example("tiny", ch)
 			}
-			if endsWithColon(ch.Text) && i+1 < len(chunks) && chunks[i+1].LeadIn == "" {
+			if ch.Element != schema.ElementTableRow && endsWithColon(ch.Text) && i+1 < len(chunks) && chunks[i+1].LeadIn == "" {
 				q.Dangling++
 				q.example("dangling", ch)
 			}
@@ -126,12 +127,6 @@ func (q *Quality) example(what string, c schema.Chunk) {
 	if len(q.examples[what]) < 3 {
 		q.examples[what] = append(q.examples[what], c.Key())
 	}
-}
-
-// endsWithColon reports whether a chunk's text ends in ":", emphasis and
-// brackets aside ("**Example:**").
-func endsWithColon(text string) bool {
-	return strings.HasSuffix(strings.TrimRight(text, " \t\n*_)"), ":")
 }
 
 // startsWithCode reports whether a code chunk's text opens with its code

@@ -53,7 +53,7 @@ func TestHashIgnoresSpelledDefaults(t *testing.T) {
 	}
 	for _, spelled := range []string{
 		"require_source: true\n",
-		"default_lang: en\nchunk: {unit: chars, max: 700, min: 0, overlap: 0}\n",
+		"default_lang: en\nchunk: {unit: chars, max: 700, min: 175, overlap: 0}\n", // min 175: the quarter of max an unset min stands for
 		"embed: {dims: 1024, batch_size: 10, max_dims: 1024}\nheader: {max_chars: 200}\ntenant_id: \"\"\n",
 		"llm_concurrency: 7\nworkers: 3\nretrieval: {mode: bm25}\n", // how hard it works and how it is queried: not the output
 	} {

@@ -59,34 +59,109 @@ type Extractive struct {
 func NewExtractive(maxChars int) *Extractive { return &Extractive{maxChars: maxChars} }
 
 // Name implements HeaderWriter.
-func (*Extractive) Name() string { return "extractive-v3" } // v2: a code block is named, not quoted; v3: the sentence read without Markdown syntax
+//
+// v2: a code block is named, not quoted; v3: the sentence read without
+// Markdown syntax; v4: the sentence quoted as written (a leading sign, #
+// or backtick kept, backticks balanced), a chunk's lead-in named before it,
+// code named by the words that introduce it.
+func (*Extractive) Name() string { return "extractive-v4" }
 
 // Header implements HeaderWriter.
 func (e *Extractive) Header(_ context.Context, doc schema.Document, c schema.Chunk) (Enrichment, error) {
 	return Enrichment{Header: ExtractiveHeader(doc.Title, c, e.maxChars), Source: schema.HeaderExtractive}, nil
 }
 
-// ExtractiveHeader builds the extractive header of c. It is exported for the
-// model-backed writers, whose failures fall back to it.
+// ExtractiveHeader builds the extractive header of c: title › section path:
+// what the chunk is about. It is exported for the model-backed writers,
+// whose failures fall back to it.
 func ExtractiveHeader(title string, c schema.Chunk, maxChars int) string {
-	var b strings.Builder
-	b.WriteString(title)
-	for _, s := range c.SectionPath {
-		b.WriteString(" › ")
-		b.WriteString(s)
+	loc := locationHeader(title, c, maxChars)
+	about := aboutChunk(c)
+	if about == "" {
+		return loc
 	}
-	switch first := sentence.First(plainProse(c.Text)); {
-	case c.Element == schema.ElementCodeBlock:
-		// Code's first "sentence" is a line of code: say what it is instead.
-		b.WriteString(": code")
-		if lang := fenceLang(c.Text); lang != "" {
-			b.WriteString(" (" + lang + ")")
+	return balanceBackticks(capRunes(locationOf(title, c)+": "+about, maxChars))
+}
+
+// aboutChunk is what an extractive header says a chunk is about: its first
+// sentence, after the lead-in that introduces it when the chunk does not
+// hold it ("Never swim when: the water is brown."). Code's first line is
+// not a sentence: code is named by the words before it in the chunk, else
+// its lead-in, else only as code, with its language.
+func aboutChunk(c schema.Chunk) string {
+	lead := ""
+	if c.LeadIn != "" {
+		lead = plainProse(c.LeadIn)
+	}
+	if c.Element == schema.ElementCodeBlock {
+		words, fence := splitAtFence(c.Text)
+		if i := strings.LastIndex(strings.TrimRight(words, " \n"), "\n\n"); i >= 0 {
+			words = words[i+2:] // the paragraph right before the code
 		}
-	case first != "":
-		b.WriteString(": ")
-		b.WriteString(first)
+		about := lastSentences(plainProse(words))
+		if about == "" {
+			about = lead
+		}
+		if about == "" {
+			about = "code"
+		}
+		if lang := fenceLang(fence); lang != "" {
+			about += " (" + lang + ")"
+		}
+		return about
 	}
-	return capRunes(b.String(), maxChars)
+	first := sentence.First(plainProse(c.Text))
+	if lead == "" || first == "" {
+		return lead + first
+	}
+	return lead + " " + first
+}
+
+// splitAtFence splits a code chunk's text at its first code fence: the
+// words that come before it (a lead-in joined with its code) and the code.
+func splitAtFence(text string) (words, code string) {
+	for off := 0; off < len(text); {
+		end := strings.IndexByte(text[off:], '\n')
+		if end < 0 {
+			end = len(text)
+		} else {
+			end += off
+		}
+		if l := strings.TrimLeft(text[off:end], " \t"); strings.HasPrefix(l, "```") || strings.HasPrefix(l, "~~~") {
+			return text[:off], text[off:]
+		}
+		off = end + 1
+	}
+	return "", text
+}
+
+// lastSentences is the end of a text that introduces code: its last
+// sentence, with the one before when that is short ("For example:").
+func lastSentences(text string) string {
+	ss := sentence.Split(text)
+	if len(ss) == 0 {
+		return ""
+	}
+	first, end := len(ss)-1, ss[len(ss)-1].End
+	if first > 0 && end-ss[first].Start < 60 {
+		first--
+	}
+	return strings.TrimSpace(text[ss[first].Start:end])
+}
+
+// balanceBackticks makes a header's inline code whole: a cut inside a code
+// span is closed before the ellipsis, and a lone backtick of the source (a
+// span its sentence end cut in two) is dropped. A header with an odd number
+// of backticks reads as code running to its end.
+func balanceBackticks(h string) string {
+	if strings.Count(h, "`")%2 == 0 {
+		return h
+	}
+	if cut, ok := strings.CutSuffix(h, "…"); ok {
+		return cut + "`…"
+	}
+	i := strings.LastIndexByte(h, '`')
+	return strings.Join(strings.Fields(h[:i]+h[i+1:]), " ")
 }
 
 // fenceLang is the language a fenced code block names: "```yaml" → yaml.
@@ -106,13 +181,18 @@ func fenceLang(code string) string {
 // sentence: title › section path. For a chunk whose words must not be
 // quoted (it reads as instructions to a model).
 func locationHeader(title string, c schema.Chunk, maxChars int) string {
+	return balanceBackticks(capRunes(locationOf(title, c), maxChars))
+}
+
+// locationOf is title › section path.
+func locationOf(title string, c schema.Chunk) string {
 	var b strings.Builder
 	b.WriteString(title)
 	for _, s := range c.SectionPath {
 		b.WriteString(" › ")
 		b.WriteString(s)
 	}
-	return capRunes(b.String(), maxChars)
+	return b.String()
 }
 
 // capRunes cuts s to at most n runes at a word boundary, marking the cut with "…".
@@ -146,6 +226,14 @@ func plainProse(text string) string {
 	lines := strings.Split(text, "\n")
 	for i, l := range lines {
 		l = strings.TrimSpace(l)
+		if strings.HasPrefix(l, "```") || strings.HasPrefix(l, "~~~") {
+			lines = lines[:i] // code is not a sentence
+			break
+		}
+		if isHeading(l) || i+1 < len(lines) && l != "" && isUnderline(strings.TrimSpace(lines[i+1])) || isUnderline(l) {
+			lines[i] = "" // a heading (a chunk that runs into the next section holds its line) is the section path's
+			continue
+		}
 		for strings.HasPrefix(l, ">") {
 			l = strings.TrimSpace(l[1:])
 		}
@@ -181,6 +269,21 @@ var (
 	mdLink        = regexp.MustCompile(`!?\[([^\]\n]*)\]\((?:<[^>\n]*>|[^)\s]*)(?:\s+(?:"[^"]*"|'[^']*'))?\)`)
 	refLink       = regexp.MustCompile(`\[([^\]\n]+)\]\[[^\]\n]*\]`)
 )
+
+// isHeading reports an ATX heading line ("## Setup"); "#1" and "#hashtag"
+// are words.
+func isHeading(l string) bool {
+	n := 0
+	for n < len(l) && n < 6 && l[n] == '#' {
+		n++
+	}
+	return n > 0 && (n == len(l) || l[n] == ' ' || l[n] == '\t')
+}
+
+// isUnderline reports a setext heading underline or a rule: "---", "===".
+func isUnderline(l string) bool {
+	return len(l) >= 3 && (strings.Trim(l, "-") == "" || strings.Trim(l, "=") == "")
+}
 
 // withoutListMarker is l without a list item's marker ("- ", "* ", "+ ",
 // "12. ", "3) ") at its start.

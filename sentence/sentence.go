@@ -124,14 +124,15 @@ func skipSpace(s string, i int) int {
 	return i
 }
 
-// First is the first sentence of text on one line, without list or quote
-// markers: what an extractive header says a chunk is about.
+// First is the first sentence of text on one line, as written: what an
+// extractive header says a chunk is about. Markup is the caller's to remove
+// (a list marker is syntax, but the "-" of "-5 °C", the "#" of "#1" and the
+// backtick of "`app.py`" are words), so First never trims a character.
 func First(text string) string {
 	start := skipSpace(text, 0)
 	if start == len(text) {
 		return ""
 	}
 	sp, _ := next(text, start) // not Split: a long chunk has many sentences after it
-	s := strings.Join(strings.Fields(text[sp.Start:sp.End]), " ")
-	return strings.TrimLeft(s, "-*+>#` ")
+	return strings.Join(strings.Fields(text[sp.Start:sp.End]), " ")
 }

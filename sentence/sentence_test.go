@@ -37,17 +37,28 @@ func TestSplit(t *testing.T) {
 	}
 }
 
-// TestFirst: First is the first of Split's sentences, on one line, without
-// list or quote markers, though it reads no further than that sentence.
+// TestFirst: First is the first of Split's sentences, on one line, as
+// written, though it reads no further than that sentence.
 func TestFirst(t *testing.T) {
 	for _, text := range []string{
 		"", "  \n ", "Swim parallel. Then return.", "- Call Dr. Silva now.\n  He helps.", "> Waves of 1.5\n> metres. Stay out.",
 		"5. Back in the terminal, you see traces. Then stop.", "no terminator at all  ", "Três frases… Uma. Duas!",
+		"-5 °C water is dangerous. Stay out.", "#1 rule: never swim alone.", "`app.py` starts the server. Then run it.", "+2 m above the mean.",
 	} {
 		want := ""
 		if ss := Split(text); len(ss) > 0 {
-			want = strings.TrimLeft(strings.Join(strings.Fields(text[ss[0].Start:ss[0].End]), " "), "-*+>#` ")
+			want = strings.Join(strings.Fields(text[ss[0].Start:ss[0].End]), " ")
 		}
+		if got := First(text); got != want {
+			t.Errorf("First(%q): got %q, want %q", text, got, want)
+		}
+	}
+	// The sign, the hash and the backtick are the sentence's: never trimmed.
+	for text, want := range map[string]string{
+		"-5 °C water is dangerous. Stay out.":      "-5 °C water is dangerous.",
+		"#1 rule: never swim alone.":               "#1 rule: never swim alone.",
+		"`app.py` starts the server. Then run it.": "`app.py` starts the server.",
+	} {
 		if got := First(text); got != want {
 			t.Errorf("First(%q): got %q, want %q", text, got, want)
 		}

@@ -26,9 +26,15 @@ func CacheKeys(headerWriter string, headerMaxChars int, embedder string, dims in
 	}
 }
 
-// HeaderKey is the key of a chunk's header and fields.
+// HeaderKey is the key of a chunk's header and fields: everything a header
+// writer reads of the chunk. The lead-in is a part only when the chunk has
+// one, so the keys of chunks without one are what they were before lead-ins.
 func HeaderKey(prefix, title string, c schema.Chunk) string {
-	return digest(prefix, title, c.ContentHash, strings.Join(c.SectionPath, "\x1f"), string(c.Kind), string(c.Lang), string(c.Element))
+	parts := []string{prefix, title, c.ContentHash, strings.Join(c.SectionPath, "\x1f"), string(c.Kind), string(c.Lang), string(c.Element)}
+	if c.LeadIn != "" {
+		parts = append(parts, "lead_in="+c.LeadIn)
+	}
+	return digest(parts...)
 }
 
 // VectorKey is the key of the vector of an embed input.

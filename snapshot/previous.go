@@ -39,7 +39,7 @@ func Open(ctx context.Context, dir string) (*Previous, error) {
 	if err != nil {
 		return nil, err
 	}
-	if m.SchemaVersion != artifacts.SchemaVersion {
+	if !artifacts.ReadsSchema(m.SchemaVersion) {
 		return nil, fmt.Errorf("schema version %q, want %q", m.SchemaVersion, artifacts.SchemaVersion)
 	}
 	path := filepath.Join(dir, artifacts.ChunksFile)

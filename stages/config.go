@@ -168,6 +168,7 @@ func (c Config) Validate() error {
 // setting is a plain value with its default filled in, so a file that spells
 // out a default hashes like one that leaves it out.
 func (c Config) Hash() string {
+	c.Chunk = c.Chunk.Resolved() // an unset chunk.min and the quarter of max it stands for shape the same chunks
 	for _, l := range []*[]string{&c.MetadataKeys, &c.Include, &c.Exclude} {
 		if len(*l) == 0 {
 			*l = nil // "exclude: []" is no exclude

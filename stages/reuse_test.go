@@ -154,6 +154,53 @@ func TestReuse(t *testing.T) {
 	}
 }
 
+// TestReuseVersion2: a snapshot of the release before lead_in (schema 2)
+// is a previous snapshot like any other: a chunk whose text, section and
+// lead-in are what they were costs no call, so an upgrade pays only for the
+// chunks the new chunker cut differently.
+func TestReuseVersion2(t *testing.T) {
+	dir := copyCorpus(t, "../testdata/v2snapshot/corpus", nil)
+	out := filepath.Join(t.TempDir(), "snap")
+	if err := os.CopyFS(out, os.DirFS("../testdata/v2snapshot/snap")); err != nil {
+		t.Fatal(err)
+	}
+	old, err := artifacts.ReadChunks(filepath.Join(out, artifacts.ChunksFile))
+	if err != nil {
+		t.Fatalf("a version 2 chunks.parquet: %v", err)
+	}
+	seen := map[string]bool{}
+	for _, c := range old {
+		if c.LeadIn != "" {
+			t.Fatalf("%s: got lead-in %q from a file without the column", c.Key(), c.LeadIn)
+		}
+		seen[snapshotKey(c)] = true
+	}
+	b := newBackends("v1", "m1")
+	res := mustRun(t, testConfig(dir, out, 2), b.opts())
+	if res.Manifest.SchemaVersion != artifacts.SchemaVersion || res.Manifest.Previous == nil {
+		t.Fatalf("got schema %s, previous %+v; want %s and the version 2 snapshot", res.Manifest.SchemaVersion, res.Manifest.Previous, artifacts.SchemaVersion)
+	}
+	now, err := artifacts.ReadChunks(filepath.Join(out, artifacts.ChunksFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	changed := 0
+	for _, c := range now {
+		if !seen[snapshotKey(c)] {
+			changed++
+		}
+	}
+	t.Logf("%d of %d chunks cut differently", changed, len(now))
+	if got := int(b.h.calls.Load()); got != changed || changed == len(now) {
+		t.Errorf("got %d header calls, want %d: one per chunk the new chunker cut differently (of %d)", got, changed, len(now))
+	}
+}
+
+// snapshotKey is what a header is reused under, less the run-wide prefix.
+func snapshotKey(c schema.Chunk) string {
+	return c.DocTitle + "\x00" + c.ContentHash + "\x00" + strings.Join(c.SectionPath, "\x1f") + "\x00" + string(c.Element) + "\x00" + c.LeadIn
+}
+
 // TestReuseDeletedDocument: chunks of a deleted document are gone, and the
 // audit log says they were superseded.
 func TestReuseDeletedDocument(t *testing.T) {

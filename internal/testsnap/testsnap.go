@@ -23,15 +23,15 @@ var Base = map[string]string{
 	"waves.md": `# Waves and surf
 Source: https://www.weather.gov/safety/ripcurrent-science
 
-Wave height is measured from trough to crest. Forecasts give the significant height.
+Wave height is measured from trough to crest. Forecasts give the significant height, the mean of the highest third of the waves, so single waves can be twice as high as the forecast says.
 
 ## Who should go in
 
-Waves above 1.5 m (5 ft) are dangerous for beginners. Experienced surfers handle bigger days.
+Waves above 1.5 m (5 ft) are dangerous for beginners. Experienced surfers handle bigger days, but even they stay out when the lifeguards close the beach to everyone with the double red flag.
 
 ## Period
 
-A long period means powerful waves that break with more force than their height suggests.
+A long period means powerful waves that break with more force than their height suggests. A swell of twelve seconds or more carries its energy deep and far, and it breaks hard on the sandbars.
 `,
 	"safety/rules.md": `# Beach rules
 Source: https://www.usla.org/page/RIPCURRENTS
