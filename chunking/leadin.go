@@ -151,4 +151,3 @@ const (
 func endsWithColon(text string) bool {
 	return strings.HasSuffix(strings.TrimRight(text, " \t\n*_)"), ":")
 }
-
