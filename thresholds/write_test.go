@@ -40,6 +40,9 @@ func proposalChunks() []schema.Chunk {
 		fixtureChunk("safety/regras.md", pt, 15, p, "Nade até 50 m da areia.\nMantenha pelo menos 30 metros das pedras."),
 		fixtureChunk("beaches/mole.md", pt, 31, row, "Vento: acima de 20 nós\nÁgua: abaixo de 18 °C"),
 		fixtureChunk("beaches/mole.md", pt, 40, p, "Ondas de 1 a 2 m no verão; ligue 193 em 2024."),
+		// A bound after the number, past its restatement, and a range.
+		fixtureChunk("safety/rules.md", en, 24, p, "Gusts of 35 knots (about 65 km/h) or more make it unsafe to launch a kite."),
+		fixtureChunk("safety/regras.md", pt, 20, li, "- Ondas de 1–2 m são ideais para iniciantes."),
 		// Comparators that state no limit: a measurement, history, a
 		// comparison, a description, a fact; none is in the golden.
 		fixtureChunk("beaches/mole.md", en, 44, p, "The pier is more than 300 m long."),
@@ -127,7 +130,7 @@ func TestWriteSummary(t *testing.T) {
 		chunks []schema.Chunk
 		want   string
 	}{
-		{"proposal", proposalChunks(), "8 thresholds, 5 subjects, 0 conflicts."},
+		{"proposal", proposalChunks(), "10 thresholds, 4 subjects, 0 conflicts."},
 		{"conflict", conflictChunks(), "7 thresholds, 3 subjects, 2 conflicts."},
 		{"repeated: every threshold counted, five places listed per value", repeatedChunks(), "15 thresholds, 1 subject, 1 conflict."},
 	}
