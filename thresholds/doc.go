@@ -16,5 +16,8 @@
 // it constrains comes from a small bilingual vocabulary ("ondas", "wind",
 // "água" …) matched in the same sentence, nearest to the quantity wins; the
 // hazard is a short phrase opened by a danger keyword. Nothing here is ever
-// applied: Write renders thresholds.md, which says so in its first lines.
+// applied: Write renders thresholds.md, which says so in its first lines,
+// and lists as conflicts the values documents give apart for one subject
+// and comparator, and the bounds that fall outside another document's
+// range for the subject.
 package thresholds
