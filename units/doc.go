@@ -75,6 +75,7 @@
 //     ("[5m]") is minutes; a number in words takes no unit word of the
 //     other language ("um meter provider"); "um grau", "one degree" need a
 //     temperature word near ("um grau maior de sofisticação"); a number
-//     after "host:" is a port ("localhost:4317"").
+//     glued after "host:" is a port, not inches before a closing quote
+//     (`"http://localhost:4317"`).
 //   - Options.Lang other than "pt" is treated as English.
 package units
