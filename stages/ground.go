@@ -17,32 +17,66 @@ const groundTolerance = 0.02
 // ground keeps the model's proposed thresholds that the units parser finds
 // in the chunk (same SI value within tolerance) and returns the rest as
 // ungrounded: a model may read a bound into a chunk, it may not invent one.
-// A proposal the rule extractor already made is not repeated.
+// A between is checked as the rules read one: its value (the lower end, as
+// the prompt asks) must open a range of the text ("1–2 m", "entre 18 e 22
+// °C"), whose upper end it takes. A proposal the rule extractor already
+// made is not repeated.
 func ground(c schema.Chunk, proposed []models.ProposedThreshold, ungrounded []artifacts.UngroundedThreshold) ([]schema.Threshold, []artifacts.UngroundedThreshold) {
 	var out []schema.Threshold
+	var ranges []units.Quantity // parsed on the first between
+	parsed := false
 	for _, p := range proposed {
 		si, unit, ok := siOf(p.Value, p.Unit)
-		var match *schema.Quantity
-		for i, q := range c.Quantities {
-			if ok && q.SIUnit == unit && near(q.SIValue, si) {
-				match = &c.Quantities[i]
-				break
+		var t schema.Threshold
+		var found bool
+		if p.Comparator == schema.ComparatorBetween {
+			if !parsed {
+				ranges, parsed = quantities(&c), true
 			}
+			t, found = groundRange(c, ranges, si, unit, ok)
+		} else {
+			t, found = groundValue(c, si, unit, ok)
 		}
-		if match == nil {
+		if !found {
 			ungrounded = append(ungrounded, artifacts.UngroundedThreshold{Chunk: c.Key(), Subject: p.Subject, Comparator: p.Comparator, Value: p.Value, Unit: p.Unit})
 			continue
 		}
-		if stated(c.Thresholds, p.Comparator, si) {
+		if stated(c.Thresholds, p.Comparator, t.Value, t.Value2) {
 			continue
 		}
-		out = append(out, schema.Threshold{
-			Subject: p.Subject, Comparator: p.Comparator, Value: match.SIValue, SIUnit: unit, Surface: match.Surface,
-			DocPath: c.DocPath, SectionPath: c.SectionPath, Line: c.LineStart + lineOffset(c.Text, match.Start),
-			ContentHash: c.ContentHash, Lang: c.Lang, Origin: "model",
-		})
+		t.Subject, t.Comparator, t.SIUnit = p.Subject, p.Comparator, unit
+		t.DocPath, t.SectionPath, t.ContentHash, t.Lang, t.Origin = c.DocPath, c.SectionPath, c.ContentHash, c.Lang, "model"
+		out = append(out, t)
 	}
 	return out, ungrounded
+}
+
+// groundValue finds the quantity of c holding si in unit: the threshold's
+// value, surface and line.
+func groundValue(c schema.Chunk, si float64, unit string, ok bool) (schema.Threshold, bool) {
+	for _, q := range c.Quantities {
+		if ok && q.SIUnit == unit && near(q.SIValue, si) {
+			return schema.Threshold{Value: q.SIValue, Surface: q.Surface, Line: c.LineStart + lineOffset(c.Text, q.Start)}, true
+		}
+	}
+	return schema.Threshold{}, false
+}
+
+// groundRange finds the range of c whose lower end holds si in unit (qs
+// are c's quantities as units.Parse returned them, with their range ids):
+// the threshold's two values, its surface from the lower end's number to
+// the upper end's unit, and its line.
+func groundRange(c schema.Chunk, qs []units.Quantity, si float64, unit string, ok bool) (schema.Threshold, bool) {
+	for i := 0; ok && i+1 < len(qs); i++ {
+		lo, hi := qs[i], qs[i+1]
+		if lo.Range == 0 || hi.Range != lo.Range || lo.EquivalentOf >= 0 || lo.SIUnit != unit || !near(lo.SIValue, si) ||
+			lo.Start < 0 || lo.Start >= hi.End || hi.End > len(c.Text) {
+			continue
+		}
+		return schema.Threshold{Value: lo.SIValue, Value2: hi.SIValue, Surface: c.Text[lo.Start:hi.End],
+			Line: c.LineStart + lineOffset(c.Text, lo.Start)}, true
+	}
+	return schema.Threshold{}, false
 }
 
 // siOf converts a model's value and unit through the units parser, so the
@@ -55,9 +89,9 @@ func siOf(v float64, unit string) (float64, string, bool) {
 	return qs[0].SIValue, qs[0].SIUnit, true
 }
 
-func stated(ts []schema.Threshold, comparator string, si float64) bool {
+func stated(ts []schema.Threshold, comparator string, si, si2 float64) bool {
 	for _, t := range ts {
-		if t.Comparator == comparator && near(t.Value, si) {
+		if t.Comparator == comparator && near(t.Value, si) && near(t.Value2, si2) {
 			return true
 		}
 	}

@@ -59,15 +59,29 @@ var before = concat(
 		"não ultrapassar", "não ultrapasse", "dentro de"),
 )
 
-// after lists the phrases that bind the quantity right before them:
-// "2 m or more", "18 °C ou menos".
+// after lists the phrases that bind the quantity right before them: "2 m
+// or more", "18 °C ou menos", "25 nós no mínimo", "20 nós para cima". A
+// comparative names its direction: "10 °C or colder" and "10 °C ou mais
+// fria" are at most, and the longer phrase wins over "ou mais".
 var after = concat(
 	phrases(schema.ComparatorAtLeast,
 		"or more", "or higher", "or above", "or greater", "or over", "and above", "and over",
-		"ou mais", "ou superior", "ou acima", "e acima", "ou maior", "ou maiores"),
+		"and up", "and upwards", "and higher", "and more", "or stronger", "or faster", "or deeper",
+		"or warmer", "or hotter", "or bigger", "or larger", "at least", "at the least", "minimum",
+		"ou mais", "ou superior", "ou superiores", "ou acima", "e acima", "ou maior", "ou maiores",
+		"no mínimo", "pelo menos", "para cima", "pra cima", "em diante", "ou mais forte",
+		"ou mais fortes", "ou mais quente", "ou mais quentes", "ou mais alta", "ou mais altas",
+		"ou mais alto", "ou mais altos", "ou mais fundo", "ou mais funda", "ou mais profundo",
+		"ou mais profunda", "ou mais rápido", "ou mais rápida", "ou mais rápidas", "ou mais rápidos"),
 	phrases(schema.ComparatorAtMost,
 		"or less", "or lower", "or below", "or fewer", "or under", "and below", "and under",
-		"ou menos", "ou inferior", "ou abaixo", "e abaixo", "ou menor", "ou menores"),
+		"and less", "and lower", "or weaker", "or slower", "or shallower", "or colder", "or cooler",
+		"or smaller", "at most", "at the most", "maximum",
+		"ou menos", "ou inferior", "ou inferiores", "ou abaixo", "e abaixo", "ou menor", "ou menores",
+		"no máximo", "para baixo", "pra baixo", "ou mais fria", "ou mais frias", "ou mais frio",
+		"ou mais frios", "ou mais fraco", "ou mais fraca", "ou mais fracos", "ou mais fracas",
+		"ou mais baixa", "ou mais baixas", "ou mais baixo", "ou mais baixos", "ou mais raso",
+		"ou mais rasa", "ou mais lento", "ou mais lenta"),
 )
 
 // betweenWords open a two-sided bound, optionally with an article.
@@ -121,18 +135,66 @@ func isBetween(text string, from, pos int) (bool, int) {
 }
 
 // comparatorAfter returns the comparator whose phrase starts right after
-// pos, searching no further than to, and how many words it takes.
+// pos, or after a word saying what the quantity measures ("1.5 m deep or
+// more", "2 m de profundidade ou mais"), searching no further than to, and
+// how many words it takes.
 func comparatorAfter(text string, pos, to int) (string, int) {
 	end := min(to, pos+tailWindow)
-	head := strings.ToLower(collapseSpaces(text[pos:end]))
-	head = strings.TrimLeft(head, " ")
+	head := strings.TrimLeft(strings.ToLower(collapseSpaces(text[pos:end])), " ")
+	for _, m := range measures {
+		if strings.HasPrefix(head, m) && wordEndsAt(head, len(m)) {
+			if cmp, n := postfix(strings.TrimLeft(head[len(m):], " ")); cmp != "" {
+				return cmp, wordCount(m) + n
+			}
+		}
+	}
+	return postfix(head)
+}
+
+// measures may sit between a quantity and its postfix bound.
+var measures = []string{"deep", "high", "tall", "long", "de profundidade", "de altura"}
+
+// postfix returns the comparator whose phrase opens head, and how many
+// words it takes.
+func postfix(head string) (string, int) {
 	best, bestLen := "", 0
 	for _, p := range after {
 		if len(p.text) > bestLen && strings.HasPrefix(head, p.text) && wordEndsAt(head, len(p.text)) {
 			best, bestLen = p.comparator, len(p.text)
 		}
 	}
+	if quantifies(head, bestLen) {
+		return "", 0
+	}
 	return best, wordCount(head[:bestLen])
+}
+
+// quantifiers are the postfix phrases that also open a quantifier of the
+// next noun: "1 m at most beaches", "2 m at least twice".
+var quantifiers = map[string]bool{"at most": true, "at least": true}
+
+// quantifies reports whether head[:n], a postfix phrase, is a quantifier
+// of the word after it rather than a bound on the number before it: it is
+// followed by a word that is not a preposition or conjunction.
+func quantifies(head string, n int) bool {
+	if !quantifiers[head[:n]] {
+		return false
+	}
+	next := ""
+	forEachWord(head[n:], func(start, _ int, w string) {
+		if next == "" && strings.TrimSpace(head[n:n+start]) == "" {
+			next = w
+		}
+	})
+	return next != "" && !boundFollowers[next]
+}
+
+// boundFollowers may come after a postfix bound: "30 m at least from the
+// rocks", "1 m at most when".
+var boundFollowers = map[string]bool{
+	"from": true, "of": true, "in": true, "on": true, "at": true, "to": true, "for": true, "off": true,
+	"away": true, "and": true, "or": true, "but": true, "when": true, "if": true, "while": true, "deep": true,
+	"high": true, "long": true, "offshore": true,
 }
 
 // trimHedge cuts a hedge ("about", "cerca de") from the end of tail and

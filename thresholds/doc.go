@@ -4,9 +4,11 @@
 //
 // Extraction is deterministic and rule-based: a quantity found by package
 // units, bound by a comparator phrase just before it ("acima dos", "up to",
-// "between … and …") or just after it ("or more", "ou menos"), or a plain
-// range whose sentence gives a consequence ("ondas de 2 a 3 m são
-// perigosas"). Only sentences that state a limit are proposed: the bound
+// "between … and …") or just after it, past a restatement ("35 knots
+// (about 65 km/h) or more", "25 nós no mínimo", "10 °C ou mais fria"), or
+// a plain range whose sentence gives a consequence or a directive ("ondas
+// de 2 a 3 m são perigosas", "limit swims in water of 15–18 °C"). Only
+// sentences that state a limit are proposed: the bound
 // comes with a hazard, a directive, a condition or the word limit itself,
 // and the sentence is no measurement ("the pier is more than 300 m long"),
 // history ("em 2024 houve … até 3,5 m"), comparison ("the difference can
@@ -14,5 +16,8 @@
 // it constrains comes from a small bilingual vocabulary ("ondas", "wind",
 // "água" …) matched in the same sentence, nearest to the quantity wins; the
 // hazard is a short phrase opened by a danger keyword. Nothing here is ever
-// applied: Write renders thresholds.md, which says so in its first lines.
+// applied: Write renders thresholds.md, which says so in its first lines,
+// and lists as conflicts the values documents give apart for one subject
+// and comparator, and the bounds that fall outside another document's
+// range for the subject.
 package thresholds

@@ -28,16 +28,18 @@ func Extract(c schema.Chunk, qs []units.Quantity) []schema.Threshold {
 		if !fits(c.Text, q) || q.EquivalentOf >= 0 {
 			continue
 		}
+		lo := i
 		hi, isRange := rangeEnd(c.Text, qs, i)
 		if isRange {
 			i++ // the upper end is consumed with the lower one
 		}
 		end := hi.End
 		sStart, sEnd := sentenceAround(c.Text, q.Start, end, c.Element == schema.ElementTableRow)
-		comparator, skipBefore, skipAfter := boundOf(c.Text, sStart, sEnd, q, hi, isRange)
+		bEnd := min(boundEnd(c.Text, qs, lo, i), sEnd)
+		comparator, skipBefore, skipAfter := boundOf(c.Text, sStart, sEnd, q, bEnd, isRange)
 		row := c.Element == schema.ElementTableRow
 		switch {
-		case comparator == "" && isRange && rangeStatesLimit(c.Text, sStart, sEnd, qs, row):
+		case comparator == "" && isRange && rangeStatesLimit(c.Text, sStart, sEnd, q, qs, row):
 			comparator = schema.ComparatorBetween // "Waves of 2-3 m are dangerous"
 		case comparator == "":
 			continue
@@ -45,7 +47,7 @@ func Extract(c schema.Chunk, qs []units.Quantity) []schema.Threshold {
 			continue
 		}
 		t := schema.Threshold{
-			Subject:     subjectFor(c.Text, sStart, sEnd, q.Start, end, q.Dimension, skipBefore, skipAfter),
+			Subject:     subjectFor(c.Text, sStart, sEnd, q.Start, bEnd, q.Dimension, skipBefore, skipAfter),
 			Comparator:  comparator,
 			Value:       q.SIValue,
 			SIUnit:      q.SIUnit,
@@ -70,7 +72,9 @@ func Extract(c schema.Chunk, qs []units.Quantity) []schema.Threshold {
 
 // boundOf returns the comparator binding q (or the range q…hi), or "",
 // with the number of words its phrase takes before and after the quantity.
-func boundOf(text string, sStart, sEnd int, q, hi units.Quantity, isRange bool) (cmp string, before, after int) {
+// A phrase after the quantity is looked for from bEnd, past a restatement
+// ("35 knots (about 65 km/h) or more").
+func boundOf(text string, sStart, sEnd int, q units.Quantity, bEnd int, isRange bool) (cmp string, before, after int) {
 	if isRange {
 		if ok, n := isBetween(text, sStart, q.Start); ok {
 			return schema.ComparatorBetween, n, 0
@@ -80,8 +84,32 @@ func boundOf(text string, sStart, sEnd int, q, hi units.Quantity, isRange bool) 
 	if cmp, n := comparatorBefore(text, sStart, q.Start); cmp != "" {
 		return cmp, n, 0
 	}
-	cmp, n := comparatorAfter(text, hi.End, sEnd)
+	cmp, n := comparatorAfter(text, bEnd, sEnd)
 	return cmp, 0, n
+}
+
+// restatementWindow bounds how far a restatement's closing bracket may sit
+// after its last quantity: "(about 65 km/h)", "(61–66 °F, ao largo)".
+const restatementWindow = 24
+
+// boundEnd is where the quantities qs[lo..hi] end as a bound reads them:
+// after hi, or after the restatement that follows ("35 knots (about 65
+// km/h)", "16 and 19 °C (61–66 °F)") and its closing bracket.
+func boundEnd(text string, qs []units.Quantity, lo, hi int) int {
+	end := qs[hi].End
+	for j := hi + 1; j < len(qs) && (qs[j].EquivalentOf == lo || qs[j].EquivalentOf == hi); j++ {
+		if fits(text, qs[j]) {
+			end = qs[j].End
+		}
+	}
+	if end == qs[hi].End {
+		return end
+	}
+	rest := text[end:min(len(text), end+restatementWindow)]
+	if k := strings.IndexAny(rest, ")]"); k >= 0 && !strings.ContainsAny(rest[:k], "([\n") {
+		return end + k + 1
+	}
+	return end
 }
 
 // rangeEnd returns the upper end of the range qs[i] opens, or qs[i] itself

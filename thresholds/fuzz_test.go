@@ -15,6 +15,7 @@ func FuzzExtract(f *testing.F) {
 		f.Add(c.Text, c.Lang == schema.LangPT, c.Element == schema.ElementTableRow)
 	}
 	f.Add("entre 1 e 2 m\n\n- acima de\n3 °C ou menos", true, false)
+	f.Add("35 knots (about 65 km/h) or more; 2 m deep at most beaches (", false, false)
 	f.Fuzz(func(t *testing.T, text string, pt, row bool) {
 		lang := schema.LangEN
 		if pt {

@@ -1,6 +1,7 @@
 package thresholds
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/ocean-safety/ingest/units"
@@ -15,42 +16,68 @@ import (
 // condition (when, if, quando) or the word limit itself (maximum, mínimo).
 // The cue lists are small and bilingual, like the subject vocabulary.
 
-// limitCues are the words and phrases of such a cue besides the hazard
-// words (hazardWords), lower case. An entry ending in "*" matches the words
-// it starts.
-var limitCues = cues(
-	// what follows from the bound
+// consequenceCues say what follows from a bound: a hazard, a flag, a
+// closure, who it suits. An entry ending in "*" matches the words it
+// starts.
+var consequenceCues = []string{
 	"emergency", "caution", "careful", "warning*", "alert*", "flag", "flags", "closes", "closed",
 	"close the", "prohibited", "forbidden", "banned", "allowed", "permitted", "safe", "safely",
 	"ideal", "suit", "suits", "suitable", "good for", "beginner*", "children", "kill", "kills",
 	"fatal", "death", "cause", "causes", "knock*", "rough", "outpace*", "chill*", "shorten*",
-	"sign of",
+	"sign of", "calls for", "call for",
 	"emergência", "cuidado", "aviso*", "alerta*", "bandeira*", "fecha a", "fecham a", "fechar a",
-	"interdit*", "proibid*", "permitid*", "seguro", "segura", "seguros", "tranquilo", "tranquila",
-	"ideal", "ideais", "bom para", "bons para", "boa para", "boas para", "iniciante*", "crianças",
-	"matar", "mata", "morte", "causar", "causa", "causam", "derruba*", "agitado", "agitada",
-	"sinal de", "experiente*",
-	// what to do about it
+	"interdit*", "proibid*", "permitid*", "seguro", "segura", "seguros", "seguras", "tranquilo",
+	"tranquila", "ideal", "ideais", "bom para", "bons para", "boa para", "boas para", "iniciante*",
+	"crianças", "matar", "mata", "morte", "causar", "causa", "causam", "derruba*", "agitado",
+	"agitada", "sinal de", "experiente*",
+}
+
+// directiveCues say what to do about a bound.
+var directiveCues = []string{
 	"should", "must", "never", "avoid", "keep", "stay", "wear", "use", "treat", "limit", "leave",
-	"don't", "do not", "only", "recommend*", "advise*", "require*", "call", "swim", "paddle",
+	"don't", "do not", "recommend*", "advise*", "require*", "need", "needs", "swim", "paddle",
 	"deve", "devem", "deveria", "precisa*", "não", "nunca", "evite", "evitem", "mantenha*",
-	"fique", "fiquem", "use", "usem", "nade", "nadem", "deixe", "saia", "limite", "só",
-	"somente", "apenas", "recomend*", "exige*", "pede", "pedem", "ligue", "trate",
+	"fique", "fiquem", "use", "usem", "nade", "nadem", "deixe", "saia", "limite", "recomend*",
+	"exige*", "pede", "pedem", "trate",
+}
+
+// rangeDirectives are the directives that make a plain range a limit too
+// ("Limit swims to 20 minutes in water of 15–18 °C"): the modal verbs and
+// imperatives a description does not share. Not "only", "stay", "swim" or
+// "não", which a range's description uses as readily ("waves of 1–2 m only
+// on the south shore", "rips are 3–10 m wide, so a short swim sideways is
+// enough"), nor "call"/"ligue" ("ligue 193").
+var rangeDirectives = []string{
+	"should", "must", "never", "avoid", "wear", "limit", "don't", "do not", "recommend*",
+	"advise*", "require*", "need", "needs",
+	"deve", "devem", "deveria", "precisa*", "nunca", "evite", "evitem", "use", "usem", "limite",
+	"recomend*", "exige*",
+}
+
+// limitCues are the words and phrases of a cue that a sentence states a
+// limit, besides the hazard words (hazardWords), lower case: a consequence,
+// a directive, a condition or the word limit itself ("the maximum", "um
+// máximo de"; not the adverb "no máximo", which is only a comparator and
+// bounds measurements as readily: "a baía tem no máximo 10 m").
+var limitCues = cues(slices.Concat(consequenceCues, directiveCues, []string{
+	"only", "call", "só", "somente", "apenas", "ligue",
 	// a condition
 	"when", "whenever", "if", "unless", "quando", "se", "sempre que", "caso",
 	// the word limit itself
-	"minimum", "maximum", "limit*", "threshold*", "mínimo", "máximo", "limite*",
-)
+	"minimum", "maximum", "limit*", "threshold*", "limite*", "o máximo", "o mínimo", "máximo de",
+	"mínimo de", "máxima de", "mínima de", "a máxima", "a mínima",
+})...)
 
-// rangeCues are the consequences that make a plain range ("ondas de 2 a 3
-// m são perigosas") a between threshold; a range without one describes
-// ("experienced surfers handle 2–3 m on a good day").
-var rangeCues = cues(
+// rangeCues are what make a plain range ("ondas de 2 a 3 m são perigosas",
+// "limite o banho em água de 15 a 18 °C") a between threshold: a
+// consequence or a directive. A range without one describes ("experienced
+// surfers handle 2–3 m on a good day").
+var rangeCues = cues(slices.Concat(rangeDirectives, []string{
 	"danger*", "hazard*", "risk*", "unsafe", "hypotherm*", "cold shock", "drown*", "ideal", "suit",
 	"suits", "suitable", "good for", "safe", "perig*", "risco*", "arriscad*", "hipoterm*",
 	"choque térmico", "afoga*", "insegur*", "ideais", "bom para", "bons para", "boa para",
-	"boas para", "seguro", "segura", "tranquilo", "tranquila",
-)
+	"boas para", "seguro", "segura", "seguros", "seguras", "tranquilo", "tranquila",
+})...)
 
 // descriptionCues right before a bound make it a description: "usually
 // below 20 °C", "muitas vezes abaixo de 20 °C", "em geral menor que 1 m".
@@ -97,18 +124,21 @@ func statesLimit(text string, sStart, sEnd int, q units.Quantity, before int, qs
 	return limitCues.in(sentence) || hazardIn(text[sStart:sEnd]) != ""
 }
 
-// rangeStatesLimit reports whether a plain range in a sentence states a
-// limit through its consequence: "Waves of 2-3 m are dangerous". A range
+// rangeStatesLimit reports whether a plain range q… in a sentence states a
+// limit through its consequence or a directive: "Waves of 2-3 m are
+// dangerous", "Limite o banho em água de 15 a 18 °C". A range
 // in a table cell is a column's value: the row's other cells say what it
 // means, and a row of the Beaufort scale is no more a threshold than its
 // neighbours that lack a danger word.
-func rangeStatesLimit(text string, sStart, sEnd int, qs []units.Quantity, row bool) bool {
+func rangeStatesLimit(text string, sStart, sEnd int, q units.Quantity, qs []units.Quantity, row bool) bool {
 	if row {
 		return false
 	}
 	sentence := wordsOf(text[sStart:sEnd])
-	if historyCues.in(sentence) || hasYear(text, sStart, sEnd, qs) {
-		return false
+	ahead := sentence.upTo(q.Start - sStart)
+	if historyCues.in(sentence) || hasYear(text, sStart, sEnd, qs) ||
+		descriptionCues.in(ahead.last(0, descriptionWindow)) {
+		return false // "rips are usually narrow, often 3–10 m wide"
 	}
 	return rangeCues.in(sentence)
 }

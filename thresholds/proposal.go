@@ -39,6 +39,8 @@ type valueKey struct {
 type value struct {
 	n        int
 	examples []schema.Threshold // the first MaxExamples in Sort's order
+	doc      string             // the first document that states it
+	several  bool               // more than one document states it
 }
 
 // pairKey is a subject and comparator, the unit conflicts are judged in.
@@ -62,11 +64,12 @@ func (p *Proposal) Add(t schema.Threshold) {
 	k := valueKey{t.Subject, t.Comparator, t.Value, t.Value2}
 	v := p.values[k]
 	if v == nil {
-		v = &value{}
+		v = &value{doc: strings.Clone(t.DocPath)}
 		k.subject, k.comparator = strings.Clone(k.subject), strings.Clone(k.comparator)
 		p.values[k] = v
 	}
 	v.n++
+	v.several = v.several || v.doc != t.DocPath
 	i, _ := slices.BinarySearchFunc(v.examples, t, compare)
 	if i < MaxExamples {
 		v.examples = slices.Insert(v.examples, i, own(t))
@@ -164,9 +167,10 @@ func (p *Proposal) WriteTo(w io.Writer) (int64, error) {
 		cw.print("None.\n")
 		return cw.flush(bw)
 	}
-	cw.print("Documents that give different values (more than 2% apart) for the same subject and comparator.\n")
+	cw.print("Documents that give different values (more than 2% apart) for the same subject and comparator,\n")
+	cw.print("and bounds outside the range another document gives for the same subject.\n")
 	for _, c := range cs {
-		cw.print(fmt.Sprintf("\n### %s, %s\n\n", c.subject, c.comparator))
+		cw.print(fmt.Sprintf("\n### %s\n\n", c.title()))
 		for _, cl := range c.clusters {
 			var links []string
 			more := 0
@@ -179,6 +183,9 @@ func (p *Proposal) WriteTo(w io.Writer) (int64, error) {
 				more += r.n - len(r.examples)
 			}
 			line := "- " + cell(siValue(cl[0].examples[0])) + ": " + strings.Join(links, ", ")
+			if c.kind == rangeConflict {
+				line = "- " + cl[0].key.comparator + " " + line[2:]
+			}
 			if more > 0 {
 				line += " and " + morePlaces(more)
 			}
@@ -197,33 +204,106 @@ func (p *Proposal) hidden(rs []row) bool {
 	return false
 }
 
-// conflict is one subject and comparator on which documents disagree: its
-// values in clusters of agreeing ones.
+// conflict is one subject and comparator on which documents disagree,
+// its values in clusters of agreeing ones; or a range and the bounds of
+// other documents outside it, the range first, each in a cluster of its
+// own.
 type conflict struct {
+	kind                conflictKind
 	subject, comparator string
 	clusters            [][]row
 }
 
+type conflictKind int
+
+const (
+	valueConflict conflictKind = iota // values of one comparator apart
+	rangeConflict                     // bounds outside a range
+)
+
+func (c conflict) title() string {
+	if c.kind == rangeConflict {
+		return c.subject + ", bounds outside " + siValue(c.clusters[0][0].examples[0])
+	}
+	return c.subject + ", " + c.comparator
+}
+
 // conflicts finds, in rows sorted by Sort's order, the subject–comparator
 // pairs whose values fall into more than one cluster across more than one
-// document. Unknown subjects are left out: two unrelated bounds that share
-// no subject cannot disagree.
+// document, and the ranges that another document's bound falls outside
+// (see outside), subject by subject. Unknown subjects are left out: two
+// unrelated bounds that share no subject cannot disagree.
 func (p *Proposal) conflicts(rs []row) []conflict {
 	var out []conflict
 	for i := 0; i < len(rs); {
 		j := i
-		for j < len(rs) && rs[j].key.subject == rs[i].key.subject && rs[j].key.comparator == rs[i].key.comparator {
+		for j < len(rs) && rs[j].key.subject == rs[i].key.subject {
+			j++
+		}
+		if rs[i].key.subject != SubjectUnknown {
+			out = append(out, p.valueConflicts(rs[i:j])...)
+			out = append(out, rangeConflicts(rs[i:j])...)
+		}
+		i = j
+	}
+	return out
+}
+
+// valueConflicts are the conflicts within each comparator of one subject's
+// rows.
+func (p *Proposal) valueConflicts(rs []row) []conflict {
+	var out []conflict
+	for i := 0; i < len(rs); {
+		j := i
+		for j < len(rs) && rs[j].key.comparator == rs[i].key.comparator {
 			j++
 		}
 		k := rs[i].key
-		if k.subject != SubjectUnknown && p.pairs[pairKey{k.subject, k.comparator}].several {
+		if p.pairs[pairKey{k.subject, k.comparator}].several {
 			if clusters := cluster(rs[i:j]); len(clusters) > 1 {
-				out = append(out, conflict{k.subject, k.comparator, clusters})
+				out = append(out, conflict{valueConflict, k.subject, k.comparator, clusters})
 			}
 		}
 		i = j
 	}
 	return out
+}
+
+// rangeConflicts are, for each range of one subject's rows, the one-sided
+// bounds another document gives outside it: "waves between 1 and 2 m suit
+// beginners" and "waves above 3 m are dangerous" disagree on where the
+// limit is; "above 1.5 m" or "above 2 m" falls inside the range and does
+// not.
+func rangeConflicts(rs []row) []conflict {
+	var out []conflict
+	for _, r := range rs {
+		if r.key.comparator != schema.ComparatorBetween {
+			continue
+		}
+		c := conflict{kind: rangeConflict, subject: r.key.subject, comparator: r.key.comparator, clusters: [][]row{{r}}}
+		for _, b := range rs {
+			if b.key.comparator != schema.ComparatorBetween && outside(b.key.value, r.key) && otherDocuments(r, b) {
+				c.clusters = append(c.clusters, []row{b})
+			}
+		}
+		if len(c.clusters) > 1 {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// outside reports whether v lies outside the range k, beyond the conflict
+// tolerance of either end: a bound at a range's end agrees with it.
+func outside(v float64, k valueKey) bool {
+	lo, hi := min(k.value, k.value2), max(k.value, k.value2)
+	return v < lo && !near(v, lo) || v > hi && !near(v, hi)
+}
+
+// otherDocuments reports whether a and b are not both stated by one
+// document alone: a document's own range and bound are its business.
+func otherDocuments(a, b row) bool {
+	return a.several || b.several || a.doc != b.doc
 }
 
 func morePlaces(n int) string {

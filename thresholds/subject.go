@@ -33,7 +33,8 @@ var vocabulary = map[units.Dimension]map[string]string{
 		"peito", "joelho", "joelhos", "água",
 	).add(
 		SubjectDistance, "distance", "shore", "shoreline", "beach", "offshore", "flags", "swim",
-		"distância", "praia", "costa", "areia", "margem", "beira", "bandeiras", "afaste", "nade",
+		"rocks", "rock", "distância", "praia", "costa", "areia", "margem", "beira", "bandeiras",
+		"afaste", "nade", "pedras", "pedra", "rochas", "costão",
 	),
 	units.Speed: words(
 		SubjectWindSpeed, "wind", "winds", "windy", "gust", "gusts", "breeze",
@@ -45,9 +46,14 @@ var vocabulary = map[units.Dimension]map[string]string{
 	units.Temperature: words(
 		SubjectWaterTemperature, "water", "sea", "ocean", "água", "mar", "oceano",
 	).add(
-		SubjectAirTemperature, "air", "heat", "hot", "sun", "ar", "calor", "sol", "térmica",
+		SubjectAirTemperature, "air", "heat", "hot", "sun", "day", "days", "ar", "calor", "sol",
+		"térmica", "dia", "dias",
 	),
 }
+
+// breakKinds name a surf break when "break" follows: "shore break",
+// "beach break", "reef break", "point break".
+var breakKinds = map[string]bool{"shore": true, "beach": true, "reef": true, "point": true}
 
 type wordSet map[string]string
 
@@ -75,6 +81,7 @@ func subjectFor(text string, sStart, sEnd, start, end int, dim units.Dimension, 
 	}
 	var hits []hit
 	before, n := 0, 0 // words wholly before the quantity; words seen
+	prev := ""
 	forEachWord(text[sStart:sEnd], func(wStart, wEnd int, w string) {
 		wStart, wEnd = wStart+sStart, wEnd+sStart
 		if wStart < end && wEnd > start {
@@ -86,6 +93,14 @@ func subjectFor(text string, sStart, sEnd, start, end int, dim units.Dimension, 
 		if subject, ok := vocab[w]; ok {
 			hits = append(hits, hit{subject, n})
 		}
+		if dim == units.Length && breakKinds[prev] && w == "break" {
+			// "shore break", "beach break": a kind of wave, not the shore.
+			if k := len(hits) - 1; k >= 0 && hits[k].pos == n-1 {
+				hits = hits[:k]
+			}
+			hits = append(hits, hit{SubjectWaveHeight, n})
+		}
+		prev = w
 		n++
 	})
 	best, bestDist := SubjectUnknown, -1

@@ -40,6 +40,9 @@ func proposalChunks() []schema.Chunk {
 		fixtureChunk("safety/regras.md", pt, 15, p, "Nade até 50 m da areia.\nMantenha pelo menos 30 metros das pedras."),
 		fixtureChunk("beaches/mole.md", pt, 31, row, "Vento: acima de 20 nós\nÁgua: abaixo de 18 °C"),
 		fixtureChunk("beaches/mole.md", pt, 40, p, "Ondas de 1 a 2 m no verão; ligue 193 em 2024."),
+		// A bound after the number, past its restatement, and a range.
+		fixtureChunk("safety/rules.md", en, 24, p, "Gusts of 35 knots (about 65 km/h) or more make it unsafe to launch a kite."),
+		fixtureChunk("safety/regras.md", pt, 20, li, "- Ondas de 1–2 m são ideais para iniciantes."),
 		// Comparators that state no limit: a measurement, history, a
 		// comparison, a description, a fact; none is in the golden.
 		fixtureChunk("beaches/mole.md", en, 44, p, "The pier is more than 300 m long."),
@@ -64,6 +67,14 @@ func conflictChunks() []schema.Chunk {
 		fixtureChunk("beaches/campeche.md", pt, 14, p, "Vento acima de 20 nós é perigoso para o kite."),
 		fixtureChunk("beaches/campeche.md", pt, 20, p, "Ondas acima de 2 m fecham a praia."),
 		fixtureChunk("beaches/campeche.md", pt, 22, p, "Ondas acima de 3 m só para surfistas experientes."),
+		// A range and the bounds of other documents: 2 m is its upper end
+		// and 1.5 m lies inside it (no conflict), 3 m lies outside.
+		fixtureChunk("safety/rules.md", en, 11, p, "A swell between 1 and 2 m suits beginners."),
+		fixtureChunk("beaches/joaquina.md", pt, 12, p, "Ondas acima de 1,5 m são perigosas para iniciantes."),
+		// A document's own range and bound do not conflict: 25 °C is
+		// outside 16–19 °C, but only joaquina.md gives either.
+		fixtureChunk("beaches/joaquina.md", pt, 14, p, "Para surfar com a água entre 16 e 19 °C, use roupa de borracha de 3 mm."),
+		fixtureChunk("beaches/joaquina.md", pt, 16, p, "Com água acima de 25 °C, beba água e evite o sol."),
 	}
 }
 
@@ -127,8 +138,8 @@ func TestWriteSummary(t *testing.T) {
 		chunks []schema.Chunk
 		want   string
 	}{
-		{"proposal", proposalChunks(), "8 thresholds, 5 subjects, 0 conflicts."},
-		{"conflict", conflictChunks(), "7 thresholds, 3 subjects, 2 conflicts."},
+		{"proposal", proposalChunks(), "10 thresholds, 4 subjects, 0 conflicts."},
+		{"conflict", conflictChunks(), "11 thresholds, 3 subjects, 4 conflicts."},
 		{"repeated: every threshold counted, five places listed per value", repeatedChunks(), "15 thresholds, 1 subject, 1 conflict."},
 	}
 	for _, tt := range tests {
@@ -172,6 +183,33 @@ func TestCellAndLink(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			if tt.got != tt.want {
 				t.Errorf("got %q, want %q", tt.got, tt.want)
+			}
+		})
+	}
+}
+
+// TestOutside: a bound conflicts with a range only beyond the conflict
+// tolerance of its ends.
+func TestOutside(t *testing.T) {
+	r := valueKey{value: 1, value2: 2}
+	tests := []struct {
+		name string
+		v    float64
+		want bool
+	}{
+		{"inside", 1.5, false},
+		{"at the lower end", 1, false},
+		{"at the upper end", 2, false},
+		{"within the tolerance above", 2.03, false},
+		{"within the tolerance below", 0.99, false},
+		{"above", 3, true},
+		{"below", 0.5, true},
+		{"just beyond the tolerance", 2.05, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := outside(tt.v, r); got != tt.want {
+				t.Errorf("got outside(%v, 1–2) %v, want %v", tt.v, got, tt.want)
 			}
 		})
 	}

@@ -103,6 +103,9 @@ func (p *parser) vetoed(n numeral, d *unitDef, uStart, uEnd int) bool {
 	if d.dim == Length && areaWords[lowerASCII(p.wordAfter(uEnd))] {
 		return true // "19 quilômetros quadrados", "2 metros cúbicos"
 	}
+	if p.implausible(n, d, uStart, uEnd) {
+		return true
+	}
 	switch d.context {
 	case anyContext:
 		return false

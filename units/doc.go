@@ -68,5 +68,14 @@
 //     feet" after "his", "os" … (a body's); "degrees" near university words.
 //     A length followed by "square", "quadrados", "cúbicos" or written "km²"
 //     is an area or a volume, not a length.
+//   - Numbers that real text writes next to a unit-like letter by chance
+//     are not measurements (see plausible.go): a letter C above 60 or F
+//     above 140 is a model ("Xeon 8581C"); a glued "m" right after a word
+//     of time ("timeout ~60m", "1 minute (1m)") or inside a PromQL range
+//     ("[5m]") is minutes; a number in words takes no unit word of the
+//     other language ("um meter provider"); "um grau", "one degree" need a
+//     temperature word near ("um grau maior de sofisticação"); a number
+//     glued after "host:" is a port, not inches before a closing quote
+//     (`"http://localhost:4317"`).
 //   - Options.Lang other than "pt" is treated as English.
 package units

@@ -54,7 +54,8 @@ const (
 func (p *parser) freeStanding(start int) bool { return p.standing(start) == alone }
 
 // standing tells a number of its own from part of an identifier ("v1",
-// "SC-401", "COVID-19"), a date or time ("12/05", "10:30") or money ("R$
+// "SC-401", "COVID-19"), a host and port ("localhost:4317"), a date or
+// time ("12/05", "10:30") or money ("R$
 // 5"). After a "+" it may be a phone code ("+55") or a signed temperature
 // ("+5°"): the unit decides.
 func (p *parser) standing(start int) standing {
@@ -81,7 +82,11 @@ func (p *parser) standing(start int) standing {
 		if unicode.IsLetter(before()) {
 			return notNumber
 		}
-	case r == '/' || r == ':' || r == '.' || r == ',':
+	case r == ':':
+		if b := before(); unicode.IsDigit(b) || unicode.IsLetter(b) {
+			return notNumber // "10:30", "localhost:4317", "endpoint:443"
+		}
+	case r == '/' || r == '.' || r == ',':
 		if unicode.IsDigit(before()) {
 			return notNumber
 		}

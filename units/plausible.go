@@ -1,0 +1,107 @@
+package units
+
+import (
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// A unit spelling after a number is not always a measurement even where
+// no context word vetoes it (see vetoed): real text writes "an Intel Xeon
+// 8581C", "a timeout of ~60m", "rate(x[5m])", "um meter provider" (a
+// Portuguese sentence about an English noun) and "um grau maior de
+// sofisticação". The checks here keep such readings out; each was found
+// in units/testdata/nothing.jsonl's development half.
+
+// letterTempMax is the largest value a bare letter C or F (no degree
+// sign: "25C", "77F") is read as a temperature at: above it the letter
+// names a model or a grade ("Xeon 8581C", "Platinum 8252C"). 60 °C and
+// 140 °F are past any air or water reading.
+var letterTempMax = map[scale]float64{celsius: 60, fahrenheit: 140}
+
+// durationWords right before a glued "m" ("60m", "1m") make it minutes:
+// "a timeout of ~60m", "at least 1 minute (1m)", "the scrape interval is
+// 15s and the timeout 1m". Only the word right before counts: "swam 40m in
+// a minute" is a distance.
+var durationWords = words(
+	"timeout*", "interval*", "minute*", "duration*", "period*", "ttl", "delay*", "latenc*",
+	"retention", "expir*", "wait*", "sleep*", "cron*", "schedul*", "uptime", "scrape*", "poll*",
+	"refresh*", "backoff*", "deadline*", "minuto*", "intervalo*", "duração", "duracao", "período",
+	"periodo", "espera*", "atraso*", "expira*", "prazo*",
+)
+
+// temperatureWords near "one degree", "um grau" written in words make it
+// a temperature; without one, "um" is the article ("um grau muito maior de
+// sofisticação", "one degree of freedom").
+var temperatureWords = words(
+	"temperat*", "water", "air", "sea", "ocean", "cold*", "warm*", "hot", "heat*", "cool*",
+	"chill*", "freez*", "rose", "risen", "rise*", "drop*", "fell", "fall*", "climb*", "thermomet*",
+	"weather", "forecast*", "celsius", "fahrenheit", "fever", "água", "agua", "ar", "mar",
+	"oceano", "frio*", "fria*", "quente*", "calor*", "esquent*", "esfri*", "gelad*", "congel*",
+	"subiu", "sobe", "subir", "caiu", "cai", "cair", "baix*", "termômetro*", "termometro*",
+	"previsão", "previsao", "clima", "mínima", "máxima", "minima", "maxima", "febre",
+)
+
+// foreignUnitWords are unit words of the other language: after a number in
+// words they are not a measurement ("um meter provider" in Portuguese). A
+// digit takes either ("a 2 meter swell" in a Portuguese page quoting one).
+var foreignUnitWords = map[bool]map[string]bool{
+	true: { // in Portuguese text, English words
+		"meter": true, "meters": true, "metre": true, "metres": true, "foot": true, "feet": true,
+		"inch": true, "inches": true, "yard": true, "yards": true, "mile": true, "miles": true,
+		"fathom": true, "fathoms": true, "knot": true, "knots": true, "degree": true, "degrees": true,
+		"centimetre": true, "centimetres": true, "centimeter": true, "centimeters": true,
+		"millimetre": true, "millimetres": true, "millimeter": true, "millimeters": true,
+		"kilometre": true, "kilometres": true, "kilometer": true, "kilometers": true,
+	},
+	false: { // in English text, Portuguese words
+		"metro": true, "metros": true, "pé": true, "pés": true, "polegada": true, "polegadas": true,
+		"jarda": true, "jardas": true, "milha": true, "milhas": true, "braça": true, "braças": true,
+		"nó": true, "nós": true, "grau": true, "graus": true,
+	},
+}
+
+// implausible reports whether the unit d spelled at text[uStart:uEnd]
+// after numeral n reads as something other than a measurement.
+func (p *parser) implausible(n numeral, d *unitDef, uStart, uEnd int) bool {
+	t := p.text
+	switch {
+	case d.rules&tight != 0 && n.value > letterTempMax[d.scale]:
+		return true // "Xeon 8581C"
+	case d.spelling == "m" && uStart == n.end:
+		// "[5m]" is a PromQL range; a glued "m" among words of time, minutes.
+		return n.start > 0 && t[n.start-1] == '[' && uEnd < len(t) && t[uEnd] == ']' ||
+			durationWords.in(t, wordBefore(t, n.start), n.start)
+	case n.words && foreignUnitWords[p.pt][lowerASCII(t[uStart:uEnd])]:
+		return true // "um meter provider"
+	case n.words && n.value == 1 && d.scale == bareDegrees && d.spelling != "°":
+		return !p.near(n.start, uEnd, temperatureWords) // "um grau maior de sofisticação"
+	}
+	return false
+}
+
+// wordBefore is where the word before pos starts, past the spaces and the
+// few marks that may sit between it and a number ("timeout (~60m", "minute
+// (1m)"), or pos when there is none.
+func wordBefore(t string, pos int) int {
+	i := pos
+	for k := 0; i > 0 && k < 4; k++ {
+		r, size := utf8.DecodeLastRuneInString(t[:i])
+		if isLetter(r) || !unicode.IsSpace(r) && !strings.ContainsRune("([~=:≈", r) {
+			break
+		}
+		i -= size
+	}
+	end := i
+	for i > 0 {
+		r, size := utf8.DecodeLastRuneInString(t[:i])
+		if !isLetter(r) {
+			break
+		}
+		i -= size
+	}
+	if i == end {
+		return pos
+	}
+	return i
+}
