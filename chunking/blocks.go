@@ -43,6 +43,7 @@ type blockWalker struct {
 	tables   []int // lines of tables (for the table-in-prose warning)
 	lists    int   // lists seen, to number them
 	items    int   // list items seen, to number them
+	lastTab  int   // the tab of the last block placed in one
 	diags    []schema.Diagnostic
 }
 
@@ -160,6 +161,17 @@ func (w *blockWalker) place(b block) {
 		if b.start < a.end && a.start < b.end {
 			b.group = i + 1
 		}
+	}
+	for i, t := range w.p.tabs { // outer tabs first: they are sorted by start
+		if b.start < t.end && t.start < b.end {
+			if t.title != "" {
+				b.section = append(b.section, t.title)
+			}
+			b.tab = i + 1
+		}
+	}
+	if b.tab != 0 && b.tab != w.lastTab {
+		b.tabStart, w.lastTab = true, b.tab
 	}
 	w.blocks = append(w.blocks, b)
 }
@@ -288,7 +300,7 @@ func inlineText(n ast.Node, src []byte) string {
 // checkFence warns about a fence that is never closed: the rest of the
 // document became code, which is rarely what the author meant.
 func (w *blockWalker) checkFence(s span) {
-	t := w.p.Doc.Text[s.start:s.end]
+	t := w.p.view[s.start:s.end] // the view: a fence in a tab's or component's body moved left
 	open := strings.TrimLeft(t, " ")
 	mark := open[:1]
 	n := len(open) - len(strings.TrimLeft(open, mark))

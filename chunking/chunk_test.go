@@ -14,6 +14,7 @@ import (
 
 	"github.com/ocean-safety/ingest/corpus"
 	"github.com/ocean-safety/ingest/internal/golden"
+	"github.com/ocean-safety/ingest/models"
 	"github.com/ocean-safety/ingest/schema"
 )
 
@@ -40,6 +41,9 @@ func TestChunkFixtures(t *testing.T) {
 			}
 			chunks, diags := ch.Chunk(p)
 			checkInvariants(t, ch, p, chunks)
+			for i := range chunks { // the header a reader (and the embedder) sees above each chunk
+				chunks[i].ContextHeader = models.ExtractiveHeader(p.Doc.Title, chunks[i], models.DefaultHeaderChars)
+			}
 			got := renderChunks(chunks, append(p.Diags, diags...))
 			if showDoc {
 				got = append(renderDocument(p), got...)
@@ -141,6 +145,9 @@ func renderChunks(chunks []schema.Chunk, diags []schema.Diagnostic) []byte {
 		}
 		if c.LeadIn != "" {
 			line["lead_in"] = c.LeadIn
+		}
+		if c.ContextHeader != "" {
+			line["header"] = c.ContextHeader
 		}
 		if len(c.Metadata) > 0 {
 			line["metadata"] = c.Metadata

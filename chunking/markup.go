@@ -66,20 +66,28 @@ type cleaned struct {
 	base        int            // the body's offset in its document
 	counts      map[string]int // removals by kind
 	admonitions []admonition   // typed regions, for the chunks' metadata
+	tabs        []admonition   // content tabs, titled (see tabs.go)
+	shifts      []shift        // lines whose words move left over insignificant indentation, once all markup is blanked
 }
 
-// admonition is a region of a body inside a note, tip, warning…
+// admonition is a region of a body inside a note, tip, warning… or a
+// content tab (kind "tab", with its title).
 type admonition struct {
 	kind       string
+	title      string
 	start, end int
 }
+
+// shift is a line [start, end) of a body whose words move n bytes left:
+// the body of a MkDocs admonition or tab, the children of a JSX element.
+type shift struct{ start, end, n int }
 
 // cleanMarkup blanks the markup of body in b, a copy of it, marks the
 // blanked bytes in removed (base is the body's offset in its document).
 // The caller gives both at the body's length, as views of the document's own
 // arrays, so nothing is copied twice. Where a line's words were moved left
 // (see dedent), origin holds each byte's offset in the document.
-func cleanMarkup(body string, b []byte, removed []bool, base int) cleaned {
+func cleanMarkup(body string, b []byte, removed []bool, base int, mdx bool) cleaned {
 	c := cleaned{b: b, removed: removed, base: base, counts: map[string]int{}}
 	fenced, inline := codeRanges(body)
 	protected := append(append(make([][2]int, 0, len(fenced)+len(inline)), fenced...), inline...)
@@ -105,12 +113,18 @@ func cleanMarkup(body string, b []byte, removed []bool, base int) cleaned {
 		if re.kind == markupShortcode {
 			code = &cursor{rs: fenced}
 		}
+		var blanked [][]int
 		for _, m := range re.find(body) {
 			if !code.in(m[0]) && !c.removed[m[0]] {
 				blank(re.kind, m[0], m[1])
+				blanked = append(blanked, m)
 			}
 		}
+		if re.kind == markupShortcode {
+			c.tabs = append(c.tabs, hugoTabs(body, blanked)...)
+		}
 	}
+	c.jsx(body, protected, mdx)
 	code := &cursor{rs: protected}
 	for _, m := range findAll(htmlTagRe, "<")(body) {
 		if code.in(m[0]) || c.removed[m[0]] {
@@ -128,8 +142,29 @@ func cleanMarkup(body string, b []byte, removed []bool, base int) cleaned {
 		}
 	}
 	c.emptyCode(inline)
+	for _, sh := range c.shifts {
+		c.shift(sh)
+	}
 	c.dedent()
+	slices.SortStableFunc(c.tabs, func(a, b admonition) int { return cmp.Compare(a.start, b.start) })
 	return c
+}
+
+// shift moves the words of a line left over sh.n bytes of its leading
+// blanks, as dedent does over markup: the line keeps its length, and the gap
+// moves to its end, blanked.
+func (c *cleaned) shift(sh shift) {
+	ls, le, n := sh.start, sh.end, sh.n
+	if n <= 0 || le-ls < n {
+		return
+	}
+	copy(c.b[ls:], c.b[ls+n:le])
+	copy(c.removed[ls:], c.removed[ls+n:le])
+	origin := c.moved()
+	copy(origin[ls:], origin[ls+n:le])
+	for j := le - n; j < le; j++ {
+		c.b[j], c.removed[j], origin[j] = ' ', true, c.base+le-1
+	}
 }
 
 // findAll is re.FindAllStringIndex, skipped when the text lacks lit, a
@@ -303,27 +338,28 @@ func (c *cleaned) lines(body string, protected [][2]int, blank func(string, int,
 	// :::tip), and a closing fence closes the innermost it can.
 	type fence struct{ i, colons int }
 	var open []fence
-	mkdocs := -1 // the MkDocs admonition whose indented body is being read
+	// The MkDocs admonition or content tab whose body, indented four
+	// spaces, is being read: its body moves four spaces left (code in it
+	// too), so the parser reads it as the Markdown it is, not as indented
+	// code.
+	var mkdocs *[]admonition
+	mk := -1
 	code := cursor{rs: protected}
 	for l := range strings.Lines(body) {
 		start, line := off, strings.TrimSuffix(l, "\n")
 		off += len(l)
-		if code.in(start) {
-			continue
-		}
-		if mkdocs >= 0 {
+		if mk >= 0 {
 			if strings.HasPrefix(line, "    ") {
-				// "    body" → ">   body": a block quote, so the parser
-				// does not read the body as indented code.
-				blank(markupAdmonition, start, start+4)
-				c.counts[markupAdmonition]-- // one admonition, counted at its title
-				c.b[start] = '>'
-				c.admonitions[mkdocs].end = off
+				c.shifts = append(c.shifts, shift{start, start + len(line), 4})
+				(*mkdocs)[mk].end = off
 				continue
 			}
 			if strings.TrimSpace(line) != "" {
-				mkdocs = -1
+				mk = -1
 			}
+		}
+		if code.in(start) {
+			continue
 		}
 		if !maySpanLine(line) {
 			continue
@@ -331,7 +367,13 @@ func (c *cleaned) lines(body string, protected [][2]int, blank func(string, int,
 		if m := bangAdmonitionRe.FindStringSubmatch(line); m != nil {
 			blank(markupAdmonition, start, start+len(line))
 			c.admonitions = append(c.admonitions, admonition{kind: strings.ToLower(m[1]), start: start, end: off})
-			mkdocs = len(c.admonitions) - 1
+			mkdocs, mk = &c.admonitions, len(c.admonitions)-1
+			continue
+		}
+		if m := mkdocsTabRe.FindStringSubmatch(line); m != nil {
+			blank(markupTab, start, start+len(line))
+			c.tabs = append(c.tabs, admonition{kind: "tab", title: tabTitle(`"` + m[1] + `"`), start: start, end: off})
+			mkdocs, mk = &c.tabs, len(c.tabs)-1
 			continue
 		}
 		if m := colonAdmonitionRe.FindStringSubmatch(line); m != nil {
@@ -365,7 +407,7 @@ func (c *cleaned) lines(body string, protected [][2]int, blank func(string, int,
 // or an MDX line can: the expressions that read those run only when it does.
 func maySpanLine(line string) bool {
 	switch {
-	case strings.HasPrefix(line, "!!!"), strings.HasPrefix(line, "???"), // bangAdmonitionRe
+	case strings.HasPrefix(line, "!!!"), strings.HasPrefix(line, "???"), strings.HasPrefix(line, "==="), // bangAdmonitionRe, mkdocsTabRe
 		strings.HasPrefix(strings.TrimLeft(line, " "), ":::"),                // colonAdmonitionRe
 		strings.HasPrefix(line, "import"), strings.HasPrefix(line, "export"): // mdxLineRe
 		return true
@@ -495,7 +537,7 @@ func (p *Parsed) compact(start, end int) string {
 		line := b.String()
 		if hit {
 			line = spaceBeforePunct.ReplaceAllString(strings.Join(strings.Fields(line), " "), "$1")
-			if !hasWords(line) { // nothing left but spaces, or a bare list number
+			if t := strings.TrimSpace(line); t == "" || bareMarkerRe.MatchString(t) { // nothing left but spaces, or a bare list marker
 				ls = le + 1
 				continue
 			}
@@ -536,6 +578,11 @@ func hasWords(text string) bool {
 var spaceBeforePunct = regexp.MustCompile(` ([.,;:!?)])`)
 
 var listMarkerRe = regexp.MustCompile(`(?m)^\s*(?:[-*+]|\d{1,9}[.)])(?:\s|$)`)
+
+// bareMarkerRe is a line that is only a list marker ("-", "3.") once its
+// markup is gone. A fence ("```") left on a line whose indentation moved is
+// kept: it closes code.
+var bareMarkerRe = regexp.MustCompile(`^(?:[-*+]|\d{1,9}[.)])$`)
 
 // metadata is the chunk's metadata: the document's configured front-matter
 // keys, and the kind of an admonition the span lies in.

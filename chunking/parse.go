@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/ast"
@@ -37,6 +38,7 @@ type Parsed struct {
 	removed     []bool       // per byte of Doc.Text: blanked markup
 	origin      []int        // per byte of the view: its offset in Doc.Text; nil when that is its own (see source)
 	admonitions []admonition // in Doc.Text offsets
+	tabs        []admonition // content tabs, in Doc.Text offsets, by start
 }
 
 // Parser loads corpus documents and parses their Markdown (CommonMark with
@@ -102,11 +104,15 @@ func (p *Parser) parseDoc(doc schema.Document, diags []schema.Diagnostic) Parsed
 	buf := make([]byte, n)
 	copy(buf, doc.Text)
 	out.removed = make([]bool, n)
-	c := cleanMarkup(doc.Text[body:], buf[body:], out.removed[body:], body)
+	c := cleanMarkup(doc.Text[body:], buf[body:], out.removed[body:], body, strings.HasSuffix(strings.ToLower(doc.Path), ".mdx"))
 	out.origin = c.origin
 	for _, a := range c.admonitions {
 		a.start, a.end = a.start+body, a.end+body
 		out.admonitions = append(out.admonitions, a)
+	}
+	for _, a := range c.tabs {
+		a.start, a.end = a.start+body, a.end+body
+		out.tabs = append(out.tabs, a)
 	}
 	out.Markup = c.counts
 	out.view = string(buf)

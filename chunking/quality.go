@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"regexp"
+	"sort"
 	"strings"
 	"unicode/utf8"
 
@@ -186,15 +187,34 @@ func faithful(c schema.Chunk) bool {
 	return q[0] == first[0]
 }
 
-// cutInSentence reports a chunk whose source span stops inside a sentence:
-// words follow it on its last line (blanked markup and blanks do not count:
-// "Text {{< /alert >}}" ends a block) and it ends without a terminator.
+// cutInSentence reports a chunk whose span stops inside a sentence: words
+// follow it on its last line (blanked markup and blanks do not count:
+// "Text {{< /alert >}}" ends a block, and so does a line whose words moved
+// left over its indentation) and it ends without a terminator.
 func cutInSentence(p Parsed, c schema.Chunk) bool {
-	text, i := p.Doc.Text, c.ByteEnd
+	vs, ve := p.viewSpan(c.ByteStart, c.ByteEnd)
+	return p.cutInside(c.Element, vs, ve)
+}
+
+// cutInside is cutInSentence for the view's span [vs, ve).
+func (p *Parsed) cutInside(el schema.Element, vs, ve int) bool {
+	text, i := p.view, ve
 	for i < len(text) && text[i] != '\n' && (p.removed[i] || text[i] == ' ' || text[i] == '\t') {
 		i++
 	}
-	return i < len(text) && text[i] != '\n' && midSentence(text, c.Element, c.ByteStart, c.ByteEnd)
+	return i < len(text) && text[i] != '\n' && midSentence(text, el, vs, ve)
+}
+
+// viewSpan is the span of the view that source span [start, end) came
+// from: they differ only on lines whose words moved left (markup at a
+// line's start, a tab's or a component's indented body).
+func (p *Parsed) viewSpan(start, end int) (int, int) {
+	vs := sort.Search(len(p.view), func(i int) bool { return p.source(i) >= start })
+	ve := sort.Search(len(p.view), func(i int) bool { return p.source(i) >= end })
+	for ve > vs && p.removed[ve-1] { // the padding of a moved line
+		ve--
+	}
+	return vs, ve
 }
 
 // midSentence reports a chunk that stops inside a line without a sentence

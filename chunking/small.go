@@ -72,8 +72,8 @@ func (m merger) can(a, b piece) bool {
 			return false
 		}
 	}
-	if !m.pk.c.fits(m.pk.doc.Text[a.start:b.end]) {
-		return false
+	if a.tab != b.tab || !m.pk.c.fits(m.pk.doc.Text[a.start:b.end]) {
+		return false // a tab's words and the words around it are not one context
 	}
 	if a.sectionID == b.sectionID {
 		return true
@@ -97,7 +97,7 @@ func (m merger) merged(a, b piece) piece {
 // above it and b within the budget. ok is false when no such cut exists.
 func (m merger) rebalance(a, b piece) (piece, piece, bool) {
 	pk := m.pk
-	if a.sectionID != b.sectionID || !prosy(a.el) || !prosy(b.el) || a.end > b.start {
+	if a.sectionID != b.sectionID || a.tab != b.tab || !prosy(a.el) || !prosy(b.el) || a.end > b.start {
 		return a, b, false
 	}
 	best := -1

@@ -158,7 +158,8 @@ func balanceBackticks(h string) string {
 		return h
 	}
 	if cut, ok := strings.CutSuffix(h, "…"); ok {
-		return cut + "`…"
+		r := []rune(cut)
+		return string(r[:len(r)-1]) + "`…" // within the cap it was cut to
 	}
 	i := strings.LastIndexByte(h, '`')
 	return strings.Join(strings.Fields(h[:i]+h[i+1:]), " ")

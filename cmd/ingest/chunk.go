@@ -66,10 +66,17 @@ func chunkCommand() *cli.Command {
 					return err
 				}
 				cfg.Corpus = root
-				p := chunking.NewParser(root, cfg.CorpusOptions())
+				if root == "" {
+					cfg.Corpus = "."
+				}
+				p := chunking.NewParser(cfg.Corpus, cfg.CorpusOptions())
 				q := chunking.NewQuality(ch)
 				for _, path := range paths {
-					raw, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(path)))
+					file := path // a FILE argument, as given
+					if root != "" {
+						file = filepath.Join(root, filepath.FromSlash(path))
+					}
+					raw, err := os.ReadFile(file)
 					if err != nil {
 						return err
 					}
@@ -110,15 +117,15 @@ func chunkCommand() *cli.Command {
 	}
 }
 
-// chunkInputs is what one argument of chunk names: a file (its own root, so
-// its path is printed as given) or a corpus folder and its documents.
+// chunkInputs is what one argument of chunk names: a file (no root: its
+// path is read and printed as given) or a corpus folder and its documents.
 func chunkInputs(arg string, filter corpus.Filter) (root string, paths []string, err error) {
 	info, err := os.Stat(arg)
 	if err != nil {
 		return "", nil, err
 	}
 	if !info.IsDir() {
-		return ".", []string{filepath.ToSlash(arg)}, nil
+		return "", []string{arg}, nil
 	}
 	l, err := corpus.ScanFiltered(arg, filter)
 	if err != nil {

@@ -170,6 +170,29 @@ func TestChunkCommand(t *testing.T) {
 	}
 }
 
+// TestChunkStats: chunk reads a folder as a corpus and an absolute FILE as
+// given; --stats prints the quality figures of each argument.
+func TestChunkStats(t *testing.T) {
+	abs, err := filepath.Abs(fixtureCorpus + "/waves.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	code, out, stderr := runCLI(context.Background(), "", "chunk", abs)
+	if code != exitOK || !strings.Contains(out, `"doc_path":"`+abs+`"`) {
+		t.Errorf("chunk %s: exit %d, stdout %q, stderr %q", abs, code, out, stderr)
+	}
+	code, out, stderr = runCLI(context.Background(), "", "chunk", "--stats", "../../corpus/ocean", abs)
+	if code != exitOK {
+		t.Fatalf("chunk --stats: exit %d: %s", code, stderr)
+	}
+	for _, want := range []string{"../../corpus/ocean: 29 documents, ", abs + ": 1 documents, ", "non-code chunks under 40 characters", `ending in ":", cut from what follows`,
+		"code with a lead-in that carries it", "cuts inside a sentence                     0", "safety/list_item"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("chunk --stats: got\n%s\nwant it to hold %q", out, want)
+		}
+	}
+}
+
 func TestInspectAndThresholds(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "snap")
 	if code, _, stderr := runCLI(context.Background(), "", "index", "--corpus", "../../corpus/ocean", "--out", out, "--quiet"); code != exitOK {
