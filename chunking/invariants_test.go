@@ -2,8 +2,8 @@ package chunking
 
 import (
 	"os"
-	"regexp"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"unicode"
