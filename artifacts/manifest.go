@@ -125,7 +125,33 @@ type Report struct {
 	// shortcode, html_comment, html_tag, attribute_list, admonition,
 	// mdx_import, link_definition, and chunks that were only markup.
 	Markup map[string]int `json:"markup_removed"`
-	Models *ModelReport   `json:"models,omitempty"` // when a model server did the work
+	// ChunkSizes is the size distribution of the snapshot's chunks in the
+	// budget's unit: a merge of parts reports what one run would.
+	ChunkSizes *ChunkSizes  `json:"chunk_sizes,omitempty"`
+	Models     *ModelReport `json:"models,omitempty"` // when a model server did the work
+}
+
+// ChunkSizes summarises chunk sizes in the budget's unit (chars or tokens):
+// over all chunks and per "kind/element", and the prose chunks of prose and
+// structured documents that are under chunk.min (the fragments merging left).
+type ChunkSizes struct {
+	Unit          string                      `json:"unit"`
+	Max           int                         `json:"max"`
+	Min           int                         `json:"min"`
+	All           schema.SizeStats            `json:"all"`
+	ByKindElement map[string]schema.SizeStats `json:"by_kind_element"`
+	Prose         int                         `json:"prose"`
+	UnderMin      int                         `json:"prose_under_min"`
+}
+
+// NewChunkSizes summarises a tally of a snapshot's rows.
+func NewChunkSizes(t *schema.SizeTally, max int) *ChunkSizes {
+	cs := &ChunkSizes{Unit: t.Unit, Max: max, Min: t.Min, All: t.Sizes.Stats(""), ByKindElement: map[string]schema.SizeStats{},
+		Prose: t.Prose, UnderMin: t.UnderMin}
+	for _, g := range t.Sizes.Groups() {
+		cs.ByKindElement[g] = t.Sizes.Stats(g)
+	}
+	return cs
 }
 
 // ModelReport is what the model servers did, and every answer not used as is.

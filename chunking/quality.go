@@ -21,10 +21,10 @@ import (
 type Quality struct {
 	Documents int
 	Chunks    int
-	// Prose counts the paragraph and list-item chunks of the kinds whose
-	// pieces merge (prose, structured; a safety rule or a lore paragraph is a
-	// chunk whatever its size); UnderMin those of them under chunk.min.
-	Prose, UnderMin int
+	// Sizes are the chunks' sizes by kind/element in the budget's unit, and
+	// the prose chunks of the kinds whose pieces merge (a safety rule or a
+	// lore paragraph is a chunk whatever its size) under chunk.min.
+	Sizes schema.SizeTally
 	// NonCode counts the chunks that are not code; Tiny those of them under
 	// TinyChars characters.
 	NonCode, Tiny int
@@ -44,11 +44,8 @@ type Quality struct {
 	OddBackticks, Unfaithful int
 	// InSentence counts chunks whose span stops inside a sentence.
 	InSentence int
-	// Sizes are the chunks' sizes by kind/element, in the budget's unit.
-	Sizes schema.Sizes
 
-	unit     string
-	min, max int
+	max      int
 	examples map[string][]string // a few chunk keys per problem, for a reader to look at
 }
 
@@ -58,7 +55,7 @@ const TinyChars = 40
 
 // NewQuality counts chunks cut by c.
 func NewQuality(c *Chunker) *Quality {
-	return &Quality{unit: c.cfg.Unit, min: c.cfg.Min, max: c.cfg.Max, examples: map[string][]string{}}
+	return &Quality{Sizes: schema.SizeTally{Unit: c.cfg.Unit, Min: c.cfg.Min}, max: c.cfg.Max, examples: map[string][]string{}}
 }
 
 // codeOnlyHeader is an extractive header that says of code only that it is
@@ -66,19 +63,12 @@ func NewQuality(c *Chunker) *Quality {
 var codeOnlyHeader = regexp.MustCompile(`^code(?: \([^)]*\))?$`)
 
 // Add counts one document's chunks, cut by c from p, with headers filled in.
-func (q *Quality) Add(c *Chunker, p Parsed, chunks []schema.Chunk) {
+func (q *Quality) Add(p Parsed, chunks []schema.Chunk) {
 	q.Documents++
 	for i, ch := range chunks {
 		q.Chunks++
-		n := c.size.Count(ch.Text)
-		q.Sizes.Add(string(ch.Kind)+"/"+string(ch.Element), n)
+		q.Sizes.Add(ch)
 		code := ch.Element == schema.ElementCodeBlock
-		if (ch.Element == schema.ElementParagraph || ch.Element == schema.ElementListItem) && (ch.Kind == schema.KindProse || ch.Kind == schema.KindStructured) {
-			q.Prose++
-			if n < q.min {
-				q.UnderMin++
-			}
-		}
 		if !code {
 			q.NonCode++
 			if utf8.RuneCountInString(ch.Text) < TinyChars {
@@ -249,9 +239,10 @@ func (q *Quality) Write(w io.Writer, name string) {
 		}
 		return fmt.Sprintf("%.1f%%", 100*float64(n)/float64(of))
 	}
-	st := q.Sizes.Stats("")
-	fmt.Fprintf(w, "%s: %d documents, %d chunks (budget %d %s, min %d)\n", name, q.Documents, q.Chunks, q.max, q.unit, q.min)
-	fmt.Fprintf(w, "  prose chunks under chunk.min          %6d  %s of %d\n", q.UnderMin, pct(q.UnderMin, q.Prose), q.Prose)
+	sz := &q.Sizes
+	st := sz.Sizes.Stats("")
+	fmt.Fprintf(w, "%s: %d documents, %d chunks (budget %d %s, min %d)\n", name, q.Documents, q.Chunks, q.max, sz.Unit, sz.Min)
+	fmt.Fprintf(w, "  prose chunks under chunk.min          %6d  %s of %d\n", sz.UnderMin, pct(sz.UnderMin, sz.Prose), sz.Prose)
 	fmt.Fprintf(w, "  non-code chunks under %d characters   %6d  %s of %d\n", TinyChars, q.Tiny, pct(q.Tiny, q.NonCode), q.NonCode)
 	fmt.Fprintf(w, "  ending in \":\", cut from what follows %6d  %s of %d\n", q.Dangling, pct(q.Dangling, q.Chunks), q.Chunks)
 	fmt.Fprintf(w, "  code chunks, header only the language %6d  %s of %d\n", q.Bare, pct(q.Bare, q.Code), q.Code)
@@ -260,9 +251,9 @@ func (q *Quality) Write(w io.Writer, name string) {
 	fmt.Fprintf(w, "  headers with odd backticks            %6d\n", q.OddBackticks)
 	fmt.Fprintf(w, "  headers that lost a sign or mark      %6d\n", q.Unfaithful)
 	fmt.Fprintf(w, "  cuts inside a sentence                %6d\n", q.InSentence)
-	fmt.Fprintf(w, "  size (%s): p10 %d, median %d, p90 %d, max %d\n", q.unit, st.P10, st.Median, st.P90, st.Max)
-	for _, g := range q.Sizes.Groups() {
-		s := q.Sizes.Stats(g)
+	fmt.Fprintf(w, "  size (%s): p10 %d, median %d, p90 %d, max %d\n", sz.Unit, st.P10, st.Median, st.P90, st.Max)
+	for _, g := range sz.Sizes.Groups() {
+		s := sz.Sizes.Stats(g)
 		fmt.Fprintf(w, "    %-28s %6d chunks  p10 %4d  median %4d  p90 %4d  max %5d\n", g, s.Count, s.P10, s.Median, s.P90, s.Max)
 	}
 	for _, what := range []string{"tiny", "dangling", "code without its lead-in", "heading only", "odd backticks", "header changed a sign", "cut inside a sentence"} {

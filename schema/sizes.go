@@ -3,6 +3,7 @@ package schema
 import (
 	"maps"
 	"slices"
+	"unicode/utf8"
 )
 
 // SizeStats summarises chunk sizes in the budget's unit (characters or
@@ -65,27 +66,6 @@ func (s *Sizes) Stats(group string) SizeStats {
 	return summarise(h)
 }
 
-// Share is the fraction of the chunks of group (all when empty) whose size
-// is under n.
-func (s *Sizes) Share(group string, under int) float64 {
-	total, below := 0, 0
-	for g, gh := range s.by {
-		if group != "" && g != group {
-			continue
-		}
-		for n, k := range gh {
-			total += k
-			if n < under {
-				below += k
-			}
-		}
-	}
-	if total == 0 {
-		return 0
-	}
-	return float64(below) / float64(total)
-}
-
 func summarise(h map[int]int) SizeStats {
 	sizes := slices.Sorted(maps.Keys(h))
 	var st SizeStats
@@ -108,4 +88,32 @@ func summarise(h map[int]int) SizeStats {
 	}
 	st.P10, st.Median, st.P90 = rank(10), rank(50), rank(90)
 	return st
+}
+
+// SizeTally counts the sizes of chunks as a snapshot's rows are written,
+// in the budget's unit ("chars": characters; "tokens": TokenCount, which the
+// same counter fills), by kind/element, and the prose chunks of the kinds
+// whose small pieces merge (prose, structured) that are under the minimum
+// anyway.
+type SizeTally struct {
+	Unit     string
+	Min      int
+	Sizes    Sizes
+	Prose    int // paragraph and list-item chunks of prose and structured documents
+	UnderMin int // those of them under Min
+}
+
+// Add counts one chunk.
+func (t *SizeTally) Add(c Chunk) {
+	n := c.TokenCount
+	if t.Unit != "tokens" {
+		n = utf8.RuneCountInString(c.Text)
+	}
+	t.Sizes.Add(string(c.Kind)+"/"+string(c.Element), n)
+	if (c.Element == ElementParagraph || c.Element == ElementListItem) && (c.Kind == KindProse || c.Kind == KindStructured) {
+		t.Prose++
+		if n < t.Min {
+			t.UnderMin++
+		}
+	}
 }

@@ -54,6 +54,7 @@ func (r *run) finish(t tally, skipped []schema.Skipped, start time.Time) (*Resul
 		Seconds:     time.Since(start).Seconds(),
 		LangFrom:    t.langFrom,
 		Markup:      t.markup,
+		ChunkSizes:  artifacts.NewChunkSizes(&t.rows.sizes, r.cfg.Chunk.Max),
 	}
 	if rep.Diagnostics == nil {
 		rep.Diagnostics = []schema.Diagnostic{}
@@ -113,6 +114,12 @@ func (r *run) finish(t tally, skipped []schema.Skipped, start time.Time) (*Resul
 		return nil, err
 	}
 	return &Result{Status: status, Manifest: m, Report: rep}, nil
+}
+
+// sizeTally is an empty tally of chunk sizes in the run's budget unit.
+func (r *run) sizeTally() schema.SizeTally {
+	c := r.cfg.Chunk.Resolved()
+	return schema.SizeTally{Unit: c.Unit, Min: c.Min}
 }
 
 // modelReport is the report's account of the model servers, when any did work.

@@ -220,7 +220,11 @@ func (m *merger) merge(ctx context.Context, start time.Time) (*Result, error) {
 	if err := m.plausible(dt.counts.Documents); err != nil {
 		return nil, err
 	}
-	rows, ts, err := m.chunks(ctx, first.m.Embedder.Dims)
+	sizes := schema.SizeTally{Unit: first.m.ChunkUnit}
+	if cs := first.report.ChunkSizes; cs != nil {
+		sizes.Min = cs.Min
+	}
+	rows, ts, err := m.chunks(ctx, first.m.Embedder.Dims, &sizes)
 	if err != nil {
 		return nil, err
 	}
@@ -274,6 +278,7 @@ func (m *merger) merge(ctx context.Context, start time.Time) (*Result, error) {
 		status = StatusPartial
 	}
 	rep := m.report(dt, status, start)
+	rep.ChunkSizes = artifacts.NewChunkSizes(&sizes, first.m.ChunkMax)
 	if err := artifacts.WriteJSON(m.stage.Path(artifacts.ReportFile), rep); err != nil {
 		return nil, err
 	}
@@ -413,7 +418,7 @@ func take[T any](dst, src []T, from, n int) ([]T, int, error) {
 // chunks writes the parts' rows, merged in (doc_path, chunk_order) order,
 // to the staged chunks.parquet, and returns their counts and the thresholds
 // proposal.
-func (m *merger) chunks(ctx context.Context, dims int) (artifacts.Counts, *thresholds.Proposal, error) {
+func (m *merger) chunks(ctx context.Context, dims int, sizes *schema.SizeTally) (artifacts.Counts, *thresholds.Proposal, error) {
 	var counts artifacts.Counts
 	ts := &thresholds.Proposal{}
 	path := m.stage.Path(artifacts.ChunksFile)
@@ -473,6 +478,7 @@ func (m *merger) chunks(ctx context.Context, dims int) (artifacts.Counts, *thres
 				return counts, nil, fmt.Errorf("%w: part %s: %w", ErrParts, m.parts[at].dir, err)
 			}
 			counts.Add(*h.row)
+			sizes.Add(*h.row)
 			for _, th := range h.row.Thresholds {
 				ts.Add(th)
 			}

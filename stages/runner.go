@@ -80,7 +80,7 @@ func (r *run) stream(ctx context.Context, paths []string) tally {
 	batches := stream.New().WithMaxGoroutines(r.cfg.EmbedConcurrency * batchWindow)
 	r.llmSlots, r.embedSlots = make(slots, r.cfg.LLMConcurrency), make(slots, r.cfg.EmbedConcurrency)
 	dt := newDocTally(r.setup)
-	var rt rowTally
+	rt := rowTally{sizes: r.sizeTally()}
 	var b batch
 	parsed := 0
 	flush := func() {
@@ -283,6 +283,7 @@ func (r *run) write(rt *rowTally, rows []schema.Chunk, embedTook time.Duration) 
 			return
 		}
 		rt.counts.Add(c)
+		rt.sizes.Add(c)
 	}
 	rt.embed.Items += len(rows)
 	rt.embed.Seconds += embedTook.Seconds()

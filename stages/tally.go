@@ -50,6 +50,7 @@ func (t *docTally) diagnose(d schema.Diagnostic) {
 // callbacks.
 type rowTally struct {
 	counts       artifacts.Counts // Chunks and the counts by kind, language and element
+	sizes        schema.SizeTally // chunk sizes in the budget's unit
 	embed, write artifacts.StageStat
 	embedCalls   int
 }

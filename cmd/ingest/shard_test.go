@@ -96,6 +96,16 @@ func TestShardedRun(t *testing.T) {
 			t.Errorf("%s: merged counts %v, fingerprints %s %s; single run %v, %s %s", night, mm.Counts, mm.CorpusFingerprint, mm.InputFingerprint,
 				wm.Counts, wm.CorpusFingerprint, wm.InputFingerprint)
 		}
+		var mr, wr artifacts.Report
+		if err := json.Unmarshal(readBytes(t, filepath.Join(merged, artifacts.ReportFile)), &mr); err != nil {
+			t.Fatal(err)
+		}
+		if err := json.Unmarshal(readBytes(t, filepath.Join(whole, artifacts.ReportFile)), &wr); err != nil {
+			t.Fatal(err)
+		}
+		if mr.ChunkSizes == nil || fmt.Sprintf("%+v", *mr.ChunkSizes) != fmt.Sprintf("%+v", *wr.ChunkSizes) {
+			t.Errorf("%s: merged chunk sizes %+v, single run %+v", night, mr.ChunkSizes, wr.ChunkSizes)
+		}
 	}
 
 	merged, first := night("night1", "")

@@ -70,12 +70,24 @@ func printSummary(w io.Writer, res *stages.Result) {
 	fmt.Fprintf(w, "  by kind:     %s\n", formatCounts(m.Counts.ByKind))
 	fmt.Fprintf(w, "  by lang:     %s\n", formatCounts(m.Counts.ByLang))
 	fmt.Fprintf(w, "  by element:  %s\n", formatCounts(m.Counts.ByElement))
+	if cs := res.Report.ChunkSizes; cs != nil && cs.All.Count > 0 {
+		fmt.Fprintf(w, "  sizes:       %s p10 %d, median %d, p90 %d, max %d (budget %d); prose under min %d: %s\n", cs.Unit, cs.All.P10, cs.All.Median,
+			cs.All.P90, cs.All.Max, cs.Max, cs.Min, share(cs.UnderMin, cs.Prose))
+	}
 	fmt.Fprintf(w, "  diagnostics: %s, %s, %d info\n", plural(m.Diagnostics["error"], "error"), plural(m.Diagnostics["warning"], "warning"), m.Diagnostics["info"])
 	fmt.Fprintf(w, "  embedder:    %s (%d dims); headers: %s; status: %s\n", m.Embedder.Name, m.Embedder.Dims, m.HeaderWriter, res.Status)
 	c := m.Calls
 	fmt.Fprintf(w, "  work:        %s, %s; reused %s and %s (%d from a resumed journal); %s superseded\n",
 		plural(c.HeaderCalls, "header call"), plural(c.EmbedCalls, "embedding call"), plural(c.HeadersReused, "header"),
 		plural(c.VectorsReused, "vector"), c.FromJournal, plural(c.Superseded, "chunk"))
+}
+
+// share is "12 of 300 (4.0%)".
+func share(n, of int) string {
+	if of == 0 {
+		return "none"
+	}
+	return fmt.Sprintf("%d of %d (%.1f%%)", n, of, 100*float64(n)/float64(of))
 }
 
 // plural is "1 chunk", "2 chunks".
