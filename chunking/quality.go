@@ -44,6 +44,11 @@ type Quality struct {
 	OddBackticks, Unfaithful int
 	// InSentence counts chunks whose span stops inside a sentence.
 	InSentence int
+	// Banded counts the prose chunks (paragraphs, list items) of prose
+	// documents whose section holds more than chunk.min; InBand those of
+	// them between chunk.min and chunk.max: where a section is long enough,
+	// chunks should sit in the band.
+	Banded, InBand int
 
 	max      int
 	examples map[string][]string // a few chunk keys per problem, for a reader to look at
@@ -63,8 +68,21 @@ func NewQuality(c *Chunker) *Quality {
 var codeOnlyHeader = regexp.MustCompile(`^code(?: \([^)]*\))?$`)
 
 // Add counts one document's chunks, cut by c from p, with headers filled in.
-func (q *Quality) Add(p Parsed, chunks []schema.Chunk) {
+func (q *Quality) Add(c *Chunker, p Parsed, chunks []schema.Chunk) {
 	q.Documents++
+	section := map[string]int{} // the size of each section, as the sum of its chunks'
+	for _, ch := range chunks {
+		section[strings.Join(ch.SectionPath, "\x1f")] += c.size.Count(ch.Text)
+	}
+	for _, ch := range chunks {
+		if ch.Kind == schema.KindProse && (ch.Element == schema.ElementParagraph || ch.Element == schema.ElementListItem) &&
+			section[strings.Join(ch.SectionPath, "\x1f")] > c.cfg.Min {
+			q.Banded++
+			if n := c.size.Count(ch.Text); n >= c.cfg.Min && n <= c.cfg.Max {
+				q.InBand++
+			}
+		}
+	}
 	for i, ch := range chunks {
 		q.Chunks++
 		q.Sizes.Add(ch)
@@ -251,6 +269,7 @@ func (q *Quality) Write(w io.Writer, name string) {
 	fmt.Fprintf(w, "  headers with odd backticks            %6d\n", q.OddBackticks)
 	fmt.Fprintf(w, "  headers that lost a sign or mark      %6d\n", q.Unfaithful)
 	fmt.Fprintf(w, "  cuts inside a sentence                %6d\n", q.InSentence)
+	fmt.Fprintf(w, "  prose of long sections in min..max    %6d  %s of %d\n", q.InBand, pct(q.InBand, q.Banded), q.Banded)
 	fmt.Fprintf(w, "  size (%s): p10 %d, median %d, p90 %d, max %d\n", sz.Unit, st.P10, st.Median, st.P90, st.Max)
 	for _, g := range sz.Sizes.Groups() {
 		s := sz.Sizes.Stats(g)

@@ -90,7 +90,7 @@ func chunkCommand() *cli.Command {
 							for i := range chunks {
 								chunks[i].ContextHeader = models.ExtractiveHeader(parsed.Doc.Title, chunks[i], cfg.Header.MaxChars)
 							}
-							q.Add(parsed, chunks)
+							q.Add(ch, parsed, chunks)
 						}
 						continue
 					}
