@@ -19,6 +19,7 @@ type piece struct {
 	oversize  bool // over budget, and cannot be cut: one sentence, a code block, a table row
 	cells     []schema.Cell
 	lead      span // the lead-in its first block has in another piece (empty: none)
+	size      int  // of text, in the budget's unit
 
 	first, last int // the blocks it spans, as indices
 }
@@ -43,10 +44,16 @@ func (c *Chunker) group(doc schema.Document, blocks []block) []piece {
 	} else {
 		out = foldHeadings(pk.units())
 	}
+	leads := map[int]span{} // a lead-in's span, read once for all the rows or parts that carry it
 	for i := range out {
 		p := &out[i]
 		if l := intro[p.first]; l >= 0 && blocks[l].end <= p.start {
-			p.lead = leadInSpan(blocks[l])
+			sp, ok := leads[l]
+			if !ok {
+				sp = leadInSpan(blocks[l])
+				leads[l] = sp
+			}
+			p.lead = sp
 		}
 	}
 	return out
@@ -78,8 +85,10 @@ func (pk *packer) pack() []piece {
 			continue
 		}
 		if pk.open && pk.joins(i) {
-			if pk.c.fits(pk.doc.Text[pk.cur.start:b.end]) {
-				pk.cur.end, pk.cur.last = b.end, i
+			// A size is the sum of its parts' (spans start and end at white
+			// space): the open piece is counted once, not again per block.
+			if grown := pk.cur.size + pk.c.size.Count(pk.doc.Text[pk.cur.end:b.end]); grown <= pk.c.cfg.Max {
+				pk.cur.end, pk.cur.last, pk.cur.size = b.end, i, grown
 				continue
 			}
 			if l := pk.intro[i]; l == pk.cur.last && pk.cur.first < l && pk.c.fits(pk.doc.Text[pk.bs[l].start:b.end]) {
@@ -99,7 +108,7 @@ func (pk *packer) pack() []piece {
 				pk.flush()
 				continue
 			}
-			if b.split && pk.c.size.Count(pk.doc.Text[pk.cur.start:pk.cur.end]) < pk.c.cfg.Min {
+			if b.split && pk.cur.size < pk.c.cfg.Min {
 				if cut, next := pk.fill(b, pk.cur.start); cut > b.start {
 					pk.cur.end, pk.cur.last = cut, i
 					pk.flush()
@@ -207,17 +216,24 @@ func (pk *packer) finish(p piece) piece {
 		p.text = b.text // a row's rendered form: "Header: value; Header: value"
 	}
 	p.section = pk.bs[p.first].section
-	size := map[schema.Element]int{}
-	for _, b := range pk.bs[p.first : p.last+1] {
-		p.section = joinPaths(p.section, b.section)
-		size[b.el] += min(b.end, p.end) - max(b.start, p.start)
-	}
-	for el, n := range size {
-		if n > size[p.el] || n == size[p.el] && slices.Index(schema.Elements, el) < slices.Index(schema.Elements, p.el) {
-			p.el = el
+	if p.first == p.last {
+		p.el = pk.bs[p.first].el
+	} else {
+		var size [8]int // bytes per element, by its place in schema.Elements
+		for _, b := range pk.bs[p.first : p.last+1] {
+			p.section = joinPaths(p.section, b.section)
+			size[slices.Index(schema.Elements, b.el)] += min(b.end, p.end) - max(b.start, p.start)
 		}
+		best := 0
+		for k := range schema.Elements {
+			if size[k] > size[best] {
+				best = k
+			}
+		}
+		p.el = schema.Elements[best]
 	}
-	p.oversize = !pk.c.fits(p.text)
+	p.size = pk.c.size.Count(p.text)
+	p.oversize = p.size > pk.c.cfg.Max
 	return p
 }
 

@@ -59,7 +59,7 @@ type merger struct {
 }
 
 func (m merger) small(p piece) bool {
-	return p.el != schema.ElementTableRow && p.el != schema.ElementSectionHeading && m.pk.c.size.Count(p.text) < m.pk.c.cfg.Min
+	return p.el != schema.ElementTableRow && p.el != schema.ElementSectionHeading && p.size < m.pk.c.cfg.Min
 }
 
 // can reports whether adjacent pieces a and b, one of them small, may become
@@ -72,7 +72,7 @@ func (m merger) can(a, b piece) bool {
 			return false
 		}
 	}
-	if a.tab != b.tab || !m.pk.c.fits(m.pk.doc.Text[a.start:b.end]) {
+	if a.tab != b.tab || a.size+m.pk.c.size.Count(m.pk.doc.Text[a.end:b.start])+b.size > m.pk.c.cfg.Max {
 		return false // a tab's words and the words around it are not one context
 	}
 	if a.sectionID == b.sectionID {
@@ -203,6 +203,7 @@ func (c *Chunker) overlap(doc schema.Document, ps []piece) []piece {
 		}
 		if start != cur.start {
 			out[i].start, out[i].text = start, doc.Text[start:cur.end]
+			out[i].size = c.size.Count(out[i].text)
 		}
 	}
 	return out
