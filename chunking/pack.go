@@ -222,7 +222,9 @@ func (pk *packer) finish(p piece) piece {
 		var size [8]int // bytes per element, by its place in schema.Elements
 		for _, b := range pk.bs[p.first : p.last+1] {
 			p.section = joinPaths(p.section, b.section)
-			size[slices.Index(schema.Elements, b.el)] += min(b.end, p.end) - max(b.start, p.start)
+			if b.el != schema.ElementSectionHeading { // a folded heading is the path's, not the text's
+				size[slices.Index(schema.Elements, b.el)] += min(b.end, p.end) - max(b.start, p.start)
+			}
 		}
 		best := 0
 		for k := range schema.Elements {

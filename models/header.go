@@ -80,7 +80,7 @@ func ExtractiveHeader(title string, c schema.Chunk, maxChars int) string {
 	if about == "" {
 		return loc
 	}
-	return balanceBackticks(capRunes(locationOf(title, c)+": "+about, maxChars))
+	return balanceBackticks(capRunes(locationOf(title, c)+": "+about, maxChars), maxChars)
 }
 
 // aboutChunk is what an extractive header says a chunk is about: its first
@@ -149,20 +149,24 @@ func lastSentences(text string) string {
 	return strings.TrimSpace(text[ss[first].Start:end])
 }
 
-// balanceBackticks makes a header's inline code whole: a cut inside a code
-// span is closed before the ellipsis, and a lone backtick of the source (a
-// span its sentence end cut in two) is dropped. A header with an odd number
-// of backticks reads as code running to its end.
-func balanceBackticks(h string) string {
+// balanceBackticks makes a header's inline code whole: a code span that a
+// cut (or a sentence end inside it: "`f(a, ...)`") left open is closed,
+// before the ellipsis of a cut, within max runes. A header with an odd
+// number of backticks reads as code running to its end; dropping the
+// opening one instead would change what it quotes.
+func balanceBackticks(h string, max int) string {
 	if strings.Count(h, "`")%2 == 0 {
 		return h
 	}
-	if cut, ok := strings.CutSuffix(h, "…"); ok {
-		r := []rune(cut)
-		return string(r[:len(r)-1]) + "`…" // within the cap it was cut to
+	r := []rune(h)
+	tail := "`"
+	if r[len(r)-1] == '…' {
+		r, tail = r[:len(r)-1], "`…"
 	}
-	i := strings.LastIndexByte(h, '`')
-	return strings.Join(strings.Fields(h[:i]+h[i+1:]), " ")
+	for len(r)+len([]rune(tail)) > max && len(r) > 0 {
+		r = r[:len(r)-1]
+	}
+	return string(r) + tail
 }
 
 // fenceLang is the language a fenced code block names: "```yaml" → yaml.
@@ -182,7 +186,7 @@ func fenceLang(code string) string {
 // sentence: title › section path. For a chunk whose words must not be
 // quoted (it reads as instructions to a model).
 func locationHeader(title string, c schema.Chunk, maxChars int) string {
-	return balanceBackticks(capRunes(locationOf(title, c), maxChars))
+	return balanceBackticks(capRunes(locationOf(title, c), maxChars), maxChars)
 }
 
 // locationOf is title › section path.
