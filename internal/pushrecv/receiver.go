@@ -61,17 +61,17 @@ type Action struct {
 
 // Stats are what the receiver saw.
 type Stats struct {
-	Requests       int   `json:"requests"`        // arrivals at Path
-	Upserts        int   `json:"upserts"`         // upsert requests applied
-	Deletes        int   `json:"deletes"`         // delete requests applied
-	Bytes          int64 `json:"bytes"`           // request bodies as sent (gzip)
-	Replays        int   `json:"replays"`         // arrivals with a key already handled, answered from the stored answer
-	ResentAfterAck int   `json:"resent_after_ack"` // arrivals of a key the receiver had acknowledged (2xx) before
-	DoubleApplied  int   `json:"double_applied"`  // keys applied more than once (must stay 0)
-	Polls          int   `json:"polls"`
-	MaxInFlight    int   `json:"max_in_flight"`
-	MaxTasks       int   `json:"max_tasks"` // tasks pending at once, at most
-	Invalid        []string `json:"invalid"` // requests that broke the contract
+	Requests       int      `json:"requests"`         // arrivals at Path
+	Upserts        int      `json:"upserts"`          // upsert requests applied
+	Deletes        int      `json:"deletes"`          // delete requests applied
+	Bytes          int64    `json:"bytes"`            // request bodies as sent (gzip)
+	Replays        int      `json:"replays"`          // arrivals with a key already handled, answered from the stored answer
+	ResentAfterAck int      `json:"resent_after_ack"` // arrivals of a key the receiver had acknowledged (2xx) before
+	DoubleApplied  int      `json:"double_applied"`   // keys applied more than once (must stay 0)
+	Polls          int      `json:"polls"`
+	MaxInFlight    int      `json:"max_in_flight"`
+	MaxTasks       int      `json:"max_tasks"` // tasks pending at once, at most
+	Invalid        []string `json:"invalid"`   // requests that broke the contract
 }
 
 // Receiver is a running reference receiver.
