@@ -7,6 +7,8 @@ import (
 	"net/url"
 	"time"
 
+	"github.com/google/uuid"
+
 	"github.com/ocean-safety/ingest/schema"
 )
 
@@ -58,6 +60,9 @@ func (s Settings) Validate() error {
 		if _, err := parseTarget(s.To); err != nil {
 			bad("to", "%v", err)
 		}
+	}
+	if _, err := uuid.Parse(s.Tenant); s.Tenant != "" && err != nil {
+		bad("tenant", "%q is not a UUID", s.Tenant)
 	}
 	if s.BatchChunks < 1 {
 		bad("batch_chunks", "%d: want at least 1", s.BatchChunks)
