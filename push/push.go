@@ -86,7 +86,8 @@ type pusher struct {
 	f     *folder
 	audit *audit
 	st    *State
-	h     *holdings
+	h     *holdings // what the destination holds, as acknowledgements come in (the sink's, under the runner's lock)
+	base  *holdings // what it held when the push began: what the pass over the snapshot decides by
 	env   envelope
 	model wireModels
 	plan  Plan
@@ -181,7 +182,7 @@ func (p *pusher) openState() error {
 	if err != nil {
 		return fail(err)
 	}
-	p.h = replay(p.st, lines)
+	p.h, p.base = replay(p.st, lines), replay(p.st, lines)
 	if !p.dry {
 		if p.audit, err = openAudit(p.plan.State, p.c.trace); err != nil {
 			return fail(err)
@@ -205,7 +206,7 @@ func (p *pusher) run(ctx context.Context) error {
 		}
 		r.submit(b)
 	}
-	for _, l := range p.h.pending {
+	for _, l := range p.base.pending {
 		p.seq++
 		p.plan.Resume.Tasks++
 		submit(&batch{seq: p.seq, op: l.Op, parts: l.Parts, dels: l.Deletes, body: body{key: l.Key}, task: l.Task, span: randomHex(8)})
@@ -265,7 +266,7 @@ func (p *pusher) upserts(ctx context.Context, submit func(*batch)) error {
 			return err
 		}
 		for _, pt := range parts {
-			if k := pt.ref().key(); p.h.acked[k].DocID != "" || p.h.inTask[k] {
+			if k := pt.ref().key(); p.base.acked[k].DocID != "" || p.base.inTask[k] {
 				p.plan.Resume.Skipped++
 				continue
 			}
@@ -285,7 +286,7 @@ func (p *pusher) upserts(ctx context.Context, submit func(*batch)) error {
 // classify counts a snapshot document against what the destination holds
 // and says whether to send it.
 func (p *pusher) classify(d *docVersion) bool {
-	held := p.h.versions[d.ctx.DocID]
+	held := p.base.versions[d.ctx.DocID]
 	v, ok := held[d.ctx.VersionID]
 	switch {
 	case len(held) == 0:
@@ -294,7 +295,7 @@ func (p *pusher) classify(d *docVersion) bool {
 		p.plan.Documents.Changed++
 	case v.Digest != d.digest:
 		p.plan.Documents.Regenerated++
-	case p.opt.Full && !p.h.journaled[partKey{doc: d.ctx.DocID, version: d.ctx.VersionID, digest: d.digest}]:
+	case p.opt.Full && !p.base.journaled[partKey{doc: d.ctx.DocID, version: d.ctx.VersionID, digest: d.digest}]:
 		p.plan.Documents.Resent++
 	default:
 		p.plan.Documents.Unchanged++
@@ -305,7 +306,8 @@ func (p *pusher) classify(d *docVersion) bool {
 
 // deletes submits the deletes of the versions the destination holds that
 // the snapshot does not: every version of a removed document, and the old
-// versions of a changed one (whose new version is whole by now).
+// versions of a changed one (whose new version is whole by now). It runs
+// after the upserts' runner has finished, so it reads p.h alone.
 func (p *pusher) deletes(submit func(*batch)) error {
 	var dels []deleteRef
 	removed := map[string]bool{}

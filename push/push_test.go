@@ -3,6 +3,7 @@ package push
 import (
 	"context"
 	"slices"
+	"sync"
 	"testing"
 
 	"github.com/ocean-safety/ingest/internal/pushrecv"
@@ -16,8 +17,14 @@ import (
 func TestPushNights(t *testing.T) {
 	r := newReceiver(t, pushrecv.Options{Token: token, AsyncEvery: 3, TaskPolls: 1})
 	state := t.TempDir()
+	var mu sync.Mutex
 	var seen []*pushrecv.Request
-	r.SetOptions(pushrecv.Options{Token: token, AsyncEvery: 3, TaskPolls: 1, OnArrive: func(_ int, rq *pushrecv.Request) { seen = append(seen, rq) }})
+	r.SetOptions(pushrecv.Options{Token: token, AsyncEvery: 3, TaskPolls: 1, OnArrive: func(_ int, rq *pushrecv.Request) bool {
+		mu.Lock()
+		seen = append(seen, rq)
+		mu.Unlock()
+		return false
+	}})
 	first := snapshotOf(t, nil)
 	edited := snapshotOf(t, editParagraph(t))
 	removed := snapshotOf(t, map[string]string{"rip-currents.md": editParagraph(t)["rip-currents.md"], "cold-water.md": testsnap.Gone})

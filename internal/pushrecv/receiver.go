@@ -35,9 +35,10 @@ type Options struct {
 	Fault func(n int, r *Request) Action
 	// OnArrive and OnPoll run first in the handler of the n-th arrival
 	// and the n-th poll: a kill test freezes the receiver and kills the
-	// client from there.
-	OnArrive func(n int, r *Request)
-	OnPoll   func(n int)
+	// client from there, and returns true to drop the request unanswered
+	// (it died with its client).
+	OnArrive func(n int, r *Request) (drop bool)
+	OnPoll   func(n int) (drop bool)
 }
 
 // Request is what a hook knows of an arrival.
@@ -72,6 +73,7 @@ type Stats struct {
 	MaxInFlight    int      `json:"max_in_flight"`
 	MaxTasks       int      `json:"max_tasks"` // tasks pending at once, at most
 	Invalid        []string `json:"invalid"`   // requests that broke the contract
+	Resent         []string `json:"resent"`    // the keys ResentAfterAck counts, with their documents
 }
 
 // Receiver is a running reference receiver.
@@ -94,6 +96,9 @@ type Receiver struct {
 	polled  int
 	flight  int
 	frozen  bool
+	gen     int        // freezes and thaws so far: a handler that arrived before one never applies
+	active  int        // handlers past the freeze check, not yet answered
+	idle    *sync.Cond // signalled when active falls
 }
 
 type answer struct {
@@ -103,6 +108,7 @@ type answer struct {
 }
 
 type task struct {
+	key   string
 	polls int
 	fail  string
 	apply func()
@@ -117,6 +123,7 @@ func New(opt Options) (*Receiver, error) {
 	}
 	r := &Receiver{opt: opt, schemas: s, store: store{}, answers: map[string]answer{}, acked: map[string]bool{},
 		applied: map[string]int{}, busy: map[string]bool{}, tasks: map[string]*task{}}
+	r.idle = sync.NewCond(&r.mu)
 	mux := http.NewServeMux()
 	mux.HandleFunc(Path, r.push)
 	mux.HandleFunc("/tasks/", r.poll)
@@ -131,6 +138,7 @@ func (r *Receiver) Stats() Stats {
 	defer r.mu.Unlock()
 	s := r.stats
 	s.Invalid = append([]string(nil), s.Invalid...)
+	s.Resent = append([]string(nil), s.Resent...)
 	return s
 }
 
@@ -147,11 +155,22 @@ func (r *Receiver) Acked() []string {
 
 // Freeze makes every handler that has not yet decided what to do wait for
 // its client to go, doing nothing: the server as a killed client last saw
-// it. Thaw undoes it.
-func (r *Receiver) Freeze() { r.mu.Lock(); r.frozen = true; r.mu.Unlock() }
+// it. It returns once the handlers that had decided have answered, so
+// Acked then lists every key the client can have been told of. Thaw
+// undoes it.
+func (r *Receiver) Freeze() {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.frozen = true
+	r.gen++
+	for r.active > 0 {
+		r.idle.Wait()
+	}
+}
 
-// Thaw ends Freeze.
-func (r *Receiver) Thaw() { r.mu.Lock(); r.frozen = false; r.mu.Unlock() }
+// Thaw ends Freeze. A request that arrived before it (from the killed
+// client) is never applied after it.
+func (r *Receiver) Thaw() { r.mu.Lock(); r.frozen = false; r.gen++; r.mu.Unlock() }
 
 // SetOptions replaces the hooks and faults between pushes.
 func (r *Receiver) SetOptions(opt Options) { r.mu.Lock(); r.opt = opt; r.mu.Unlock() }
@@ -177,15 +196,27 @@ func (r *Receiver) invalid(w http.ResponseWriter, format string, a ...any) {
 	http.Error(w, msg, http.StatusBadRequest)
 }
 
-// waitFrozen blocks a handler of a frozen receiver until its client goes.
-func (r *Receiver) waitFrozen(req *http.Request) bool {
+// enter lets a handler go on unless the receiver is frozen; then it waits
+// for its client to go and returns false. A handler that entered calls
+// leave when it has answered.
+func (r *Receiver) enter(req *http.Request, gen int) bool {
 	r.mu.Lock()
-	frozen := r.frozen
+	frozen := r.frozen || gen != r.gen
+	if !frozen {
+		r.active++
+	}
 	r.mu.Unlock()
 	if frozen {
 		<-req.Context().Done()
 	}
-	return frozen
+	return !frozen
+}
+
+func (r *Receiver) leave() {
+	r.mu.Lock()
+	r.active--
+	r.idle.Broadcast()
+	r.mu.Unlock()
 }
 
 func (r *Receiver) push(w http.ResponseWriter, req *http.Request) {
@@ -193,7 +224,7 @@ func (r *Receiver) push(w http.ResponseWriter, req *http.Request) {
 	r.flight++
 	r.stats.MaxInFlight = max(r.stats.MaxInFlight, r.flight)
 	r.arrived++
-	n, opt := r.arrived, r.opt
+	n, opt, gen := r.arrived, r.opt, r.gen
 	r.stats.Requests++
 	r.mu.Unlock()
 	defer func() { r.mu.Lock(); r.flight--; r.mu.Unlock() }()
@@ -209,12 +240,13 @@ func (r *Receiver) push(w http.ResponseWriter, req *http.Request) {
 	if !ok {
 		return
 	}
-	if opt.OnArrive != nil {
-		opt.OnArrive(n, rq)
-	}
-	if r.waitFrozen(req) {
+	if opt.OnArrive != nil && opt.OnArrive(n, rq) {
 		return
 	}
+	if !r.enter(req, gen) {
+		return
+	}
+	defer r.leave()
 	var act Action
 	if opt.Fault != nil {
 		act = opt.Fault(n, rq)
@@ -303,6 +335,7 @@ func (r *Receiver) handle(w http.ResponseWriter, rq *Request, body []byte, act A
 	r.mu.Lock()
 	if r.acked[rq.Key] {
 		r.stats.ResentAfterAck++
+		r.stats.Resent = append(r.stats.Resent, fmt.Sprintf("%s %s %v", rq.Key[:12], rq.Op, rq.Docs))
 	}
 	if a, ok := r.answers[rq.Key]; ok {
 		r.stats.Replays++
@@ -345,7 +378,7 @@ func (r *Receiver) handle(w http.ResponseWriter, rq *Request, body []byte, act A
 		http.Error(w, "lost", http.StatusServiceUnavailable)
 		return
 	case async:
-		a = r.newTask(apply, act.FailTask)
+		a = r.newTask(rq.Key, apply, act.FailTask)
 	default:
 		apply()
 		a = answer{status: http.StatusOK, header: http.Header{"Content-Type": {"application/json"}}, body: []byte(`{"status":"succeeded"}`)}
@@ -360,12 +393,12 @@ func (r *Receiver) remember(key string, a answer) {
 	r.mu.Unlock()
 }
 
-func (r *Receiver) newTask(apply func(), fail string) answer {
+func (r *Receiver) newTask(key string, apply func(), fail string) answer {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.taskN++
 	id := fmt.Sprintf("t%d", r.taskN)
-	r.tasks[id] = &task{polls: r.opt.TaskPolls, fail: fail, apply: apply}
+	r.tasks[id] = &task{key: key, polls: r.opt.TaskPolls, fail: fail, apply: apply}
 	pending := 0
 	for _, t := range r.tasks {
 		if !t.done {
@@ -387,7 +420,7 @@ func (r *Receiver) poll(w http.ResponseWriter, req *http.Request) {
 	r.mu.Lock()
 	r.polled++
 	r.stats.Polls++
-	n, opt := r.polled, r.opt
+	n, opt, gen := r.polled, r.opt, r.gen
 	r.mu.Unlock()
 	if req.Method != http.MethodGet {
 		r.invalid(w, "task poll with %s, want GET", req.Method)
@@ -401,12 +434,13 @@ func (r *Receiver) poll(w http.ResponseWriter, req *http.Request) {
 		r.invalid(w, "poll without traceparent")
 		return
 	}
-	if opt.OnPoll != nil {
-		opt.OnPoll(n)
-	}
-	if r.waitFrozen(req) {
+	if opt.OnPoll != nil && opt.OnPoll(n) {
 		return
 	}
+	if !r.enter(req, gen) {
+		return
+	}
+	defer r.leave()
 	id := strings.TrimPrefix(req.URL.Path, "/tasks/")
 	r.mu.Lock()
 	t, ok := r.tasks[id]
@@ -425,6 +459,8 @@ func (r *Receiver) poll(w http.ResponseWriter, req *http.Request) {
 		t.polls--
 	case t.fail != "":
 		t.done, status, msg = true, "failed", t.fail
+		delete(r.answers, t.key) // a failed task is no answer to keep: the key may be sent again
+		delete(r.acked, t.key)
 	default:
 		t.done, status = true, "succeeded"
 	}
