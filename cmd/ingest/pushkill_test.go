@@ -50,7 +50,7 @@ func TestPushKillResume(t *testing.T) {
 
 	var mu sync.Mutex
 	var child *exec.Cmd
-	var exited chan struct{} // closed when the current run's process has exited
+	var exited chan struct{}         // closed when the current run's process has exited
 	ackedBefore := map[string]bool{} // keys acknowledged before the current push began
 	killedAt := map[string]bool{}
 	kill := func(name string) {
