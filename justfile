@@ -51,7 +51,7 @@ knowledge-sync: build
 
 # ingest push of the OpenTelemetry docs (../shared/corpora/otel/en, the README's two-line config) against the reference receiver: a first push, an unchanged night, a one-paragraph edit; requests, bytes, seconds and the receiver's rows.
 bench-push:
-    go test -run 'TestOtelPush$' -v -count 1 ./cmd/ingest | grep -E '^\s+otel_push|^(ok|FAIL|---)'
+    go test -run 'TestOtelPush$' -v -count 1 ./cmd/ingest | grep -E 'otel_push|^(ok|FAIL|---)'
 
 # The tests, as CI runs them.
 test:

@@ -134,6 +134,9 @@ func start(ctx context.Context, opt Options, dry bool) (*pusher, error) {
 	if opt.sleep != nil {
 		p.c.sleep = opt.sleep
 	}
+	if opt.Full {
+		p.env.Resend = p.c.trace
+	}
 	if err := p.openState(); err != nil {
 		return nil, err
 	}

@@ -2,7 +2,10 @@ package push
 
 import (
 	"context"
+	"os"
+	"path/filepath"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 
@@ -79,6 +82,60 @@ func TestPushNights(t *testing.T) {
 			}
 			if st.Requests != wantReq {
 				t.Errorf("got %d requests, want %d", st.Requests, wantReq)
+			}
+		})
+	}
+}
+
+// TestPushFull checks --full sends every document again under new keys
+// (the receiver applies them, not replays them) and leaves it as it was.
+func TestPushFull(t *testing.T) {
+	snap := snapshotOf(t, nil)
+	r := newReceiver(t, pushrecv.Options{Token: token})
+	state := t.TempDir()
+	if _, err := Push(context.Background(), options(t, r, snap, state)); err != nil {
+		t.Fatal(err)
+	}
+	r.ResetStats()
+	opt := options(t, r, snap, state)
+	opt.Full = true
+	rep, err := Push(context.Background(), opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := r.Stats()
+	if rep.Documents.Resent != 29 || st.Upserts != rep.Requests.Upsert || st.Replays != 0 || st.Upserts == 0 {
+		t.Errorf("got %d resent, %d applied of %d upserts, %d replays; want 29, all applied, 0 replays",
+			rep.Documents.Resent, st.Upserts, rep.Requests.Upsert, st.Replays)
+	}
+	checkHolds(t, r, snap)
+}
+
+// TestJournalTornLine checks a journal whose last line a kill cut short
+// is read without it, and a bad line before the last is an error naming it.
+func TestJournalTornLine(t *testing.T) {
+	good := `{"key":"a","event":"done","op":"delete"}` + "\n" + `{"key":"b","event":"done","op":"delete"}` + "\n"
+	tests := []struct {
+		name, text, wantErr string
+		want                int
+	}{
+		{"whole", good, "", 2},
+		{"torn last line", good + `{"key":"c","ev`, "", 2},
+		{"bad middle line", `{"key":"a"` + "\n" + good, "journal.jsonl:1: not a journal line", 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := t.TempDir()
+			os.WriteFile(filepath.Join(dir, journalFile), []byte(tt.text), 0o600)
+			lines, err := (&folder{dir: dir}).readJournal()
+			if tt.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
+					t.Errorf("got %v, want an error with %q", err, tt.wantErr)
+				}
+				return
+			}
+			if err != nil || len(lines) != tt.want {
+				t.Errorf("got %d lines, %v; want %d", len(lines), err, tt.want)
 			}
 		})
 	}

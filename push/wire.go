@@ -39,6 +39,9 @@ type envelope struct {
 	TenantID    string `json:"tenant_id"`
 	SourceLabel string `json:"source_label"`
 	Snapshot    string `json:"snapshot"`
+	// Resend is set by --full: the push's trace id, so its requests carry
+	// new idempotency keys and a receiver applies them again.
+	Resend string `json:"resend,omitempty"`
 }
 
 type upsertBody struct {
