@@ -13,7 +13,7 @@ build:
 index: build
     {{bin}} index --corpus {{corpus}} --out {{out}}
 
-# The nightly job: publish to {{publish}} (a folder, or a bucket: just publish='s3://bucket/knowledge?region=eu-west-1' knowledge-index), move latest, write <name>.diff.md beside it against the previous latest, and when KB_DATABASE_URL is set, sync latest into pgvector (tenant KB_TENANT); exits with the run's code (3: partial, still published and synced).
+# The nightly job: publish to {{publish}} (a folder, or a bucket: just publish='s3://bucket/knowledge?region=eu-west-1' knowledge-index), move latest, write <name>.diff.md beside it against the previous latest, when KB_DATABASE_URL is set sync latest into pgvector (tenant KB_TENANT), and when KB_PUSH_URL is set push latest to that ingest API (token in INGEST_PUSH_TOKEN); exits with the run's code (3: partial, still published, synced and pushed).
 knowledge-index: build
     #!/usr/bin/env bash
     set -uo pipefail
@@ -21,6 +21,9 @@ knowledge-index: build
     code=$?
     if [ -n "${KB_DATABASE_URL:-}" ] && { [ $code = 0 ] || [ $code = 3 ]; }; then
         {{bin}} sync --snapshot "{{publish}}/latest" --to "$KB_DATABASE_URL" --tenant "${KB_TENANT:-}" --migrate || exit $?
+    fi
+    if [ -n "${KB_PUSH_URL:-}" ] && { [ $code = 0 ] || [ $code = 3 ]; }; then
+        {{bin}} push --snapshot "{{publish}}/latest" --to "$KB_PUSH_URL" --tenant "${KB_TENANT:-}" || exit $?
     fi
     exit $code
 
@@ -45,6 +48,10 @@ knowledge-index-sharded shards="4": build
 # Sync the latest published snapshot into pgvector: KB_DATABASE_URL (postgres://…) and KB_TENANT (a UUID).
 knowledge-sync: build
     {{bin}} sync --snapshot "{{publish}}/latest" --to "$KB_DATABASE_URL" --tenant "$KB_TENANT" --migrate
+
+# ingest push of the OpenTelemetry docs (../shared/corpora/otel/en, the README's two-line config) against the reference receiver: a first push, an unchanged night, a one-paragraph edit; requests, bytes, seconds and the receiver's rows.
+bench-push:
+    go test -run 'TestOtelPush$' -v -count 1 ./cmd/ingest | grep -E 'otel_push|^(ok|FAIL|---)'
 
 # The tests, as CI runs them.
 test:

@@ -8,6 +8,7 @@ import (
 	"github.com/goccy/go-yaml"
 	"github.com/goccy/go-yaml/parser"
 
+	"github.com/ocean-safety/ingest/push"
 	"github.com/ocean-safety/ingest/search"
 	"github.com/ocean-safety/ingest/stages"
 )
@@ -19,11 +20,12 @@ type File struct {
 	Out       string          `yaml:"out"`
 	Prev      string          `yaml:"prev"`
 	Retrieval search.Settings `yaml:"retrieval"`
+	Push      push.Settings   `yaml:"push"`
 }
 
 // Default is the configuration with no file.
 func Default() File {
-	return File{Run: stages.DefaultConfig(), Retrieval: search.DefaultSettings()}
+	return File{Run: stages.DefaultConfig(), Retrieval: search.DefaultSettings(), Push: push.DefaultSettings()}
 }
 
 // Read reads a YAML config file over Default. Unknown keys are errors that
@@ -71,5 +73,5 @@ func Parse(b []byte) (File, error) {
 // Validate reports every bad setting at once, each a *schema.SettingError
 // naming its key.
 func (f File) Validate() error {
-	return errors.Join(f.Run.Validate(), f.Retrieval.Validate())
+	return errors.Join(f.Run.Validate(), f.Retrieval.Validate(), f.Push.Validate())
 }

@@ -5,6 +5,7 @@ import (
 	"os"
 	"strings"
 	"testing"
+	"time"
 )
 
 func TestParse(t *testing.T) {
@@ -21,6 +22,13 @@ func TestParse(t *testing.T) {
 			check: func(f File) bool {
 				return f.Run.LLMConcurrency == 3 && !f.Run.RequireSource && f.Run.Chunk.Max == 500 && f.Run.Chunk.Unit == "chars" && f.Retrieval.TopK == 3 && f.Out == "snap"
 			}},
+		{name: "push block", yaml: "push: {to: https://kb.example.org/ingest, batch_chunks: 20, timeout: 30s, poll_interval: 250ms}\n",
+			check: func(f File) bool {
+				p := f.Push
+				return p.To == "https://kb.example.org/ingest" && p.BatchChunks == 20 && p.Timeout == 30*time.Second &&
+					p.PollInterval == 250*time.Millisecond && p.MaxBytes == 1<<20 && p.InFlight == 2
+			}},
+		{name: "unknown push key", yaml: "push: {batch: 5}\n", wantErr: "batch"},
 		{name: "unknown key", yaml: "chunk:\n  maximum: 5\n", wantErr: "maximum"},
 		{name: "second document", yaml: "chunk: {max: 5}\n---\nchunk: {max: 6}\n", wantErr: "line 3: a second YAML document"},
 	}
@@ -87,6 +95,10 @@ func TestBounds(t *testing.T) {
 		{"limits: {max_blocks: 1000000000}", "limits.max_blocks"},
 		{"publish: {max_shrink: -0.1}", "publish.max_shrink"},
 		{"retrieval: {top_k: 0}", "retrieval.top_k"},
+		{"push: {batch_chunks: 0}", "push.batch_chunks"},
+		{"push: {to: ftp://kb/ingest}", "push.to"},
+		{"push: {timeout: -1s}", "push.timeout"},
+		{"push: {max_bytes: 100}", "push.max_bytes"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.key, func(t *testing.T) {

@@ -10,18 +10,13 @@ import (
 	"github.com/jackc/pgx/v5/pgtype"
 	"github.com/pgvector/pgvector-go"
 
+	"github.com/ocean-safety/ingest/destination"
 	"github.com/ocean-safety/ingest/schema"
 )
 
-// idSpace is the UUID namespace of the ids pgsync derives (UUIDv5), fixed so
-// two syncs of the same snapshot name the same rows on any machine.
-var idSpace = uuid.MustParse("3b1f6c8e-2d4a-5e7b-9c1d-8a6f4e2b0c57")
-
-// VersionID is the version_id of a document version: the UUIDv5 of its
-// doc_version (the SHA-256 of its text), so a version is named by content.
-func VersionID(docVersion string) uuid.UUID {
-	return uuid.NewSHA1(idSpace, []byte("doc_version\x00"+docVersion))
-}
+// VersionID is the version_id of a document version (destination.VersionID:
+// every destination names a version alike).
+func VersionID(docVersion string) uuid.UUID { return destination.VersionID(docVersion) }
 
 // row is one chunk as the table holds it.
 type row struct {
@@ -44,7 +39,7 @@ func newRow(tenant uuid.UUID, c schema.Chunk) (row, error) {
 		c.SectionPath = []string{} // text[] NOT NULL: an empty path is '{}', not NULL
 	}
 	r := row{doc: doc, version: VersionID(c.DocVersion), c: c}
-	r.id = uuid.NewSHA1(idSpace, append(tenant[:], r.digest()...))
+	r.id = uuid.NewSHA1(destination.IDSpace, append(tenant[:], r.digest()...))
 	return r, nil
 }
 

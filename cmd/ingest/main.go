@@ -104,7 +104,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		ExitErrHandler:        func(context.Context, *cli.Command, error) {}, // exit codes are decided below
 		OnUsageError:          onUsage,
 		CommandNotFound:       func(_ context.Context, _ *cli.Command, name string) { unknown = name },
-		Commands:              []*cli.Command{indexCommand(), mergeCommand(), chunkCommand(), inspectCommand(), unitsCommand(), thresholdsCommand(), searchCommand(), evalCommand(), diffCommand(), verifyCommand(), syncCommand(), embedCommand()},
+		Commands:              []*cli.Command{indexCommand(), mergeCommand(), chunkCommand(), inspectCommand(), unitsCommand(), thresholdsCommand(), searchCommand(), evalCommand(), diffCommand(), verifyCommand(), syncCommand(), pushCommand(), embedCommand()},
 	}
 	for _, c := range app.Commands {
 		c.OnUsageError = onUsage // one line per error, no help page after it
@@ -186,6 +186,10 @@ var settingFlags = map[string]string{
 	"embedder":          "--embedder",
 	"retrieval.mode":    "--mode",
 	"retrieval.top_k":   "--k",
+	"push.to":           "--to",
+	"push.tenant":       "--tenant",
+	"push.header_file":  "--header-file",
+	"push.state":        "--state",
 }
 
 // settingsError marks the bad settings in err (and a model backend's failed

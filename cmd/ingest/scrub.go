@@ -19,7 +19,7 @@ type scrubber struct {
 }
 
 // newScrubber wraps w to scrub the credentials in the command line's
-// arguments and in the model servers' environment variables. A database
+// arguments and in the model servers' and push's environment variables. A database
 // address (sync --to) gives its password only: its user name is most often
 // "postgres", which the scheme itself spells.
 func newScrubber(w io.Writer, args []string) io.Writer {
@@ -38,6 +38,7 @@ func newScrubber(w io.Writer, args []string) io.Writer {
 		}
 	}
 	secrets := models.Secrets(addresses, "")
+	secrets = append(secrets, models.Secrets(nil, pushTokenEnv)...) // push's bearer token
 	for _, d := range databases {
 		secrets = append(secrets, pgsync.Secrets(d)...)
 	}

@@ -1,0 +1,155 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+
+	"github.com/urfave/cli/v3"
+
+	"github.com/ocean-safety/ingest/artifacts"
+	"github.com/ocean-safety/ingest/bucket"
+	"github.com/ocean-safety/ingest/push"
+)
+
+// pushTokenEnv holds the bearer token of ingest push.
+const pushTokenEnv = "INGEST_PUSH_TOKEN"
+
+func pushCommand() *cli.Command {
+	return &cli.Command{
+		Name:  "push",
+		Usage: "send a snapshot's changed document versions to an ingest API, and delete what it no longer has (resumable, idempotent; docs/push.md)",
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "snapshot", Usage: "snapshot folder, or a bucket's URL/latest or URL/<name> (it must verify)"},
+			&cli.StringFlag{Name: "to", Usage: "the ingest endpoint, https://HOST/PATH (config push.to)"},
+			&cli.StringFlag{Name: "tenant", Usage: "tenant UUID (default: the snapshot's tenant_id, if it is one)"},
+			&cli.StringFlag{Name: "header-file", Usage: `a file of "Name: value" headers sent on every request (secret); the token otherwise comes from $` + pushTokenEnv},
+			&cli.StringFlag{Name: "state", Usage: "the push's state folder (default: beside the snapshot's publish target, one per destination)"},
+			&cli.BoolFlag{Name: "full", Usage: "send every document again, not only what changed"},
+			&cli.BoolFlag{Name: "plan", Usage: "say what would be sent and deleted (documents, chunks, requests, bytes), send nothing"},
+			&cli.StringFlag{Name: "config", Usage: "config file (its push: block)", Sources: cli.EnvVars("INGEST_CONFIG")},
+			jsonFlag("the plan or report as JSON"),
+		},
+		Action: func(ctx context.Context, cmd *cli.Command) error {
+			opt, err := pushOptions(cmd)
+			if err != nil {
+				return err
+			}
+			dir, cleanup, err := snapshotArg(ctx, opt.Snapshot)
+			if err != nil {
+				return err
+			}
+			defer cleanup()
+			if opt.StateRoot, err = pushStateRoot(opt.Snapshot); err != nil {
+				return err
+			}
+			opt.Snapshot = dir
+			w := cmd.Root().Writer
+			if cmd.Bool("plan") {
+				p, err := push.PlanPush(ctx, opt)
+				if err != nil {
+					return settingsError(err)
+				}
+				if cmd.Bool("json") {
+					return writeJSON(w, p)
+				}
+				printPush(w, "plan: push", p)
+				fmt.Fprintln(w, "nothing sent (--plan)")
+				return nil
+			}
+			rep, err := push.Push(ctx, opt)
+			if err != nil {
+				if rep != nil && cmd.Bool("json") {
+					writeJSON(w, rep)
+				}
+				return settingsError(err)
+			}
+			if cmd.Bool("json") {
+				return writeJSON(w, rep)
+			}
+			printPush(w, "push", &rep.Plan)
+			fmt.Fprintf(w, "pushed in %.2fs: %d requests (%d retries), %d polls, %d bytes; trace %s\n",
+				rep.Seconds, rep.Sent.Requests, rep.Sent.Retries, rep.Sent.Polls, rep.Sent.Bytes, rep.TraceID)
+			return nil
+		},
+	}
+}
+
+// pushOptions turns the config's push block and the flags (a flag given
+// wins) into push options; the token comes from the environment.
+func pushOptions(cmd *cli.Command) (push.Options, error) {
+	f, err := loadConfig(cmd)
+	if err != nil {
+		return push.Options{}, err
+	}
+	set := f.Push
+	for flag, dst := range map[string]*string{"to": &set.To, "tenant": &set.Tenant, "header-file": &set.HeaderFile, "state": &set.State} {
+		if cmd.IsSet(flag) {
+			*dst = cmd.String(flag)
+		}
+	}
+	opt := push.Options{Snapshot: cmd.String("snapshot"), Settings: set, Token: os.Getenv(pushTokenEnv), Full: cmd.Bool("full"),
+		Agent: "ingest/" + version}
+	if opt.Snapshot == "" || set.To == "" {
+		return opt, usage("push needs --snapshot DIR|URL and --to https://HOST/PATH (or push.to in the config)")
+	}
+	if err := set.Validate(); err != nil {
+		return opt, settingsError(err)
+	}
+	if set.HeaderFile != "" {
+		if opt.Headers, err = push.ReadHeaderFile(set.HeaderFile); err != nil {
+			return opt, usageError{err}
+		}
+	}
+	return opt, nil
+}
+
+// pushStateRoot is where a push keeps its state when --state is not
+// given: beside the snapshot's publish target, in the folder the tool
+// already owns there (a publish folder's .ingest, an --out folder's
+// .<out>.ingest, a bucket's work folder), so it lives as long as the
+// snapshots it describes.
+func pushStateRoot(arg string) (string, error) {
+	if bucket.IsURL(arg) {
+		prefix, _, err := splitSnapshotURL(arg)
+		if err != nil {
+			return "", err
+		}
+		work, err := workDir(prefix)
+		if err != nil {
+			return "", err
+		}
+		return filepath.Join(work, "state"), nil
+	}
+	dir := filepath.Clean(arg)
+	if parent := filepath.Dir(dir); isPublishFolder(parent) {
+		return artifacts.PublishTarget(parent, 0, "").State, nil
+	}
+	return artifacts.OutTarget(dir, "").State, nil
+}
+
+func isPublishFolder(dir string) bool {
+	_, err := artifacts.Latest(dir)
+	return err == nil
+}
+
+func printPush(w io.Writer, verb string, p *push.Plan) {
+	s := p.Snapshot
+	fmt.Fprintf(w, "%s %s (%d documents, %d chunks, %s %d dims)\n  to %s, tenant %s, source %s\n  state: %s\n",
+		verb, s.Name, s.Documents, s.Rows, s.Embedder, s.Dims, p.Destination, p.Tenant, p.SourceLabel, p.State)
+	if p.Last == nil {
+		fmt.Fprintln(w, "  last push: never")
+	} else {
+		fmt.Fprintf(w, "  last push: %s (%d documents), %s\n", p.Last.Snapshot, p.Last.Documents, p.Last.PushedAt)
+	}
+	d := p.Documents
+	fmt.Fprintf(w, "  documents: %d added, %d changed, %d regenerated, %d resent, %d removed, %d unchanged\n",
+		d.Added, d.Changed, d.Regenerated, d.Resent, d.Removed, d.Unchanged)
+	if r := p.Resume; r.Skipped+r.Tasks > 0 {
+		fmt.Fprintf(w, "  resumed: %d parts acknowledged before (not sent again), %d tasks polled\n", r.Skipped, r.Tasks)
+	}
+	fmt.Fprintf(w, "  send: %d chunks in %d upsert requests; delete %d versions (%d of removed documents, %d superseded) in %d requests; %d bytes gzip\n",
+		p.Chunks, p.Requests.Upsert, p.Deletes.Removed+p.Deletes.Superseded, p.Deletes.Removed, p.Deletes.Superseded, p.Requests.Delete, p.Bytes)
+}

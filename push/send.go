@@ -1,0 +1,122 @@
+package push
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/url"
+	"time"
+)
+
+// counts are the HTTP work of one batch.
+type counts struct {
+	Requests int   `json:"requests"` // POSTs, retries included
+	Retries  int   `json:"retries"`  // of POSTs and polls
+	Polls    int   `json:"polls"`
+	Bytes    int64 `json:"bytes"` // request bodies as sent (gzip), retries included
+}
+
+func (c *counts) add(o counts) {
+	c.Requests += o.Requests
+	c.Retries += o.Retries
+	c.Polls += o.Polls
+	c.Bytes += o.Bytes
+}
+
+// errTaskFailed marks a batch whose task the destination reports failed.
+var errTaskFailed = errors.New("the destination's task failed")
+
+// post sends a batch until the destination acknowledges it: done (a 2xx
+// other than 202: nil task), or accepted with a task to poll.
+func (c *client) post(ctx context.Context, b *batch, n *counts) (*url.URL, error) {
+	a, err := c.retry(ctx, b.what(), func() { n.Retries++ }, func() (*answer, error) {
+		n.Requests++
+		n.Bytes += int64(len(b.body.gz))
+		return c.do(ctx, http.MethodPost, c.target, &b.body, b.span)
+	})
+	if err != nil {
+		return nil, err
+	}
+	switch {
+	case a.status == http.StatusAccepted:
+		return c.taskOf(b, a)
+	case a.status >= 200 && a.status < 300:
+		return nil, nil
+	default: // another 4xx, or a redirect not followed
+		return nil, &httpError{a.status, fmt.Sprintf("%s: %s", b.what(), c.describe(a))}
+	}
+}
+
+// taskOf finds a 202's task: its Location header, else the task_url of
+// its body, relative to where it was answered. A task on another host is
+// refused: polling it would carry the token there.
+func (c *client) taskOf(b *batch, a *answer) (*url.URL, error) {
+	loc := a.header.Get("Location")
+	if loc == "" {
+		var v struct {
+			TaskURL string `json:"task_url"`
+		}
+		json.Unmarshal(a.body, &v)
+		loc = v.TaskURL
+	}
+	if loc == "" {
+		return nil, &httpError{a.status, fmt.Sprintf("%s: 202 Accepted names no task (no Location header, no task_url)", b.what())}
+	}
+	u, err := a.url.Parse(loc)
+	if err != nil {
+		return nil, &httpError{a.status, fmt.Sprintf("%s: 202 Accepted with a task that is not a URL", b.what())}
+	}
+	if !c.sameOrigin(u) {
+		return nil, &httpError{a.status, fmt.Sprintf("%s: its task %s is on another host than %s: not polled (the token goes to the destination only)",
+			b.what(), redactURL(u.String()), c.name)}
+	}
+	return u, nil
+}
+
+// poll waits for a batch's task: polls with a growing wait (from
+// PollInterval to 16 times it, or the server's Retry-After when longer)
+// until the task is done or failed, or TaskTimeout has passed.
+func (c *client) poll(ctx context.Context, b *batch, task *url.URL, n *counts) error {
+	deadline := time.Now().Add(c.set.TaskTimeout)
+	wait := c.set.PollInterval
+	for {
+		if err := c.sleep(ctx, wait); err != nil {
+			return err
+		}
+		a, err := c.retry(ctx, b.what()+": task", func() { n.Retries++ }, func() (*answer, error) {
+			n.Polls++
+			return c.do(ctx, http.MethodGet, task, nil, b.span)
+		})
+		if err != nil {
+			return err
+		}
+		if a.status != http.StatusOK {
+			return &httpError{a.status, fmt.Sprintf("%s: task %s: %s", b.what(), redactURL(task.String()), c.describe(a))}
+		}
+		var t struct {
+			Status  string `json:"status"`
+			Message string `json:"message"`
+		}
+		if err := json.Unmarshal(a.body, &t); err != nil {
+			return &httpError{a.status, fmt.Sprintf("%s: task %s answered no JSON status", b.what(), redactURL(task.String()))}
+		}
+		switch t.Status {
+		case "succeeded":
+			return nil
+		case "failed":
+			return fmt.Errorf("%s: %w: %s", b.what(), errTaskFailed, c.secrets.scrub(serverMessage([]byte(t.Message))))
+		case "queued", "running":
+		default:
+			return &httpError{a.status, fmt.Sprintf("%s: task status %q: want queued, running, succeeded or failed", b.what(), serverMessage([]byte(t.Status)))}
+		}
+		if time.Now().After(deadline) {
+			return fmt.Errorf("%s: task %s not done after %s", b.what(), redactURL(task.String()), c.set.TaskTimeout)
+		}
+		wait = min(2*wait, 16*c.set.PollInterval)
+		if ra, ok := retryAfter(a.header.Get("Retry-After"), time.Now()); ok && ra > wait {
+			wait = min(ra, maxRetryAfter)
+		}
+	}
+}
