@@ -95,6 +95,7 @@ type wireChunk struct {
 	Text          string              `json:"text"`
 	ContentHash   string              `json:"content_hash"`
 	ContextHeader string              `json:"context_header"`
+	LeadIn        string              `json:"lead_in,omitempty"`
 	HeaderSource  string              `json:"header_source"`
 	SectionPath   []string            `json:"section_path"`
 	Safety        bool                `json:"safety"`
@@ -164,7 +165,7 @@ func encodeDoc(rows []schema.Chunk, m wireModels) (*docVersion, error) {
 
 func wireChunkOf(c schema.Chunk) wireChunk {
 	w := wireChunk{ChunkID: c.ChunkID, Order: c.Order, Element: c.Element, Text: c.Text, ContentHash: c.ContentHash,
-		ContextHeader: c.ContextHeader, HeaderSource: c.HeaderSource, SectionPath: c.SectionPath, Safety: c.Safety,
+		ContextHeader: c.ContextHeader, LeadIn: c.LeadIn, HeaderSource: c.HeaderSource, SectionPath: c.SectionPath, Safety: c.Safety,
 		TokenCount: c.TokenCount, LineStart: c.LineStart, LineEnd: c.LineEnd, Fields: c.Fields,
 		Thresholds: []wireThreshold{}, Metadata: c.Metadata, Embedding: c.Embedding}
 	if w.SectionPath == nil {
