@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/ocean-safety/ingest/schema"
+	"github.com/ocean-safety/ingest/sentence"
 )
 
 // Quality is what a reader would judge of a corpus's chunks, counted the
@@ -93,7 +94,7 @@ func (q *Quality) Add(c *Chunker, p Parsed, chunks []schema.Chunk) {
 				q.Tiny++
 				q.example("tiny", ch)
 			}
-			if ch.Element != schema.ElementTableRow && endsWithColon(ch.Text) && i+1 < len(chunks) && chunks[i+1].LeadIn == "" {
+			if ch.Element != schema.ElementTableRow && endsWithColon(ch.Text) && i+1 < len(chunks) && !carries(chunks[i+1], ch.Text) {
 				q.Dangling++
 				q.example("dangling", ch)
 			}
@@ -136,6 +137,16 @@ func (q *Quality) example(what string, c schema.Chunk) {
 	if len(q.examples[what]) < 3 {
 		q.examples[what] = append(q.examples[what], c.Key())
 	}
+}
+
+// carries reports whether next holds the words that end text, the chunk
+// before it: as its lead-in, or in its own text (an overlap repeats them).
+func carries(next schema.Chunk, text string) bool {
+	if next.LeadIn != "" {
+		return true
+	}
+	ss := sentence.Split(text)
+	return len(ss) > 0 && strings.Contains(next.Text, text[ss[len(ss)-1].Start:ss[len(ss)-1].End])
 }
 
 // startsWithCode reports whether a code chunk's text opens with its code
