@@ -26,6 +26,9 @@ func FuzzDocument(f *testing.F) {
 		"# T\nSource: u\n\n" + deepList(40),
 		"# T\nSource: u\n\n" + strings.Repeat("*a _b `c <d ", 300) + "\n",
 		"---\ntitle: [unclosed\n---\ntext\n", "\xff\xfe#\x00 \x00T\x00", "# T\r\nSource: u\r\n\r\nWaves above 1.5 m (5 ft).\r\n",
+		"# T\nSource: u\n\nRun:\n\n=== \"a\"\n\n    ```sh\n    x\n    ```\n\n=== \"b\"\n    y\n",
+		"# T\nSource: u\n\nRun:\n{{< tabpane >}} {{% tab A %}}\n```\nx\n```\n{{% /tab %}} {{% tab \"B\" %}}\ny\n{{< /tabpane >}}\n",
+		"# T\nSource: u\n\n<Tabs>\n  <TabItem label=\"a\">\n\n    ```\n    x\n    ```\n  </TabItem>\n</Tabs>\n<C a={() => 1 > 0} />{/* c */}\n",
 	}
 	for _, s := range seeds {
 		f.Add(s, 40)
@@ -35,8 +38,8 @@ func FuzzDocument(f *testing.F) {
 		if budget < 1 || budget > 2000 {
 			budget = 40
 		}
-		for _, kind := range []string{"", "safety/"} {
-			p := chunking.NewParser(".", corpus.Options{Limits: limits}).ParseBytes(kind+"f.md", []byte(src))
+		for _, name := range []string{"f.md", "safety/f.md", "f.mdx"} {
+			p := chunking.NewParser(".", corpus.Options{Limits: limits}).ParseBytes(name, []byte(src))
 			if len(src) > limits.MaxBytes && !p.Rejected {
 				t.Fatalf("a document of %d bytes was parsed, over the limit of %d", len(src), limits.MaxBytes)
 			}
