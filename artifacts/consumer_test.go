@@ -46,7 +46,7 @@ func consumerChunks() []schema.Chunk {
 		{DocPath: "en/safety/rip-currents.md", Kind: schema.KindSafety, Lang: en, Element: schema.ElementListItem, Safety: true, SectionPath: []string{"Rip currents"}, Text: "Surf above 1.5 m is hazardous.",
 			Quantities: []schema.Quantity{surf},
 			Thresholds: []schema.Threshold{{Subject: "surf_height", Comparator: schema.ComparatorAbove, Value: 1.5, SIUnit: "m", Surface: "1.5 m", Sentence: "Surf above 1.5 m is hazardous.", Hazard: "hazardous", Line: 7, Origin: "rule"}}},
-		{DocPath: "en/safety/rip-currents.md", Kind: schema.KindSafety, Lang: en, Element: schema.ElementListItem, Safety: true, TenantID: "ocean-co", SectionPath: []string{"Rip currents", "Flags"}, Text: "A red flag closes the beach."},
+		{DocPath: "en/safety/rip-currents.md", Kind: schema.KindSafety, Lang: en, Element: schema.ElementListItem, Safety: true, TenantID: "ocean-co", SectionPath: []string{"Rip currents", "Flags"}, Text: "A red flag closes the beach.", LeadIn: "Never swim when:"},
 		{DocPath: "en/tides/table.md", Kind: schema.KindStructured, Lang: en, Element: schema.ElementTableRow, BeachID: "joaquina", SectionPath: []string{"Tides"}, Text: "Time: 06:10; Height: 1.8 m"},
 		{DocPath: "en/tides/table.md", Kind: schema.KindStructured, Lang: en, Element: schema.ElementTableRow, BeachID: "joaquina", SectionPath: []string{"Tides"}, Text: "Time: 18:40; Height: 0.3 m"},
 		{DocPath: "pt-BR/seguranca/ondas.md", Kind: schema.KindSafety, Lang: pt, Element: schema.ElementParagraph, Safety: true, TenantID: "ocean-co", SectionPath: []string{"Segurança", "Ondas"}, Text: "Ondas entre 1 e 2 m exigem atenção.",
@@ -192,6 +192,7 @@ func TestConsumerColumnTypes(t *testing.T) {
 		{name: "quantities", raw: quantity},
 		{name: "thresholds", raw: threshold},
 		{name: "metadata", raw: "MAP(VARCHAR, VARCHAR[])"},
+		{name: "lead_in", raw: "VARCHAR"},
 	}
 	rawNames, rawTypes := describe(t, db, "SELECT * FROM read_parquet(?)", path)
 	viewNames, viewTypes := describe(t, db, "SELECT * FROM ingest_chunks(?)", path)
@@ -226,6 +227,8 @@ func TestConsumerCounts(t *testing.T) {
 		{"with quantities", "len(quantities) > 0", 3},
 		{"with a between threshold", "list_contains([t.value2 IS NOT NULL FOR t IN thresholds], true)", 1},
 		{"with a null value2", "list_contains([t.value2 IS NULL FOR t IN thresholds], true)", 1},
+		{"with a lead-in", "lead_in = 'Never swim when:'", 1},
+		{"without a lead-in (null)", "lead_in IS NULL", len(chunks) - 1},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
