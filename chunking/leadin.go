@@ -130,7 +130,7 @@ func lastParagraph(text string) int {
 		switch {
 		case l == "", strings.HasPrefix(l, "```"), strings.HasPrefix(l, "~~~"):
 			return end
-		case opensItem(l):
+		case sentence.MarkerLen(l) > 0:
 			return start
 		}
 		if start == 0 {
@@ -145,24 +145,6 @@ const (
 	maxLeadSentences = 3  // a lead-in is a sentence or two, not a paragraph
 	minLeadBytes     = 60 // shorter than this, a lead-in takes the sentence before it too
 )
-
-// opensItem reports whether a line (indentation gone) opens a list item:
-// "- ", "* ", "+ ", "12. ", "3) ".
-func opensItem(l string) bool {
-	i := 0
-	for i < len(l) && i < 9 && l[i] >= '0' && l[i] <= '9' {
-		i++
-	}
-	switch {
-	case i > 0 && i < len(l) && (l[i] == '.' || l[i] == ')'):
-		i++
-	case i == 0 && l != "" && strings.IndexByte("-*+", l[0]) >= 0:
-		i = 1
-	default:
-		return false
-	}
-	return i == len(l) || l[i] == ' ' || l[i] == '\t'
-}
 
 // endsWithColon reports whether text ends in ":", closing emphasis and
 // brackets aside ("**Example:**", "(as follows):").

@@ -247,7 +247,7 @@ func plainProse(text string) string {
 				l = strings.TrimSpace(l[len(m):])
 			}
 		}
-		lines[i] = strings.TrimLeft(withoutListMarker(l), " \t")
+		lines[i] = strings.TrimLeft(l[sentence.MarkerLen(l):], " \t")
 	}
 	s := strings.Join(strings.Fields(strings.Join(lines, " ")), " ")
 	if strings.Contains(s, "](") {
@@ -288,25 +288,4 @@ func isHeading(l string) bool {
 // isUnderline reports a setext heading underline or a rule: "---", "===".
 func isUnderline(l string) bool {
 	return len(l) >= 3 && (strings.Trim(l, "-") == "" || strings.Trim(l, "=") == "")
-}
-
-// withoutListMarker is l without a list item's marker ("- ", "* ", "+ ",
-// "12. ", "3) ") at its start.
-func withoutListMarker(l string) string {
-	i := 0
-	for i < len(l) && i < 9 && l[i] >= '0' && l[i] <= '9' {
-		i++
-	}
-	switch {
-	case i > 0 && i < len(l) && (l[i] == '.' || l[i] == ')'):
-		i++
-	case i == 0 && l != "" && strings.IndexByte("-*+", l[0]) >= 0:
-		i = 1
-	default:
-		return l
-	}
-	if i < len(l) && (l[i] == ' ' || l[i] == '\t') {
-		return l[i+1:]
-	}
-	return l
 }

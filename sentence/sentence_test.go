@@ -82,3 +82,18 @@ func BenchmarkSplit(b *testing.B) {
 		Split(text)
 	}
 }
+
+func TestMarkerLen(t *testing.T) {
+	tests := []struct {
+		line string
+		want int
+	}{
+		{"- item", 2}, {"* item", 2}, {"+\titem", 2}, {"12. Step", 4}, {"3) Step", 3}, {"-", 1}, {"7.", 2},
+		{"-5 °C water", 0}, {"1.5 m waves", 0}, {"**bold**", 0}, {"#1 rule", 0}, {"1234567890. too long", 0}, {"", 0}, {"text", 0},
+	}
+	for _, tt := range tests {
+		if got := MarkerLen(tt.line); got != tt.want {
+			t.Errorf("MarkerLen(%q): got %d, want %d", tt.line, got, tt.want)
+		}
+	}
+}
