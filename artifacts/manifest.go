@@ -197,10 +197,16 @@ func WriteJSON(path string, v any) error {
 	return writeFileSync(path, append(b, '\n'))
 }
 
+// ManifestBytes reads a snapshot's manifest.json as it is (bounded, a
+// regular file only): what a hash of the manifest is taken over.
+func ManifestBytes(dir string) ([]byte, error) {
+	return ReadRegular(dir+string(os.PathSeparator)+ManifestFile, maxManifestBytes)
+}
+
 // ReadManifest reads a snapshot's manifest.
 func ReadManifest(dir string) (Manifest, error) {
 	var m Manifest
-	b, err := os.ReadFile(dir + string(os.PathSeparator) + ManifestFile)
+	b, err := ManifestBytes(dir)
 	if err != nil {
 		return m, fmt.Errorf("read manifest: %w", err)
 	}
@@ -208,6 +214,19 @@ func ReadManifest(dir string) (Manifest, error) {
 		return m, fmt.Errorf("read manifest %s: %w", dir, err)
 	}
 	return m, nil
+}
+
+// ReadReport reads a snapshot's report.
+func ReadReport(dir string) (Report, error) {
+	var r Report
+	b, err := ReadRegular(dir+string(os.PathSeparator)+ReportFile, maxReportBytes)
+	if err != nil {
+		return r, fmt.Errorf("read report: %w", err)
+	}
+	if err := json.Unmarshal(b, &r); err != nil {
+		return r, fmt.Errorf("read report %s: %w", dir, err)
+	}
+	return r, nil
 }
 
 func writeFileSync(path string, b []byte) error {

@@ -107,7 +107,7 @@ type PartDocReader struct {
 
 // OpenPartDocs opens the DocumentsFile of the part snapshot in dir.
 func OpenPartDocs(dir string) (*PartDocReader, error) {
-	f, err := os.Open(dir + string(os.PathSeparator) + DocumentsFile)
+	f, _, err := OpenRegular(dir + string(os.PathSeparator) + DocumentsFile)
 	if err != nil {
 		return nil, err
 	}

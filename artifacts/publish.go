@@ -48,9 +48,11 @@ func commitOut(dir, out string) error {
 	return os.RemoveAll(old)
 }
 
-// Describe returns a file's size and SHA-256, for the manifest.
+// Describe returns a file's size and SHA-256, for the manifest. Only a
+// regular file is read, and no further than its size when opened (see
+// OpenRegular).
 func Describe(path string) (FileInfo, error) {
-	f, err := os.Open(path)
+	f, err := boundedFile(path)
 	if err != nil {
 		return FileInfo{}, err
 	}

@@ -44,7 +44,7 @@ func OpenChunks(path string) (*ChunkFile, error) {
 // reports a wrong version as a failed check, and must read it to do so.
 func openAnyVersion(path string) (_ *ChunkFile, err error) {
 	defer recoverAs(&err, "read "+path)
-	f, err := os.Open(path)
+	f, _, err := OpenRegular(path)
 	if err != nil {
 		return nil, err
 	}

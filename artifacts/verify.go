@@ -128,6 +128,40 @@ func VerifyContext(ctx context.Context, dir string) (*VerifyReport, error) {
 		v.rows.cRows, v.rows.cDims, v.rows.cOrder, v.rows.cIDs, v.rows.cHash, v.rows.cCounts, v.rows.cUTF8}}, nil
 }
 
+// VerifyFiles is the cheap part of Verify: the manifest reads and names
+// chunks.parquet, and every file it lists is a regular file of the size
+// and SHA-256 it records. A reader that trusts what it reads (diff, search,
+// inspect, thresholds, a run reusing a previous snapshot) runs it first: it
+// reads each file once and decodes no row. The error is a *BrokenError, or
+// the error of a dir that is not there.
+func VerifyFiles(dir string) (Manifest, error) {
+	if info, err := os.Stat(dir); err != nil {
+		return Manifest{}, err
+	} else if !info.IsDir() {
+		return Manifest{}, fmt.Errorf("%s: not a folder", dir)
+	}
+	v := verifier{dir: dir}
+	v.manifest()
+	v.files()
+	rep := VerifyReport{Dir: dir, Checks: []Check{v.cManifest, v.cFiles}}
+	if !rep.OK() {
+		return Manifest{}, &BrokenError{Dir: dir, Failed: rep.Failed(), Problems: rep.Problems()}
+	}
+	return *v.m, nil
+}
+
+// BrokenError is a snapshot that fails its manifest's checks: it must not
+// be read as if it were what its manifest says.
+type BrokenError struct {
+	Dir      string
+	Failed   []string // the checks that failed
+	Problems []string // what they found, as "check: problem"
+}
+
+func (e *BrokenError) Error() string {
+	return fmt.Sprintf("snapshot %s fails its manifest's checks (%s); ingest verify %s tells more", e.Dir, strings.Join(e.Problems, "; "), e.Dir)
+}
+
 // verifier runs the checks of one snapshot.
 type verifier struct {
 	dir                                  string

@@ -5,7 +5,6 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 
@@ -170,7 +169,7 @@ func (s *Snapshot) scope(c schema.Chunk, tenantGiven bool) error {
 }
 
 func refOf(dir string, m artifacts.Manifest) (SnapshotRef, error) {
-	b, err := os.ReadFile(filepath.Join(dir, artifacts.ManifestFile))
+	b, err := artifacts.ManifestBytes(dir)
 	if err != nil {
 		return SnapshotRef{}, err
 	}

@@ -50,7 +50,7 @@ func NewAudit(path, trace, prevDir string) (*Audit, error) {
 	}
 	a := &Audit{f: f, w: bufio.NewWriter(f), trace: trace}
 	if prevDir != "" {
-		old, err := os.Open(filepath.Join(prevDir, artifacts.AuditFile))
+		old, _, err := artifacts.OpenRegular(filepath.Join(prevDir, artifacts.AuditFile))
 		if err == nil {
 			_, err = io.Copy(a.w, old)
 			old.Close()

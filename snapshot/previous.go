@@ -31,11 +31,12 @@ type Previous struct {
 }
 
 // Open opens the snapshot at dir for reuse after checking it is
-// whole: a readable manifest of this schema version and a chunks.parquet
-// whose hash is the manifest's. A snapshot that fails is not trusted; the
-// problem comes back as the error, for the report.
+// whole: a readable manifest of this schema version, and every file it
+// lists of the size and hash it records (artifacts.VerifyFiles). A snapshot
+// that fails is not trusted; the problem comes back as the error, for the
+// report.
 func Open(ctx context.Context, dir string) (*Previous, error) {
-	m, err := artifacts.ReadManifest(dir)
+	m, err := artifacts.VerifyFiles(dir)
 	if err != nil {
 		return nil, err
 	}
@@ -43,13 +44,6 @@ func Open(ctx context.Context, dir string) (*Previous, error) {
 		return nil, fmt.Errorf("schema version %q, want %q", m.SchemaVersion, artifacts.SchemaVersion)
 	}
 	path := filepath.Join(dir, artifacts.ChunksFile)
-	info, err := artifacts.Describe(path)
-	if err != nil {
-		return nil, err
-	}
-	if want := m.Files[artifacts.ChunksFile]; info.SHA256 != want.SHA256 || info.Bytes != want.Bytes {
-		return nil, fmt.Errorf("%s is not the file its manifest describes (%d bytes, want %d)", artifacts.ChunksFile, info.Bytes, want.Bytes)
-	}
 	f, err := artifacts.OpenChunks(path)
 	if err != nil {
 		return nil, err

@@ -4,7 +4,6 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"hash"
@@ -123,13 +122,9 @@ func openParts(dirs []string) ([]part, error) {
 				return nil, fmt.Errorf("part %s: %s is not the file its manifest describes", dir, name)
 			}
 		}
-		var rep artifacts.Report
-		b, err := os.ReadFile(filepath.Join(dir, artifacts.ReportFile))
-		if err == nil {
-			err = json.Unmarshal(b, &rep)
-		}
+		rep, err := artifacts.ReadReport(dir)
 		if err != nil {
-			return nil, fmt.Errorf("part %s: %s: %w", dir, artifacts.ReportFile, err)
+			return nil, fmt.Errorf("part %s: %w", dir, err)
 		}
 		if sh := m.Shard; sh.ListingDiagnostics > sh.SetupDiagnostics || sh.SetupDiagnostics > len(rep.Diagnostics) {
 			return nil, fmt.Errorf("part %s: the manifest's diagnostic counts do not fit its report", dir)

@@ -3,7 +3,6 @@ package stages
 import (
 	"context"
 	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"hash"
@@ -66,9 +65,9 @@ func (r *run) republish(start time.Time, input string) (*Result, error) {
 			return nil, err
 		}
 	}
-	var old artifacts.Report
-	if b, err := os.ReadFile(filepath.Join(prev.Dir, artifacts.ReportFile)); err != nil || json.Unmarshal(b, &old) != nil {
-		return nil, fmt.Errorf("previous snapshot %s: report unreadable", prev.Dir)
+	old, err := artifacts.ReadReport(prev.Dir)
+	if err != nil {
+		return nil, fmt.Errorf("previous snapshot %s: %w", prev.Dir, err)
 	}
 	m := prev.Manifest
 	rep := artifacts.Report{RunID: r.runID, Status: old.Status, Diagnostics: append(append([]schema.Diagnostic{}, r.setup...), old.Diagnostics...),

@@ -1,0 +1,104 @@
+package artifacts
+
+import (
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+)
+
+// A snapshot's files are read only as regular files, and never further than
+// they can hold: a chunks.parquet that is a link to /dev/zero, a report.json
+// that is a named pipe, a manifest.json that is a terminal would otherwise
+// make a reader (verify, sync, the next run) wait or read forever. A file
+// is opened without blocking (a pipe with no writer opens at once), then
+// checked for what it is, and read up to the size it had when opened.
+
+// maxManifestBytes bounds a manifest read: a few kilobytes in practice (its
+// counts are per kind, language and element), never megabytes.
+const maxManifestBytes = 16 << 20
+
+// maxReportBytes bounds a report read: every diagnostic of a large corpus
+// fits many times over.
+const maxReportBytes = 512 << 20
+
+// OpenRegular opens path for reading if it is a regular file (a link is
+// followed to what it names) and returns it with its size. Anything else (a
+// folder, a named pipe, a device, a socket) is refused, naming what it is.
+func OpenRegular(path string) (*os.File, int64, error) {
+	f, err := os.OpenFile(path, os.O_RDONLY|openNonBlocking, 0)
+	if err != nil {
+		return nil, 0, err
+	}
+	info, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return nil, 0, err
+	}
+	if !info.Mode().IsRegular() {
+		f.Close()
+		return nil, 0, &NotRegularError{Path: path, Mode: info.Mode()}
+	}
+	return f, info.Size(), nil
+}
+
+// NotRegularError is a snapshot file that is not a regular file.
+type NotRegularError struct {
+	Path string
+	Mode fs.FileMode
+}
+
+func (e *NotRegularError) Error() string {
+	return fmt.Sprintf("%s is %s, not a regular file", e.Path, fileKind(e.Mode))
+}
+
+func fileKind(m fs.FileMode) string {
+	switch {
+	case m.IsDir():
+		return "a folder"
+	case m&fs.ModeNamedPipe != 0:
+		return "a named pipe"
+	case m&fs.ModeCharDevice != 0:
+		return "a character device"
+	case m&fs.ModeDevice != 0:
+		return "a device"
+	case m&fs.ModeSocket != 0:
+		return "a socket"
+	}
+	return "a special file"
+}
+
+// ReadRegular reads the regular file at path whole, refusing one over limit
+// bytes.
+func ReadRegular(path string, limit int64) ([]byte, error) {
+	f, size, err := OpenRegular(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	if size > limit {
+		return nil, fmt.Errorf("%s is %d bytes, more than the %d a reader takes", path, size, limit)
+	}
+	b, err := io.ReadAll(io.LimitReader(f, limit+1))
+	if err != nil {
+		return nil, fmt.Errorf("read %s: %w", path, err)
+	}
+	if int64(len(b)) > limit {
+		return nil, fmt.Errorf("%s grew past the %d bytes a reader takes", path, limit)
+	}
+	return b, nil
+}
+
+// boundedFile is what Describe reads: the regular file's bytes up to one
+// past the size it had when opened, so a file that keeps growing is read
+// once and told apart from its manifest by its size.
+func boundedFile(path string) (io.ReadCloser, error) {
+	f, size, err := OpenRegular(path)
+	if err != nil {
+		return nil, err
+	}
+	return struct {
+		io.Reader
+		io.Closer
+	}{io.LimitReader(f, size+1), f}, nil
+}
