@@ -36,13 +36,13 @@ func evalCommand() *cli.Command {
 		Name:  "eval",
 		Usage: "measure retrieval on golden questions: recall@k and MRR per mode and language",
 		Flags: []cli.Flag{
-			&cli.StringFlag{Name: "snapshot", Usage: "snapshot folder (from ingest index)"},
+			&cli.StringFlag{Name: "snapshot", Usage: "snapshot folder, a publish folder's latest, or a bucket's URL/latest or URL/<name>"},
 			&cli.StringFlag{Name: "questions", Usage: "golden-questions JSON file (e.g. corpus/ocean.golden.json)"},
 			&cli.StringFlag{Name: "k", Value: "1,3,5,10", Usage: "comma-separated k values for recall@k"},
 			&cli.BoolFlag{Name: "json", Usage: "print the report as JSON on stdout instead of the table"},
 			&cli.StringFlag{Name: "output", Usage: "also write the report as JSON to FILE"},
 			&cli.FloatFlag{Name: "min-recall", Usage: fmt.Sprintf("fail (exit 1) when hybrid recall@%d over the answerable questions is below R", gateK)},
-			&cli.StringFlag{Name: "baseline", Usage: "an older snapshot to evaluate too; cells show the difference"},
+			&cli.StringFlag{Name: "baseline", Usage: "an older snapshot (any SNAPSHOT form) to evaluate too; cells show the difference"},
 		},
 		Action: func(ctx context.Context, cmd *cli.Command) error {
 			dir, qfile := cmd.String("snapshot"), cmd.String("questions")
@@ -89,14 +89,19 @@ func evalCommand() *cli.Command {
 // evaluate loads a snapshot and evaluates it. The snapshot under test must
 // hold every document and section the questions name; a baseline may be
 // older than the questions, and its misses are part of the difference.
-func evaluate(ctx context.Context, dir string, qs *search.QuestionSet, ks []int, check bool) (*search.Report, error) {
+func evaluate(ctx context.Context, arg string, qs *search.QuestionSet, ks []int, check bool) (*search.Report, error) {
+	dir, cleanup, err := snapshotArg(ctx, arg)
+	if err != nil {
+		return nil, err
+	}
+	defer cleanup()
 	ix, err := search.Load(ctx, dir)
 	if err != nil {
 		return nil, err
 	}
 	if check {
 		if err := ix.Check(qs); err != nil {
-			return nil, fmt.Errorf("the questions do not match snapshot %s:\n%w", dir, err)
+			return nil, fmt.Errorf("the questions do not match snapshot %s:\n%w", arg, err)
 		}
 	}
 	return search.Evaluate(ctx, ix, qs, ks)

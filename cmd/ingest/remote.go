@@ -56,9 +56,30 @@ func splitSnapshotURL(raw string) (prefix, snapshot string, err error) {
 // errNothingPublished is URL/latest of a prefix no run has published to.
 var errNothingPublished = errors.New("nothing published yet")
 
-// snapshotArg is localSnapshot for a command's snapshot argument, checked
-// to be a snapshot folder (isSnapshotDir) before any reader opens it.
+// snapshotArg is snapshotFolder for a reader that trusts what it reads
+// (inspect, diff, search, eval, thresholds): the snapshot's files must be
+// those its manifest describes (artifacts.VerifyFiles: sizes and SHA-256,
+// no row decoded), so a tampered or damaged snapshot is named as such, not
+// read as if it were what its manifest says.
 func snapshotArg(ctx context.Context, arg string) (dir string, cleanup func(), err error) {
+	dir, cleanup, err = snapshotFolder(ctx, arg)
+	if err != nil {
+		return "", cleanup, err
+	}
+	if _, err = artifacts.VerifyFiles(dir); err != nil {
+		var broken *artifacts.BrokenError
+		if errors.As(err, &broken) && dir != arg {
+			broken.Dir = models.RedactURL(arg) // not the temporary folder it was downloaded to
+		}
+		cleanup()
+		return "", func() {}, err
+	}
+	return dir, cleanup, nil
+}
+
+// snapshotFolder is localSnapshot for a command's snapshot argument,
+// checked to be a snapshot folder (isSnapshotDir) before any reader opens it.
+func snapshotFolder(ctx context.Context, arg string) (dir string, cleanup func(), err error) {
 	dir, cleanup, err = localSnapshot(ctx, arg)
 	if err == nil {
 		err = isSnapshotDir(dir)

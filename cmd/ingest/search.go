@@ -10,6 +10,7 @@ import (
 
 	"github.com/urfave/cli/v3"
 
+	"github.com/ocean-safety/ingest/models"
 	"github.com/ocean-safety/ingest/schema"
 	"github.com/ocean-safety/ingest/search"
 )
@@ -42,7 +43,7 @@ func searchCommand() *cli.Command {
 		Usage:     "rank a snapshot's chunks for a question (BM25, vector or both fused)",
 		ArgsUsage: `"QUESTION"`,
 		Flags: []cli.Flag{
-			&cli.StringFlag{Name: "snapshot", Usage: "snapshot folder (from ingest index)"},
+			&cli.StringFlag{Name: "snapshot", Usage: "snapshot folder, a publish folder's latest, or a bucket's URL/latest or URL/<name>"},
 			&cli.IntFlag{Name: "k", Value: search.DefaultTopK, Usage: "number of chunks to return"},
 			&cli.StringFlag{Name: "mode", Value: string(search.DefaultMode), Usage: "hybrid, bm25 or vector"},
 			&cli.StringFlag{Name: "lang", Usage: "only chunks in this language (en, pt)"},
@@ -54,14 +55,19 @@ func searchCommand() *cli.Command {
 		},
 		Action: func(ctx context.Context, cmd *cli.Command) error {
 			query := strings.TrimSpace(strings.Join(cmd.Args().Slice(), " "))
-			dir := cmd.String("snapshot")
-			if dir == "" || query == "" {
-				return usage(`search needs --snapshot DIR and a "QUESTION"`)
+			arg := cmd.String("snapshot")
+			if arg == "" || query == "" {
+				return usage(`search needs --snapshot SNAPSHOT and a "QUESTION"`)
 			}
 			opt, err := searchOptions(cmd)
 			if err != nil {
 				return err
 			}
+			dir, cleanup, err := snapshotArg(ctx, arg) // a bucket's URL/latest is downloaded
+			if err != nil {
+				return err
+			}
+			defer cleanup()
 			ix, err := search.Load(ctx, dir)
 			if err != nil {
 				return err
@@ -74,7 +80,7 @@ func searchCommand() *cli.Command {
 			if opt.Filter.BeachID == "" {
 				beaches = ix.Beaches(query)
 			}
-			out := searchOutput{Query: query, Snapshot: dir, Mode: opt.Mode, K: opt.K, Beaches: beaches, Results: res,
+			out := searchOutput{Query: query, Snapshot: models.RedactURL(arg), Mode: opt.Mode, K: opt.K, Beaches: beaches, Results: res,
 				Filter: searchFilter{opt.Filter.Lang, opt.Filter.Kind, opt.Filter.BeachID, opt.Filter.SourceLabel}}
 			if cmd.Bool("json") {
 				enc := json.NewEncoder(cmd.Root().Writer)

@@ -16,13 +16,18 @@ func thresholdsCommand() *cli.Command {
 	return &cli.Command{
 		Name:      "thresholds",
 		Usage:     "print a snapshot's thresholds, read from chunks.parquet (Markdown proposal, or --json)",
-		ArgsUsage: "DIR",
+		ArgsUsage: "SNAPSHOT",
 		Flags:     []cli.Flag{&cli.BoolFlag{Name: "json", Usage: "a JSON array of thresholds"}},
 		Action: func(ctx context.Context, cmd *cli.Command) error {
 			if cmd.Args().Len() != 1 {
-				return usage("thresholds needs one snapshot DIR")
+				return usage("thresholds needs one SNAPSHOT")
 			}
-			cf, err := artifacts.OpenChunks(filepath.Join(cmd.Args().First(), artifacts.ChunksFile))
+			dir, cleanup, err := snapshotArg(ctx, cmd.Args().First())
+			if err != nil {
+				return err
+			}
+			defer cleanup()
+			cf, err := artifacts.OpenChunks(filepath.Join(dir, artifacts.ChunksFile))
 			if err != nil {
 				return err
 			}

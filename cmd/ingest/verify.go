@@ -21,7 +21,7 @@ func verifyCommand() *cli.Command {
 			if cmd.Args().Len() != 1 {
 				return usage("verify needs one snapshot DIR")
 			}
-			dir, cleanup, err := snapshotArg(ctx, cmd.Args().First())
+			dir, cleanup, err := snapshotFolder(ctx, cmd.Args().First()) // verify checks the files itself, and says more
 			if err != nil {
 				return err
 			}
