@@ -154,44 +154,38 @@ func checkBuild(ctx context.Context, out string) (string, error) {
 }
 
 // moveIn renames the build to its published path, unless the same content
-// is already published (under this name, or made at another time): then
-// it returns that folder's name, and a published folder is never replaced
-// under its readers.
-func moveIn(out, path string) (name string, reused bool, err error) {
+// is already published (under this name, or made at another time) and
+// verifies: then it returns that folder's name, and a published folder is
+// never replaced under its readers. Folders of the same content that fail
+// verification come back in broken, for the caller to move aside once
+// latest names another; one in the build's own way is moved aside first.
+func moveIn(ctx context.Context, build, path, state string) (name string, reused bool, broken []candidate, moved []Quarantined, err error) {
 	dir, name := filepath.Dir(path), filepath.Base(path)
-	if _, err := os.Stat(filepath.Join(path, ManifestFile)); err == nil {
-		return name, true, nil
+	good, broken, err := sameContent(ctx, dir, name)
+	if err != nil {
+		return "", false, nil, nil, err
 	}
-	if same := sameContent(dir, name); same != "" {
-		return same, true, nil
+	if good != "" {
+		return good, true, broken, nil, nil
 	}
-	if err := os.Rename(out, path); err != nil {
+	for i, b := range broken {
+		if b.name == name { // the build's own name: its place must be free
+			q, err := quarantine(dir, state, b.name, b.problems)
+			if err != nil {
+				return "", false, nil, nil, err
+			}
+			moved, broken = append(moved, q), append(broken[:i:i], broken[i+1:]...)
+			break
+		}
+	}
+	if err := os.Rename(build, path); err != nil {
 		// A concurrent publish of the same snapshot may have won the race.
 		if _, serr := os.Stat(filepath.Join(path, ManifestFile)); serr == nil {
-			return name, true, nil
+			return name, true, broken, moved, nil
 		}
-		return "", false, err
+		return "", false, nil, moved, err
 	}
-	return name, false, syncDir(dir)
-}
-
-// sameContent finds a published snapshot whose name ends with the content
-// part of name: the same output, made at another time.
-func sameContent(dir, name string) string {
-	_, key, ok := strings.Cut(name, "-")
-	if !ok {
-		return ""
-	}
-	entries, err := os.ReadDir(dir)
-	if err != nil {
-		return ""
-	}
-	for _, e := range entries {
-		if e.IsDir() && e.Name() != name && strings.HasSuffix(e.Name(), "-"+key) && isSnapshot(filepath.Join(dir, e.Name())) {
-			return e.Name()
-		}
-	}
-	return ""
+	return name, false, broken, moved, syncDir(dir)
 }
 
 // Prune removes the oldest snapshots of a publish folder (by the manifest's

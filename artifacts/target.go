@@ -35,6 +35,9 @@ type Target struct {
 	Remote Remote
 	// fetched is the remote's latest snapshot, downloaded by Resolve.
 	fetched string
+	// latestErr is what Resolve found wrong with the remote's latest (see
+	// CheckLatest).
+	latestErr error
 }
 
 // Remote is a publish prefix in an object store (package bucket).
@@ -71,6 +74,10 @@ func (t Target) Resolve(ctx context.Context) (Target, error) {
 		return t, err
 	}
 	latest, err := t.Remote.Latest(ctx, dir)
+	if errors.Is(err, ErrLatestBroken) { // reported by the run, and repaired by its publish
+		t.latestErr = err
+		return t, nil
+	}
 	if err != nil {
 		return t, err
 	}
@@ -370,6 +377,10 @@ type Published struct {
 	Previous string   // where latest pointed before ("" for a first publish or an --out run)
 	Reused   bool     // the same snapshot was already published: the new build was dropped
 	Pruned   []string // folder names removed to keep Keep
+	// Quarantined are published snapshots of the same content that failed
+	// verification: the new build was published instead, and they were
+	// moved aside (never deleted).
+	Quarantined []Quarantined
 	// Local and PreviousLocal are folders holding the snapshot and the
 	// previous one on this machine ("" when none does): a bucket's build
 	// and the copy its run reused from, so nothing is downloaded again.
@@ -422,7 +433,8 @@ func (s *Staging) publish(ctx context.Context) (*Published, error) {
 		_ = s.Abort()
 		return nil, fmt.Errorf("publish %s: %w", dir, err)
 	}
-	if pub.Name, pub.Reused, err = moveIn(s.Dir, pub.Path); err != nil {
+	var broken []candidate
+	if pub.Name, pub.Reused, broken, pub.Quarantined, err = moveIn(ctx, s.Dir, pub.Path, s.t.State); err != nil {
 		_ = s.Abort()
 		return nil, fmt.Errorf("publish %s: %w", dir, err)
 	}
@@ -434,6 +446,16 @@ func (s *Staging) publish(ctx context.Context) (*Published, error) {
 		return nil, fmt.Errorf("publish %s: %w", dir, err)
 	}
 	pub.Local = pub.Path
+	for _, b := range broken { // latest names a good one now: the broken go aside
+		q, err := quarantine(dir, s.t.State, b.name, b.problems)
+		if err != nil {
+			return pub, fmt.Errorf("%w: %w", ErrPrune, err) // published all the same; the next run tries again
+		}
+		pub.Quarantined = append(pub.Quarantined, q)
+	}
+	if slices.ContainsFunc(pub.Quarantined, func(q Quarantined) bool { return q.Name == filepath.Base(pub.Previous) }) {
+		pub.Previous = "" // nothing to diff against or keep: it was broken
+	}
 	if pub.Pruned, err = Prune(dir, s.t.keep()); err != nil {
 		return pub, fmt.Errorf("%w: %w", ErrPrune, err)
 	}

@@ -42,8 +42,15 @@ func (r *run) stopped(err error, t tally) error {
 }
 
 // openPrevious opens the snapshot to reuse from. One that cannot be trusted
-// is reported and ignored.
+// is reported and ignored; so is a latest that names no snapshot, which
+// this run's publish replaces.
 func (r *run) openPrevious(ctx context.Context) {
+	if err := r.target.CheckLatest(); err != nil {
+		d := schema.Diagnostic{Path: r.target.String(), Severity: schema.SeverityWarning, Code: "latest-broken",
+			Message: err.Error() + "; this run publishes a new latest"}
+		r.setup = append(r.setup, d)
+		r.rep.Diagnostic(d)
+	}
 	dir := r.target.Previous()
 	if dir == "" {
 		return // a first run

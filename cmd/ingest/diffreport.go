@@ -35,6 +35,9 @@ func writeDiffReport(ctx context.Context, publish string, pub artifacts.Publishe
 		return "", err
 	}
 	defer cleanOld()
+	if _, err := artifacts.VerifyFiles(oldDir); err != nil { // a broken previous would diff as a change of the corpus
+		return "", err
+	}
 	newDir, cleanNew, err := local(pub.Local, pub.Path)
 	if err != nil {
 		return "", err

@@ -89,9 +89,10 @@ func indexAction(ctx context.Context, cmd *cli.Command) error {
 			fmt.Fprintf(errw, "removed %s, left by an interrupted run\n", c)
 		}
 		if publish != "" {
+			printQuarantined(errw, res.Published)
 			note := ""
 			if res.Published.Reused {
-				note = " (identical to a snapshot already there)"
+				note = " (identical to a snapshot already there, which verifies)"
 			}
 			fmt.Fprintf(errw, "latest → %s%s\n", res.Published.Path, note)
 		}

@@ -69,6 +69,7 @@ func mergeAction(ctx context.Context, cmd *cli.Command) error {
 	if res != nil {
 		errw := cmd.Root().ErrWriter
 		if publish != "" {
+			printQuarantined(errw, res.Published)
 			fmt.Fprintf(errw, "latest → %s\n", res.Published.Path)
 		}
 		printSummary(errw, res)

@@ -37,7 +37,7 @@ func TestSearchCommand(t *testing.T) {
 		{"bad k", []string{"search", "--snapshot", snap, "--k", "0", "rip"}, exitUsage, "", "--k (retrieval.top_k): 0: want at least 1"},
 		{"bad lang", []string{"search", "--snapshot", snap, "--lang", "de", "rip"}, exitUsage, "", `unknown lang "de"`},
 		{"bad kind", []string{"search", "--snapshot", snap, "--kind", "poem", "rip"}, exitUsage, "", `unknown kind "poem"`},
-		{"missing snapshot", []string{"search", "--snapshot", filepath.Join(snap, "nope"), "rip"}, exitFailed, "", "manifest"},
+		{"missing snapshot", []string{"search", "--snapshot", filepath.Join(snap, "nope"), "rip"}, exitFailed, "", "no such snapshot folder"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) { expectCLI(t, tt.args, tt.want, tt.wantStdout, tt.wantStderr) })

@@ -36,7 +36,10 @@ type summarySnapshot struct {
 	Reused   bool     `json:"reused"`             // the same snapshot was already published
 	Previous string   `json:"previous,omitempty"` // the snapshot it was built against
 	Pruned   []string `json:"pruned,omitempty"`
-	RunID    string   `json:"run_id"`
+	// Quarantined are published snapshots of the same content that failed
+	// verification, moved aside (kept for inspection) and replaced.
+	Quarantined []artifacts.Quarantined `json:"quarantined,omitempty"`
+	RunID       string                  `json:"run_id"`
 }
 
 func newRunSummary(ctx context.Context, res *stages.Result, err error) runSummary {
@@ -50,7 +53,7 @@ func newRunSummary(ctx context.Context, res *stages.Result, err error) runSummar
 	}
 	m := res.Manifest
 	p := res.Published
-	s.Snapshot = &summarySnapshot{Path: p.Path, Name: p.Name, Reused: p.Reused, Previous: p.Previous, Pruned: p.Pruned, RunID: m.RunID}
+	s.Snapshot = &summarySnapshot{Path: p.Path, Name: p.Name, Reused: p.Reused, Previous: p.Previous, Pruned: p.Pruned, Quarantined: p.Quarantined, RunID: m.RunID}
 	s.Counts, s.Calls, s.Diagnostics = &m.Counts, &m.Calls, m.Diagnostics
 	s.Cleaned, s.Seconds, s.Stages = res.Cleaned, res.Report.Seconds, res.Report.Stages
 	return s
@@ -144,4 +147,17 @@ func newLogger(cmd *cli.Command, rep *reporter) *slog.Logger {
 		return slog.New(slog.NewJSONHandler(w, opts))
 	}
 	return slog.New(slog.NewTextHandler(w, opts))
+}
+
+// printQuarantined says which published snapshots failed verification and
+// where they were moved, so nobody wonders where a folder went.
+func printQuarantined(w io.Writer, pub artifacts.Published) {
+	for _, q := range pub.Quarantined {
+		problems := q.Problems
+		if len(problems) > 3 {
+			problems = append(problems[:3:3], fmt.Sprintf("and %d more", len(q.Problems)-3))
+		}
+		fmt.Fprintf(w, "warning: %s failed verification (%s): replaced by this run's snapshot and moved aside to %s for inspection\n",
+			q.Name, strings.Join(problems, "; "), q.Path)
+	}
 }
