@@ -137,20 +137,43 @@ func randomSuffix() string {
 	return hex.EncodeToString(b[:])
 }
 
-// checkBuild verifies a finished build and returns its name.
-func checkBuild(ctx context.Context, out string) (string, error) {
-	rep, err := VerifyContext(ctx, out)
-	if err != nil {
+// checkBuild verifies a finished build (unless Verify already found it
+// good) and returns its name.
+func (s *Staging) checkBuild(ctx context.Context) (string, error) {
+	if err := s.verify(ctx, s.Dir); err != nil {
 		return "", err
 	}
-	if !rep.OK() {
-		return "", fmt.Errorf("the new snapshot fails verification: %s", strings.Join(rep.Problems(), "; "))
-	}
-	m, err := ReadManifest(out)
+	m, err := ReadManifest(s.Dir)
 	if err != nil {
 		return "", err
 	}
 	return SnapshotName(m)
+}
+
+// verify checks the build, now at dir, unless Verify found it good.
+func (s *Staging) verify(ctx context.Context, dir string) error {
+	if s.verified {
+		return nil
+	}
+	rep, err := VerifyContext(ctx, dir)
+	if err != nil {
+		return err
+	}
+	if !rep.OK() {
+		return fmt.Errorf("the new snapshot fails verification: %s", strings.Join(rep.Problems(), "; "))
+	}
+	return nil
+}
+
+// Verify checks the staged snapshot as Commit would, and returns the
+// problems found (none: it verifies, and Commit does not read it again).
+func (s *Staging) Verify(ctx context.Context) ([]string, error) {
+	rep, err := VerifyContext(ctx, s.Dir)
+	if err != nil {
+		return nil, err
+	}
+	s.verified = rep.OK()
+	return rep.Problems(), nil
 }
 
 // moveIn renames the build to its published path, unless the same content

@@ -323,8 +323,9 @@ func within(path, dir string) bool {
 // only when complete, so a failed or interrupted run leaves the previous
 // snapshot untouched.
 type Staging struct {
-	Dir string // write the snapshot's files here
-	t   Target
+	Dir      string // write the snapshot's files here
+	t        Target
+	verified bool // Verify found it good: Commit need not read it again
 }
 
 // Stage creates the temporary folder of a snapshot for t.
@@ -399,12 +400,8 @@ func (s *Staging) Commit(ctx context.Context) (*Published, error) {
 			return nil, err
 		}
 		if s.t.Remote != nil {
-			rep, err := VerifyContext(ctx, s.t.Out)
-			if err != nil {
+			if err := s.verify(ctx, s.t.Out); err != nil {
 				return nil, err
-			}
-			if !rep.OK() {
-				return nil, fmt.Errorf("the new snapshot fails verification: %s", strings.Join(rep.Problems(), "; "))
 			}
 			pub, err := s.t.Remote.Publish(ctx, s.t.Out, s.t.keep())
 			if pub != nil {
@@ -424,7 +421,7 @@ func (s *Staging) publish(ctx context.Context) (*Published, error) {
 	dir := s.t.Publish
 	pub := &Published{Previous: s.t.Current()}
 	var err error
-	if pub.Name, err = checkBuild(ctx, s.Dir); err != nil {
+	if pub.Name, err = s.checkBuild(ctx); err != nil {
 		_ = s.Abort()
 		return nil, fmt.Errorf("publish %s: %w", dir, err)
 	}

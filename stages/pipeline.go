@@ -267,16 +267,23 @@ func (r *run) run(ctx context.Context) (*Result, error) {
 		return nil, err
 	}
 	var res *Result
-	if input, same, err := r.unchangedInput(ctx, paths, skipped); err != nil {
+	input, same, err := r.unchangedInput(ctx, paths, skipped)
+	if err != nil {
 		return nil, err
-	} else if same {
+	}
+	if same {
 		r.opt.Logger.Info("corpus, config, models and build unchanged: republishing the previous snapshot", "previous", r.prev.Dir)
-		res, err = r.republish(start, input)
-		if err != nil {
+		if res, err = r.republish(start, input); err != nil {
 			return nil, err
 		}
-	} else if res, err = r.build(ctx, paths, skipped, start); err != nil {
-		return nil, err
+		if same, err = r.republished(ctx, prevDir); err != nil {
+			return nil, err
+		}
+	}
+	if !same {
+		if res, err = r.build(ctx, paths, skipped, start); err != nil {
+			return nil, err
+		}
 	}
 	pub, err := r.stage.Commit(ctx)
 	if pub != nil {

@@ -94,6 +94,28 @@ func TestPublishHeals(t *testing.T) {
 		verifies(t, pub)
 	})
 
+	t.Run("latest's manifest miscounts its rows", func(t *testing.T) {
+		pub := filepath.Join(t.TempDir(), "pub")
+		index(t, pub)
+		broken := latest(t, pub)
+		m, err := artifacts.ReadManifest(broken)
+		if err != nil {
+			t.Fatal(err)
+		}
+		m.Counts.ByKind["prose"]--
+		m.Counts.ByKind["safety"]++
+		if err := artifacts.WriteJSON(filepath.Join(broken, artifacts.ManifestFile), m); err != nil {
+			t.Fatal(err)
+		}
+		// An unchanged corpus republishes the previous files and copied
+		// its counts: the run failed its own verification, every night.
+		stderr := index(t, pub)
+		if !strings.Contains(stderr, "does not describe its rows") || !strings.Contains(stderr, filepath.Base(broken)+" failed verification") {
+			t.Errorf("got stderr %q, want the previous snapshot's manifest reported and the snapshot replaced", stderr)
+		}
+		verifies(t, pub)
+	})
+
 	t.Run("latest names a deleted snapshot", func(t *testing.T) {
 		pub := filepath.Join(t.TempDir(), "pub")
 		index(t, pub)
