@@ -134,7 +134,8 @@ func (s *Store) Close() error { return s.b.Close() }
 // snapshotName matches a published snapshot's name.
 var snapshotName = regexp.MustCompile(`^\d{8}T\d{6}Z-[0-9a-f]{12}$`)
 
-// ReadLatest reads latest.json; nil when nothing was published yet.
+// ReadLatest reads latest.json; nil when nothing was published yet. One
+// that names no snapshot is an error wrapping artifacts.ErrLatestBroken.
 func (s *Store) ReadLatest(ctx context.Context) (*Latest, error) {
 	b, err := s.b.ReadAll(ctx, LatestFile)
 	if gcerrors.Code(err) == gcerrors.NotFound {
@@ -145,38 +146,63 @@ func (s *Store) ReadLatest(ctx context.Context) (*Latest, error) {
 	}
 	var l Latest
 	if err := json.Unmarshal(b, &l); err != nil || !snapshotName.MatchString(l.Name) {
-		return nil, fmt.Errorf("%s: %s names no snapshot", s, LatestFile)
+		return nil, fmt.Errorf("%w: %s: %s names no snapshot", artifacts.ErrLatestBroken, s, LatestFile)
 	}
 	return &l, nil
 }
 
 // Latest downloads the current snapshot into dir/<name> (kept there as a
 // cache: a snapshot never changes under its name) and returns its path; ""
-// when nothing was published yet.
+// when nothing was published yet. A latest.json that names a snapshot
+// that is not there (or not whole), or whose manifest is not the one it
+// records (manifest_sha256), is an error wrapping artifacts.ErrLatestBroken.
 func (s *Store) Latest(ctx context.Context, dir string) (string, error) {
 	l, err := s.ReadLatest(ctx)
 	if err != nil || l == nil {
 		return "", err
 	}
-	return s.Fetch(ctx, l.Name, dir)
+	local, err := s.fetch(ctx, l.Name, dir, l.ManifestSHA256)
+	if errors.Is(err, errMissing) || errors.Is(err, errManifestDiffers) {
+		return "", fmt.Errorf("%w: %s: %s names %s: %w", artifacts.ErrLatestBroken, s, LatestFile, l.Name, err)
+	}
+	return local, err
 }
 
+// errMissing is a snapshot, or one of its files, that is not in the store;
+// errManifestDiffers a manifest that is not the one latest.json records.
+var (
+	errMissing         = errors.New("not in the store")
+	errManifestDiffers = errors.New("its manifest is not the one latest.json records")
+)
+
 // Fetch downloads the snapshot name into dir/name and returns its path. A
-// copy already there whose manifest is the published one is used as is.
+// copy already there whose manifest is the published one, and whose files
+// match it, is used as is.
 func (s *Store) Fetch(ctx context.Context, name, dir string) (string, error) {
+	return s.fetch(ctx, name, dir, "")
+}
+
+// fetch is Fetch; manifestSHA, when given, is the SHA-256 the snapshot's
+// manifest must have (latest.json's manifest_sha256).
+func (s *Store) fetch(ctx context.Context, name, dir, manifestSHA string) (string, error) {
 	if !snapshotName.MatchString(name) {
 		return "", fmt.Errorf("%s: %q is not a snapshot name", s, name)
 	}
 	local := filepath.Join(dir, name)
 	mb, err := s.b.ReadAll(ctx, name+"/"+artifacts.ManifestFile)
 	if gcerrors.Code(err) == gcerrors.NotFound {
-		return "", fmt.Errorf("%s: no snapshot %s", s, name)
+		return "", fmt.Errorf("%s: no snapshot %s: %w", s, name, errMissing)
 	}
 	if err != nil {
 		return "", fmt.Errorf("%s: %w", s, err)
 	}
-	if have, err := os.ReadFile(filepath.Join(local, artifacts.ManifestFile)); err == nil && string(have) == string(mb) {
-		return local, nil
+	if sum := sha256.Sum256(mb); manifestSHA != "" && hex.EncodeToString(sum[:]) != manifestSHA {
+		return "", fmt.Errorf("%s/%s: sha256 %s, latest.json records %s: %w", name, artifacts.ManifestFile, hex.EncodeToString(sum[:6]), manifestSHA[:min(12, len(manifestSHA))], errManifestDiffers)
+	}
+	if have, err := artifacts.ManifestBytes(local); err == nil && string(have) == string(mb) {
+		if _, err := artifacts.VerifyFiles(local); err == nil {
+			return local, nil
+		}
 	}
 	var m artifacts.Manifest
 	if err := json.Unmarshal(mb, &m); err != nil {
@@ -187,12 +213,7 @@ func (s *Store) Fetch(ctx context.Context, name, dir string) (string, error) {
 		return "", err
 	}
 	defer os.RemoveAll(tmp)
-	for file := range m.Files {
-		if err := s.download(ctx, name+"/"+file, filepath.Join(tmp, file)); err != nil {
-			return "", err
-		}
-	}
-	if err := os.WriteFile(filepath.Join(tmp, artifacts.ManifestFile), mb, 0o644); err != nil {
+	if err := s.downloadTo(ctx, name, m, mb, tmp); err != nil {
 		return "", err
 	}
 	_ = os.RemoveAll(local)
@@ -202,8 +223,25 @@ func (s *Store) Fetch(ctx context.Context, name, dir string) (string, error) {
 	return local, nil
 }
 
+// downloadTo writes the snapshot name, of manifest m (mb as stored), into
+// the folder dir.
+func (s *Store) downloadTo(ctx context.Context, name string, m artifacts.Manifest, mb []byte, dir string) error {
+	for file := range m.Files {
+		if file != filepath.Base(file) || strings.HasPrefix(file, ".") || file == artifacts.ManifestFile {
+			return fmt.Errorf("%s: %s/%s lists %q, not a file name of a snapshot", s, name, artifacts.ManifestFile, file)
+		}
+		if err := s.download(ctx, name+"/"+file, filepath.Join(dir, file)); err != nil {
+			return err
+		}
+	}
+	return os.WriteFile(filepath.Join(dir, artifacts.ManifestFile), mb, 0o644)
+}
+
 func (s *Store) download(ctx context.Context, key, dst string) error {
 	r, err := s.b.NewReader(ctx, key, nil)
+	if gcerrors.Code(err) == gcerrors.NotFound {
+		return fmt.Errorf("%s: %s: %w", s, key, errMissing)
+	}
 	if err != nil {
 		return fmt.Errorf("%s: read %s: %w", s, key, err)
 	}
@@ -222,7 +260,9 @@ func (s *Store) download(ctx context.Context, key, dst string) error {
 // Publish uploads the complete snapshot at dir under its name, reads every
 // object back to check its size and SHA-256, then points latest.json at it
 // and prunes beyond keep. The same content already published (under a name
-// of another time) is pointed at instead of uploaded again.
+// of another time) is pointed at instead of uploaded again, if it verifies;
+// one that does not is copied aside (see quarantine), replaced by this
+// build and removed. A latest.json that names no good snapshot is replaced.
 func (s *Store) Publish(ctx context.Context, dir string, keep int) (*artifacts.Published, error) {
 	m, err := artifacts.ReadManifest(dir)
 	if err != nil {
@@ -233,25 +273,52 @@ func (s *Store) Publish(ctx context.Context, dir string, keep int) (*artifacts.P
 		return nil, err
 	}
 	pub := &artifacts.Published{Name: name}
-	previous := ""
-	if l, err := s.ReadLatest(ctx); err != nil {
+	previous, latestSHA := "", ""
+	switch l, err := s.ReadLatest(ctx); {
+	case errors.Is(err, artifacts.ErrLatestBroken): // replaced by this publish
+	case err != nil:
 		return nil, err
-	} else if l != nil {
-		pub.Previous, previous = s.at(l.Name), l.Name
+	case l != nil:
+		pub.Previous, previous, latestSHA = s.at(l.Name), l.Name, l.ManifestSHA256
 	}
-	names, err := s.Snapshots(ctx)
+	good, broken, err := s.sameContent(ctx, m, filepath.Dir(dir), previous, latestSHA)
 	if err != nil {
 		return nil, err
 	}
-	key, _ := artifacts.ContentKey(m)
-	if i := slices.IndexFunc(names, func(n string) bool { return strings.HasSuffix(n, "-"+key) }); i >= 0 {
-		pub.Name, pub.Reused = names[i], true
-	} else if err := s.upload(ctx, dir, name, m); err != nil {
-		return nil, err
+	for _, b := range broken { // the evidence first, before anything is removed
+		q, err := s.quarantine(ctx, b)
+		if err != nil {
+			return nil, err
+		}
+		pub.Quarantined = append(pub.Quarantined, q)
+	}
+	removed := map[string]bool{}
+	if good != "" {
+		pub.Name, pub.Reused = good, true
+	} else {
+		if slices.ContainsFunc(broken, func(b brokenSnapshot) bool { return b.name == name }) {
+			if err := s.remove(ctx, name); err != nil { // in this build's way; its copy is aside
+				return nil, err
+			}
+			removed[name] = true
+		}
+		if err := s.upload(ctx, dir, name, m); err != nil {
+			return nil, err
+		}
 	}
 	pub.Path = s.at(pub.Name)
 	if err := s.point(ctx, pub.Name); err != nil {
 		return nil, err
+	}
+	for _, b := range broken {
+		if !removed[b.name] {
+			if err := s.remove(ctx, b.name); err != nil {
+				return pub, fmt.Errorf("%w: %w", artifacts.ErrPrune, err) // published; its copy is aside, the next run removes it
+			}
+		}
+		if b.name == previous {
+			pub.Previous, previous = "", "" // nothing to diff against or keep: it was broken
+		}
 	}
 	if pub.Pruned, err = s.prune(ctx, keep, pub.Name, previous); err != nil {
 		return pub, fmt.Errorf("%w: %w", artifacts.ErrPrune, err)

@@ -11,7 +11,10 @@ import (
 
 	"github.com/johannesboyne/gofakes3"
 	"github.com/johannesboyne/gofakes3/backend/s3mem"
+	"gocloud.dev/blob"
 
+	"github.com/ocean-safety/ingest/artifacts"
+	"github.com/ocean-safety/ingest/bucket"
 	"github.com/ocean-safety/ingest/models/modelfake"
 )
 
@@ -87,4 +90,95 @@ func fakeBucket(t *testing.T) string {
 	t.Setenv("AWS_ACCESS_KEY_ID", "test-key-id")
 	t.Setenv("AWS_SECRET_ACCESS_KEY", "test-secret-PLANTED")
 	return "?endpoint=" + s3.URL + "&region=us-east-1&use_path_style=true"
+}
+
+// TestBucketHeals is the reproduction of a bucket whose latest was damaged,
+// then deleted: each time the next run repairs it, exit 0, saying so, and
+// verify, search and --prev read URL/latest again. Before, the run said
+// "identical to a snapshot already there" over a flipped byte (verify went
+// on failing), and a latest.json naming a deleted snapshot failed verify,
+// --prev and every publish, even from a fresh work folder.
+func TestBucketHeals(t *testing.T) {
+	opts := fakeBucket(t)
+	pub := "s3://knowledge/ocean" + opts
+	latest := "s3://knowledge/ocean/latest" + opts
+	c := copyCorpus(t, filepath.Join(t.TempDir(), "corpus"))
+	raw, err := blob.OpenBucket(context.Background(), "s3://knowledge"+opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer raw.Close()
+	b := blob.PrefixedBucket(raw, "ocean/")
+	index := func(what string, args ...string) string {
+		t.Helper()
+		code, _, stderr := runCLI(context.Background(), "", append([]string{"index", "--corpus", c}, args...)...)
+		if code != exitOK {
+			t.Fatalf("%s: exit %d: %s", what, code, stderr)
+		}
+		if strings.Contains(stderr, "PLANTED") {
+			t.Errorf("%s: got a credential printed", what)
+		}
+		return stderr
+	}
+	verify := func() int {
+		code, _, _ := runCLI(context.Background(), "", "verify", latest)
+		return code
+	}
+	name := func() string {
+		var l bucket.Latest
+		lb, err := b.ReadAll(context.Background(), bucket.LatestFile)
+		if err != nil || json.Unmarshal(lb, &l) != nil {
+			t.Fatalf("latest.json: %v", err)
+		}
+		return l.Name
+	}
+	t.Setenv("INGEST_WORK_DIR", filepath.Join(t.TempDir(), "work"))
+	index("first night", "--publish", pub)
+
+	first := name()
+	key := first + "/" + artifacts.ChunksFile
+	data, err := b.ReadAll(context.Background(), key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	data[len(data)/2] ^= 1
+	if err := b.WriteAll(context.Background(), key, data, nil); err != nil {
+		t.Fatal(err)
+	}
+	if code := verify(); code != exitFailed {
+		t.Errorf("verify of the damaged latest: got exit %d, want %d", code, exitFailed)
+	}
+	if stderr := index("a flipped byte", "--publish", pub); !strings.Contains(stderr, first+" failed verification") || strings.Contains(stderr, "identical") {
+		t.Errorf("a flipped byte: got %q, want the damaged snapshot named and replaced", stderr)
+	}
+	if code := verify(); code != exitOK {
+		t.Errorf("verify after the repair: got exit %d, want %d", code, exitOK)
+	}
+
+	second := name()
+	it := b.List(&blob.ListOptions{Prefix: second + "/"})
+	for {
+		o, err := it.Next(context.Background())
+		if err != nil {
+			break
+		}
+		b.Delete(context.Background(), o.Key)
+	}
+	if code := verify(); code != exitFailed {
+		t.Errorf("verify of a latest naming nothing: got exit %d, want %d", code, exitFailed)
+	}
+	if stderr := index("--prev of a broken latest", "--out", filepath.Join(t.TempDir(), "out"), "--prev", latest); !strings.Contains(stderr, "nothing to reuse") {
+		t.Errorf("--prev of a broken latest: got %q, want it reported", stderr)
+	}
+	t.Setenv("INGEST_WORK_DIR", filepath.Join(t.TempDir(), "fresh")) // another machine
+	if stderr := index("latest names a deleted snapshot", "--publish", pub); !strings.Contains(stderr, "latest-broken") {
+		t.Errorf("a deleted latest: got %q, want it reported", stderr)
+	}
+	if code := verify(); code != exitOK {
+		t.Errorf("verify after the repair: got exit %d, want %d", code, exitOK)
+	}
+	code, stdout, stderr := runCLI(context.Background(), "", "search", "--snapshot", latest, "--k", "1", "rip current")
+	if code != exitOK || !strings.Contains(stdout, "1. ") || strings.Contains(stdout+stderr, "PLANTED") {
+		t.Errorf("search --snapshot URL/latest: got exit %d: %s%s", code, stdout, stderr)
+	}
 }

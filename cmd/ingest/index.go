@@ -168,6 +168,11 @@ func runIndex(ctx context.Context, cmd *cli.Command, rep *reporter) (*stages.Res
 			// publish: nothing to reuse yet, as on any first run.
 			fmt.Fprintf(cmd.Root().ErrWriter, "note: --prev %s: %v; nothing to reuse\n", models.RedactURL(prev), err)
 			dir = ""
+		case errors.Is(err, artifacts.ErrLatestBroken):
+			// As a previous snapshot that fails its checks: reported, not
+			// reused, and no reason to stop a run that can repair it.
+			fmt.Fprintf(cmd.Root().ErrWriter, "warning: --prev %s: %v; nothing to reuse\n", models.RedactURL(prev), err)
+			dir = ""
 		case err != nil:
 			return nil, "", err
 		}
