@@ -28,24 +28,22 @@ type Lock struct {
 	Cleaned []string
 }
 
-// Holder is who holds a target's lock, as it wrote down when it took it.
-type Holder struct {
-	PID     int    `json:"pid"`
-	Host    string `json:"host"`
-	Started string `json:"started"` // RFC 3339
-}
-
 // LockedError is a target another run holds.
 type LockedError struct {
 	Target string
 	Holder Holder // zero when the holder wrote nothing yet
+	Note   string // what else the holder's record says (when its lease expires; that it cannot be read)
 }
 
 func (e *LockedError) Error() string {
-	if e.Holder.PID == 0 {
-		return fmt.Sprintf("%s: another ingest run is writing it", e.Target)
+	msg := e.Target + ": another ingest run is writing it"
+	if e.Holder.PID != 0 {
+		msg += " (" + e.Holder.String() + ")"
 	}
-	return fmt.Sprintf("%s: another ingest run is writing it (pid %d on %s, started %s)", e.Target, e.Holder.PID, e.Holder.Host, e.Holder.Started)
+	if e.Note != "" {
+		msg += "; " + e.Note
+	}
+	return msg
 }
 
 // Acquire takes the target's lock for one run, trying for up to wait (0:
@@ -71,8 +69,7 @@ func (t Target) Acquire(ctx context.Context, wait time.Duration) (*Lock, error) 
 	if !ok {
 		return nil, &LockedError{Target: t.String(), Holder: t.holder()}
 	}
-	host, _ := os.Hostname()
-	b, _ := json.Marshal(Holder{PID: os.Getpid(), Host: host, Started: time.Now().UTC().Format(time.RFC3339)})
+	b, _ := json.Marshal(Self())
 	if err := writeFileSync(filepath.Join(t.State, "holder.json"), append(b, '\n')); err != nil {
 		_ = fl.Unlock()
 		return nil, fmt.Errorf("lock %s: %w", t, err)

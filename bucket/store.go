@@ -59,6 +59,10 @@ type Latest struct {
 type Store struct {
 	b    *blob.Bucket
 	name string // the URL, credentials removed: for messages
+	// LeaseTTL is how long the lease holds without renewal (0:
+	// DefaultLeaseTTL); set it before Acquire.
+	LeaseTTL time.Duration
+	lease    *held // the lease this store holds, if any
 }
 
 var _ artifacts.Remote = (*Store)(nil)
@@ -307,6 +311,9 @@ func (s *Store) Publish(ctx context.Context, dir string, keep int) (*artifacts.P
 		}
 	}
 	pub.Path = s.at(pub.Name)
+	if err := s.holding(ctx); err != nil { // another run may be publishing now: latest.json is its to write
+		return nil, fmt.Errorf("not publishing: %w", err)
+	}
 	if err := s.point(ctx, pub.Name); err != nil {
 		return nil, err
 	}
@@ -562,8 +569,3 @@ func (s *Store) PutReport(ctx context.Context, name, ext string, b []byte) error
 	}
 	return s.b.WriteAll(ctx, path.Clean(name+ext), b, nil)
 }
-
-// leaseTTL is how long a lease holds: longer than a nightly run with a slow
-// model server, so a live run keeps it; a crashed run's lease expires and a
-// later run takes over (or delete .lease by hand).
-const leaseTTL = 24 * time.Hour

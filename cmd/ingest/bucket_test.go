@@ -5,9 +5,12 @@ import (
 	"encoding/json"
 	"net/http/httptest"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/johannesboyne/gofakes3"
 	"github.com/johannesboyne/gofakes3/backend/s3mem"
@@ -180,5 +183,47 @@ func TestBucketHeals(t *testing.T) {
 	code, stdout, stderr := runCLI(context.Background(), "", "search", "--snapshot", latest, "--k", "1", "rip current")
 	if code != exitOK || !strings.Contains(stdout, "1. ") || strings.Contains(stdout+stderr, "PLANTED") {
 		t.Errorf("search --snapshot URL/latest: got exit %d: %s%s", code, stdout, stderr)
+	}
+}
+
+// TestKilledBucketRun is the reproduction of a bucket publish killed with
+// SIGKILL while it holds the prefix's lease: the next run on the same host
+// takes the lease over at once (its holder's process is gone) and
+// publishes, exit 0. Before, every run on that host exited 2 for 24 hours,
+// naming the dead pid, whatever --wait said.
+func TestKilledBucketRun(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts and kills a child process")
+	}
+	pub := "s3://knowledge/ocean" + fakeBucket(t)
+	c := copyCorpus(t, filepath.Join(t.TempDir(), "corpus"))
+	t.Setenv("INGEST_WORK_DIR", filepath.Join(t.TempDir(), "work"))
+	var child *exec.Cmd
+	killed := make(chan struct{})
+	var once sync.Once
+	srv := modelfake.New(modelfake.Options{Dims: 1024, Latency: 50 * time.Millisecond, OnCall: func(path string, n int) {
+		if path == modelfake.OllamaChat && n == 3 { // well into the run: the lease is held
+			once.Do(func() { child.Process.Kill(); close(killed) })
+		}
+	}})
+	defer srv.Close()
+	models := []string{"--llm", "ollama:qwen2.5:7b", "--embedder", "ollama:bge-m3", "--ollama-host", srv.URL}
+	child = exec.Command(os.Args[0], append([]string{"index", "--corpus", c, "--publish", pub, "--quiet"}, models...)...)
+	child.Env = append(os.Environ(), childEnv+"=1")
+	if err := child.Start(); err != nil {
+		t.Fatal(err)
+	}
+	child.Wait()
+	select {
+	case <-killed:
+	default:
+		t.Fatal("the child ended before it was killed")
+	}
+	code, _, stderr := runCLI(context.Background(), "", append([]string{"index", "--corpus", c, "--publish", pub, "--quiet"}, models...)...)
+	if code != exitOK {
+		t.Fatalf("the run after the kill: got exit %d, want %d: %s", code, exitOK, stderr)
+	}
+	if code, _, stderr := runCLI(context.Background(), "", "verify", strings.Replace(pub, "ocean?", "ocean/latest?", 1)); code != exitOK {
+		t.Errorf("verify: exit %d: %s", code, stderr)
 	}
 }

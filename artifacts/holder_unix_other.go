@@ -1,0 +1,7 @@
+//go:build unix && !linux && !darwin
+
+package artifacts
+
+import "syscall"
+
+func signalZero(pid int) error { return syscall.Kill(pid, 0) }
