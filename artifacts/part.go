@@ -29,6 +29,13 @@ type ShardInfo struct {
 	// and together hold Listed documents.
 	Listing string `json:"listing"`
 	Listed  int    `json:"listed"`
+	// Content is the input fingerprint of the whole corpus as this part
+	// read it (every listed document's bytes, not only its own shard's, and
+	// the skipped files): parts of one run agree on it, and their documents
+	// lists add up to it, so parts of different corpus contents — a corpus
+	// edited while the shards ran, shards given different copies — are
+	// refused, whatever their run ids.
+	Content string `json:"content"`
 	// The report's diagnostics start with those found before any document:
 	// the first ListingDiagnostics are about the whole listing (names that
 	// are not UTF-8; every part has them, a merge keeps one copy), then the

@@ -170,6 +170,7 @@ func sameRun(a, b artifacts.Manifest) string {
 	}{
 		{fmt.Sprintf("run (%q and %q: a part left from another run?)", a.Shard.Run, b.Shard.Run), a.Shard.Run == b.Shard.Run},
 		{"corpus listing (the corpus changed between shards)", a.Shard.Listing == b.Shard.Listing && a.Shard.Listed == b.Shard.Listed},
+		{"corpus content (a document changed between shards, or they read different copies of the corpus)", a.Shard.Content == b.Shard.Content},
 		{"config", a.ConfigHash == b.ConfigHash},
 		{"ingest build", a.BuildID == b.BuildID && a.ToolVersion == b.ToolVersion},
 		{"header writer", a.HeaderWriter == b.HeaderWriter},
@@ -211,6 +212,13 @@ func (m *merger) merge(ctx context.Context, start time.Time) (*Result, error) {
 	dt, err := m.documents()
 	if err != nil {
 		return nil, err
+	}
+	input := inputFingerprint(dt.input, first.report.Skipped)
+	switch {
+	case first.m.Shard.Content == "":
+		return nil, fmt.Errorf("%w: the parts record no corpus content fingerprint (made by an older ingest): run the shards again", ErrParts)
+	case input != first.m.Shard.Content:
+		return nil, fmt.Errorf("%w: the documents the parts read are not the corpus every part fingerprinted (a document changed while its shard ran): run the shards again", ErrParts)
 	}
 	if err := m.plausible(dt.counts.Documents); err != nil {
 		return nil, err
@@ -285,7 +293,7 @@ func (m *merger) merge(ctx context.Context, start time.Time) (*Result, error) {
 	man.RunID = m.runID
 	man.CreatedAt = time.Now().UTC().Format(time.RFC3339)
 	man.CorpusFingerprint = hex.EncodeToString(dt.fingerprint.Sum(nil))
-	man.InputFingerprint = inputFingerprint(dt.input, rep.Skipped)
+	man.InputFingerprint = input
 	man.Counts = counts
 	man.Files = files
 	man.Calls = calls

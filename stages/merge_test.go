@@ -236,6 +236,94 @@ func TestMergeRefuses(t *testing.T) {
 	}
 }
 
+// TestMergeRefusesOtherContent: parts of one run id that read different
+// contents under the same paths — a document edited between two shards'
+// runs, or while its own shard ran — are refused, before anything is
+// written. Before, the listing (paths only) matched and the merge
+// published a snapshot of a corpus that never existed: its fingerprint was
+// neither version's.
+func TestMergeRefusesOtherContent(t *testing.T) {
+	dir := shardCorpus(t)
+	cfg := testConfig(dir, "", 2).Config
+	cfg.ShardRun = "night-1"
+	opt := func() Options { return Options{ToolVersion: "test"} }
+	parts := runShards(t, cfg, 3, t.TempDir(), opt, "")
+	b, err := os.ReadFile(filepath.Join(dir, "rip-currents.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	edited := copyCorpus(t, dir, map[string]string{"rip-currents.md": strings.Replace(string(b), "stay calm", "keep calm", 1)})
+	editedCfg := cfg
+	editedCfg.Corpus = edited
+	editedParts := runShards(t, editedCfg, 3, t.TempDir(), opt, "")
+	// A part that fingerprinted the corpus before a document changed, and
+	// read the new text: its manifest says the old content.
+	k := 0
+	for !(corpus.Shard{Index: k, Count: 3}).Has("rip-currents.md") {
+		k++
+	}
+	mixed := append([]string{}, parts...)
+	midRun := filepath.Join(t.TempDir(), "shard-"+strconv.Itoa(k)+"-of-3")
+	copyDir(t, editedParts[k], midRun)
+	mixed[k] = midRun
+	m, err := artifacts.ReadManifest(midRun)
+	if err != nil {
+		t.Fatal(err)
+	}
+	orig, err := artifacts.ReadManifest(parts[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	m.Shard.Content = orig.Shard.Content
+	if err := artifacts.WriteJSON(filepath.Join(midRun, artifacts.ManifestFile), m); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name  string
+		parts []string
+		want  string
+	}{
+		{"a document edited between shards", []string{parts[0], parts[1], editedParts[2]}, "differ in corpus content"},
+		{"a document edited while its shard ran", mixed, "not the corpus every part fingerprinted"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			out := filepath.Join(t.TempDir(), "merged")
+			_, err := Merge(context.Background(), tt.parts, MergeConfig{Run: "night-1"}, artifacts.OutTarget(out, ""), Options{})
+			if !errors.Is(err, ErrParts) || !strings.Contains(err.Error(), tt.want) {
+				t.Fatalf("got %v, want ErrParts saying %q", err, tt.want)
+			}
+			if _, err := os.Stat(out); !errors.Is(err, os.ErrNotExist) {
+				t.Errorf("got %s written, want nothing", out)
+			}
+		})
+	}
+	if _, err := Merge(context.Background(), editedParts, MergeConfig{Run: "night-1"}, artifacts.OutTarget(filepath.Join(t.TempDir(), "m"), ""), Options{}); err != nil {
+		t.Errorf("the parts of one corpus: %v", err)
+	}
+}
+
+// copyDir copies the files of a folder (a snapshot: no subfolders).
+func copyDir(t *testing.T, src, dst string) {
+	t.Helper()
+	entries, err := os.ReadDir(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(dst, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range entries {
+		b, err := os.ReadFile(filepath.Join(src, e.Name()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dst, e.Name()), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
 // TestShardReuse: a shard's run reuses the previous merged snapshot's
 // headers and vectors (no model call for an unchanged corpus), and counts
 // as superseded only its own documents' chunks.

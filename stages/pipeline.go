@@ -217,6 +217,11 @@ func (r *run) run(ctx context.Context) (*Result, error) {
 	}
 	if !r.cfg.Shard.Whole() {
 		r.part = &artifacts.ShardInfo{Index: r.cfg.Shard.Index, Count: r.cfg.Shard.Count, Run: r.cfg.ShardRun, Listing: listing.Fingerprint(), Listed: len(listing.Docs)}
+		h, err := r.hashInputs(ctx, listing.Docs) // every shard's documents: what the merge checks the parts agree on
+		if err != nil {
+			return nil, err
+		}
+		r.part.Content = inputFingerprint(h, listing.Skipped)
 		listing = r.cfg.Shard.Select(listing)
 	}
 	paths, skipped := listing.Docs, listing.Skipped
