@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"time"
@@ -121,6 +122,13 @@ func PromoteLatest(dir, snapshotName string) error {
 	}
 	return nil
 }
+
+// publishedName reports whether name has the form SnapshotName gives a
+// published snapshot's folder: a mark of this tool's, as a snapshot's
+// manifest is.
+func publishedName(name string) bool { return publishedNameRE.MatchString(name) }
+
+var publishedNameRE = regexp.MustCompile(`^\d{8}T\d{6}Z-[0-9a-f]{12}$`)
 
 // checkSnapshotName refuses a name that would leave the publish folder or
 // hide in it: latest always points at a sibling folder.
@@ -267,8 +275,8 @@ func listSnapshots(dir string) ([]listedSnapshot, error) {
 			continue
 		}
 		m, err := ReadManifest(filepath.Join(dir, e.Name()))
-		if err != nil {
-			continue
+		if err != nil || !ownManifest(m) {
+			continue // not a snapshot of ours, or one too damaged to date: never pruned
 		}
 		info, err := os.Stat(filepath.Join(dir, e.Name(), ManifestFile))
 		if err != nil {

@@ -310,3 +310,47 @@ func readLatest(dir string) error {
 	}
 	return nil
 }
+
+// TestOutOwnership: an --out folder is the tool's to replace only when its
+// manifest says the tool wrote it (tool: ingest), or has the shape only the
+// tool's manifests had before they said so, or — its manifest damaged past
+// reading — its chunks.parquet carries the tool's schema version. The names
+// manifest.json and chunks.parquet prove nothing.
+func TestOutOwnership(t *testing.T) {
+	good := buildSnapshot(t, writeCorpus(t, baseCorpus, nil), stages.Options{})
+	tests := []struct {
+		name   string
+		tamper func(t *testing.T, dir string)
+		owned  bool
+	}{
+		{"a snapshot", func(*testing.T, string) {}, true},
+		{"a snapshot from before the tool mark", func(t *testing.T, dir string) {
+			editManifest(t, dir, func(m *artifacts.Manifest) { m.Tool = "" })
+		}, true},
+		{"a snapshot whose manifest is damaged", func(t *testing.T, dir string) {
+			os.WriteFile(filepath.Join(dir, artifacts.ManifestFile), []byte(`{"schema_ver`), 0o644)
+		}, true},
+		{"another tool's manifest", func(t *testing.T, dir string) {
+			editManifest(t, dir, func(m *artifacts.Manifest) { m.Tool = "exporter" })
+		}, false},
+		{"a user's manifest.json and chunks.parquet", func(t *testing.T, dir string) {
+			os.WriteFile(filepath.Join(dir, artifacts.ManifestFile), []byte(`{"schema_version": "1", "files": {"chunks.parquet": {"bytes": 4}}}`), 0o644)
+			os.WriteFile(filepath.Join(dir, artifacts.ChunksFile), []byte("PAR1"), 0o644)
+		}, false},
+		{"a user's unreadable manifest.json and their own chunks.parquet", func(t *testing.T, dir string) {
+			os.WriteFile(filepath.Join(dir, artifacts.ManifestFile), []byte(`not json`), 0o644)
+			os.WriteFile(filepath.Join(dir, artifacts.ChunksFile), []byte("PAR1"), 0o644)
+		}, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := copySnapshot(t, good)
+			tt.tamper(t, dir)
+			err := artifacts.OutTarget(dir, "").Check("")
+			var no *artifacts.NotOwnedError
+			if got := !errors.As(err, &no); got != tt.owned {
+				t.Errorf("got owned %v (%v), want %v", got, err, tt.owned)
+			}
+		})
+	}
+}

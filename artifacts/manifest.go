@@ -17,9 +17,15 @@ const (
 	AuditFile      = "audit.jsonl"
 )
 
+// ToolName marks a manifest this tool wrote (Manifest.Tool).
+const ToolName = "ingest"
+
 // Manifest describes a snapshot: what made it and what it holds. It is
 // written last, so a snapshot with a manifest is complete.
 type Manifest struct {
+	// Tool is ToolName: what tells a snapshot from a folder that happens to
+	// hold a manifest.json (see owned).
+	Tool              string              `json:"tool"`
 	SchemaVersion     string              `json:"schema_version"`
 	ToolVersion       string              `json:"tool_version"`
 	RunID             string              `json:"run_id"`

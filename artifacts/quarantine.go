@@ -70,7 +70,7 @@ func sameContent(ctx context.Context, dir, name string) (good string, broken []c
 		return "", nil, err
 	}
 	for _, e := range entries {
-		if !e.IsDir() || checkSnapshotName(e.Name()) != nil || !strings.HasSuffix(e.Name(), "-"+key) || !isSnapshot(filepath.Join(dir, e.Name())) {
+		if !e.IsDir() || checkSnapshotName(e.Name()) != nil || !strings.HasSuffix(e.Name(), "-"+key) || !hasManifest(filepath.Join(dir, e.Name())) {
 			continue
 		}
 		rep, err := VerifyContext(ctx, filepath.Join(dir, e.Name()))
@@ -108,7 +108,7 @@ func (t Target) CheckLatest() error {
 	if err := checkSnapshotName(target); err != nil {
 		return fmt.Errorf("%w: %s points to %q, not a snapshot of this folder", ErrLatestBroken, filepath.Join(t.Publish, LatestLink), target)
 	}
-	if !isSnapshot(filepath.Join(t.Publish, target)) {
+	if !hasManifest(filepath.Join(t.Publish, target)) {
 		return fmt.Errorf("%w: %s names %s, which is not there", ErrLatestBroken, filepath.Join(t.Publish, LatestLink), target)
 	}
 	return nil

@@ -115,12 +115,12 @@ func (t Target) Current() string {
 		return t.fetched
 	}
 	if t.Publish != "" {
-		if latest, err := Latest(t.Publish); err == nil && isSnapshot(latest) {
+		if latest, err := Latest(t.Publish); err == nil && hasManifest(latest) {
 			return latest
 		}
 		return ""
 	}
-	if isSnapshot(t.Out) {
+	if owned(t.Out) {
 		return t.Out
 	}
 	return ""
@@ -138,10 +138,46 @@ func (t Target) Previous() string {
 // snapshotFiles are the files a snapshot folder holds.
 var snapshotFiles = map[string]bool{ChunksFile: true, ManifestFile: true, ReportFile: true, ThresholdsFile: true, AuditFile: true, DocumentsFile: true}
 
-func isSnapshot(dir string) bool {
+// hasManifest reports whether dir holds a manifest.json: a snapshot, whole
+// (the manifest is written last), though not necessarily sound.
+func hasManifest(dir string) bool {
 	_, err := os.Stat(filepath.Join(dir, ManifestFile))
 	return err == nil
 }
+
+// owned reports whether dir is a snapshot this tool wrote: its manifest
+// says so (Tool), or has the shape only this tool's manifests have (written
+// before Tool was); or, its manifest damaged past reading, its
+// chunks.parquet carries this tool's schema version. File names alone
+// prove nothing: anyone's folder can hold a manifest.json and a
+// chunks.parquet.
+func owned(dir string) bool {
+	m, err := ReadManifest(dir)
+	if err == nil {
+		return ownManifest(m)
+	}
+	if !hasManifest(dir) {
+		return false
+	}
+	cf, err := openAnyVersion(filepath.Join(dir, ChunksFile))
+	if err != nil {
+		return false
+	}
+	defer cf.Close()
+	return cf.SchemaVersion != ""
+}
+
+func ownManifest(m Manifest) bool {
+	switch {
+	case m.SchemaVersion == "":
+		return false
+	case m.Tool != "":
+		return m.Tool == ToolName
+	}
+	return isSHA256(m.CorpusFingerprint) && isSHA256(m.ConfigHash) && isSHA256(m.Files[ChunksFile].SHA256)
+}
+
+func isSHA256(s string) bool { return len(s) == 64 && isHex(s, 64) }
 
 // String names the target for messages.
 func (t Target) String() string {
@@ -222,7 +258,10 @@ func (t Target) checkOutDir() error {
 	if len(entries) == 0 {
 		return nil
 	}
-	if !isSnapshot(t.Out) {
+	if !owned(t.Out) {
+		if hasManifest(t.Out) {
+			return t.refuse("not an ingest snapshot (its %s was not written by ingest); choose an empty or new folder", ManifestFile)
+		}
 		return t.refuse("not an ingest snapshot (holds %s); choose an empty or new folder", entries[0].Name())
 	}
 	for _, e := range entries {
@@ -256,7 +295,8 @@ func (t Target) checkPublishDir() error {
 		switch {
 		case name == LatestLink, name == stateDir, isLeftover(name, ""),
 			strings.HasSuffix(name, ".diff.md") || strings.HasSuffix(name, ".diff.json"),
-			e.IsDir() && isSnapshot(filepath.Join(t.Publish, name)):
+			e.IsDir() && publishedName(name) && hasManifest(filepath.Join(t.Publish, name)),
+			e.IsDir() && owned(filepath.Join(t.Publish, name)):
 			continue
 		}
 		return t.refuse("not an ingest publish folder (holds %s); choose an empty or new folder", name)

@@ -73,6 +73,7 @@ func (r *run) finish(t tally, skipped []schema.Skipped, start time.Time) (*Resul
 	}
 
 	m := artifacts.Manifest{
+		Tool:              artifacts.ToolName,
 		SchemaVersion:     artifacts.SchemaVersion,
 		ToolVersion:       r.opt.ToolVersion,
 		RunID:             runID,

@@ -290,6 +290,7 @@ func (m *merger) merge(ctx context.Context, start time.Time) (*Result, error) {
 	}
 
 	man := first.m
+	man.Tool = artifacts.ToolName
 	man.RunID = m.runID
 	man.CreatedAt = time.Now().UTC().Format(time.RFC3339)
 	man.CorpusFingerprint = hex.EncodeToString(dt.fingerprint.Sum(nil))

@@ -92,7 +92,7 @@ func (r *run) republish(start time.Time, input string) (*Result, error) {
 		}
 		files[name] = info
 	}
-	m.RunID, m.CreatedAt, m.Files, m.InputFingerprint = r.runID, time.Now().UTC().Format(time.RFC3339), files, input
+	m.Tool, m.RunID, m.CreatedAt, m.Files, m.InputFingerprint = artifacts.ToolName, r.runID, time.Now().UTC().Format(time.RFC3339), files, input
 	m.Previous = r.previousRef()
 	m.Calls = artifacts.Calls{HeadersReused: m.Counts.Chunks, VectorsReused: m.Counts.Chunks}
 	for _, d := range r.setup {

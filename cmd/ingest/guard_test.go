@@ -99,6 +99,15 @@ func TestOutputGuards(t *testing.T) {
 			victim := writeFiles(t, filepath.Join(root, "victim"), map[string]string{"thesis.txt": "four years of work"})
 			return []string{"--corpus", fixtureCorpus, "--out", victim}, victim
 		}, exitUsage, "victim: not an ingest snapshot (holds thesis.txt); choose an empty or new folder"},
+		{"out holds a user's manifest.json and chunks.parquet", func(t *testing.T, root string) ([]string, string) {
+			// The names of a snapshot's files, not ingest's: a data
+			// pipeline's own export. Before, file names were the test.
+			victim := writeFiles(t, filepath.Join(root, "export"), map[string]string{
+				"manifest.json":  `{"schema_version": "1", "dataset": "sales-2026", "files": {"chunks.parquet": {"bytes": 4}}}`,
+				"chunks.parquet": "PAR1",
+			})
+			return []string{"--corpus", fixtureCorpus, "--out", victim}, victim
+		}, exitUsage, "export: not an ingest snapshot (its manifest.json was not written by ingest)"},
 		{"out is a snapshot with a user's file in it", func(t *testing.T, root string) ([]string, string) {
 			out := filepath.Join(root, "snap")
 			mustIndex(t, fixtureCorpus, out)
@@ -125,6 +134,16 @@ func TestOutputGuards(t *testing.T) {
 			pub := writeFiles(t, filepath.Join(root, "pub"), map[string]string{"report.docx": "x"})
 			return []string{"--corpus", fixtureCorpus, "--publish", pub}, pub
 		}, exitUsage, "not an ingest publish folder (holds report.docx)"},
+		{"publish folder holds a user's folder with a manifest.json", func(t *testing.T, root string) ([]string, string) {
+			// Before, any folder with a manifest.json passed for a snapshot,
+			// and --keep pruned it as the oldest.
+			pub := filepath.Join(root, "pub")
+			if code, _, stderr := runCLI(context.Background(), "", "index", "--corpus", fixtureCorpus, "--publish", pub, "--quiet"); code != exitOK {
+				t.Fatalf("first publish: exit %d: %s", code, stderr)
+			}
+			writeFiles(t, filepath.Join(pub, "mydata"), map[string]string{"manifest.json": "{}", "rows.csv": "a,b\n"})
+			return []string{"--corpus", copyCorpus(t, filepath.Join(root, "c"), "waves.md"), "--publish", pub, "--keep", "1", "--allow-shrink"}, pub
+		}, exitUsage, "not an ingest publish folder (holds mydata)"},
 		{"out is a file", func(t *testing.T, root string) ([]string, string) {
 			writeFiles(t, root, map[string]string{"file": "a regular file"})
 			return []string{"--corpus", fixtureCorpus, "--out", filepath.Join(root, "file")}, root
