@@ -167,7 +167,7 @@ func (s *Store) Latest(ctx context.Context, dir string) (string, error) {
 	}
 	local, err := s.fetch(ctx, l.Name, dir, l.ManifestSHA256)
 	if errors.Is(err, errMissing) || errors.Is(err, errManifestDiffers) {
-		return "", fmt.Errorf("%w: %s: %s names %s: %w", artifacts.ErrLatestBroken, s, LatestFile, l.Name, err)
+		return "", fmt.Errorf("%w: %s: %s: %w", artifacts.ErrLatestBroken, s, LatestFile, err)
 	}
 	return local, err
 }
@@ -176,14 +176,18 @@ func (s *Store) Latest(ctx context.Context, dir string) (string, error) {
 // errManifestDiffers a manifest that is not the one latest.json records.
 var (
 	errMissing         = errors.New("not in the store")
-	errManifestDiffers = errors.New("its manifest is not the one latest.json records")
+	errManifestDiffers = errors.New("not the manifest latest.json names")
 )
 
 // Fetch downloads the snapshot name into dir/name and returns its path. A
 // copy already there whose manifest is the published one, and whose files
 // match it, is used as is.
 func (s *Store) Fetch(ctx context.Context, name, dir string) (string, error) {
-	return s.fetch(ctx, name, dir, "")
+	local, err := s.fetch(ctx, name, dir, "")
+	if errors.Is(err, errMissing) {
+		return "", fmt.Errorf("%s: %w", s, err)
+	}
+	return local, err
 }
 
 // fetch is Fetch; manifestSHA, when given, is the SHA-256 the snapshot's
@@ -195,13 +199,13 @@ func (s *Store) fetch(ctx context.Context, name, dir, manifestSHA string) (strin
 	local := filepath.Join(dir, name)
 	mb, err := s.b.ReadAll(ctx, name+"/"+artifacts.ManifestFile)
 	if gcerrors.Code(err) == gcerrors.NotFound {
-		return "", fmt.Errorf("%s: no snapshot %s: %w", s, name, errMissing)
+		return "", fmt.Errorf("%s: %w", name, errMissing)
 	}
 	if err != nil {
 		return "", fmt.Errorf("%s: %w", s, err)
 	}
 	if sum := sha256.Sum256(mb); manifestSHA != "" && hex.EncodeToString(sum[:]) != manifestSHA {
-		return "", fmt.Errorf("%s/%s: sha256 %s, latest.json records %s: %w", name, artifacts.ManifestFile, hex.EncodeToString(sum[:6]), manifestSHA[:min(12, len(manifestSHA))], errManifestDiffers)
+		return "", fmt.Errorf("%s/%s has sha256 %s…, %s records %s…: %w", name, artifacts.ManifestFile, hex.EncodeToString(sum[:6]), LatestFile, manifestSHA[:min(12, len(manifestSHA))], errManifestDiffers)
 	}
 	if have, err := artifacts.ManifestBytes(local); err == nil && string(have) == string(mb) {
 		if _, err := artifacts.VerifyFiles(local); err == nil {
@@ -244,7 +248,7 @@ func (s *Store) downloadTo(ctx context.Context, name string, m artifacts.Manifes
 func (s *Store) download(ctx context.Context, key, dst string) error {
 	r, err := s.b.NewReader(ctx, key, nil)
 	if gcerrors.Code(err) == gcerrors.NotFound {
-		return fmt.Errorf("%s: %s: %w", s, key, errMissing)
+		return fmt.Errorf("%s: %w", key, errMissing)
 	}
 	if err != nil {
 		return fmt.Errorf("%s: read %s: %w", s, key, err)
