@@ -198,19 +198,25 @@ func TestKilledBucketRun(t *testing.T) {
 	pub := "s3://knowledge/ocean" + fakeBucket(t)
 	c := copyCorpus(t, filepath.Join(t.TempDir(), "corpus"))
 	t.Setenv("INGEST_WORK_DIR", filepath.Join(t.TempDir(), "work"))
+	var mu sync.Mutex // child, between the test and the server's handlers
 	var child *exec.Cmd
 	killed := make(chan struct{})
-	var once sync.Once
 	srv := modelfake.New(modelfake.Options{Dims: 1024, Latency: 50 * time.Millisecond, OnCall: func(path string, n int) {
+		mu.Lock()
+		defer mu.Unlock()
 		if path == modelfake.OllamaChat && n == 3 { // well into the run: the lease is held
-			once.Do(func() { child.Process.Kill(); close(killed) })
+			child.Process.Kill()
+			close(killed)
 		}
 	}})
 	defer srv.Close()
 	models := []string{"--llm", "ollama:qwen2.5:7b", "--embedder", "ollama:bge-m3", "--ollama-host", srv.URL}
+	mu.Lock()
 	child = exec.Command(os.Args[0], append([]string{"index", "--corpus", c, "--publish", pub, "--quiet"}, models...)...)
 	child.Env = append(os.Environ(), childEnv+"=1")
-	if err := child.Start(); err != nil {
+	err := child.Start()
+	mu.Unlock()
+	if err != nil {
 		t.Fatal(err)
 	}
 	child.Wait()
