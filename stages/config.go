@@ -5,8 +5,11 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"path/filepath"
 	"strings"
+
+	"github.com/google/uuid"
 
 	"github.com/ocean-safety/ingest/chunking"
 	"github.com/ocean-safety/ingest/corpus"
@@ -157,10 +160,31 @@ func (c Config) Validate() error {
 	if _, err := schema.ParseLang(c.DefaultLang); err != nil {
 		bad("default_lang", "%v", err)
 	}
+	if err := checkTenant(c.TenantID); err != nil {
+		bad("tenant_id", "%v", err)
+	}
 	if c.Publish.MaxShrink < 0 || c.Publish.MaxShrink > 1 {
 		bad("publish.max_shrink", "%g: want a share from 0 (no document may go) to 1 (any may)", c.Publish.MaxShrink)
 	}
 	return errors.Join(errs...)
+}
+
+// checkTenant accepts no tenant or a UUID in its canonical form (lower-case
+// 8-4-4-4-12): the tenant goes into every chunk id and sync keys rows by it,
+// so "ABC…" and "abc…", or a name that is no UUID, must not make other ids
+// than the tenant's own (or fail only at sync, after the run).
+func checkTenant(t string) error {
+	if t == "" {
+		return nil
+	}
+	u, err := uuid.Parse(t)
+	switch {
+	case err != nil:
+		return fmt.Errorf("%q is not a UUID: want the tenant's UUID (8-4-4-4-12 hex), or leave it empty", t)
+	case u.String() != t:
+		return fmt.Errorf("%q: write the UUID in its canonical form, %q", t, u.String())
+	}
+	return nil
 }
 
 // Hash is a digest of the settings that shape the output (not of where it
