@@ -57,6 +57,10 @@ func NewParser(root string, opt corpus.Options) *Parser {
 	return &Parser{root: root, opt: opt, md: goldmark.New(goldmark.WithExtensions(extension.Table))}
 }
 
+// SourceLabel is the label written on every document: the configured
+// one, or a slug of the corpus folder's name.
+func (p *Parser) SourceLabel() string { return p.opt.SourceLabel }
+
 // Parse loads and parses the document at rel (relative to the corpus root).
 // Problems with the document are in Parsed.Diags; the error is for a file
 // that cannot be read at all.

@@ -69,6 +69,10 @@ type Config struct {
 	// AllowShrink accepts a run that drops more than publish.max_shrink of
 	// the previous snapshot's documents (--allow-shrink; never from a file).
 	AllowShrink bool `yaml:"-" json:"-"`
+	// RetryRejected asks the model again for the chunks whose header in the
+	// previous snapshot is a fallback (--retry-rejected; never from a file):
+	// otherwise an unchanged chunk's failed answer is reused like any other.
+	RetryRejected bool `yaml:"-" json:"-"`
 	// Shard, when set, runs one shard of the corpus into a part snapshot
 	// (--shard K/N) for Merge to assemble; it does not shape the chunks.
 	Shard corpus.Shard `yaml:"-" json:"-"`

@@ -42,6 +42,7 @@ func indexCommand() *cli.Command {
 			}},
 			&cli.BoolFlag{Name: "plan", Usage: "dry run: count documents, chunks, model and embedding calls, then stop"},
 			&cli.BoolFlag{Name: "allow-shrink", Usage: "publish even when the corpus lost more than publish.max_shrink of the previous snapshot's documents"},
+			&cli.BoolFlag{Name: "retry-rejected", Usage: "ask the model again for the chunks whose answer the previous snapshot rejected (by default an unchanged chunk's rejected answer is reused, as any answer is)"},
 			&cli.BoolFlag{Name: "diff", Usage: "with --publish: write <name>.diff.md and .diff.json beside the new snapshot, against the one latest pointed at before"},
 			&cli.DurationFlag{Name: "wait", HideDefault: true, Usage: "wait up to this long for another run of the same --out or --publish to finish (default: fail at once)"},
 			&cli.StringFlag{Name: "shard", Sources: cli.EnvVars("INGEST_SHARD"), Usage: "run shard K of N (K/N, from 0) into a part at --out/--publish DIR/shard-K-of-N, for ingest merge"},
@@ -228,6 +229,7 @@ func applyRunFlags(cmd *cli.Command, cfg *stages.Config) {
 	if cmd.IsSet("allow-shrink") {
 		cfg.AllowShrink = cmd.Bool("allow-shrink")
 	}
+	cfg.RetryRejected = cmd.Bool("retry-rejected")
 }
 
 // targetError turns a target the tool refuses to write, or one another run
