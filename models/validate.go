@@ -10,6 +10,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/ocean-safety/ingest/internal/printable"
 	"github.com/ocean-safety/ingest/lexical"
 	"github.com/ocean-safety/ingest/schema"
 	"github.com/ocean-safety/ingest/sentence"
@@ -299,10 +300,10 @@ func checkLine(key, s string, maxLen int, bad func(string, string, ...any)) {
 	}
 	for _, r := range s {
 		switch {
-		case r < 0x20 && r != '\r' && r != '\n', r == 0x7f, r >= 0x80 && r <= 0x9f:
+		case printable.IsControl(r) && r != '\r' && r != '\n':
 			bad(ReasonControl, "%s: contains control character %U", key, r)
 			return
-		case r >= 0x202a && r <= 0x202e, r >= 0x2066 && r <= 0x2069, r == 0x200e, r == 0x200f, r == 0x061c:
+		case printable.IsBidi(r):
 			bad(ReasonBidi, "%s: contains bidirectional control %U", key, r)
 			return
 		}
