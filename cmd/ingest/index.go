@@ -15,6 +15,7 @@ import (
 	"github.com/ocean-safety/ingest/artifacts"
 	"github.com/ocean-safety/ingest/bucket"
 	"github.com/ocean-safety/ingest/corpus"
+	"github.com/ocean-safety/ingest/internal/redact"
 	"github.com/ocean-safety/ingest/models"
 	"github.com/ocean-safety/ingest/stages"
 )
@@ -166,7 +167,7 @@ func runIndex(ctx context.Context, cmd *cli.Command, rep *reporter) (*stages.Res
 		case errors.Is(err, errNothingPublished):
 			// The first night of a deployment that names where it will
 			// publish: nothing to reuse yet, as on any first run.
-			fmt.Fprintf(cmd.Root().ErrWriter, "note: --prev %s: %v; nothing to reuse\n", models.RedactURL(prev), err)
+			fmt.Fprintf(cmd.Root().ErrWriter, "note: --prev %s: %v; nothing to reuse\n", redact.URL(prev), err)
 			dir = ""
 		case err != nil:
 			return nil, "", err
