@@ -121,6 +121,13 @@ func (p *Parser) parseDoc(doc schema.Document, diags []schema.Diagnostic) Parsed
 	out.Markup = c.counts
 	out.view = string(buf)
 	out.src = buf[body:] // not written to again: the tree points into it
+	if line, code, msg := corpus.CheckInline(out.view, body, p.limits()); code != "" {
+		// The text the parser would read has a shape it takes quadratic
+		// time or memory on: refused before it runs.
+		out.Diags = append(out.Diags, schema.Diagnostic{Path: doc.Path, Line: line, Severity: schema.SeverityError, Code: code, Message: msg})
+		out.Rejected = true
+		return out
+	}
 	out.root = p.md.Parser().Parse(text.NewReader(out.src))
 	return out
 }

@@ -155,6 +155,9 @@ func (c Config) Validate() error {
 	between("limits.max_depth", c.Limits.MaxDepth, 4, 10_000, "")
 	between("limits.max_blocks", c.Limits.MaxBlocks, 100, 10_000_000, "")
 	between("limits.max_delimiters", c.Limits.MaxDelimiters, 100, 100_000_000, "")
+	between("limits.max_block_delimiters", c.Limits.MaxBlockDelimiters, 10, 1_000_000, "")
+	between("limits.max_link_openers", c.Limits.MaxLinkOpeners, 4, 1_000_000, "")
+	between("limits.max_table_cells", c.Limits.MaxTableCells, 100, 100_000_000, "")
 	if err := c.Filter.Validate(); err != nil {
 		bad("include/exclude", "%v", err)
 	}
