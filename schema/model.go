@@ -23,6 +23,7 @@ type ModelStats struct {
 type EndpointStats struct {
 	Endpoint string `json:"endpoint"`           // its address, credentials removed
 	Calls    int    `json:"calls"`              // calls sent to it, failed ones and look-ups included
+	Hedges   int    `json:"hedges,omitempty"`   // of those, calls it took for a slower endpoint's trial (the first answer was used)
 	LeftOut  string `json:"left_out,omitempty"` // why it was left out of the run (other weights), if it was
 }
 

@@ -188,7 +188,8 @@ func runIndex(ctx context.Context, cmd *cli.Command, rep *reporter) (*stages.Res
 	}
 	logger := newLogger(cmd, rep)
 	bc := backendConfig(cmd, cfg)
-	bc.PrevDims, bc.Logger = previousDims(ctx, target), logger
+	bc.Logger = logger
+	bc.PrevDims, bc.PrevDigests = previousModels(ctx, target)
 	headers, embedder, err := models.OpenBackends(ctx, bc)
 	if err != nil {
 		return nil, "", settingsError(err)
@@ -272,23 +273,25 @@ func plan(ctx context.Context, cmd *cli.Command, cfg stages.Config, target artif
 	return nil
 }
 
-// previousDims is the vector width of the snapshot a run will reuse from (0
-// when there is none): a model of another width is refused at start.
-func previousDims(ctx context.Context, t artifacts.Target) int {
+// previousModels is the vector width and the model digests of the snapshot
+// a run will reuse from (0 and nil when there is none): a model of another
+// width is refused at start, and with several servers the previous digest
+// is the one the run keeps.
+func previousModels(ctx context.Context, t artifacts.Target) (int, map[string]string) {
 	if t.Remote != nil && t.Prev == "" {
 		var err error
 		if t, err = t.Resolve(ctx); err != nil {
-			return 0
+			return 0, nil
 		}
 	}
 	if t.Previous() == "" {
-		return 0
+		return 0, nil
 	}
 	m, err := artifacts.ReadManifest(t.Previous())
 	if err != nil {
-		return 0
+		return 0, nil
 	}
-	return m.Embedder.Dims
+	return m.Embedder.Dims, models.PrevDigests(m.HeaderWriter, m.Embedder.Name)
 }
 
 // shardFlags reads --shard K/N, or --shards N with K from
