@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+	"unicode"
 )
 
 func TestEscape(t *testing.T) {
@@ -76,4 +77,36 @@ func TestWriter(t *testing.T) {
 	if strings.ContainsRune(b.String(), '\u202e') {
 		t.Errorf("got a raw bidi override in %q", b.String())
 	}
+}
+
+// FuzzWriter: whatever is written, in whatever pieces, nothing unsafe comes
+// out and no line can start a workflow command.
+func FuzzWriter(f *testing.F) {
+	for _, s := range []string{"a\n::error::x", "\x1b[2J", "\u202e\u0085::x", "\xe2\x80\xae", "  ##[group]x\n", "ok"} {
+		f.Add(s, 1)
+	}
+	f.Fuzz(func(t *testing.T, s string, cut int) {
+		var b bytes.Buffer
+		w := NewWriter(&b)
+		if cut < 0 || cut > len(s) {
+			cut = len(s) / 2
+		}
+		w.Write([]byte(s[:cut]))
+		w.Write([]byte(s[cut:]))
+		w.Write([]byte("\n")) // ends a character cut short
+		out := b.String()
+		for _, r := range out {
+			if Unsafe(r) && r != '\n' && r != '\t' {
+				t.Fatalf("got %U in %q from %q", r, out, s)
+			}
+		}
+		for _, line := range strings.Split(out, "\n") {
+			trim := strings.TrimLeftFunc(line, func(r rune) bool {
+				return r == ' ' || r == '\t' || unicode.IsSpace(r) || r == '\ufeff' || r == '\u200b'
+			})
+			if strings.HasPrefix(trim, "::") || strings.HasPrefix(trim, "##[") {
+				t.Fatalf("got a workflow command line %q from %q", line, s)
+			}
+		}
+	})
 }

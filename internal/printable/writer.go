@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"strings"
 	"unicode"
 	"unicode/utf8"
 )
@@ -100,13 +101,20 @@ func (e *Writer) lineHead(out *bytes.Buffer, in []byte, i int) int {
 		return i // the line may go on in the next write
 	}
 	e.lineStart = false
+	rest := in[i:]
 	switch {
-	case bytes.HasPrefix(in[i:], []byte("::")):
-		out.WriteString(`\u003a`)
+	case bytes.HasPrefix(rest, []byte("::")), isStart(rest, "::"):
+		out.WriteString(`\u003a`) // a line cut after its ":" could go on with another
 		return i + 1
-	case bytes.HasPrefix(in[i:], []byte("##[")):
+	case bytes.HasPrefix(rest, []byte("##[")), isStart(rest, "##["):
 		out.WriteString(`\u0023`)
 		return i + 1
 	}
 	return i
+}
+
+// isStart reports whether rest, the end of a write, is the start of
+// command: the next write could complete it.
+func isStart(rest []byte, command string) bool {
+	return len(rest) < len(command) && strings.HasPrefix(command, string(rest))
 }
