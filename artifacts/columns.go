@@ -14,12 +14,17 @@ import (
 // point offsets). One version: no release wrote either alone.
 // 3: the lead_in column, last, so a version 2 file reads as version 3 rows
 // without lead-ins.
-const SchemaVersion = "3"
+// 4: doc_id (and so chunk_id) derived from the tenant and source label as
+// well as the path, so two sources of a tenant never share a document id;
+// the header_rejects column (why a header is a fallback), last.
+const SchemaVersion = "4"
 
 // ReadsSchema reports whether this build reads chunks.parquet files of
-// schema version v: this one, and version 2, which lacks only lead_in (an
-// upgrade reuses what the last snapshot paid for).
-func ReadsSchema(v string) bool { return v == SchemaVersion || v == "2" }
+// schema version v: this one, and versions 2 and 3, which lack only the
+// last columns (lead_in, header_rejects) and have the ids of the path alone
+// (an upgrade reuses what the last snapshot paid for: ids are no part of a
+// reuse key; deliveries refuse them, see destination).
+func ReadsSchema(v string) bool { return v == SchemaVersion || v == "3" || v == "2" }
 
 // The columns of chunks.parquet, in order.
 const (
@@ -56,6 +61,7 @@ const (
 	colThresholds
 	colMetadata
 	colLeadIn
+	colHeaderRejects
 )
 
 // metadataType is the metadata column: front-matter keys to their values.
@@ -126,6 +132,7 @@ func Schema(dims int) *arrow.Schema {
 		{Name: "thresholds", Type: arrow.ListOfNonNullable(thresholdType)},
 		{Name: "metadata", Type: metadataType, Nullable: true},
 		{Name: "lead_in", Type: str, Nullable: true},
+		{Name: "header_rejects", Type: arrow.ListOfNonNullable(str)},
 	}
 	md := arrow.NewMetadata([]string{"ingest.schema_version", "ingest.embedding_dims"}, []string{SchemaVersion, strconv.Itoa(dims)})
 	return arrow.NewSchema(fields, &md)

@@ -160,20 +160,33 @@ func NewChunkSizes(t *schema.SizeTally, max int) *ChunkSizes {
 	return cs
 }
 
-// ModelReport is what the model servers did, and every answer not used as is.
+// ModelReport is what the model servers did, and the answers not used as
+// is: the first MaxListed of each list, in corpus order, and a count of all.
 type ModelReport struct {
-	Headers     *schema.ModelStats    `json:"headers,omitempty"`  // the header writer's call counts
-	Embedder    *schema.ModelStats    `json:"embedder,omitempty"` // the embedder's call counts
-	Rejects     []Reject              `json:"rejects"`            // answers that failed validation twice: extractive header used
-	Ungrounded  []UngroundedThreshold `json:"ungrounded_thresholds"`
-	Truncations []schema.Truncation   `json:"truncations,omitempty"` // inputs the embedder may have cut
+	Headers  *schema.ModelStats `json:"headers,omitempty"`  // the header writer's call counts
+	Embedder *schema.ModelStats `json:"embedder,omitempty"` // the embedder's call counts
+	// Rejects are chunks whose header is a fallback (answers that failed
+	// validation twice, or chunks not sent): the first MaxListed, each answer
+	// cut to MaxRejectRaw bytes; RejectsTotal counts them all.
+	Rejects         []Reject              `json:"rejects"`
+	RejectsTotal    int                   `json:"rejects_total"`
+	Ungrounded      []UngroundedThreshold `json:"ungrounded_thresholds"`
+	UngroundedTotal int                   `json:"ungrounded_total"`
+	Truncations     []schema.Truncation   `json:"truncations,omitempty"` // inputs the embedder may have cut
 }
 
-// Reject is a model answer that could not be used, kept for review.
+// Reject is a chunk whose model answer could not be used, kept for review.
 type Reject struct {
 	Chunk   string   `json:"chunk"`   // path#ordinal
 	Reasons []string `json:"reasons"` // the checks it failed (README, "Model answers")
-	Raw     string   `json:"raw"`
+	// Raw is the answer's first MaxRejectRaw bytes; RawBytes its whole size
+	// when it was cut.
+	Raw      string `json:"raw"`
+	RawBytes int    `json:"raw_bytes,omitempty"`
+	// Reused marks a fallback this run took from the previous snapshot or
+	// the journal (no call made): Raw is what the journal kept, "" from a
+	// snapshot.
+	Reused bool `json:"reused,omitempty"`
 }
 
 // UngroundedThreshold is a threshold a model proposed that the chunk's text

@@ -171,7 +171,21 @@ func rowAt(rec arrow.RecordBatch, i int) schema.Chunk {
 	if int(rec.NumCols()) > colLeadIn { // version 2 has none
 		c.LeadIn = str(colLeadIn)
 	}
+	if int(rec.NumCols()) > colHeaderRejects { // versions 2 and 3 have none
+		c.HeaderRejects = readStrings(rec.Column(colHeaderRejects).(*array.List), i)
+	}
 	return c
+}
+
+// readStrings is row i of a list<string> column (nil when empty).
+func readStrings(l *array.List, i int) []string {
+	vals := l.ListValues().(*array.String)
+	s, e := l.ValueOffsets(i)
+	var out []string
+	for j := s; j < e; j++ {
+		out = append(out, vals.Value(int(j)))
+	}
+	return out
 }
 
 func readMetadata(m *array.Map, i int) map[string][]string {

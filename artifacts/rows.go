@@ -54,6 +54,12 @@ func (w *ChunkWriter) append(c schema.Chunk) {
 	appendThresholds(b.list(colThresholds), c.Thresholds)
 	appendMetadata(w.rb.Field(colMetadata).(*array.MapBuilder), c.Metadata)
 	b.optStr(colLeadIn, c.LeadIn)
+
+	hr := b.list(colHeaderRejects)
+	hr.Append(true)
+	for _, s := range c.HeaderRejects {
+		hr.ValueBuilder().(*array.StringBuilder).Append(s)
+	}
 }
 
 // appendMetadata writes m with its keys in order (so the bytes are the same

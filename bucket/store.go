@@ -27,7 +27,7 @@ import (
 	"gocloud.dev/gcerrors"
 
 	"github.com/ocean-safety/ingest/artifacts"
-	"github.com/ocean-safety/ingest/models"
+	"github.com/ocean-safety/ingest/internal/redact"
 )
 
 // A publish prefix in a bucket holds snapshots side by side, each under its
@@ -82,7 +82,7 @@ func IsURL(s string) bool {
 func Open(ctx context.Context, rawURL string) (*Store, error) {
 	u, err := url.Parse(rawURL)
 	if err != nil {
-		return nil, fmt.Errorf("publish URL %s: %w", models.RedactURL(rawURL), err)
+		return nil, fmt.Errorf("publish URL %s: %w", redact.URL(rawURL), err)
 	}
 	prefix := ""
 	if u.Scheme != "file" {
@@ -110,12 +110,12 @@ func Open(ctx context.Context, rawURL string) (*Store, error) {
 	}
 	b, err := blob.OpenBucket(ctx, u.String())
 	if err != nil {
-		return nil, fmt.Errorf("open %s: %w", models.RedactURL(rawURL), err)
+		return nil, fmt.Errorf("open %s: %w", redact.URL(rawURL), err)
 	}
 	if prefix != "" {
 		b = blob.PrefixedBucket(b, prefix+"/")
 	}
-	return &Store{b: b, name: models.RedactURL(rawURL)}, nil
+	return &Store{b: b, name: redact.URL(rawURL)}, nil
 }
 
 // at is the URL of a snapshot in the store, credentials removed: the name

@@ -53,7 +53,7 @@ func (c *Chunker) Chunk(p Parsed) ([]schema.Chunk, []schema.Diagnostic) {
 	view.Text = p.view
 	pieces := c.group(view, blocks)
 	chunks := make([]schema.Chunk, 0, len(pieces))
-	ids, docID := newIdentities(c.tenant, p.Doc.Path), DocID(p.Doc.Path)
+	ids, docID := newIdentities(c.tenant, p.Doc.SourceLabel, p.Doc.Path), DocID(c.tenant, p.Doc.SourceLabel, p.Doc.Path)
 	lines := newLineIndex(p.Doc.Text)
 	for _, pc := range pieces {
 		if pc.el != schema.ElementTableRow {

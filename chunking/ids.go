@@ -14,15 +14,20 @@ import (
 // ids are stable across runs and machines.
 var idSpace = uuid.MustParse("6f0b8e2c-4a1d-5c3e-9b7f-2d8a1e4c6b50")
 
-// DocID is the deterministic id of the document at a corpus-relative path.
-func DocID(path string) string { return uuid.NewSHA1(idSpace, []byte(path)).String() }
+// DocID is the deterministic id of the document at a corpus-relative path
+// in a tenant's source (schema 3): two sources of one tenant that both hold
+// a README.md name two documents, as the pgvector table's key needs. The
+// name is "doc", tenant, source label and path, NUL-separated.
+func DocID(tenant, source, path string) string {
+	return uuid.NewSHA1(idSpace, []byte("doc\x00"+tenant+"\x00"+source+"\x00"+path)).String()
+}
 
-// ChunkID is the deterministic id of a chunk: its tenant, document, content
-// hash and the number of earlier chunks of the document with the same hash
-// (so a repeated paragraph still gets its own id).
-func ChunkID(tenant, docPath, contentHash string, repeat int) string {
+// ChunkID is the deterministic id of a chunk: its tenant, source,
+// document, content hash and the number of earlier chunks of the document
+// with the same hash (so a repeated paragraph still gets its own id).
+func ChunkID(tenant, source, docPath, contentHash string, repeat int) string {
 	var ids identities
-	return ids.chunkID(tenant, docPath, contentHash, repeat)
+	return ids.chunkID(tenant, source, docPath, contentHash, repeat)
 }
 
 // identities gives the chunks of one document their content hashes and ids.
@@ -30,14 +35,14 @@ func ChunkID(tenant, docPath, contentHash string, repeat int) string {
 // chunk, and counts the hashes already used. One per document: it is not
 // safe for concurrent use.
 type identities struct {
-	tenant, path string
-	seen         map[string]int // content hashes used so far
-	sha1         hash.Hash
-	name, text   []byte // reused: the id's name, the chunk's text to hash
+	tenant, source, path string
+	seen                 map[string]int // content hashes used so far
+	sha1                 hash.Hash
+	name, text           []byte // reused: the id's name, the chunk's text to hash
 }
 
-func newIdentities(tenant, path string) *identities {
-	return &identities{tenant: tenant, path: path, seen: map[string]int{}}
+func newIdentities(tenant, source, path string) *identities {
+	return &identities{tenant: tenant, source: source, path: path, seen: map[string]int{}}
 }
 
 // next is the content hash and chunk id of the document's next chunk, of text.
@@ -47,15 +52,17 @@ func (ids *identities) next(text string) (contentHash, chunkID string) {
 	contentHash = hex.EncodeToString(sum[:])
 	n := ids.seen[contentHash]
 	ids.seen[contentHash]++
-	return contentHash, ids.chunkID(ids.tenant, ids.path, contentHash, n)
+	return contentHash, ids.chunkID(ids.tenant, ids.source, ids.path, contentHash, n)
 }
 
-// chunkID is ChunkID: the name tenant\x00path\x00hash\x00repeat under idSpace.
-func (ids *identities) chunkID(tenant, docPath, contentHash string, repeat int) string {
+// chunkID is ChunkID: the name tenant\x00source\x00path\x00hash\x00repeat
+// under idSpace.
+func (ids *identities) chunkID(tenant, source, docPath, contentHash string, repeat int) string {
 	if ids.sha1 == nil {
 		ids.sha1 = sha1.New()
 	}
 	b := append(ids.name[:0], tenant...)
+	b = append(append(b, 0), source...)
 	b = append(append(b, 0), docPath...)
 	b = append(append(b, 0), contentHash...)
 	b = strconv.AppendInt(append(b, 0), int64(repeat), 10)

@@ -57,6 +57,10 @@ func NewParser(root string, opt corpus.Options) *Parser {
 	return &Parser{root: root, opt: opt, md: goldmark.New(goldmark.WithExtensions(extension.Table))}
 }
 
+// SourceLabel is the label written on every document: the configured
+// one, or a slug of the corpus folder's name.
+func (p *Parser) SourceLabel() string { return p.opt.SourceLabel }
+
 // Parse loads and parses the document at rel (relative to the corpus root).
 // Problems with the document are in Parsed.Diags; the error is for a file
 // that cannot be read at all.
@@ -117,6 +121,13 @@ func (p *Parser) parseDoc(doc schema.Document, diags []schema.Diagnostic) Parsed
 	out.Markup = c.counts
 	out.view = string(buf)
 	out.src = buf[body:] // not written to again: the tree points into it
+	if line, code, msg := corpus.CheckInline(out.view, body, p.limits()); code != "" {
+		// The text the parser would read has a shape it takes quadratic
+		// time or memory on: refused before it runs.
+		out.Diags = append(out.Diags, schema.Diagnostic{Path: doc.Path, Line: line, Severity: schema.SeverityError, Code: code, Message: msg})
+		out.Rejected = true
+		return out
+	}
 	out.root = p.md.Parser().Parse(text.NewReader(out.src))
 	return out
 }

@@ -99,6 +99,9 @@ func TestBounds(t *testing.T) {
 		{"push: {to: ftp://kb/ingest}", "push.to"},
 		{"push: {timeout: -1s}", "push.timeout"},
 		{"push: {max_bytes: 100}", "push.max_bytes"},
+		{"tenant_id: acme", "tenant_id"},
+		{"tenant_id: 6F0B8E2C-4A1D-5C3E-9B7F-2D8A1E4C6B50", "tenant_id"},
+		{"tenant_id: urn:uuid:6f0b8e2c-4a1d-5c3e-9b7f-2d8a1e4c6b50", "tenant_id"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.key, func(t *testing.T) {

@@ -21,6 +21,11 @@ type Limits struct {
 	// ([ * _ ` <) outside fenced code: the parser keeps a few hundred bytes
 	// for each, so 8 MiB of "[" took 3 GB.
 	MaxDelimiters int `yaml:"max_delimiters" json:"max_delimiters"`
+	// MaxBlockDelimiters, MaxLinkOpeners and MaxTableCells bound the shapes
+	// whose parse time or memory grows with their square (CheckInline).
+	MaxBlockDelimiters int `yaml:"max_block_delimiters" json:"max_block_delimiters"` // emphasis runs in one paragraph
+	MaxLinkOpeners     int `yaml:"max_link_openers" json:"max_link_openers"`         // "](" in one run of text without a space
+	MaxTableCells      int `yaml:"max_table_cells" json:"max_table_cells"`           // header columns times rows, over a document's tables
 }
 
 // Defaults of Limits, each with its reason.
@@ -48,12 +53,22 @@ func (l Limits) orDefault() Limits {
 	if l.MaxDelimiters <= 0 {
 		l.MaxDelimiters = d.MaxDelimiters
 	}
+	if l.MaxBlockDelimiters <= 0 {
+		l.MaxBlockDelimiters = d.MaxBlockDelimiters
+	}
+	if l.MaxLinkOpeners <= 0 {
+		l.MaxLinkOpeners = d.MaxLinkOpeners
+	}
+	if l.MaxTableCells <= 0 {
+		l.MaxTableCells = d.MaxTableCells
+	}
 	return l
 }
 
 // DefaultLimits are the limits when none are configured.
 func DefaultLimits() Limits {
-	return Limits{MaxBytes: DefaultMaxBytes, MaxDepth: DefaultMaxDepth, MaxBlocks: DefaultMaxBlocks, MaxDelimiters: DefaultMaxDelimiters}
+	return Limits{MaxBytes: DefaultMaxBytes, MaxDepth: DefaultMaxDepth, MaxBlocks: DefaultMaxBlocks, MaxDelimiters: DefaultMaxDelimiters,
+		MaxBlockDelimiters: DefaultMaxBlockDelimiters, MaxLinkOpeners: DefaultMaxLinkOpeners, MaxTableCells: DefaultMaxTableCells}
 }
 
 // TooLarge is the diagnostic of a document over MaxBytes, for a caller that

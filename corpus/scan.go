@@ -11,12 +11,21 @@ import (
 	"unicode/utf8"
 
 	"github.com/bmatcuk/doublestar/v4"
+
+	shown "github.com/ocean-safety/ingest/internal/printable"
 	"github.com/ocean-safety/ingest/schema"
 )
 
-// SkipNameNotUTF8 is the skip reason of a file or folder whose name is not
-// valid UTF-8; a run reports each as a warning.
-const SkipNameNotUTF8 = "name-not-utf8"
+// Skip reasons of names no reader should meet, each reported by a run as a
+// warning: a file or folder whose name is not valid UTF-8, or holds a
+// control character (C0, DEL, C1) or a bidirectional override, which
+// would reach terminals, CI logs and every consumer through doc_path (a
+// newline in a name forged a CI annotation). The skipped name is listed
+// escaped (printable.Escape).
+const (
+	SkipNameNotUTF8 = "name-not-utf8"
+	SkipNameControl = "name-control-character"
+)
 
 // Scan lists every Markdown document under root, as slash-separated paths
 // relative to root in byte order (the order chunks are written in), and every
@@ -99,6 +108,13 @@ func ScanFiltered(root string, f Filter) (Listing, error) {
 			// A name readers cannot store: Parquet strings are UTF-8, and
 			// DuckDB refuses a file with another.
 			skipped = append(skipped, schema.Skipped{Path: strings.ToValidUTF8(rel, "\uFFFD"), Reason: SkipNameNotUTF8})
+			if d.IsDir() {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if shown.HasUnsafe(rel) {
+			skipped = append(skipped, schema.Skipped{Path: shown.Escape(rel), Reason: SkipNameControl})
 			if d.IsDir() {
 				return filepath.SkipDir
 			}

@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"fmt"
 	"path/filepath"
+	"strconv"
 	"strings"
 
 	"github.com/google/uuid"
@@ -56,6 +57,9 @@ type Snapshot struct {
 // snapshot with no row is an error: delivering it would delete everything
 // its source has.
 func Open(ctx context.Context, dir, tenant string, fn func(schema.Chunk) error) (*Snapshot, error) {
+	if err := checkIDScheme(dir); err != nil {
+		return nil, err
+	}
 	rep, err := artifacts.VerifyContext(ctx, dir)
 	if err != nil {
 		return nil, err
@@ -181,4 +185,20 @@ func refOf(dir string, m artifacts.Manifest) (SnapshotRef, error) {
 	}
 	return SnapshotRef{Dir: dir, Name: name, CorpusFingerprint: m.CorpusFingerprint, ChunksSHA256: chunks,
 		ManifestSHA256: hex.EncodeToString(sum[:]), Embedder: m.Embedder.Name, Dims: m.Embedder.Dims}, nil
+}
+
+// checkIDScheme refuses a snapshot of an older schema before anything else
+// is said of it: up to schema 3 a doc_id came from the path alone, so two
+// sources of a tenant that hold the same path collide in a destination's
+// key (a raw duplicate key error, half-way through a sync). A new index
+// run writes this schema and reuses the old snapshot's headers and vectors.
+func checkIDScheme(dir string) error {
+	m, err := artifacts.ReadManifest(dir)
+	if err != nil || m.SchemaVersion == artifacts.SchemaVersion || m.SchemaVersion == "" {
+		return nil // verify names what is wrong with it
+	}
+	if v, err := strconv.Atoi(m.SchemaVersion); err == nil && v < 4 {
+		return fmt.Errorf("snapshot %s has schema version %s, whose doc_id collides across sources: run ingest index again with this build (it reuses that snapshot's headers and vectors, so no model call), then deliver the new snapshot", dir, m.SchemaVersion)
+	}
+	return nil
 }

@@ -30,16 +30,19 @@ var ErrBackendSetup = errors.New("model backend")
 
 // BackendConfig says which models write headers and embeddings, and where.
 type BackendConfig struct {
-	LLM            string        // "none" | "ollama:MODEL" | "openai:MODEL"
-	Embedder       string        // "builtin" | "ollama:MODEL" | "openai:MODEL"
-	OllamaHost     string        // "" → $OLLAMA_HOST → http://127.0.0.1:11434
-	OpenAIBaseURL  string        // "" → $OPENAI_BASE_URL
-	OpenAIKeyEnv   string        // name of the env var holding the API key ("" → OPENAI_API_KEY); the key is never logged or written anywhere
-	Timeout        time.Duration // per call (default 120s)
-	Dims           int           // for builtin; a server's dims are read from it
-	MaxDims        int           // embed.max_dims (default 1024): refuse a wider model
-	PrevDims       int           // a previous snapshot's dims (0: none): refuse a different width
-	BatchSize      int           // embed.batch_size (default 10)
+	LLM           string        // "none" | "ollama:MODEL" | "openai:MODEL"
+	Embedder      string        // "builtin" | "ollama:MODEL" | "openai:MODEL"
+	OllamaHost    string        // "" → $OLLAMA_HOST → http://127.0.0.1:11434
+	OpenAIBaseURL string        // "" → $OPENAI_BASE_URL
+	OpenAIKeyEnv  string        // name of the env var holding the API key ("" → OPENAI_API_KEY); the key is never logged or written anywhere
+	Timeout       time.Duration // per call (default 120s)
+	Dims          int           // for builtin; a server's dims are read from it
+	MaxDims       int           // embed.max_dims (default 1024): refuse a wider model
+	PrevDims      int           // a previous snapshot's dims (0: none): refuse a different width
+	// PrevDigests are the previous snapshot's model digests, by model (see
+	// PrevDigests): with several servers, the digest the run keeps.
+	PrevDigests    map[string]string
+	BatchSize      int // embed.batch_size (default 10)
 	HeaderMaxChars int
 	Retry          RetryPolicy  // tries and back-off of every model call; zero: the defaults
 	Logger         *slog.Logger // nil: no logging
@@ -194,7 +197,7 @@ func newServer(kind string, cfg BackendConfig) (modelServer, error) {
 		}
 		srvs = append(srvs, s)
 	}
-	return newPool(kind, srvs, cfg.Logger), nil
+	return newPool(kind, srvs, cfg.Logger, cfg.PrevDigests), nil
 }
 
 func newOneServer(kind, addr string, cfg BackendConfig) (modelServer, error) {
@@ -203,6 +206,26 @@ func newOneServer(kind, addr string, cfg BackendConfig) (modelServer, error) {
 		return newOllama(addr, cfg.Timeout, r)
 	}
 	return newOpenAI(addr, cfg.OpenAIKeyEnv, cfg.Timeout, r)
+}
+
+// PrevDigests reads the model digests out of a snapshot's header writer and
+// embedder names ("ollama:qwen2.5:7b@sha256:0123456789ab+prompt-v2"), by
+// model.
+func PrevDigests(names ...string) map[string]string {
+	out := map[string]string{}
+	for _, n := range names {
+		_, rest, ok := strings.Cut(n, ":")
+		if !ok {
+			continue
+		}
+		model, digest, ok := strings.Cut(rest, "@")
+		if !ok {
+			continue
+		}
+		digest, _, _ = strings.Cut(digest, "+")
+		out[model] = digest
+	}
+	return out
 }
 
 // Endpoints is how many servers an address names: a comma-separated list

@@ -200,3 +200,26 @@ func TestHeaderDocumentCap(t *testing.T) {
 		})
 	}
 }
+
+// TestBadThresholdsCounted: the thresholds of the wrong shape in an answer
+// are counted, each item once per answer (they were dropped with their
+// answer, and only the answer was counted).
+func TestBadThresholdsCounted(t *testing.T) {
+	const answer = `{"context_header":"Rip currents › Escape: how to swim out of a rip current.","hazard":"rip_current","place":"","season":"",` +
+		`"thresholds":[{"subject":"wave_height","comparator":"above","value":1.5,"unit":"m"},` +
+		`{"subject":"shark_count","comparator":"over","value":1,"unit":"m"},` +
+		`{"subject":"wave_height","comparator":"above","value":"high","unit":"m"}],"unsourced_claim":""}`
+	_, h, _ := openFakeBackends(t, backendKinds[0], modelfake.Options{Answer: answer}, nil)
+	doc, c := backendDoc()
+	en, err := h.Header(context.Background(), doc, c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := h.Stats()
+	if en.Source != schema.HeaderExtractiveFallback || s.BadThresholds != 4 { // two bad items in the answer and again in its repair
+		t.Errorf("got source %s, %d bad thresholds counted; want the fallback and 4", en.Source, s.BadThresholds)
+	}
+	if s.Invalid[ReasonThreshold] != 2 {
+		t.Errorf("got invalid answers %v, want bad-threshold twice", s.Invalid)
+	}
+}

@@ -72,6 +72,7 @@ type ModelHeaders struct {
 	system   string
 
 	calls, repairs, fallbacks atomic.Int64
+	badThresholds             atomic.Int64
 	invalid                   reasonCounts
 	preps                     prepCache
 }
@@ -82,7 +83,7 @@ func (h *ModelHeaders) Name() string { return h.name }
 // Stats returns what the writer has done so far.
 func (h *ModelHeaders) Stats() schema.ModelStats {
 	return schema.ModelStats{Calls: h.calls.Load(), Retries: h.retry.retries.Load(), Repairs: h.repairs.Load(), Fallbacks: h.fallbacks.Load(),
-		Invalid: h.invalid.snapshot(), Endpoints: endpointStats(h.server)}
+		Invalid: h.invalid.snapshot(), BadThresholds: h.badThresholds.Load(), Endpoints: endpointStats(h.server)}
 }
 
 // Header implements HeaderWriter.
@@ -105,7 +106,8 @@ func (h *ModelHeaders) Header(ctx context.Context, doc schema.Document, c schema
 	if err != nil {
 		return Enrichment{}, err
 	}
-	a, verr := parseAnswer(raw, h.maxChars, ev)
+	a, bad, verr := checkAnswer(raw, h.maxChars, ev)
+	h.badThresholds.Add(int64(bad))
 	if verr == nil {
 		return a.enrichment(1), nil
 	}
@@ -117,7 +119,9 @@ func (h *ModelHeaders) Header(ctx context.Context, doc schema.Document, c schema
 	if err != nil {
 		return Enrichment{}, err
 	}
-	if a, verr = parseAnswer(raw, h.maxChars, ev); verr == nil {
+	a, bad, verr = checkAnswer(raw, h.maxChars, ev)
+	h.badThresholds.Add(int64(bad))
+	if verr == nil {
 		return a.enrichment(2), nil
 	}
 	h.invalid.add(reasons(verr))

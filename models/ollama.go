@@ -14,6 +14,8 @@ import (
 	"time"
 
 	"github.com/ollama/ollama/api"
+
+	"github.com/ocean-safety/ingest/internal/redact"
 )
 
 const (
@@ -57,7 +59,7 @@ func ollamaBase(host string) (*url.URL, error) {
 	}
 	u, err := url.Parse(strings.TrimRight(host, "/"))
 	if err != nil || u.Host == "" {
-		return nil, fmt.Errorf("ollama host %q is not a URL: fix ollama_host (OLLAMA_HOST)", RedactURL(host))
+		return nil, fmt.Errorf("ollama host %q is not a URL: fix ollama_host (OLLAMA_HOST)", redact.URL(host))
 	}
 	if u.Port() == "" && u.Scheme == "http" {
 		u.Host = net.JoinHostPort(u.Hostname(), ollamaPort)
@@ -65,7 +67,7 @@ func ollamaBase(host string) (*url.URL, error) {
 	return u, nil
 }
 
-func (o *ollamaServer) where() string      { return "ollama at " + RedactURL(o.base.String()) }
+func (o *ollamaServer) where() string      { return "ollama at " + redact.URL(o.base.String()) }
 func (o *ollamaServer) hint() string       { return "ollama_host (OLLAMA_HOST)" }
 func (o *ollamaServer) lengthLimits() bool { return true }
 

@@ -14,6 +14,8 @@ import (
 	"os"
 	"strings"
 	"time"
+
+	"github.com/ocean-safety/ingest/internal/redact"
 )
 
 var _ modelServer = (*openAIServer)(nil)
@@ -55,7 +57,7 @@ func newOpenAI(base, keyEnv string, timeout time.Duration, r *retrier) (*openAIS
 		return nil, errors.New("no OpenAI-compatible server given: set openai_base_url (OPENAI_BASE_URL)")
 	}
 	if u, err := url.Parse(base); err != nil || u.Host == "" || (u.Scheme != "http" && u.Scheme != "https") {
-		return nil, fmt.Errorf("OpenAI base URL %q is not an http(s) URL: fix openai_base_url (OPENAI_BASE_URL)", RedactURL(base))
+		return nil, fmt.Errorf("OpenAI base URL %q is not an http(s) URL: fix openai_base_url (OPENAI_BASE_URL)", redact.URL(base))
 	}
 	explicit := keyEnv != ""
 	if !explicit {
@@ -69,7 +71,7 @@ func newOpenAI(base, keyEnv string, timeout time.Duration, r *retrier) (*openAIS
 	return &openAIServer{base: base, keyEnv: keyEnv, key: key, http: newHTTPClient(timeout), retry: r}, nil
 }
 
-func (o *openAIServer) where() string      { return "OpenAI-compatible server at " + RedactURL(o.base) }
+func (o *openAIServer) where() string      { return "OpenAI-compatible server at " + redact.URL(o.base) }
 func (o *openAIServer) hint() string       { return "openai_base_url (OPENAI_BASE_URL)" }
 func (o *openAIServer) lengthLimits() bool { return false } // strict mode refuses maxLength
 

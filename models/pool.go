@@ -23,19 +23,23 @@ const (
 )
 
 // pool spreads one kind of server's calls over several endpoints (several
-// GPU servers with the same models): each call goes to the healthy endpoint
-// with the fewest calls in flight, so a slow server gets fewer. An endpoint
-// whose call fails in a way another server would not (unreachable, 5xx,
-// timeout, a model it lacks) is taken out for a rest that doubles while it
-// keeps failing; after it, one call at a time probes it until one succeeds.
-// The retrier around each call then tries again, on another endpoint. While
-// any endpoint is left the run goes on; when all rest, calls go to the one
-// whose rest ends first, so the retrier's errors are real ones.
+// GPU servers with the same models): each call goes where it would be
+// answered first, by the endpoint's measured latency and its calls in
+// flight (pool_choice.go), so a slow server gets calls in proportion to its
+// speed. An endpoint whose call fails in a way another server would not
+// (unreachable, 5xx, timeout, a model it lacks) is taken out for a rest that
+// doubles while it keeps failing; after it, one call at a time probes it
+// until one succeeds. The retrier around each call then tries again, on
+// another endpoint. While any endpoint is left the run goes on; when all
+// rest, calls go to the one whose rest ends first, so the retrier's errors
+// are real ones.
 //
 // Every endpoint must serve the same weights: a model's digest is checked
 // on each before it gets calls (at start, or when an endpoint that was down
-// at start comes back), and an endpoint with another digest is left out of
-// the run, since its headers and vectors would not match the reuse keys.
+// at start comes back). The reference digest is the previous snapshot's,
+// else the one most endpoints serve (pool_digest.go); an endpoint with
+// another is left out of the run, since its headers and vectors would not
+// match the reuse keys.
 type pool struct {
 	kind string // "ollama" | "openai"
 	log  *slog.Logger
@@ -44,7 +48,8 @@ type pool struct {
 	mu      sync.Mutex
 	eps     []*endpoint
 	digests map[string]string // model → digest every endpoint must have
-	next    int               // where the search for a least-loaded endpoint starts, for fairness
+	prev    map[string]string // model → digest of the previous snapshot, the reference when an endpoint serves it
+	next    int               // where the search for an endpoint starts, for fairness
 }
 
 type endpoint struct {
@@ -55,12 +60,18 @@ type endpoint struct {
 	checked   map[string]bool
 	out       string // why it is out of the run for good ("" while in)
 	calls     int
+	lat       [2]time.Duration // latency of its answers, by callKind (a moving average; 0: none yet)
+	sampled   [2]time.Time     // when lat was last measured
+	abandoned [2]bool          // its last trial was not waited for: lat is a lower bound
+	hedges    int              // calls it took for another endpoint's trial that was too slow
 }
 
 var _ modelServer = (*pool)(nil)
 
-func newPool(kind string, srvs []modelServer, log *slog.Logger) *pool {
-	p := &pool{kind: kind, log: log, now: time.Now, digests: map[string]string{}}
+// newPool pools srvs; prev names the previous snapshot's digest of each
+// model (nil: none).
+func newPool(kind string, srvs []modelServer, log *slog.Logger, prev map[string]string) *pool {
+	p := &pool{kind: kind, log: log, now: time.Now, digests: map[string]string{}, prev: prev}
 	for _, s := range srvs {
 		p.eps = append(p.eps, &endpoint{srv: s, checked: map[string]bool{}})
 	}
@@ -118,43 +129,6 @@ func (p *pool) ping(ctx context.Context) error {
 	return nil
 }
 
-// lookup looks the model up on every endpoint that answers and checks they
-// serve the same weights. An endpoint without the model, or with other
-// weights, is left out of the run with a warning; the run needs one left.
-func (p *pool) lookup(ctx context.Context, model string) (modelInfo, error) {
-	var info modelInfo
-	var errs []error
-	found := false
-	for _, e := range p.eps {
-		if !p.usable(e) {
-			continue
-		}
-		in, err := e.srv.lookup(ctx, model)
-		if err != nil {
-			errs = append(errs, err)
-			if errors.Is(err, context.Canceled) {
-				return info, err
-			}
-			p.rest(e, err) // looked up again before its first call
-			continue
-		}
-		if !found {
-			info, found = in, true
-			p.mu.Lock()
-			p.digests[model] = in.digest
-			p.mu.Unlock()
-		} else if in.digest != info.digest {
-			p.leaveOut(e, fmt.Sprintf("model %s has digest %s there, %s on the others", model, in.digest, info.digest))
-			continue
-		}
-		e.checked[model] = true
-	}
-	if !found {
-		return info, errors.Join(errs...)
-	}
-	return info, nil
-}
-
 // usable reports whether e is in the run and not resting.
 func (p *pool) usable(e *endpoint) bool {
 	p.mu.Lock()
@@ -163,23 +137,11 @@ func (p *pool) usable(e *endpoint) bool {
 }
 
 func (p *pool) chat(ctx context.Context, req chatRequest) (string, error) {
-	e, err := p.pick(ctx, req.Model)
-	if err != nil {
-		return "", err
-	}
-	out, err := e.srv.chat(ctx, req)
-	p.release(e, err)
-	return out, p.named(e, err)
+	return poolCall(p, ctx, req.Model, chatCall, func(ctx context.Context, s modelServer) (string, error) { return s.chat(ctx, req) })
 }
 
 func (p *pool) embed(ctx context.Context, req embedRequest) (embedResult, error) {
-	e, err := p.pick(ctx, req.Model)
-	if err != nil {
-		return embedResult{}, err
-	}
-	out, err := e.srv.embed(ctx, req)
-	p.release(e, err)
-	return out, p.named(e, err)
+	return poolCall(p, ctx, req.Model, embedCall, func(ctx context.Context, s modelServer) (embedResult, error) { return s.embed(ctx, req) })
 }
 
 // named adds the endpoint to an error, so a message says which server.
@@ -190,18 +152,18 @@ func (p *pool) named(e *endpoint, err error) error {
 	return fmt.Errorf("%s: %w", e.srv.where(), err)
 }
 
-// pick chooses the endpoint for one call and counts the call in flight. An
-// endpoint that has not served model yet (it was down at start) is checked
-// first.
-func (p *pool) pick(ctx context.Context, model string) (*endpoint, error) {
+// pick chooses the endpoint for one call of kind and counts the call in
+// flight; trial says its latency is not known (see poolCall). An endpoint
+// that has not served model yet (it was down at start) is checked first.
+func (p *pool) pick(ctx context.Context, model string, kind callKind) (e *endpoint, trial bool, err error) {
 	var last error
 	for range len(p.eps) {
-		e := p.choose()
+		e, trial := p.choose(kind)
 		if e == nil {
 			break
 		}
 		if p.isChecked(e, model) {
-			return e, nil
+			return e, trial, nil
 		}
 		in, err := e.srv.lookup(ctx, model)
 		p.mu.Lock()
@@ -211,7 +173,7 @@ func (p *pool) pick(ctx context.Context, model string) (*endpoint, error) {
 		case err != nil:
 			p.release(e, err)
 			if ctx.Err() != nil {
-				return nil, err
+				return nil, false, err
 			}
 			last = p.named(e, err)
 			continue
@@ -226,53 +188,18 @@ func (p *pool) pick(ctx context.Context, model string) (*endpoint, error) {
 			p.digests[model] = in.digest
 		}
 		p.mu.Unlock()
-		return e, nil
+		return e, trial, nil
 	}
 	if last != nil {
-		return nil, last
+		return nil, false, last
 	}
-	return nil, fmt.Errorf("%s: every endpoint is out of the run", p.where())
+	return nil, false, fmt.Errorf("%s: every endpoint is out of the run", p.where())
 }
 
 func (p *pool) isChecked(e *endpoint, model string) bool {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	return e.checked[model]
-}
-
-// choose takes the least-loaded endpoint that is in the run and not
-// resting (one on probation takes one call at a time), or the one whose rest
-// ends first when all rest; nil when none is left in the run.
-func (p *pool) choose() *endpoint {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	now := p.now()
-	var best, soonest *endpoint
-	n := len(p.eps)
-	for i := range n {
-		e := p.eps[(p.next+i)%n]
-		if e.out != "" {
-			continue
-		}
-		if now.Before(e.downUntil) || e.fails > 0 && e.inflight > 0 {
-			if soonest == nil || e.downUntil.Before(soonest.downUntil) {
-				soonest = e
-			}
-			continue
-		}
-		if best == nil || e.inflight < best.inflight {
-			best = e
-		}
-	}
-	p.next = (p.next + 1) % n
-	if best == nil {
-		best = soonest
-	}
-	if best != nil {
-		best.inflight++
-		best.calls++
-	}
-	return best
 }
 
 // release ends a call: a failure that is the endpoint's sends it to rest, a
@@ -344,7 +271,7 @@ func (p *pool) stats() []schema.EndpointStats {
 	defer p.mu.Unlock()
 	out := make([]schema.EndpointStats, len(p.eps))
 	for i, e := range p.eps {
-		out[i] = schema.EndpointStats{Endpoint: e.srv.where(), Calls: e.calls, LeftOut: e.out}
+		out[i] = schema.EndpointStats{Endpoint: e.srv.where(), Calls: e.calls, Hedges: e.hedges, LeftOut: e.out}
 	}
 	return out
 }

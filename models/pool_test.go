@@ -93,7 +93,7 @@ func testPool(t *testing.T, srvs ...*stubServer) (*pool, *clock) {
 	for _, s := range srvs {
 		ms = append(ms, s)
 	}
-	p := newPool("ollama", ms, slog.New(slog.DiscardHandler))
+	p := newPool("ollama", ms, slog.New(slog.DiscardHandler), nil)
 	c := &clock{t: time.Unix(1e9, 0)}
 	p.now = c.now
 	if err := p.ping(context.Background()); err != nil {
@@ -200,9 +200,9 @@ func TestPoolFailover(t *testing.T) {
 // comes back it is checked before its first call, and one that serves other
 // weights is left out. A pool with none up fails at start.
 func TestPoolStartup(t *testing.T) {
-	a, b, c := newStub("a", "sha256:1", 0), newStub("b", "sha256:1", 0), newStub("c", "sha256:2", 0)
+	a, b, c, d := newStub("a", "sha256:1", 0), newStub("b", "sha256:1", 0), newStub("c", "sha256:2", 0), newStub("d", "sha256:1", 0)
 	b.down.Store(true)
-	p, clk := testPool(t, a, b, c) // c has other weights: left out at lookup
+	p, clk := testPool(t, a, b, c, d) // c has other weights than a and d: left out at lookup
 	if fails := chatN(p, 20, 2); fails != 0 {
 		t.Fatalf("%d calls failed", fails)
 	}
@@ -219,16 +219,84 @@ func TestPoolStartup(t *testing.T) {
 		t.Errorf("b came back with other weights: got %d calls and %d look-ups, want 0 calls after a look-up", b.calls.Load(), b.lookups.Load())
 	}
 	st := p.stats()
-	if st[1].LeftOut == "" || st[2].LeftOut == "" || st[0].LeftOut != "" {
+	if st[1].LeftOut == "" || st[2].LeftOut == "" || st[0].LeftOut != "" || st[3].LeftOut != "" {
 		t.Errorf("got %+v, want b and c left out", st)
 	}
 
 	d1, d2 := newStub("d1", "x", 0), newStub("d2", "x", 0)
 	d1.down.Store(true)
 	d2.down.Store(true)
-	dead := newPool("ollama", []modelServer{d1, d2}, slog.New(slog.DiscardHandler))
+	dead := newPool("ollama", []modelServer{d1, d2}, slog.New(slog.DiscardHandler), nil)
 	if err := dead.ping(context.Background()); err == nil {
 		t.Error("a pool with every endpoint down passed its start-up check")
+	}
+}
+
+// TestPoolReference: the digest a pool keeps is the previous snapshot's,
+// else the majority's, whatever the listing order; with neither, the run
+// is refused naming each server's digest. (--ollama-host other,good kept
+// the odd server, switched the embedder and re-paid every call, exit 0.)
+func TestPoolReference(t *testing.T) {
+	tests := []struct {
+		name    string
+		digests []string // of servers s0, s1, …
+		prev    string   // the previous snapshot's digest ("": none)
+		want    string   // the digest kept; "" a refusal
+		wantErr string
+	}{
+		{"previous snapshot's, listed second", []string{"sha256:new", "sha256:old"}, "sha256:old", "sha256:old", ""},
+		{"previous snapshot's, a minority", []string{"sha256:new", "sha256:new", "sha256:old"}, "sha256:old", "sha256:old", ""},
+		{"majority, listed last", []string{"sha256:odd", "sha256:good", "sha256:good"}, "", "sha256:good", ""},
+		{"previous snapshot's served nowhere: majority", []string{"sha256:b", "sha256:a", "sha256:a"}, "sha256:gone", "sha256:a", ""},
+		{"no majority, no previous", []string{"sha256:odd", "sha256:good"}, "", "", "s0 has sha256:odd, s1 has sha256:good"},
+		{"all agree", []string{"sha256:1", "sha256:1"}, "", "sha256:1", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var srvs []modelServer
+			for i, d := range tt.digests {
+				srvs = append(srvs, newStub(fmt.Sprintf("s%d", i), d, 0))
+			}
+			var prev map[string]string
+			if tt.prev != "" {
+				prev = map[string]string{"m": tt.prev}
+			}
+			p := newPool("ollama", srvs, slog.New(slog.DiscardHandler), prev)
+			info, err := p.lookup(context.Background(), "m")
+			if tt.want == "" {
+				if err == nil || !strings.Contains(err.Error(), tt.wantErr) || strings.Contains(err.Error(), "\n") {
+					t.Fatalf("got %v, want one line naming %s", err, tt.wantErr)
+				}
+				return
+			}
+			if err != nil || info.digest != tt.want {
+				t.Fatalf("got digest %q (%v), want %s", info.digest, err, tt.want)
+			}
+			chatN(p, 20, 2)
+			for i, st := range p.stats() { // calls sent (a hedged trial may still be running)
+				if (tt.digests[i] == tt.want) != (st.Calls > 0) {
+					t.Errorf("s%d (%s): got %d calls", i, tt.digests[i], st.Calls)
+				}
+			}
+		})
+	}
+}
+
+// TestPoolLatency: a server fifty times slower than the other gets calls
+// in proportion to its speed (at this load, almost none), and its trial
+// call is answered by the fast one too, so no call waits out its latency.
+func TestPoolLatency(t *testing.T) {
+	fast, slow := newStub("fast", "sha256:1", time.Millisecond), newStub("slow", "sha256:1", 50*time.Millisecond)
+	p, _ := testPool(t, slow, fast)
+	if fails := chatN(p, 400, 4); fails != 0 {
+		t.Fatalf("%d calls failed", fails)
+	}
+	if got := slow.calls.Load(); got > 8 {
+		t.Errorf("got %d of 400 calls on the slow server, want a trial or two", got)
+	}
+	st := p.stats()
+	if st[1].Hedges == 0 {
+		t.Errorf("got %+v, want the slow trial hedged on the fast server", st)
 	}
 }
 

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/ocean-safety/ingest/internal/printable"
 	"github.com/ocean-safety/ingest/lexical"
 	"github.com/ocean-safety/ingest/schema"
 	"github.com/ocean-safety/ingest/sentence"
@@ -122,9 +123,17 @@ func flat(text string) string { return strings.Join(strings.Fields(lexical.Fold(
 // parseAnswer checks a raw answer, form and content, and returns every
 // problem at once, for the repair prompt.
 func parseAnswer(raw string, maxChars int, ev evidence) (answer, error) {
+	a, _, err := checkAnswer(raw, maxChars, ev)
+	return a, err
+}
+
+// checkAnswer is parseAnswer that also counts the answer's thresholds of
+// the wrong shape (each item once, whatever it got wrong): dropped with
+// the answer, and counted in the report.
+func checkAnswer(raw string, maxChars int, ev evidence) (answer, int, error) {
 	var obj map[string]json.RawMessage
 	if err := json.Unmarshal([]byte(stripFence(raw)), &obj); err != nil {
-		return answer{}, problem{ReasonNotJSON, fmt.Sprintf("not a JSON object: %v", err)}
+		return answer{}, 0, problem{ReasonNotJSON, fmt.Sprintf("not a JSON object: %v", err)}
 	}
 	var errs []error
 	bad := func(reason, format string, a ...any) {
@@ -164,14 +173,15 @@ func parseAnswer(raw string, maxChars int, ev evidence) (answer, error) {
 			bad(ReasonSentences, "context_header: %d sentences, want one", n)
 		}
 	}
+	badThresholds := 0
 	if v, ok := obj["thresholds"]; ok {
-		a.Thresholds = parseThresholds(v, bad)
+		a.Thresholds, badThresholds = parseThresholds(v, bad)
 	}
 	checkContent(a, ev, bad)
 	if err := errors.Join(errs...); err != nil {
-		return answer{}, err
+		return answer{}, badThresholds, err
 	}
-	return a, nil
+	return a, 0, nil
 }
 
 // checkContent checks what the answer says against the document.
@@ -229,14 +239,22 @@ func trimQuotes(s string) string {
 	return strings.Trim(strings.TrimSpace(s), "\"'“”‘’«»„ .…")
 }
 
-func parseThresholds(v json.RawMessage, bad func(string, string, ...any)) []ProposedThreshold {
+// parseThresholds reads the answer's thresholds and counts the items of the
+// wrong shape.
+func parseThresholds(v json.RawMessage, report func(string, string, ...any)) ([]ProposedThreshold, int) {
 	var items []map[string]json.RawMessage
 	if isNull(v) || json.Unmarshal(v, &items) != nil {
-		bad(ReasonSchema, "thresholds: want an array of objects")
-		return nil
+		report(ReasonSchema, "thresholds: want an array of objects")
+		return nil, 0
 	}
 	out := make([]ProposedThreshold, 0, len(items))
+	badItems := 0
 	for i, it := range items {
+		itemBad := false
+		bad := func(reason, format string, a ...any) {
+			itemBad = true
+			report(reason, format, a...)
+		}
 		var t ProposedThreshold
 		for _, k := range []string{"subject", "comparator", "value", "unit"} {
 			if _, ok := it[k]; !ok {
@@ -266,9 +284,12 @@ func parseThresholds(v json.RawMessage, bad func(string, string, ...any)) []Prop
 		if math.IsNaN(t.Value) || math.IsInf(t.Value, 0) {
 			bad(ReasonThreshold, "thresholds[%d].value: want a finite number", i)
 		}
+		if itemBad {
+			badItems++
+		}
 		out = append(out, t)
 	}
-	return out
+	return out, badItems
 }
 
 // checkLine checks a one-line field: no line break, no control or
@@ -279,10 +300,10 @@ func checkLine(key, s string, maxLen int, bad func(string, string, ...any)) {
 	}
 	for _, r := range s {
 		switch {
-		case r < 0x20 && r != '\r' && r != '\n', r == 0x7f, r >= 0x80 && r <= 0x9f:
+		case printable.IsControl(r) && r != '\r' && r != '\n':
 			bad(ReasonControl, "%s: contains control character %U", key, r)
 			return
-		case r >= 0x202a && r <= 0x202e, r >= 0x2066 && r <= 0x2069, r == 0x200e, r == 0x200f, r == 0x061c:
+		case printable.IsBidi(r):
 			bad(ReasonBidi, "%s: contains bidirectional control %U", key, r)
 			return
 		}

@@ -10,6 +10,8 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgtype"
 	pgxvec "github.com/pgvector/pgvector-go/pgx"
+
+	"github.com/ocean-safety/ingest/internal/redact"
 )
 
 // Options are one sync's settings, from the command line.
@@ -149,13 +151,13 @@ func start(ctx context.Context, opt Options) (*snapshot, Table, *pgx.Conn, error
 	}
 	conn, err := pgx.Connect(ctx, opt.URL)
 	if err != nil {
-		return nil, t, nil, redactErr(fmt.Errorf("connect to %s: %w", RedactURL(opt.URL), err), opt.URL)
+		return nil, t, nil, redactErr(fmt.Errorf("connect to %s: %w", redact.URL(opt.URL), err), opt.URL)
 	}
 	return snap, t, conn, nil
 }
 
 func newPlan(opt Options, t Table, snap *snapshot) *Plan {
-	return &Plan{Target: RedactURL(opt.URL), Table: t.Name, Tenant: snap.tenant.String(), SourceLabel: snap.label,
+	return &Plan{Target: redact.URL(opt.URL), Table: t.Name, Tenant: snap.tenant.String(), SourceLabel: snap.label,
 		Load: opt.Load, Snapshot: snap.ref, Migrations: []int{}}
 }
 

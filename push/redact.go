@@ -3,7 +3,7 @@ package push
 import (
 	"strings"
 
-	"github.com/ocean-safety/ingest/models"
+	"github.com/ocean-safety/ingest/internal/redact"
 )
 
 // The token (and any header-file value, and the destination URL's own
@@ -12,9 +12,9 @@ import (
 // secrets.scrub before it reaches an error. These are the package's only
 // two call sites of redaction; the command line scrubs its output again.
 
-// redactURL is the project's redaction of an address: user info and
-// credential-like query values become ***.
-func redactURL(u string) string { return models.RedactURL(u) }
+// redactURL is the project's redaction of an address (internal/redact):
+// user info and credential-like query values become ***.
+func redactURL(u string) string { return redact.URL(u) }
 
 // secrets are the values no message may show.
 type secrets []string
@@ -23,17 +23,17 @@ type secrets []string
 func (s secrets) scrub(msg string) string {
 	for _, v := range s {
 		if len(v) >= 4 { // shorter would scrub ordinary words
-			msg = strings.ReplaceAll(msg, v, "***")
+			msg = strings.ReplaceAll(msg, v, redact.Mask)
 		}
 	}
-	return msg
+	return redact.Text(msg)
 }
 
 // secretsOf gathers what must never be printed: the header values sent
 // (the bearer token among them, bare too) and the destination's
 // credentials.
 func secretsOf(to string, headers map[string]string, token string) secrets {
-	s := secrets(models.Secrets([]string{to}, "\x00")) // "\x00": read no API key variable
+	s := secrets(redact.Secrets(to))
 	if token != "" {
 		s = append(s, token)
 	}

@@ -4,7 +4,7 @@ package schema
 type Chunk struct {
 	ChunkID     string   `json:"chunk_id"`     // deterministic UUID of tenant, document and content hash
 	ContentHash string   `json:"content_hash"` // hex SHA-256 of Text: the chunk's identity
-	DocID       string   `json:"doc_id"`       // deterministic UUID of DocPath
+	DocID       string   `json:"doc_id"`       // deterministic UUID of TenantID, SourceLabel and DocPath
 	DocPath     string   `json:"doc_path"`
 	DocVersion  string   `json:"doc_version"`
 	DocTitle    string   `json:"doc_title"`
@@ -31,8 +31,12 @@ type Chunk struct {
 	// ("Never swim when:"). Headers name it; empty when Text holds its own.
 	LeadIn string `json:"lead_in,omitempty"`
 
-	ContextHeader string    `json:"context_header"`
-	HeaderSource  string    `json:"header_source"`
+	ContextHeader string `json:"context_header"`
+	HeaderSource  string `json:"header_source"`
+	// HeaderRejects are why a model's answer was not used (the reasons its
+	// last answer failed), for a HeaderExtractiveFallback header; empty
+	// otherwise.
+	HeaderRejects []string  `json:"header_rejects,omitempty"`
 	Fields        Fields    `json:"fields"`
 	Embedding     []float32 `json:"embedding"`
 

@@ -9,6 +9,10 @@ type ModelStats struct {
 	// Invalid counts the answers that failed a check, by reason (a chunk's
 	// first answer and its repair each count).
 	Invalid map[string]int64 `json:"invalid_answers,omitempty"`
+	// BadThresholds counts the thresholds of the wrong shape in answers
+	// (an unknown subject or comparator, a value that is no finite number,
+	// a key missing), each item once: dropped with their answer.
+	BadThresholds int64 `json:"bad_thresholds,omitempty"`
 	// Endpoints is each server's share when calls were spread over several
 	// (a list of hosts); the header writer and the embedder of one kind of
 	// server share them, so both list the same calls.
@@ -19,6 +23,7 @@ type ModelStats struct {
 type EndpointStats struct {
 	Endpoint string `json:"endpoint"`           // its address, credentials removed
 	Calls    int    `json:"calls"`              // calls sent to it, failed ones and look-ups included
+	Hedges   int    `json:"hedges,omitempty"`   // of those, calls it took for a slower endpoint's trial (the first answer was used)
 	LeftOut  string `json:"left_out,omitempty"` // why it was left out of the run (other weights), if it was
 }
 

@@ -49,10 +49,19 @@ func digest(parts ...string) string {
 	return hex.EncodeToString(h.Sum(nil))
 }
 
-// Enrichment is a reusable header with its fields.
+// Enrichment is a reusable header with its fields. A fallback
+// (schema.HeaderExtractiveFallback) is reused too, with why the model's
+// answer failed: asking again would pay for the same answer.
 type Enrichment struct {
 	Header     string             `json:"header"`
 	Source     string             `json:"source"`
 	Fields     schema.Fields      `json:"fields"`
 	Thresholds []schema.Threshold `json:"thresholds,omitempty"` // the model's, grounded
+	Reasons    []string           `json:"reasons,omitempty"`    // a fallback's: the checks the last answer failed
+	Raw        string             `json:"raw,omitempty"`        // a fallback's answer, cut to artifacts.MaxRejectRaw (journal only)
+	RawBytes   int                `json:"raw_bytes,omitempty"`  // the whole answer's size, when Raw is cut
 }
+
+// Fallback reports whether e is a fallback header: a model answered (or
+// was not asked) and the answer could not be used.
+func (e Enrichment) Fallback() bool { return e.Source == schema.HeaderExtractiveFallback }

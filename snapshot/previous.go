@@ -70,23 +70,26 @@ func (p *Previous) ForDoc(path string) (Reuse, []string, error) {
 	return p.index(rows), gone, nil
 }
 
-// index keys a document's previous rows. Only real values are offered: a
-// fallback header is never reused as if the model had written it, and a
-// vector must have the dimensions the manifest promised.
+// index keys a document's previous rows. A fallback header is offered as
+// what it is, with the reasons the model's answer failed, so an unchanged
+// chunk costs no call whatever its answer was (the run decides whether to
+// take it: --retry-rejected asks again); a vector must have the dimensions
+// the manifest promised.
 func (p *Previous) index(rows []schema.Chunk) Reuse {
 	r := Reuse{Headers: map[string]Enrichment{}, Vectors: map[string][]float32{}}
 	keys := p.Manifest.CacheKeys
 	for _, row := range rows {
 		r.IDs = append(r.IDs, row.ChunkID)
 		r.Version = row.DocVersion
-		if keys.Header != "" && row.ContextHeader != "" && row.HeaderSource != schema.HeaderExtractiveFallback {
+		if keys.Header != "" && row.ContextHeader != "" {
 			var model []schema.Threshold
 			for _, t := range row.Thresholds {
 				if t.Origin == "model" {
 					model = append(model, t)
 				}
 			}
-			r.Headers[HeaderKey(keys.Header, row.DocTitle, row)] = Enrichment{row.ContextHeader, row.HeaderSource, row.Fields, model}
+			r.Headers[HeaderKey(keys.Header, row.DocTitle, row)] = Enrichment{Header: row.ContextHeader, Source: row.HeaderSource,
+				Fields: row.Fields, Thresholds: model, Reasons: row.HeaderRejects}
 		}
 		if keys.Vector != "" && len(row.Embedding) == p.Manifest.Embedder.Dims && len(row.Embedding) > 0 {
 			r.Vectors[VectorKey(keys.Vector, lexical.EmbedInput(row))] = row.Embedding

@@ -5,8 +5,11 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"path/filepath"
 	"strings"
+
+	"github.com/google/uuid"
 
 	"github.com/ocean-safety/ingest/chunking"
 	"github.com/ocean-safety/ingest/corpus"
@@ -66,6 +69,10 @@ type Config struct {
 	// AllowShrink accepts a run that drops more than publish.max_shrink of
 	// the previous snapshot's documents (--allow-shrink; never from a file).
 	AllowShrink bool `yaml:"-" json:"-"`
+	// RetryRejected asks the model again for the chunks whose header in the
+	// previous snapshot is a fallback (--retry-rejected; never from a file):
+	// otherwise an unchanged chunk's failed answer is reused like any other.
+	RetryRejected bool `yaml:"-" json:"-"`
 	// Shard, when set, runs one shard of the corpus into a part snapshot
 	// (--shard K/N) for Merge to assemble; it does not shape the chunks.
 	Shard corpus.Shard `yaml:"-" json:"-"`
@@ -148,6 +155,9 @@ func (c Config) Validate() error {
 	between("limits.max_depth", c.Limits.MaxDepth, 4, 10_000, "")
 	between("limits.max_blocks", c.Limits.MaxBlocks, 100, 10_000_000, "")
 	between("limits.max_delimiters", c.Limits.MaxDelimiters, 100, 100_000_000, "")
+	between("limits.max_block_delimiters", c.Limits.MaxBlockDelimiters, 10, 1_000_000, "")
+	between("limits.max_link_openers", c.Limits.MaxLinkOpeners, 4, 1_000_000, "")
+	between("limits.max_table_cells", c.Limits.MaxTableCells, 100, 100_000_000, "")
 	if err := c.Filter.Validate(); err != nil {
 		bad("include/exclude", "%v", err)
 	}
@@ -157,10 +167,31 @@ func (c Config) Validate() error {
 	if _, err := schema.ParseLang(c.DefaultLang); err != nil {
 		bad("default_lang", "%v", err)
 	}
+	if err := checkTenant(c.TenantID); err != nil {
+		bad("tenant_id", "%v", err)
+	}
 	if c.Publish.MaxShrink < 0 || c.Publish.MaxShrink > 1 {
 		bad("publish.max_shrink", "%g: want a share from 0 (no document may go) to 1 (any may)", c.Publish.MaxShrink)
 	}
 	return errors.Join(errs...)
+}
+
+// checkTenant accepts no tenant or a UUID in its canonical form (lower-case
+// 8-4-4-4-12): the tenant goes into every chunk id and sync keys rows by it,
+// so "ABC…" and "abc…", or a name that is no UUID, must not make other ids
+// than the tenant's own (or fail only at sync, after the run).
+func checkTenant(t string) error {
+	if t == "" {
+		return nil
+	}
+	u, err := uuid.Parse(t)
+	switch {
+	case err != nil:
+		return fmt.Errorf("%q is not a UUID: want the tenant's UUID (8-4-4-4-12 hex), or leave it empty", t)
+	case u.String() != t:
+		return fmt.Errorf("%q: write the UUID in its canonical form, %q", t, u.String())
+	}
+	return nil
 }
 
 // Hash is a digest of the settings that shape the output (not of where it

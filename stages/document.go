@@ -125,11 +125,9 @@ func (r *run) enrich(ctx context.Context, doc schema.Document, prev snapshot.Reu
 	t := time.Now()
 	var out enriched
 	key := snapshot.HeaderKey(r.keys.Header, doc.Title, *c)
-	e, ok := prev.Headers[key]
+	e, fromJournal, ok := r.reusedHeader(prev, key)
 	if ok {
-		out.reused = true
-	} else if e, ok = r.journalHeader(key); ok {
-		out.reused, out.fromJournal = true, true
+		out.reused, out.fromJournal = true, fromJournal
 	} else {
 		en, err := r.headers.Header(ctx, doc, *c)
 		if err != nil {
@@ -139,15 +137,20 @@ func (r *run) enrich(ctx context.Context, doc schema.Document, prev snapshot.Reu
 		out.calls = en.Calls
 		e = snapshot.Enrichment{Header: en.Header, Source: en.Source, Fields: en.Fields}
 		e.Thresholds, out.ungrounded = ground(*c, en.Thresholds, nil)
-		if en.Reject != "" || len(en.RejectReasons) > 0 {
-			out.reject = &artifacts.Reject{Chunk: c.Key(), Reasons: en.RejectReasons, Raw: en.Reject}
+		if e.Fallback() {
+			rej := artifacts.NewReject(c.Key(), en.RejectReasons, en.Reject)
+			e.Reasons, e.Raw, e.RawBytes = rej.Reasons, rej.Raw, rej.RawBytes
 		}
-		if en.Source != schema.HeaderExtractiveFallback { // a fallback is never cached as success
-			if err := r.journalPutHeader(key, e); err != nil {
-				out.err = err
-				return out
-			}
+		// Journaled whatever the answer: a fallback costs its calls
+		// like a success, and a resumed run must not pay them again.
+		if err := r.journalPutHeader(key, e); err != nil {
+			out.err = err
+			return out
 		}
+	}
+	if e.Fallback() {
+		out.reject = &artifacts.Reject{Chunk: c.Key(), Reasons: e.Reasons, Raw: e.Raw, RawBytes: e.RawBytes, Reused: out.reused}
+		c.HeaderRejects = e.Reasons
 	}
 	c.ContextHeader, c.HeaderSource, c.Fields = e.Header, e.Source, e.Fields
 	c.Thresholds = append(c.Thresholds, e.Thresholds...)

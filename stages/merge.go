@@ -203,8 +203,7 @@ type docTotals struct {
 	fingerprint hash.Hash
 	input       hash.Hash
 	diags       []schema.Diagnostic
-	rejects     []artifacts.Reject
-	ungrounded  []artifacts.UngroundedThreshold
+	models      artifacts.ModelReport // rejects and ungrounded thresholds, listed and counted
 }
 
 func (m *merger) merge(ctx context.Context, start time.Time) (*Result, error) {
@@ -379,12 +378,18 @@ func (m *merger) documents() (docTotals, error) {
 		if p.report.Models != nil {
 			mr = *p.report.Models
 		}
-		if dt.rejects, h.rej, err = take(dt.rejects, mr.Rejects, h.rej, d.Rejects); err != nil {
+		var rejects []artifacts.Reject
+		if rejects, h.rej, err = takeListed(mr.Rejects, h.rej, d.Rejects); err != nil {
 			return dt, fmt.Errorf("part %s: %s: rejects: %w", p.dir, d.Path, err)
 		}
-		if dt.ungrounded, h.ungrounded, err = take(dt.ungrounded, mr.Ungrounded, h.ungrounded, d.Ungrounded); err != nil {
+		dt.models.AddRejects(rejects...)
+		dt.models.RejectsTotal += d.Rejects - len(rejects)
+		var ungrounded []artifacts.UngroundedThreshold
+		if ungrounded, h.ungrounded, err = takeListed(mr.Ungrounded, h.ungrounded, d.Ungrounded); err != nil {
 			return dt, fmt.Errorf("part %s: %s: ungrounded thresholds: %w", p.dir, d.Path, err)
 		}
+		dt.models.AddUngrounded(ungrounded...)
+		dt.models.UngroundedTotal += d.Ungrounded - len(ungrounded)
 		if err := h.doc.read(h.r); err != nil {
 			return dt, fmt.Errorf("part %s: %w", p.dir, err)
 		}
@@ -409,6 +414,19 @@ func (h *nextDoc) read(r *artifacts.PartDocReader) error {
 	}
 	h.d = d
 	return err
+}
+
+// takeListed is take for a report's bounded lists: a part lists its first
+// artifacts.MaxListed entries and counts the rest, so a document's entries
+// past the list are only counted. The first MaxListed of the whole run are
+// among the parts' first MaxListed each, so the merged list is the one a
+// single run would have written.
+func takeListed[T any](src []T, from, n int) ([]T, int, error) {
+	if from+n > len(src) && len(src) < artifacts.MaxListed {
+		return nil, from, fmt.Errorf("the documents list counts %d more than the report holds", from+n-len(src))
+	}
+	k := max(0, min(n, len(src)-from))
+	return src[from : from+k], from + k, nil
 }
 
 // take appends src[from:from+n] to dst and returns the next index.
@@ -545,7 +563,8 @@ func (m *merger) report(dt docTotals, status Status, start time.Time) artifacts.
 	}
 	rep.Stages = append(rep.Stages, artifacts.StageStat{Name: "merge", Items: len(m.parts), Seconds: time.Since(start).Seconds()})
 	if models != nil {
-		models.Rejects, models.Ungrounded = dt.rejects, dt.ungrounded
+		models.Rejects, models.RejectsTotal = dt.models.Rejects, dt.models.RejectsTotal
+		models.Ungrounded, models.UngroundedTotal = dt.models.Ungrounded, dt.models.UngroundedTotal
 		if models.Rejects == nil {
 			models.Rejects = []artifacts.Reject{}
 		}
@@ -568,6 +587,7 @@ func addStats(a, b *schema.ModelStats) *schema.ModelStats {
 	}
 	a.Calls += b.Calls
 	a.Retries += b.Retries
+	a.BadThresholds += b.BadThresholds
 	a.Repairs += b.Repairs
 	a.Fallbacks += b.Fallbacks
 	for k, n := range b.Invalid {

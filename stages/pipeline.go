@@ -229,9 +229,12 @@ func (r *run) run(ctx context.Context) (*Result, error) {
 	r.opt.Logger.Info("run started", "run_id", r.runID, "corpus", r.cfg.Corpus, "documents", len(paths), "excluded", listing.Excluded,
 		"skipped", len(skipped), "workers", r.cfg.Workers, "cores", runtime.GOMAXPROCS(0), "llm_concurrency", r.cfg.LLMConcurrency, "embed_concurrency", r.cfg.EmbedConcurrency)
 	for _, sk := range skipped {
-		if sk.Reason == corpus.SkipNameNotUTF8 {
-			d := schema.Diagnostic{Path: sk.Path, Severity: schema.SeverityWarning, Code: corpus.SkipNameNotUTF8,
-				Message: "the name is not valid UTF-8 (shown with \uFFFD); rename it to have it ingested"}
+		msg, ok := map[string]string{
+			corpus.SkipNameNotUTF8: "the name is not valid UTF-8 (shown with \uFFFD); rename it to have it ingested",
+			corpus.SkipNameControl: "the name holds a control or bidirectional character (shown escaped); rename it to have it ingested",
+		}[sk.Reason]
+		if ok {
+			d := schema.Diagnostic{Path: sk.Path, Severity: schema.SeverityWarning, Code: sk.Reason, Message: msg}
 			r.setup = append(r.setup, d)
 			r.rep.Diagnostic(d)
 		}

@@ -102,10 +102,7 @@ type planBatch struct{ rows, misses int }
 func (r *run) planChunk(ctx context.Context, p *PlanResult, b *planBatch, doc schema.Document, prev snapshot.Reuse, c *schema.Chunk) {
 	known := true
 	key := snapshot.HeaderKey(r.keys.Header, doc.Title, *c)
-	if e, ok := prev.Headers[key]; ok {
-		c.ContextHeader = e.Header
-		p.HeadersReused++
-	} else if e, ok := r.journalHeader(key); ok {
+	if e, _, ok := r.reusedHeader(prev, key); ok {
 		c.ContextHeader = e.Header
 		p.HeadersReused++
 	} else if models.Offline(r.headers) || c.Element == schema.ElementTableRow {

@@ -84,6 +84,20 @@ func (r *run) reuseFor(path string) (snapshot.Reuse, error) {
 	return ru, nil
 }
 
+// reusedHeader is the header and fields already paid for under key: from
+// the previous snapshot, else from the journal of an interrupted run. A
+// fallback is reused like any answer (asking again would pay for the same
+// answer), except one of the previous snapshot under --retry-rejected; the
+// journal's are this publish cycle's own answers, retried already if the
+// flag was given, so a resumed run repeats no call either way.
+func (r *run) reusedHeader(prev snapshot.Reuse, key string) (e snapshot.Enrichment, fromJournal, ok bool) {
+	if e, ok = prev.Headers[key]; ok && !(e.Fallback() && r.cfg.RetryRejected) {
+		return e, false, true
+	}
+	e, ok = r.journalHeader(key)
+	return e, ok, ok
+}
+
 func (r *run) journalHeader(key string) (snapshot.Enrichment, bool) {
 	if r.journal == nil || !r.journalHeaders {
 		return snapshot.Enrichment{}, false

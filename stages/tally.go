@@ -109,7 +109,7 @@ func (r *run) collect(t *docTally, res docResult, total int) []schema.Chunk {
 	pd := artifacts.PartDoc{Path: res.path, Input: res.raw, Diagnostics: len(res.diags)}
 	if res.rejected {
 		t.counts.Rejected++
-		r.audit.Rejected(chunking.DocID(res.path), res.doc.Version, res.diags)
+		r.audit.Rejected(r.docID(res.path), res.doc.Version, res.diags)
 		pd.Status = artifacts.DocRejected
 		r.partDoc(pd)
 		return nil
@@ -130,12 +130,12 @@ func (r *run) collect(t *docTally, res docResult, total int) []schema.Chunk {
 	}
 	t.counts.Documents++
 	fmt.Fprintf(t.fingerprint, "%s\x00%s\n", res.path, res.doc.Version)
-	r.audit.Ingested(chunking.DocID(res.path), res.doc.Version, res.prev.Version)
+	r.audit.Ingested(r.docID(res.path), res.doc.Version, res.prev.Version)
 	t.calls.HeaderCalls += res.calls.HeaderCalls
 	t.calls.HeadersReused += res.calls.HeadersReused
 	t.calls.FromJournal += res.calls.FromJournal
-	t.models.Rejects = append(t.models.Rejects, res.rejects...)
-	t.models.Ungrounded = append(t.models.Ungrounded, res.ungrounded...)
+	t.models.AddRejects(res.rejects...)
+	t.models.AddUngrounded(res.ungrounded...)
 	pd.Status, pd.Version, pd.Rejects, pd.Ungrounded = artifacts.DocIngested, res.doc.Version, len(res.rejects), len(res.ungrounded)
 	r.partDoc(pd)
 	for _, c := range res.chunks {
@@ -162,7 +162,7 @@ func (r *run) superseded(res docResult) {
 			gone = append(gone, id)
 		}
 	}
-	r.audit.Supersede(chunking.DocID(res.path), gone)
+	r.audit.Supersede(r.docID(res.path), gone)
 }
 
 // partDoc writes a document's line of a part's documents list.
@@ -170,4 +170,9 @@ func (r *run) partDoc(d artifacts.PartDoc) {
 	if r.partDocs != nil {
 		r.partDocs.Write(d)
 	}
+}
+
+// docID is the id of the document at path in this run's tenant and source.
+func (r *run) docID(path string) string {
+	return chunking.DocID(r.cfg.TenantID, r.parser.SourceLabel(), path)
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"net/http/httptest"
 	"os"
 	"os/exec"
@@ -231,5 +232,49 @@ func TestKilledBucketRun(t *testing.T) {
 	}
 	if code, _, stderr := runCLI(context.Background(), "", "verify", strings.Replace(pub, "ocean?", "ocean/latest?", 1)); code != exitOK {
 		t.Errorf("verify: exit %d: %s", code, stderr)
+	}
+}
+
+// TestBucketEndpointCredentials: a bucket URL whose endpoint option carries
+// user:pass@ never shows the password, raw or URL-encoded, in the
+// published line, --json, JSON logs, verify's errors or any file written.
+// (It was printed as u%3Ahunter2PASS.)
+func TestBucketEndpointCredentials(t *testing.T) {
+	const password = "hunter2PASS"
+	opts := fakeBucket(t)
+	pub := "s3://knowledge/ocean" + strings.Replace(opts, "http://", "http://u:"+password+"@", 1)
+	work := filepath.Join(t.TempDir(), "work")
+	t.Setenv("INGEST_WORK_DIR", work)
+	c := copyCorpus(t, filepath.Join(t.TempDir(), "corpus"))
+	texts := map[string]string{}
+	for i, args := range [][]string{
+		{"index", "--corpus", c, "--publish", pub},
+		{"index", "--corpus", c, "--publish", pub, "--json", "--log-level", "info", "--log-format", "json"},
+		{"verify", strings.Replace(pub, "ocean?", "ocean/latest?", 1)},
+		{"verify", strings.Replace(pub, "ocean?", "ocean/no-such-snapshot?", 1)},
+		{"inspect", "--json", strings.Replace(pub, "ocean?", "ocean/no-such-snapshot?", 1)},
+	} {
+		code, stdout, stderr := runCLI(context.Background(), "", args...)
+		if i < 3 && code != exitOK {
+			t.Errorf("%v: got exit %d: %s", args[:2], code, stderr)
+		}
+		texts[fmt.Sprintf("%d stdout", i)], texts[fmt.Sprintf("%d stderr", i)] = stdout, stderr
+	}
+	filepath.WalkDir(work, func(p string, d os.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			b, _ := os.ReadFile(p)
+			texts[p] = string(b)
+		}
+		return nil
+	})
+	if !strings.Contains(texts["0 stderr"], "latest → s3://knowledge/ocean/") {
+		t.Errorf("got no published line: %s", texts["0 stderr"])
+	}
+	for where, text := range texts {
+		for _, s := range []string{password, "hunter2", "u%3A"} {
+			if strings.Contains(text, s) {
+				t.Errorf("got %s in %s: %s", s, where, text)
+			}
+		}
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/ocean-safety/ingest/internal/printable"
 	"github.com/ocean-safety/ingest/schema"
 )
 
@@ -30,8 +31,10 @@ type diagnostics struct {
 	hidden    int
 }
 
+// newDiagnostics prints to w's raw writer (printable.Raw): its lines escape
+// their values themselves, and the github format's are workflow commands.
 func newDiagnostics(w io.Writer, verbosity, format string) *diagnostics {
-	return &diagnostics{w: w, verbosity: verbosity, format: format, counts: map[string]int{}}
+	return &diagnostics{w: printable.Raw(w), verbosity: verbosity, format: format, counts: map[string]int{}}
 }
 
 // add prints d, or counts it for the summary; it reports whether anything
@@ -49,7 +52,11 @@ func (p *diagnostics) add(d schema.Diagnostic) bool {
 	return true
 }
 
+// line is d's line, its path and message escaped (printable.Escape): a
+// file name or a value quoted in a message can neither drive the terminal
+// nor start a line of its own.
 func (p *diagnostics) line(d schema.Diagnostic) string {
+	d.Path, d.Message, d.Code = printable.Escape(d.Path), printable.Escape(d.Message), printable.Escape(d.Code)
 	if p.format != "github" {
 		return d.String()
 	}
@@ -89,7 +96,7 @@ func (p *diagnostics) summary() {
 	fmt.Fprintf(p.w, "%d more diagnostics not shown (--verbose shows all; report.json has every one):\n", p.hidden)
 	for _, k := range keys {
 		code, sev, _ := strings.Cut(k, "\x00")
-		fmt.Fprintf(p.w, "  %d × %s (%s)\n", p.counts[k], code, sev)
+		fmt.Fprintf(p.w, "  %d × %s (%s)\n", p.counts[k], printable.Escape(code), sev)
 	}
 }
 

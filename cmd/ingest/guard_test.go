@@ -395,3 +395,20 @@ func TestSmallThings(t *testing.T) {
 		t.Errorf("got report.json diagnostics null on a republish, want []")
 	}
 }
+
+// TestTenantNotUUID: index refuses a tenant_id that is not a UUID before
+// any work, naming the setting (it went into every chunk id, and sync
+// failed on it only after the run).
+func TestTenantNotUUID(t *testing.T) {
+	root := t.TempDir()
+	cfg := filepath.Join(root, "c.yaml")
+	os.WriteFile(cfg, []byte("tenant_id: acme-corp\n"), 0o644)
+	out := filepath.Join(root, "snap")
+	code, _, stderr := runCLI(context.Background(), "", "index", "--corpus", fixtureCorpus, "--out", out, "--config", cfg)
+	if code != exitUsage || !strings.Contains(stderr, `tenant_id: "acme-corp" is not a UUID`) {
+		t.Errorf("got exit %d, %q; want exit 2 naming tenant_id", code, stderr)
+	}
+	if _, err := os.Stat(out); !os.IsNotExist(err) {
+		t.Errorf("got %s written (%v), want nothing", out, err)
+	}
+}

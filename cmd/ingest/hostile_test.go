@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"syscall"
@@ -14,6 +15,7 @@ import (
 	"time"
 
 	"github.com/ocean-safety/ingest/artifacts"
+	"github.com/ocean-safety/ingest/internal/printable"
 	"github.com/ocean-safety/ingest/models"
 	"github.com/ocean-safety/ingest/models/modelfake"
 	"github.com/ocean-safety/ingest/schema"
@@ -344,5 +346,89 @@ func TestGraceOnlyAfterAnInterrupt(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestControlNames: a file name with a control or bidirectional character
+// is skipped with a warning that shows it escaped, in both diagnostics
+// formats; nothing printed can drive the terminal or start a workflow
+// command, and no doc_path holds one. (A name with a newline forged a line
+// "::error file=SECURITY.md,line=1::…"; ESC and OSC sequences passed raw;
+// the names were stored in doc_path.)
+func TestControlNames(t *testing.T) {
+	root := t.TempDir()
+	c := copyCorpus(t, filepath.Join(root, "corpus"))
+	names := []string{
+		"forged\n::error file=SECURITY.md,line=1::secrets leaked.md",
+		"esc-\x1b]0;owned\x07-\x1b[2J.md",
+		"invoice\u202egpj.md",
+		"csi-\u009b31m.md",
+		"del-\x7f.md",
+		"dir-\x1b[31m/inside.md",
+	}
+	for _, n := range names {
+		p := filepath.Join(c, n)
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		if err := os.WriteFile(p, []byte("# Hostile name\nSource: https://example.org/h\n\nText.\n"), 0o644); err != nil {
+			t.Skip("this file system refuses the name:", err)
+		}
+	}
+	for _, format := range []string{"text", "github"} {
+		t.Run(format, func(t *testing.T) {
+			snap := filepath.Join(root, "snap-"+format)
+			code, stdout, stderr := runCLI(context.Background(), "", "index", "--corpus", c, "--out", snap, "--diagnostics-format", format)
+			if code != exitOK {
+				t.Fatalf("got exit %d: %s", code, stderr)
+			}
+			for _, line := range strings.Split(stdout+stderr, "\n") {
+				if strings.HasPrefix(strings.TrimSpace(line), "::") && !regexp.MustCompile(`^::warning file=[^\n]*,title=name-control-character::`).MatchString(line) {
+					t.Errorf("got a workflow command line not ours: %q", line)
+				}
+				if strings.ContainsAny(line, "\x1b\x07\x7f\r\u202e\u009b") {
+					t.Errorf("got a raw control character in %q", line)
+				}
+			}
+			if got := strings.Count(stderr, "name-control-character"); got < len(names) {
+				t.Errorf("got %d name-control-character warnings, want %d:\n%s", got, len(names), stderr)
+			}
+			for _, want := range []string{`forged\n`, `esc-\u001b]0;owned\u0007`, `invoice\u202egpj.md`, `csi-\u009b31m.md`, `del-\u007f.md`, `dir-\u001b[31m`} {
+				if !strings.Contains(stderr, want) {
+					t.Errorf("got no %s in the warnings:\n%s", want, stderr)
+				}
+			}
+			chunks, err := artifacts.ReadChunks(filepath.Join(snap, artifacts.ChunksFile))
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, ch := range chunks {
+				if printable.HasUnsafe(ch.DocPath) {
+					t.Errorf("got doc_path %q stored", ch.DocPath)
+				}
+			}
+		})
+	}
+}
+
+// TestErrorsEscaped: a path in an error cannot start a workflow command or
+// reach the terminal raw, whichever command prints it.
+func TestErrorsEscaped(t *testing.T) {
+	bad := filepath.Join(t.TempDir(), "x\n::error file=SECURITY.md::forged\x1b[2J")
+	for _, args := range [][]string{
+		{"index", "--corpus", bad, "--out", filepath.Join(t.TempDir(), "o")},
+		{"verify", bad},
+		{"inspect", "--json", bad},
+	} {
+		code, stdout, stderr := runCLI(context.Background(), "", args...)
+		if code == exitOK {
+			t.Errorf("%s: got exit 0", args[0])
+		}
+		for _, line := range strings.Split(stdout+stderr, "\n") {
+			if strings.HasPrefix(strings.TrimSpace(line), "::") || strings.ContainsRune(line, '\x1b') {
+				t.Errorf("%s: got %q", args[0], line)
+			}
+		}
+		if !strings.Contains(stdout+stderr, `\u003a:error file=SECURITY.md::forged\u001b[2J`) && !strings.Contains(stdout+stderr, `\n::error file=SECURITY.md::forged\u001b[2J`) {
+			t.Errorf("%s: got %q, want the path shown escaped", args[0], stdout+stderr)
+		}
 	}
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/ocean-safety/ingest/artifacts"
 	"github.com/ocean-safety/ingest/bucket"
 	"github.com/ocean-safety/ingest/corpus"
+	"github.com/ocean-safety/ingest/internal/redact"
 	"github.com/ocean-safety/ingest/models"
 	"github.com/ocean-safety/ingest/stages"
 )
@@ -42,6 +43,7 @@ func indexCommand() *cli.Command {
 			}},
 			&cli.BoolFlag{Name: "plan", Usage: "dry run: count documents, chunks, model and embedding calls, then stop"},
 			&cli.BoolFlag{Name: "allow-shrink", Usage: "publish even when the corpus lost more than publish.max_shrink of the previous snapshot's documents"},
+			&cli.BoolFlag{Name: "retry-rejected", Usage: "ask the model again for the chunks whose answer the previous snapshot rejected (by default an unchanged chunk's rejected answer is reused, as any answer is)"},
 			&cli.BoolFlag{Name: "diff", Usage: "with --publish: write <name>.diff.md and .diff.json beside the new snapshot, against the one latest pointed at before"},
 			&cli.DurationFlag{Name: "wait", HideDefault: true, Usage: "wait up to this long for another run of the same --out or --publish to finish (default: fail at once)"},
 			&cli.StringFlag{Name: "shard", Sources: cli.EnvVars("INGEST_SHARD"), Usage: "run shard K of N (K/N, from 0) into a part at --out/--publish DIR/shard-K-of-N, for ingest merge"},
@@ -166,12 +168,12 @@ func runIndex(ctx context.Context, cmd *cli.Command, rep *reporter) (*stages.Res
 		case errors.Is(err, errNothingPublished):
 			// The first night of a deployment that names where it will
 			// publish: nothing to reuse yet, as on any first run.
-			fmt.Fprintf(cmd.Root().ErrWriter, "note: --prev %s: %v; nothing to reuse\n", models.RedactURL(prev), err)
+			fmt.Fprintf(cmd.Root().ErrWriter, "note: --prev %s: %v; nothing to reuse\n", redact.URL(prev), err)
 			dir = ""
 		case errors.Is(err, artifacts.ErrLatestBroken):
 			// As a previous snapshot that fails its checks: reported, not
 			// reused, and no reason to stop a run that can repair it.
-			fmt.Fprintf(cmd.Root().ErrWriter, "warning: --prev %s: %v; nothing to reuse\n", models.RedactURL(prev), err)
+			fmt.Fprintf(cmd.Root().ErrWriter, "warning: --prev %s: %v; nothing to reuse\n", redact.URL(prev), err)
 			dir = ""
 		case err != nil:
 			return nil, "", err
@@ -192,7 +194,8 @@ func runIndex(ctx context.Context, cmd *cli.Command, rep *reporter) (*stages.Res
 	}
 	logger := newLogger(cmd, rep)
 	bc := backendConfig(cmd, cfg)
-	bc.PrevDims, bc.Logger = previousDims(ctx, target), logger
+	bc.Logger = logger
+	bc.PrevDims, bc.PrevDigests = previousModels(ctx, target)
 	headers, embedder, err := models.OpenBackends(ctx, bc)
 	if err != nil {
 		return nil, "", settingsError(err)
@@ -234,6 +237,7 @@ func applyRunFlags(cmd *cli.Command, cfg *stages.Config) {
 	if cmd.IsSet("allow-shrink") {
 		cfg.AllowShrink = cmd.Bool("allow-shrink")
 	}
+	cfg.RetryRejected = cmd.Bool("retry-rejected")
 }
 
 // targetError turns a target the tool refuses to write, or one another run
@@ -275,23 +279,25 @@ func plan(ctx context.Context, cmd *cli.Command, cfg stages.Config, target artif
 	return nil
 }
 
-// previousDims is the vector width of the snapshot a run will reuse from (0
-// when there is none): a model of another width is refused at start.
-func previousDims(ctx context.Context, t artifacts.Target) int {
+// previousModels is the vector width and the model digests of the snapshot
+// a run will reuse from (0 and nil when there is none): a model of another
+// width is refused at start, and with several servers the previous digest
+// is the one the run keeps.
+func previousModels(ctx context.Context, t artifacts.Target) (int, map[string]string) {
 	if t.Remote != nil && t.Prev == "" {
 		var err error
 		if t, err = t.Resolve(ctx); err != nil {
-			return 0
+			return 0, nil
 		}
 	}
 	if t.Previous() == "" {
-		return 0
+		return 0, nil
 	}
 	m, err := artifacts.ReadManifest(t.Previous())
 	if err != nil {
-		return 0
+		return 0, nil
 	}
-	return m.Embedder.Dims
+	return m.Embedder.Dims, models.PrevDigests(m.HeaderWriter, m.Embedder.Name)
 }
 
 // shardFlags reads --shard K/N, or --shards N with K from

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/ocean-safety/ingest/config"
+	"github.com/ocean-safety/ingest/internal/printable"
 	"github.com/ocean-safety/ingest/models"
 	"github.com/ocean-safety/ingest/schema"
 	"github.com/ocean-safety/ingest/stages"
@@ -89,7 +90,11 @@ func armGrace(ctx context.Context, finished <-chan struct{}, stop func(), grace 
 
 // run is the whole program, testable: arguments and streams in, exit code out.
 func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	stdout, stderr = newScrubber(stdout, args), newScrubber(stderr, args)
+	// Secrets out first, then every unsafe character escaped: nothing a
+	// user, a corpus or a server supplied can drive the terminal or forge
+	// a CI annotation (the diagnostics and the progress bars write their
+	// own, escaped, to printable.Raw).
+	stdout, stderr = printable.NewWriter(newScrubber(stdout, args)), printable.NewWriter(newScrubber(stderr, args))
 	unknown := "" // a command name that is none of ours
 	onUsage := func(_ context.Context, _ *cli.Command, err error, _ bool) error { return usageError{err} }
 	app := &cli.Command{

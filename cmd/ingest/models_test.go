@@ -312,3 +312,47 @@ func TestWorkersAreCores(t *testing.T) {
 		t.Errorf("GOMAXPROCS is %d after the run, was %d", after, before)
 	}
 }
+
+// TestPoolOddServer: a server with other weights listed first is left out,
+// whatever the order: the previous snapshot's digest decides (no call is
+// paid again, the embedder is the same), else the majority; with neither,
+// the run is refused in one line naming both servers. (--ollama-host
+// other,good kept the odd server, re-paid every call and switched the
+// embedder, exit 0.)
+func TestPoolOddServer(t *testing.T) {
+	good := modelfake.New(modelfake.Options{Dims: 1024})
+	defer good.Close()
+	good2 := modelfake.New(modelfake.Options{Dims: 1024})
+	defer good2.Close()
+	other := modelfake.New(modelfake.Options{Dims: 1024, Weights: "other"})
+	defer other.Close()
+	out := filepath.Join(t.TempDir(), "snap")
+	index := func(hosts ...string) (int, string, runSummary) {
+		code, stdout, stderr := runCLI(context.Background(), "", "index", "--corpus", fixtureCorpus, "--out", out, "--json",
+			"--llm", "ollama:qwen2.5:7b", "--embedder", "ollama:bge-m3", "--ollama-host", strings.Join(hosts, ","))
+		var s runSummary
+		json.Unmarshal([]byte(stdout), &s)
+		return code, stderr, s
+	}
+	code, stderr, _ := index(other.URL, good.URL)
+	if code != exitUsage || !strings.Contains(stderr, "differs between the servers") || !strings.Contains(stderr, other.URL) || !strings.Contains(stderr, good.URL) {
+		t.Fatalf("no previous snapshot, no majority: got exit %d, %q; want exit 2 naming both servers", code, stderr)
+	}
+	if code, stderr, first := index(good.URL); code != exitOK || first.Calls.HeaderCalls == 0 {
+		t.Fatalf("good alone: got exit %d, calls %+v: %s", code, first.Calls, stderr)
+	}
+	m1, _ := artifacts.ReadManifest(out)
+	code, stderr, again := index(other.URL, good.URL)
+	m2, _ := artifacts.ReadManifest(out)
+	if code != exitOK || again.Calls.HeaderCalls != 0 || again.Calls.EmbedCalls != 0 || m2.Embedder.Name != m1.Embedder.Name {
+		t.Errorf("odd server listed first, previous snapshot: got exit %d, calls %+v, embedder %s (was %s); want no call and the same embedder: %s",
+			code, again.Calls, m2.Embedder.Name, m1.Embedder.Name, stderr)
+	}
+	if other.Calls(modelfake.OllamaChat)+other.Calls(modelfake.OllamaEmbed) != 0 {
+		t.Errorf("got calls on the odd server")
+	}
+	os.RemoveAll(out)
+	if code, stderr, _ := index(other.URL, good.URL, good2.URL); code != exitOK || other.Calls(modelfake.OllamaChat) != 0 {
+		t.Errorf("majority: got exit %d, %d chat calls on the odd server: %s", code, other.Calls(modelfake.OllamaChat), stderr)
+	}
+}

@@ -10,6 +10,7 @@ import (
 	"github.com/vbauerster/mpb/v8"
 	"github.com/vbauerster/mpb/v8/decor"
 
+	"github.com/ocean-safety/ingest/internal/printable"
 	"github.com/ocean-safety/ingest/schema"
 	"github.com/ocean-safety/ingest/stages"
 )
@@ -60,7 +61,7 @@ func newReporter(w io.Writer, mode string, enrich bool, diags *diagnostics) *rep
 	}
 	r := &reporter{w: w, mode: mode, enrich: enrich, start: time.Now(), last: time.Now(), diags: diags}
 	if mode == "bars" {
-		r.bars = mpb.New(mpb.WithOutput(w), mpb.WithWidth(32), mpb.WithRefreshRate(200*time.Millisecond))
+		r.bars = mpb.New(mpb.WithOutput(printable.Raw(w)), mpb.WithWidth(32), mpb.WithRefreshRate(200*time.Millisecond)) // its own escape sequences
 		r.parseBar = r.bar("parse+chunk", "docs", 0)
 		if enrich {
 			r.enrichBar = r.bar("enrich", "docs", 0)

@@ -14,7 +14,7 @@ import (
 
 	"github.com/ocean-safety/ingest/artifacts"
 	"github.com/ocean-safety/ingest/bucket"
-	"github.com/ocean-safety/ingest/models"
+	"github.com/ocean-safety/ingest/internal/redact"
 )
 
 // workDir is where a run that publishes to an object store builds its
@@ -27,9 +27,9 @@ func workDir(publishURL string) (string, error) {
 	}
 	base, err := os.UserCacheDir()
 	if err != nil {
-		return "", fmt.Errorf("a work folder for %s: %w (set INGEST_WORK_DIR)", models.RedactURL(publishURL), err)
+		return "", fmt.Errorf("a work folder for %s: %w (set INGEST_WORK_DIR)", redact.URL(publishURL), err)
 	}
-	sum := sha256.Sum256([]byte(models.RedactURL(publishURL)))
+	sum := sha256.Sum256([]byte(redact.URL(publishURL)))
 	return filepath.Join(base, "ingest", hex.EncodeToString(sum[:6])), nil
 }
 
@@ -47,7 +47,7 @@ func splitSnapshotURL(raw string) (prefix, snapshot string, err error) {
 	}
 	snapshot = path.Base(u.Path)
 	if snapshot == "/" || snapshot == "." || snapshot == "" {
-		return "", "", fmt.Errorf("%s: name a snapshot: URL/latest or URL/<name>", models.RedactURL(raw))
+		return "", "", fmt.Errorf("%s: name a snapshot: URL/latest or URL/<name>", redact.URL(raw))
 	}
 	u.Path = strings.TrimSuffix(strings.TrimSuffix(u.Path, "/"), "/"+snapshot)
 	return u.String(), snapshot, nil
@@ -69,7 +69,7 @@ func snapshotArg(ctx context.Context, arg string) (dir string, cleanup func(), e
 	if _, err = artifacts.VerifyFiles(dir); err != nil {
 		var broken *artifacts.BrokenError
 		if errors.As(err, &broken) && dir != arg {
-			broken.Dir = models.RedactURL(arg) // not the temporary folder it was downloaded to
+			broken.Dir = redact.URL(arg) // not the temporary folder it was downloaded to
 		}
 		cleanup()
 		return "", func() {}, err

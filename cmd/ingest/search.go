@@ -10,7 +10,7 @@ import (
 
 	"github.com/urfave/cli/v3"
 
-	"github.com/ocean-safety/ingest/models"
+	"github.com/ocean-safety/ingest/internal/redact"
 	"github.com/ocean-safety/ingest/schema"
 	"github.com/ocean-safety/ingest/search"
 )
@@ -80,7 +80,7 @@ func searchCommand() *cli.Command {
 			if opt.Filter.BeachID == "" {
 				beaches = ix.Beaches(query)
 			}
-			out := searchOutput{Query: query, Snapshot: models.RedactURL(arg), Mode: opt.Mode, K: opt.K, Beaches: beaches, Results: res,
+			out := searchOutput{Query: query, Snapshot: redact.URL(arg), Mode: opt.Mode, K: opt.K, Beaches: beaches, Results: res,
 				Filter: searchFilter{opt.Filter.Lang, opt.Filter.Kind, opt.Filter.BeachID, opt.Filter.SourceLabel}}
 			if cmd.Bool("json") {
 				enc := json.NewEncoder(cmd.Root().Writer)

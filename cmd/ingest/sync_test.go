@@ -35,6 +35,10 @@ func TestSyncCommandUsage(t *testing.T) {
 		{"bad index", []string{"sync", "--snapshot", snap, "--to", to, "--tenant", syncTenant, "--index", "btree"}, exitUsage, "want hnsw or ivfflat"},
 		{"unreachable", []string{"sync", "--snapshot", snap, "--to", to, "--tenant", syncTenant}, exitFailed, "connect to postgres://kb:***@127.0.0.1:1/kb"},
 		{"unreachable plan", []string{"sync", "--plan", "--snapshot", snap, "--to", to, "--tenant", syncTenant}, exitFailed, "connect to postgres://kb:***@127.0.0.1:1/kb"},
+		// A snapshot of an older build, whose doc_ids collide across
+		// sources: refused before any connection, saying what to run.
+		{"schema 2", []string{"sync", "--snapshot", "../../testdata/snapshot-v2", "--to", to, "--tenant", syncTenant}, exitFailed,
+			"has schema version 2, whose doc_id collides across sources: run ingest index again with this build"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

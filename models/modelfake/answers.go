@@ -60,7 +60,7 @@ func (s *Server) tags(w http.ResponseWriter, _ *request) {
 			name += ":latest"
 		}
 		models = append(models, map[string]any{
-			"name": name, "model": name, "modified_at": "2026-01-01T00:00:00Z", "size": 1 << 30, "digest": Digest(m),
+			"name": name, "model": name, "modified_at": "2026-01-01T00:00:00Z", "size": 1 << 30, "digest": Digest(m + s.opt.Weights),
 			"details": map[string]any{"format": "gguf", "family": "fake"},
 		})
 	}

@@ -34,7 +34,10 @@ type Options struct {
 	ContextLength int           // embedding window in tokens (default 8192); a longer input is refused unless truncated
 	Models        []string      // models served (default DefaultModels)
 	Latency       time.Duration // before every chat and embed answer
-	APIKey        string        // when set, the OpenAI endpoints want "Authorization: Bearer APIKey"
+	// Weights, when set, makes the models' digests other than a default
+	// fake's: a server with other weights of the same model names.
+	Weights string
+	APIKey  string // when set, the OpenAI endpoints want "Authorization: Bearer APIKey"
 	// NoModelInfo leaves embedding_length and context_length out of
 	// /api/show, so a client must probe the width.
 	NoModelInfo bool

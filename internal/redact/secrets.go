@@ -1,0 +1,122 @@
+package redact
+
+import (
+	"io"
+	"net/url"
+	"os"
+	"regexp"
+	"strings"
+)
+
+// anyURL finds an address in text.
+var anyURL = regexp.MustCompile(`(?i)[a-z][a-z0-9+.-]*://\S+`)
+
+// minSecret is the shortest value scrubbed as a secret: shorter ones would
+// scrub ordinary words.
+const minSecret = 4
+
+// Secrets returns the credentials found in values (command-line
+// arguments, a flag's value after "=", environment values): each URL's
+// user and password (a database URL's password only), credential-like
+// parameters, and those of URLs nested in parameters, each also in its
+// URL-encoded forms, so a message that quotes an address the tool did not
+// build (an HTTP client's error, a server's answer) shows none of them.
+func Secrets(values ...string) []string {
+	var out []string
+	seen := map[string]bool{}
+	add := func(s string) {
+		for _, v := range []string{s, url.QueryEscape(s), url.PathEscape(s)} {
+			if len(v) >= minSecret && v != Mask && !seen[v] {
+				seen[v] = true
+				out = append(out, v)
+			}
+		}
+	}
+	var walk func(v string, depth int)
+	walk = func(v string, depth int) {
+		if depth > 4 {
+			return
+		}
+		for _, m := range secretAssign.FindAllStringSubmatch(v, -1) { // password=… in a DSN or free text
+			add(strings.Trim(m[2], "'"))
+		}
+		p, err := url.Parse(strings.TrimSpace(v))
+		if err != nil || p.Host == "" && p.User == nil {
+			for _, u := range anyURL.FindAllString(v, -1) { // --publish=s3://…, or a URL in text
+				if u != v {
+					walk(u, depth+1)
+				}
+			}
+			return
+		}
+		if p.User != nil {
+			if !isDSN(p.Scheme) {
+				add(p.User.Username())
+			}
+			if pw, ok := p.User.Password(); ok {
+				add(pw)
+			}
+		}
+		for k, vs := range p.Query() {
+			for _, x := range vs {
+				if secretParam.MatchString(k) {
+					add(x)
+				} else if strings.Contains(x, "://") || strings.Contains(x, "@") {
+					walk(x, depth+1)
+				}
+			}
+		}
+	}
+	for _, v := range values {
+		walk(v, 0)
+	}
+	return out
+}
+
+// Environment returns the environment values that may hold a credential:
+// addresses (anything with "://"), connection strings (password=) and the
+// API key variables named (OPENAI_API_KEY and the like), whichever flag or
+// library reads them.
+func Environment(keyVars ...string) []string {
+	var out []string
+	for _, kv := range os.Environ() {
+		_, v, _ := strings.Cut(kv, "=")
+		if strings.Contains(v, "://") || strings.Contains(strings.ToLower(v), "password=") {
+			out = append(out, v)
+		}
+	}
+	for _, k := range keyVars {
+		if v := os.Getenv(k); len(v) >= minSecret {
+			out = append(out, "api_key="+v) // read as a credential-like keyword
+		}
+	}
+	return out
+}
+
+// Scrubber is a writer that removes credentials from everything written
+// through it: the secrets given, replaced by Mask, and any address's
+// credentials Text finds. Each write is scrubbed whole; the command line
+// writes a line or more at a time.
+type Scrubber struct {
+	w       io.Writer
+	replace *strings.Replacer
+}
+
+// NewScrubber wraps w to scrub secrets (Secrets' result) and addresses.
+func NewScrubber(w io.Writer, secrets []string) *Scrubber {
+	pairs := make([]string, 0, 2*len(secrets))
+	for _, s := range secrets {
+		pairs = append(pairs, s, Mask)
+	}
+	return &Scrubber{w: w, replace: strings.NewReplacer(pairs...)}
+}
+
+func (s *Scrubber) Write(p []byte) (int, error) {
+	if _, err := io.WriteString(s.w, Text(s.replace.Replace(string(p)))); err != nil {
+		return 0, err
+	}
+	return len(p), nil
+}
+
+// Unwrap returns the writer underneath, for a terminal check.
+func (s *Scrubber) Unwrap() io.Writer { return s.w }
