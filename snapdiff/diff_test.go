@@ -33,7 +33,6 @@ var _ models.Embedder = renamedEmbedder{}
 
 var (
 	baseCorpus        = testsnap.Base
-	testSourceLabel   = testsnap.SourceLabel
 	gone              = testsnap.Gone
 	writeCorpus       = testsnap.WriteCorpus
 	buildSnapshot     = testsnap.Build

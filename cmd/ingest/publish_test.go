@@ -48,8 +48,8 @@ func TestIndexPublish(t *testing.T) {
 		t.Errorf("--publish with --out: got exit %d, %q", code, stderr)
 	}
 	code, stdout, stderr := runCLI(context.Background(), "", "diff", "--exit-code", second, second)
-	if code != exitOK || stderr != "" {
-		t.Errorf("diff of a snapshot with itself: exit %d, stderr %q", code, stderr)
+	if code != exitOK || stderr != "" || !strings.Contains(stdout, "No changes") {
+		t.Errorf("diff of a snapshot with itself: exit %d, stdout %q, stderr %q", code, stdout, stderr)
 	}
 	other := filepath.Join(t.TempDir(), "old")
 	runCLI(context.Background(), "", "index", "--corpus", fixtureCorpus, "--out", other, "--quiet")
