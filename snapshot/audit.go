@@ -52,8 +52,12 @@ func NewAudit(path, trace, prevDir string) (*Audit, error) {
 	if prevDir != "" {
 		old, _, err := artifacts.OpenRegular(filepath.Join(prevDir, artifacts.AuditFile))
 		if err == nil {
-			_, err = io.Copy(a.w, old)
+			lw := &lastByte{w: a.w}
+			_, err = io.Copy(lw, old)
 			old.Close()
+			if lw.n > 0 && lw.last != '\n' {
+				a.w.WriteByte('\n') // a log cut short: this run's lines still start their own
+			}
 		}
 		if err != nil && !errors.Is(err, os.ErrNotExist) {
 			f.Close()
@@ -62,6 +66,22 @@ func NewAudit(path, trace, prevDir string) (*Audit, error) {
 	}
 	a.event(auditEvent{Event: "run_started"})
 	return a, nil
+}
+
+// lastByte passes writes on and remembers the last byte written.
+type lastByte struct {
+	w    io.Writer
+	n    int64
+	last byte
+}
+
+func (l *lastByte) Write(p []byte) (int, error) {
+	n, err := l.w.Write(p)
+	if n > 0 {
+		l.n += int64(n)
+		l.last = p[n-1]
+	}
+	return n, err
 }
 
 func (a *Audit) event(e auditEvent) {
