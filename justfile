@@ -96,7 +96,7 @@ eval: index
 
 # Rewrite the golden files after an intended change; review the diff. These are the packages with goldens (internal/golden declares -update).
 update-golden:
-    go test ./chunking ./stages ./snapdiff ./thresholds ./cmd/ingest -update
+    go test ./chunking ./cmd/ingest ./snapdiff ./stages ./thresholds -update
 
 # Everything CI checks.
 ci:

@@ -1,6 +1,9 @@
 // Package golden compares test outputs with the golden files in testdata/
 // and rewrites them under -update: one flag, declared once, for every
-// package with goldens (`go test ./... -update`, or `just update-golden`).
+// package with goldens. `just update-golden` runs exactly those packages
+// with -update (`go test ./... -update` does not work: a package that does
+// not import this one has no such flag); TestRecipeListsEveryPackage keeps
+// the recipe's list true.
 package golden
 
 import (
