@@ -40,6 +40,12 @@ const testDims = 64
 // fastRetry keeps retried tests quick; the policy's shape is what is tested.
 var fastRetry = RetryPolicy{Tries: 3, Initial: time.Millisecond, Max: 5 * time.Millisecond}
 
+// slowBound tells "bounded" from "waits out a backoff or a timeout" (a
+// minute, or for ever): far above what a loaded machine adds, so a test
+// that holds to it does not flake, and far below what the fault it catches
+// would take. It is not a speed target; the benchmarks measure speed.
+const slowBound = 20 * time.Second
+
 // openFakeBackends starts a fake and opens both backends of kind on it.
 func openFakeBackends(t testing.TB, kind backendKind, opt modelfake.Options, edit func(*BackendConfig)) (*modelfake.Server, *ModelHeaders, *ModelEmbedder) {
 	t.Helper()

@@ -1,9 +1,11 @@
 package main
 
 import (
+	"bufio"
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -71,17 +73,31 @@ func TestInterrupt(t *testing.T) {
 	pathological(t, c)
 	out := mustIndex(t, fixtureCorpus, filepath.Join(root, "snap"))
 	before := tree(t, out)
-	cmd := exec.Command(os.Args[0], "index", "--corpus", c, "--out", out, "--allow-shrink", "--workers", "2")
+	cmd := exec.Command(os.Args[0], "index", "--corpus", c, "--out", out, "--allow-shrink", "--workers", "2", "--log-level", "info", "--log-format", "json")
 	cmd.Env = append(os.Environ(), childEnv+"=1")
-	var errb strings.Builder
-	cmd.Stderr = &errb
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	time.Sleep(300 * time.Millisecond)
+	// The handshake: the run says it started (its signal handler is set
+	// and it is reading the corpus) before it is interrupted; no sleep to
+	// guess how long that takes on a loaded machine.
+	var errb strings.Builder
+	sc := bufio.NewScanner(stderr)
+	for sc.Scan() {
+		errb.WriteString(sc.Text() + "\n")
+		if strings.Contains(sc.Text(), `"run started"`) {
+			break
+		}
+	}
 	sent := time.Now()
 	cmd.Process.Signal(syscall.SIGINT)
-	err := cmd.Wait()
+	rest, _ := io.ReadAll(stderr)
+	errb.Write(rest)
+	err = cmd.Wait()
 	t.Logf("stopped %v after SIGINT", time.Since(sent).Round(time.Millisecond))
 	ee, ok := err.(*exec.ExitError)
 	if !ok || ee.ExitCode() != exitInterrupted || !strings.Contains(errb.String(), "interrupted") {
