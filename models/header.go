@@ -110,11 +110,49 @@ func aboutChunk(c schema.Chunk) string {
 		}
 		return about
 	}
-	first := sentence.First(plainProse(c.Text))
+	first := sentence.First(plainProse(opening(c.Text)))
 	if lead == "" || first == "" {
 		return lead + first
 	}
 	return lead + " " + first
+}
+
+// opening is the part of a chunk's text its first sentence is read from,
+// block by block, so a sentence never runs from one block into the next (a
+// list item has no full stop; a chunk that runs into the next section would
+// have its first "sentence" go on into that section): the first paragraph,
+// and while the words so far end no sentence, the next (a lead-in's list,
+// "Make sure you have:" and "- Go 1.23 or later", ends there), at most
+// three. Heading lines are the path's and are passed over.
+func opening(text string) string {
+	var parts []string
+	for rest := text; rest != "" && len(parts) < 3; {
+		var p string
+		p, rest, _ = strings.Cut(strings.TrimLeft(rest, " \t\n"), "\n\n")
+		if strings.TrimSpace(p) == "" || headingsOnly(p) {
+			continue
+		}
+		parts = append(parts, p)
+		end := strings.TrimRight(p, " \t\n*_)\"'”’")
+		if strings.HasSuffix(end, ".") || strings.HasSuffix(end, "!") || strings.HasSuffix(end, "?") || strings.HasSuffix(end, "…") ||
+			len(parts) > 1 && sentence.MarkerLen(strings.TrimLeft(p, " \t")) > 0 {
+			break // a sentence ends, or a lead-in's list does
+		}
+	}
+	return strings.Join(parts, "\n\n")
+}
+
+// headingsOnly reports whether a paragraph is only heading lines (ATX, or
+// setext with its underline).
+func headingsOnly(p string) bool {
+	lines := strings.Split(strings.TrimSpace(p), "\n")
+	for i, l := range lines {
+		l = strings.TrimSpace(l)
+		if !isHeading(l) && !isUnderline(l) && !(i+1 < len(lines) && isUnderline(strings.TrimSpace(lines[i+1]))) {
+			return false
+		}
+	}
+	return true
 }
 
 // splitAtFence splits a code chunk's text at its first code fence: the
