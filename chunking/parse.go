@@ -52,7 +52,7 @@ type Parser struct {
 // NewParser returns a parser for the corpus at root.
 func NewParser(root string, opt corpus.Options) *Parser {
 	if opt.SourceLabel == "" {
-		opt.SourceLabel = corpus.Slug(filepath.Base(filepath.Clean(root)))
+		opt.SourceLabel = corpus.DefaultSourceLabel(root)
 	}
 	return &Parser{root: root, opt: opt, md: goldmark.New(goldmark.WithExtensions(extension.Table))}
 }

@@ -18,7 +18,7 @@ type Options struct {
 	// SourceOptional turns a missing Source into a warning instead of an error.
 	SourceOptional bool
 	// SourceLabel is the scope key written on every chunk (the caller
-	// defaults it to a Slug of the corpus folder's name).
+	// defaults it to DefaultSourceLabel of the corpus folder).
 	SourceLabel string
 	// Limits bound a document's size and shape (zero fields: the defaults).
 	Limits Limits

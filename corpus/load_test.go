@@ -216,3 +216,21 @@ func FuzzParse(f *testing.F) {
 		}
 	})
 }
+
+func TestDefaultSourceLabel(t *testing.T) {
+	for _, c := range []struct{ name, root, want string }{
+		{"a plain folder", "corpus/ocean", "ocean"},
+		{"a language folder takes its parent", "../shared/corpora/otel/en", "otel-en"},
+		{"the translation", "../shared/corpora/otel/pt", "otel-pt"},
+		{"a region", "site/docs/pt-BR", "docs-pt-br"},
+		{"an underscore", "site/zh_Hans", "site-zh-hans"},
+		{"not a language", "site/docs", "docs"},
+		{"a trailing slash", "otel/pt/", "otel-pt"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			if got := DefaultSourceLabel(c.root); got != c.want {
+				t.Errorf("DefaultSourceLabel(%q): got %q, want %q", c.root, got, c.want)
+			}
+		})
+	}
+}

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/ocean-safety/ingest/artifacts"
+	"github.com/ocean-safety/ingest/internal/recipes"
 	"github.com/ocean-safety/ingest/schema"
 	"github.com/ocean-safety/ingest/search"
 )
@@ -43,10 +44,19 @@ func TestOtelCorpus(t *testing.T) {
 	if testing.Short() {
 		t.Skip("a real corpus: about 10 s")
 	}
-	cfg := filepath.Join(t.TempDir(), "otel.yaml")
-	os.WriteFile(cfg, []byte(otelConfig), 0o644)
 	for _, lang := range []string{"en", "pt"} {
 		t.Run(lang, func(t *testing.T) {
+			// The config README.md gives for this language, as written there.
+			rs, err := recipes.Read("../../README.md", "otel-"+lang)
+			if err != nil {
+				t.Fatal(err)
+			}
+			cfg := filepath.Join(t.TempDir(), "otel.yaml")
+			os.WriteFile(cfg, []byte(rs[0].SQL), 0o644)
+			site := "https://opentelemetry.io/"
+			if lang != "en" {
+				site += lang + "/"
+			}
 			snap := filepath.Join(t.TempDir(), "snap")
 			code, _, stderr := runCLI(context.Background(), "", "index", "--corpus", filepath.Join(otelCorpus, lang), "--out", snap, "--config", cfg)
 			if code != exitOK {
@@ -72,6 +82,16 @@ func TestOtelCorpus(t *testing.T) {
 				chunks++
 				if lang == "pt" && c.Lang != schema.LangPT {
 					flag("not labelled pt", c)
+				}
+				// A page of the site (not one whose front matter names its
+				// own source, a blog post's canonical URL elsewhere) is under
+				// its language's prefix.
+				if onSite := strings.HasPrefix(c.SourceURL, "https://opentelemetry.io/"); onSite && !strings.HasPrefix(c.SourceURL, site) ||
+					lang == "en" && (strings.HasPrefix(c.SourceURL, site+"pt/") || strings.HasPrefix(c.SourceURL, site+"en/")) {
+					flag("a source URL of the site not under "+site, c)
+				}
+				if c.SourceLabel != "otel-"+lang {
+					flag("source label "+c.SourceLabel+", not otel-"+lang, c)
 				}
 				for _, s := range c.SectionPath {
 					if strings.Contains(s, "{#") {
