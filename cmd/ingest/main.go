@@ -96,7 +96,8 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	// own, escaped, to printable.Raw).
 	stdout, stderr = printable.NewWriter(newScrubber(stdout, args)), printable.NewWriter(newScrubber(stderr, args))
 	unknown := "" // a command name that is none of ours
-	onUsage := func(_ context.Context, _ *cli.Command, err error, _ bool) error { return usageError{err} }
+	args = completionArgs(args)
+	onUsage := func(_ context.Context, cmd *cli.Command, err error, _ bool) error { return usageError{forgiveFlag(cmd, args, err)} }
 	app := &cli.Command{
 		Name:                  "ingest",
 		Usage:                 "turn a Markdown knowledge corpus into a retrieval-ready Parquet snapshot",
@@ -109,12 +110,16 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		ExitErrHandler:        func(context.Context, *cli.Command, error) {}, // exit codes are decided below
 		OnUsageError:          onUsage,
 		CommandNotFound:       func(_ context.Context, _ *cli.Command, name string) { unknown = name },
-		Commands:              []*cli.Command{indexCommand(), mergeCommand(), chunkCommand(), inspectCommand(), unitsCommand(), thresholdsCommand(), searchCommand(), evalCommand(), diffCommand(), verifyCommand(), syncCommand(), pushCommand(), embedCommand()},
+		Commands:              commands(),
 	}
 	for _, c := range app.Commands {
 		c.OnUsageError = onUsage // one line per error, no help page after it
+		withExamples(c)
 	}
-	err := app.Run(ctx, args)
+	err := unknownCommand(app, args)
+	if err == nil {
+		err = app.Run(ctx, args)
+	}
 	if err == nil && unknown != "" {
 		msg := fmt.Sprintf("unknown command %q (ingest help lists the commands)", unknown)
 		if s := cli.SuggestCommand(app.Commands, unknown); s != "" {
@@ -135,6 +140,12 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		fmt.Fprintf(stderr, "ingest: %v\n", err)
 	}
 	return code
+}
+
+// commands are ingest's commands, in the order help lists them.
+func commands() []*cli.Command {
+	return []*cli.Command{indexCommand(), mergeCommand(), chunkCommand(), inspectCommand(), unitsCommand(), thresholdsCommand(), searchCommand(),
+		evalCommand(), diffCommand(), verifyCommand(), syncCommand(), pushCommand(), embedCommand()}
 }
 
 // exitCode maps an error to the process exit code, in one place.
