@@ -22,6 +22,10 @@ type Diagnostic struct {
 	Severity Severity `json:"severity"`
 	Code     string   `json:"code"` // stable, machine-readable: missing-title, invalid-utf8, ...
 	Message  string   `json:"message"`
+	// Ignored marks a warning or info the run's config accepts
+	// (diagnostics.ignore, --ignore): reported, not printed one by one,
+	// and no failure under --strict.
+	Ignored bool `json:"ignored,omitempty"`
 }
 
 // String formats d as "path:line: severity: message [code]", the form editors

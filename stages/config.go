@@ -63,6 +63,10 @@ type Config struct {
 	Header HeaderConfig    `yaml:"header" json:"header"`
 	Limits corpus.Limits   `yaml:"limits" json:"limits"`
 
+	// Diagnostics are the warnings the run accepts; they do not shape the
+	// output (report.json lists them, marked), so they are not hashed.
+	Diagnostics DiagnosticsConfig `yaml:"diagnostics" json:"-"`
+
 	// Publish guards what replaces a good snapshot; it does not shape the
 	// output, so it is not in the config hash.
 	Publish PublishConfig `yaml:"publish" json:"-"`
@@ -158,6 +162,7 @@ func (c Config) Validate() error {
 	between("limits.max_block_delimiters", c.Limits.MaxBlockDelimiters, 10, 1_000_000, "")
 	between("limits.max_link_openers", c.Limits.MaxLinkOpeners, 4, 1_000_000, "")
 	between("limits.max_table_cells", c.Limits.MaxTableCells, 100, 100_000_000, "")
+	errs = append(errs, c.Diagnostics.Validate())
 	if err := c.Filter.Validate(); err != nil {
 		bad("include/exclude", "%v", err)
 	}

@@ -235,6 +235,7 @@ func (r *run) run(ctx context.Context) (*Result, error) {
 		}[sk.Reason]
 		if ok {
 			d := schema.Diagnostic{Path: sk.Path, Severity: schema.SeverityWarning, Code: sk.Reason, Message: msg}
+			d.Ignored = r.cfg.Diagnostics.Ignores(d)
 			r.setup = append(r.setup, d)
 			r.rep.Diagnostic(d)
 		}

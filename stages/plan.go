@@ -66,7 +66,7 @@ func Plan(ctx context.Context, cfg Config, target artifacts.Target, opt Options)
 			r.errs.set(res.err)
 			return
 		}
-		p.Diagnostics = append(p.Diagnostics, res.diags...)
+		p.Diagnostics = append(p.Diagnostics, r.cfg.Diagnostics.mark(res.diags)...)
 		switch {
 		case res.rejected:
 			p.Rejected++

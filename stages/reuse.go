@@ -59,6 +59,7 @@ func (r *run) openPrevious(ctx context.Context) {
 	if err != nil {
 		d := schema.Diagnostic{Path: dir, Severity: schema.SeverityWarning, Code: "previous-ignored",
 			Message: "previous snapshot not trusted, nothing reused: " + err.Error()}
+		d.Ignored = r.cfg.Diagnostics.Ignores(d)
 		r.setup = append(r.setup, d)
 		r.rep.Diagnostic(d)
 		return

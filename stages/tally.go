@@ -41,7 +41,7 @@ func newDocTally(setup []schema.Diagnostic) docTally {
 
 func (t *docTally) diagnose(d schema.Diagnostic) {
 	t.diags = append(t.diags, d)
-	if d.Severity != schema.SeverityInfo {
+	if d.Severity != schema.SeverityInfo && !d.Ignored {
 		t.problems++
 	}
 }
@@ -98,7 +98,7 @@ func (r *run) collect(t *docTally, res docResult, total int) []schema.Chunk {
 		t.stats[s].Items++
 		t.stats[s].Seconds += d.Seconds()
 	}
-	for _, d := range res.diags {
+	for _, d := range r.cfg.Diagnostics.mark(res.diags) {
 		t.diagnose(d)
 		r.rep.Diagnostic(d)
 	}

@@ -29,17 +29,22 @@ type diagnostics struct {
 	shown     int
 	counts    map[string]int // by code and severity
 	hidden    int
+	ignored   map[string]int // by code and severity: accepted by the config or --ignore
 }
 
 // newDiagnostics prints to w's raw writer (printable.Raw): its lines escape
 // their values themselves, and the github format's are workflow commands.
 func newDiagnostics(w io.Writer, verbosity, format string) *diagnostics {
-	return &diagnostics{w: printable.Raw(w), verbosity: verbosity, format: format, counts: map[string]int{}}
+	return &diagnostics{w: printable.Raw(w), verbosity: verbosity, format: format, counts: map[string]int{}, ignored: map[string]int{}}
 }
 
 // add prints d, or counts it for the summary; it reports whether anything
 // was written.
 func (p *diagnostics) add(d schema.Diagnostic) bool {
+	if d.Ignored {
+		p.ignored[d.Code+"\x00"+string(d.Severity)]++
+		return false
+	}
 	p.counts[d.Code+"\x00"+string(d.Severity)]++
 	switch {
 	case p.verbosity == "quiet" && d.Severity != schema.SeverityError,
@@ -74,11 +79,22 @@ func (p *diagnostics) line(d schema.Diagnostic) string {
 // summary prints one line per code with its count, errors first, then
 // warnings, then info, when some diagnostics were not shown one by one.
 func (p *diagnostics) summary() {
+	if n := total(p.ignored); n > 0 {
+		fmt.Fprintf(p.w, "%d diagnostics ignored (diagnostics: in the config, --ignore; report.json has them, marked):\n", n)
+		p.byCode(p.ignored)
+	}
 	if p.hidden == 0 {
 		return
 	}
-	keys := make([]string, 0, len(p.counts))
-	for k := range p.counts {
+	fmt.Fprintf(p.w, "%d more diagnostics not shown (--verbose shows all; report.json has every one):\n", p.hidden)
+	p.byCode(p.counts)
+}
+
+// byCode prints one line per code of counts, errors first, then the most
+// frequent.
+func (p *diagnostics) byCode(counts map[string]int) {
+	keys := make([]string, 0, len(counts))
+	for k := range counts {
 		keys = append(keys, k)
 	}
 	rank := map[string]int{string(schema.SeverityError): 0, string(schema.SeverityWarning): 1, string(schema.SeverityInfo): 2}
@@ -88,15 +104,46 @@ func (p *diagnostics) summary() {
 		if rank[si] != rank[sj] {
 			return rank[si] < rank[sj]
 		}
-		if p.counts[keys[i]] != p.counts[keys[j]] {
-			return p.counts[keys[i]] > p.counts[keys[j]]
+		if counts[keys[i]] != counts[keys[j]] {
+			return counts[keys[i]] > counts[keys[j]]
 		}
 		return keys[i] < keys[j]
 	})
-	fmt.Fprintf(p.w, "%d more diagnostics not shown (--verbose shows all; report.json has every one):\n", p.hidden)
 	for _, k := range keys {
 		code, sev, _ := strings.Cut(k, "\x00")
-		fmt.Fprintf(p.w, "  %d × %s (%s)\n", p.counts[k], printable.Escape(code), sev)
+		fmt.Fprintf(p.w, "  %d × %s (%s)\n", counts[k], printable.Escape(code), sev)
+	}
+}
+
+func total(counts map[string]int) int {
+	n := 0
+	for _, c := range counts {
+		n += c
+	}
+	return n
+}
+
+// noteUnmatchedIgnores says which --ignore codes matched no diagnostic of
+// the run, with the nearest code it had: a typo must not pass for a quiet
+// corpus.
+func noteUnmatchedIgnores(w io.Writer, codes []string, ds []schema.Diagnostic) {
+	seen := map[string]bool{}
+	var have []string
+	for _, d := range ds {
+		if !seen[d.Code] {
+			seen[d.Code] = true
+			have = append(have, d.Code)
+		}
+	}
+	for _, c := range codes {
+		if seen[c] {
+			continue
+		}
+		msg := fmt.Sprintf("note: --ignore %s matched no diagnostic of this run", c)
+		if s := nearest(c, have); s != "" {
+			msg += fmt.Sprintf("; did you mean %s?", s)
+		}
+		fmt.Fprintln(w, msg)
 	}
 }
 

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"runtime"
+	"slices"
 	"strconv"
 
 	"github.com/urfave/cli/v3"
@@ -32,7 +33,8 @@ func indexCommand() *cli.Command {
 			&cli.StringFlag{Name: "config", Sources: cli.EnvVars("INGEST_CONFIG"), Usage: "YAML config file (unknown keys are errors); flags override it"},
 			&cli.StringFlag{Name: "prev", Sources: cli.EnvVars("INGEST_PREV"), Usage: "snapshot to reuse headers and vectors from (default: the one at --out)"},
 			&cli.IntFlag{Name: "workers", Sources: cli.EnvVars("INGEST_WORKERS"), HideDefault: true, Usage: "parallel workers (default: one per core)"},
-			&cli.BoolFlag{Name: "strict", Usage: "any error or warning fails the run; nothing is published"},
+			&cli.BoolFlag{Name: "strict", Usage: "any error or warning not ignored fails the run; nothing is published"},
+			&cli.StringSliceFlag{Name: "ignore", Usage: "accept the warnings and info of this code (repeat, or a comma list): still in report.json, not printed, not failing --strict; adds to the config's diagnostics.ignore"},
 			&cli.BoolFlag{Name: "quiet", Usage: "print only errors and the summaries"},
 			&cli.BoolFlag{Name: "verbose", Aliases: []string{"v"}, Usage: "print every diagnostic (by default the first 20, then a count per code)"},
 			&cli.StringFlag{Name: "diagnostics-format", Value: "text", Usage: "text (path:line: severity: message [code]) or github (GitHub Actions annotations)", Validator: func(s string) error {
@@ -99,6 +101,7 @@ func indexAction(ctx context.Context, cmd *cli.Command) error {
 			fmt.Fprintf(errw, "latest → %s%s\n", res.Published.Path, note)
 		}
 		printSummary(errw, res)
+		noteUnmatchedIgnores(errw, cmd.StringSlice("ignore"), res.Report.Diagnostics)
 	}
 	return err
 }
@@ -233,6 +236,9 @@ func applyRunFlags(cmd *cli.Command, cfg *stages.Config) {
 	}
 	if cmd.IsSet("embed-concurrency") {
 		cfg.EmbedConcurrency = cmd.Int("embed-concurrency")
+	}
+	if cmd.IsSet("ignore") {
+		cfg.Diagnostics.Ignore = append(slices.Clone(cfg.Diagnostics.Ignore), cmd.StringSlice("ignore")...)
 	}
 	if cmd.IsSet("allow-shrink") {
 		cfg.AllowShrink = cmd.Bool("allow-shrink")

@@ -97,7 +97,9 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	stdout, stderr = printable.NewWriter(newScrubber(stdout, args)), printable.NewWriter(newScrubber(stderr, args))
 	unknown := "" // a command name that is none of ours
 	args = completionArgs(args)
-	onUsage := func(_ context.Context, cmd *cli.Command, err error, _ bool) error { return usageError{forgiveFlag(cmd, args, err)} }
+	onUsage := func(_ context.Context, cmd *cli.Command, err error, _ bool) error {
+		return usageError{forgiveFlag(cmd, args, err)}
+	}
 	app := &cli.Command{
 		Name:                  "ingest",
 		Usage:                 "turn a Markdown knowledge corpus into a retrieval-ready Parquet snapshot",
@@ -194,18 +196,19 @@ func loadConfig(cmd *cli.Command) (config.File, error) {
 // settingFlags names the flag that sets a setting, where one does: a bad
 // value is reported under the name the user typed.
 var settingFlags = map[string]string{
-	"corpus":            "--corpus",
-	"workers":           "--workers",
-	"llm_concurrency":   "--llm-concurrency",
-	"embed_concurrency": "--embed-concurrency",
-	"llm":               "--llm",
-	"embedder":          "--embedder",
-	"retrieval.mode":    "--mode",
-	"retrieval.top_k":   "--k",
-	"push.to":           "--to",
-	"push.tenant":       "--tenant",
-	"push.header_file":  "--header-file",
-	"push.state":        "--state",
+	"corpus":             "--corpus",
+	"workers":            "--workers",
+	"llm_concurrency":    "--llm-concurrency",
+	"embed_concurrency":  "--embed-concurrency",
+	"llm":                "--llm",
+	"embedder":           "--embedder",
+	"retrieval.mode":     "--mode",
+	"retrieval.top_k":    "--k",
+	"diagnostics.ignore": "--ignore",
+	"push.to":            "--to",
+	"push.tenant":        "--tenant",
+	"push.header_file":   "--header-file",
+	"push.state":         "--state",
 }
 
 // settingsError marks the bad settings in err (and a model backend's failed

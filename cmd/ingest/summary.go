@@ -6,12 +6,14 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"maps"
 	"sort"
 	"strings"
 
 	"github.com/urfave/cli/v3"
 
 	"github.com/ocean-safety/ingest/artifacts"
+	"github.com/ocean-safety/ingest/schema"
 	"github.com/ocean-safety/ingest/stages"
 )
 
@@ -55,6 +57,10 @@ func newRunSummary(ctx context.Context, res *stages.Result, err error) runSummar
 	p := res.Published
 	s.Snapshot = &summarySnapshot{Path: p.Path, Name: p.Name, Reused: p.Reused, Previous: p.Previous, Pruned: p.Pruned, Quarantined: p.Quarantined, RunID: m.RunID}
 	s.Counts, s.Calls, s.Diagnostics = &m.Counts, &m.Calls, m.Diagnostics
+	if n := ignoredCount(res.Report.Diagnostics); n > 0 {
+		s.Diagnostics = maps.Clone(m.Diagnostics)
+		s.Diagnostics["ignored"] = n // of those counted by severity
+	}
 	s.Cleaned, s.Seconds, s.Stages = res.Cleaned, res.Report.Seconds, res.Report.Stages
 	return s
 }
@@ -77,12 +83,26 @@ func printSummary(w io.Writer, res *stages.Result) {
 		fmt.Fprintf(w, "  sizes:       %s p10 %d, median %d, p90 %d, max %d (budget %d); prose under min %d: %s\n", cs.Unit, cs.All.P10, cs.All.Median,
 			cs.All.P90, cs.All.Max, cs.Max, cs.Min, share(cs.UnderMin, cs.Prose))
 	}
-	fmt.Fprintf(w, "  diagnostics: %s, %s, %d info\n", plural(m.Diagnostics["error"], "error"), plural(m.Diagnostics["warning"], "warning"), m.Diagnostics["info"])
+	ignored := ""
+	if n := ignoredCount(res.Report.Diagnostics); n > 0 {
+		ignored = fmt.Sprintf(" (%d ignored)", n)
+	}
+	fmt.Fprintf(w, "  diagnostics: %s, %s, %d info%s\n", plural(m.Diagnostics["error"], "error"), plural(m.Diagnostics["warning"], "warning"), m.Diagnostics["info"], ignored)
 	fmt.Fprintf(w, "  embedder:    %s (%d dims); headers: %s; status: %s\n", m.Embedder.Name, m.Embedder.Dims, m.HeaderWriter, res.Status)
 	c := m.Calls
 	fmt.Fprintf(w, "  work:        %s, %s; reused %s and %s (%d from a resumed journal); %s superseded\n",
 		plural(c.HeaderCalls, "header call"), plural(c.EmbedCalls, "embedding call"), plural(c.HeadersReused, "header"),
 		plural(c.VectorsReused, "vector"), c.FromJournal, plural(c.Superseded, "chunk"))
+}
+
+func ignoredCount(ds []schema.Diagnostic) int {
+	n := 0
+	for _, d := range ds {
+		if d.Ignored {
+			n++
+		}
+	}
+	return n
 }
 
 // share is "12 of 300 (4.0%)".
