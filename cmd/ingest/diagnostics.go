@@ -1,13 +1,17 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"io"
+	"log/slog"
 	"sort"
 	"strconv"
 	"strings"
 
 	"github.com/ocean-safety/ingest/internal/printable"
+	"github.com/urfave/cli/v3"
+
 	"github.com/ocean-safety/ingest/schema"
 )
 
@@ -34,6 +38,8 @@ type diagnostics struct {
 
 // newDiagnostics prints to w's raw writer (printable.Raw): its lines escape
 // their values themselves, and the github format's are workflow commands.
+// Format: "text", "github", or "json" (a record a line, for --log-format
+// json).
 func newDiagnostics(w io.Writer, verbosity, format string) *diagnostics {
 	return &diagnostics{w: printable.Raw(w), verbosity: verbosity, format: format, counts: map[string]int{}, ignored: map[string]int{}}
 }
@@ -53,8 +59,30 @@ func (p *diagnostics) add(d schema.Diagnostic) bool {
 		return false
 	}
 	p.shown++
+	if p.format == "json" {
+		records(p.w).Log(context.Background(), severityLevel(d.Severity), "diagnostic", "path", printable.Escape(d.Path), "line", d.Line,
+			"code", printable.Escape(d.Code), "severity", d.Severity, "message", printable.Escape(d.Message))
+		return true
+	}
 	fmt.Fprintln(p.w, p.line(d))
 	return true
+}
+
+func severityLevel(s schema.Severity) slog.Level {
+	switch s {
+	case schema.SeverityError:
+		return slog.LevelError
+	case schema.SeverityWarning:
+		return slog.LevelWarn
+	}
+	return slog.LevelInfo
+}
+
+// codeCount is one line of the summary, as a record's field.
+type codeCount struct {
+	Code     string `json:"code"`
+	Severity string `json:"severity"`
+	Count    int    `json:"count"`
 }
 
 // line is d's line, its path and message escaped (printable.Escape): a
@@ -79,6 +107,16 @@ func (p *diagnostics) line(d schema.Diagnostic) string {
 // summary prints one line per code with its count, errors first, then
 // warnings, then info, when some diagnostics were not shown one by one.
 func (p *diagnostics) summary() {
+	if p.format == "json" {
+		log := records(p.w)
+		if n := total(p.ignored); n > 0 {
+			log.Info("diagnostics ignored", "ignored", n, "by_code", p.sorted(p.ignored))
+		}
+		if p.hidden > 0 {
+			log.Info("diagnostics not shown", "shown", p.shown, "hidden", p.hidden, "by_code", p.sorted(p.counts))
+		}
+		return
+	}
 	if n := total(p.ignored); n > 0 {
 		fmt.Fprintf(p.w, "%d diagnostics ignored (diagnostics: in the config, --ignore; report.json has them, marked):\n", n)
 		p.byCode(p.ignored)
@@ -93,6 +131,13 @@ func (p *diagnostics) summary() {
 // byCode prints one line per code of counts, errors first, then the most
 // frequent.
 func (p *diagnostics) byCode(counts map[string]int) {
+	for _, c := range p.sorted(counts) {
+		fmt.Fprintf(p.w, "  %d × %s (%s)\n", c.Count, printable.Escape(c.Code), c.Severity)
+	}
+}
+
+// sorted is counts by code, errors first, then the most frequent.
+func (p *diagnostics) sorted(counts map[string]int) []codeCount {
 	keys := make([]string, 0, len(counts))
 	for k := range counts {
 		keys = append(keys, k)
@@ -109,10 +154,12 @@ func (p *diagnostics) byCode(counts map[string]int) {
 		}
 		return keys[i] < keys[j]
 	})
-	for _, k := range keys {
+	out := make([]codeCount, len(keys))
+	for i, k := range keys {
 		code, sev, _ := strings.Cut(k, "\x00")
-		fmt.Fprintf(p.w, "  %d × %s (%s)\n", counts[k], printable.Escape(code), sev)
+		out[i] = codeCount{code, sev, counts[k]}
 	}
+	return out
 }
 
 func total(counts map[string]int) int {
@@ -126,7 +173,7 @@ func total(counts map[string]int) int {
 // noteUnmatchedIgnores says which --ignore codes matched no diagnostic of
 // the run, with the nearest code it had: a typo must not pass for a quiet
 // corpus.
-func noteUnmatchedIgnores(w io.Writer, codes []string, ds []schema.Diagnostic) {
+func noteUnmatchedIgnores(cmd *cli.Command, codes []string, ds []schema.Diagnostic) {
 	seen := map[string]bool{}
 	var have []string
 	for _, d := range ds {
@@ -140,10 +187,11 @@ func noteUnmatchedIgnores(w io.Writer, codes []string, ds []schema.Diagnostic) {
 			continue
 		}
 		msg := fmt.Sprintf("note: --ignore %s matched no diagnostic of this run", c)
-		if s := nearest(c, have); s != "" {
+		s := nearest(c, have)
+		if s != "" {
 			msg += fmt.Sprintf("; did you mean %s?", s)
 		}
-		fmt.Fprintln(w, msg)
+		say(cmd, slog.LevelWarn, msg, "ignored code matched no diagnostic", "code", c, "nearest", s)
 	}
 }
 

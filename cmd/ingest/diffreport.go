@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"log/slog"
 	"os"
 	"path/filepath"
 
@@ -78,10 +79,9 @@ func writeDiffReport(ctx context.Context, publish string, pub artifacts.Publishe
 // diffReport writes the diff report of --diff and says where, on stderr; a
 // failure is a warning: the snapshot is published either way.
 func diffReport(ctx context.Context, cmd *cli.Command, publish string, pub artifacts.Published) {
-	errw := cmd.Root().ErrWriter
 	if where, err := writeDiffReport(ctx, publish, pub); err != nil {
-		fmt.Fprintf(errw, "warning: the diff report: %v\n", err)
+		say(cmd, slog.LevelWarn, fmt.Sprintf("warning: the diff report: %v", err), "diff report failed", "error", err.Error())
 	} else if where != "" {
-		fmt.Fprintf(errw, "diff: %s\n", where)
+		say(cmd, slog.LevelInfo, "diff: "+where, "diff report written", "path", where)
 	}
 }

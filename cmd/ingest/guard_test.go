@@ -369,7 +369,7 @@ func TestSmallThings(t *testing.T) {
 		{"--out / is refused, in plain words", []string{"index", "--corpus", fixtureCorpus, "--out", "/"}, exitUsage, "--out /: ", "mkdirtemp"},
 		{"a folder that is not a snapshot", []string{"inspect", notSnap}, exitFailed, "not an ingest snapshot (no manifest.json)", "open "},
 		{"verify of a folder that is not a snapshot", []string{"verify", notSnap}, exitFailed, "not an ingest snapshot", "open "},
-		{"an unknown flag: one line, no help page", []string{"index", "--bogus"}, exitUsage, "ingest: flag provided but not defined: -bogus\n", "USAGE"},
+		{"an unknown flag: one line, no help page", []string{"index", "--bogus"}, exitUsage, "ingest: unknown flag --bogus for ingest index (ingest index --help lists them)\n", "USAGE"},
 		{"an unknown command gets a suggestion", []string{"inspekt", snap}, exitUsage, `did you mean "inspect"?`, ""},
 		{"help", []string{"help"}, exitOK, "", ""},
 		{"completion", []string{"completion", "bash"}, exitOK, "", ""},

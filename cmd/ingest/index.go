@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -61,7 +62,6 @@ func indexCommand() *cli.Command {
 // stderr, or with --json one JSON document on stdout, for success and
 // failure alike.
 func indexAction(ctx context.Context, cmd *cli.Command) error {
-	errw := cmd.Root().ErrWriter
 	rep := newIndexReporter(cmd)
 	res, publish, err := runIndex(ctx, cmd, rep)
 	if rep != nil {
@@ -69,7 +69,7 @@ func indexAction(ctx context.Context, cmd *cli.Command) error {
 	}
 	switch {
 	case errors.Is(err, artifacts.ErrPrune):
-		fmt.Fprintf(errw, "warning: %v\n", err)
+		say(cmd, slog.LevelWarn, fmt.Sprintf("warning: %v", err), "prune failed", "error", err.Error())
 		err = nil
 	case errors.Is(err, stages.ErrShrink):
 		err = fmt.Errorf("index: %w; to accept it, run again with --allow-shrink", err)
@@ -90,20 +90,31 @@ func indexAction(ctx context.Context, cmd *cli.Command) error {
 	}
 	if res != nil {
 		for _, c := range res.Cleaned {
-			fmt.Fprintf(errw, "removed %s, left by an interrupted run\n", c)
+			say(cmd, slog.LevelInfo, fmt.Sprintf("removed %s, left by an interrupted run", c), "removed a leftover of an interrupted run", "path", c)
 		}
 		if publish != "" {
-			printQuarantined(errw, res.Published)
+			printQuarantined(cmd, res.Published)
 			note := ""
 			if res.Published.Reused {
 				note = " (identical to a snapshot already there, which verifies)"
 			}
-			fmt.Fprintf(errw, "latest → %s%s\n", res.Published.Path, note)
+			say(cmd, slog.LevelInfo, fmt.Sprintf("latest → %s%s", res.Published.Path, note), "latest moved", "path", res.Published.Path, "reused", res.Published.Reused)
 		}
-		printSummary(errw, res)
-		noteUnmatchedIgnores(errw, cmd.StringSlice("ignore"), res.Report.Diagnostics)
+		summarise(ctx, cmd, res, err)
+		noteUnmatchedIgnores(cmd, cmd.StringSlice("ignore"), res.Report.Diagnostics)
 	}
 	return err
+}
+
+// summarise tells the run's outcome on stderr: the summary a person reads,
+// or with --log-format json one record holding what --json prints.
+func summarise(ctx context.Context, cmd *cli.Command, res *stages.Result, err error) {
+	if jsonLogs(cmd) {
+		s := newRunSummary(ctx, res, err)
+		records(cmd.Root().ErrWriter).Info("run summary", "status", s.Status, "exit_code", s.ExitCode, "summary", s)
+		return
+	}
+	printSummary(cmd.Root().ErrWriter, res)
 }
 
 // newIndexReporter is the progress and diagnostics display of a run, or
@@ -120,8 +131,14 @@ func newIndexReporter(cmd *cli.Command) *reporter {
 	case cmd.Bool("quiet"):
 		verbosity = "quiet"
 	}
-	return newReporter(errw, progressMode(errw, cmd.Bool("quiet") || cmd.Bool("json")), cmd.String("llm") != "none",
-		newDiagnostics(errw, verbosity, cmd.String("diagnostics-format")))
+	mode, format := progressMode(errw, cmd.Bool("quiet") || cmd.Bool("json")), cmd.String("diagnostics-format")
+	if jsonLogs(cmd) {
+		format = "json"
+		if mode != "quiet" {
+			mode = "json"
+		}
+	}
+	return newReporter(errw, mode, cmd.String("llm") != "none", newDiagnostics(errw, verbosity, format))
 }
 
 // runIndex turns the flags and the config file into a run and runs it (or
@@ -171,12 +188,14 @@ func runIndex(ctx context.Context, cmd *cli.Command, rep *reporter) (*stages.Res
 		case errors.Is(err, errNothingPublished):
 			// The first night of a deployment that names where it will
 			// publish: nothing to reuse yet, as on any first run.
-			fmt.Fprintf(cmd.Root().ErrWriter, "note: --prev %s: %v; nothing to reuse\n", redact.URL(prev), err)
+			say(cmd, slog.LevelInfo, fmt.Sprintf("note: --prev %s: %v; nothing to reuse", redact.URL(prev), err), "nothing to reuse",
+				"prev", redact.URL(prev), "reason", err.Error())
 			dir = ""
 		case errors.Is(err, artifacts.ErrLatestBroken):
 			// As a previous snapshot that fails its checks: reported, not
 			// reused, and no reason to stop a run that can repair it.
-			fmt.Fprintf(cmd.Root().ErrWriter, "warning: --prev %s: %v; nothing to reuse\n", redact.URL(prev), err)
+			say(cmd, slog.LevelWarn, fmt.Sprintf("warning: --prev %s: %v; nothing to reuse", redact.URL(prev), err), "nothing to reuse",
+				"prev", redact.URL(prev), "reason", err.Error())
 			dir = ""
 		case err != nil:
 			return nil, "", err
@@ -269,7 +288,11 @@ func plan(ctx context.Context, cmd *cli.Command, cfg stages.Config, target artif
 	if cmd.Bool("json") {
 		return writeJSON(cmd.Root().Writer, p)
 	}
-	d := newDiagnostics(cmd.Root().ErrWriter, "", cmd.String("diagnostics-format"))
+	format := cmd.String("diagnostics-format")
+	if jsonLogs(cmd) {
+		format = "json"
+	}
+	d := newDiagnostics(cmd.Root().ErrWriter, "", format)
 	for _, x := range p.Diagnostics {
 		d.add(x)
 	}

@@ -95,6 +95,12 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	// a CI annotation (the diagnostics and the progress bars write their
 	// own, escaped, to printable.Raw).
 	stdout, stderr = printable.NewWriter(newScrubber(stdout, args)), printable.NewWriter(newScrubber(stderr, args))
+	jsonOut := logFormatJSON(args)
+	if jsonOut { // every line of stderr a JSON object (console.go)
+		jl := newJSONLines(stderr)
+		defer jl.Close()
+		stderr = jl
+	}
 	unknown := "" // a command name that is none of ours
 	args = completionArgs(args)
 	onUsage := func(_ context.Context, cmd *cli.Command, err error, _ bool) error {
@@ -131,15 +137,23 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	}
 	code := exitCode(ctx, err)
 	var stopped *stages.Stopped
+	msg := ""
 	switch {
 	case err == nil, errors.Is(err, errPartial), errors.Is(err, errDiffers):
 	case code == exitInterrupted && errors.As(err, &stopped):
 		stopped.Err = errors.New("interrupted") // not the task that happened to see the cancellation
-		fmt.Fprintf(stderr, "ingest: %v\n", stopped)
+		msg = stopped.Error()
 	case code == exitInterrupted:
-		fmt.Fprintln(stderr, "ingest: interrupted; nothing published")
+		msg = "interrupted; nothing published"
 	default:
-		fmt.Fprintf(stderr, "ingest: %v\n", err)
+		msg = err.Error()
+	}
+	switch {
+	case msg == "":
+	case jsonOut:
+		records(stderr).Error(msg, "exit_code", code)
+	default:
+		fmt.Fprintf(stderr, "ingest: %s\n", msg)
 	}
 	return code
 }

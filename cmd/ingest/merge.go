@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -45,7 +46,7 @@ func mergeAction(ctx context.Context, cmd *cli.Command) error {
 	res, publish, err := runMerge(ctx, cmd)
 	switch {
 	case errors.Is(err, artifacts.ErrPrune):
-		fmt.Fprintf(cmd.Root().ErrWriter, "warning: %v\n", err)
+		say(cmd, slog.LevelWarn, fmt.Sprintf("warning: %v", err), "prune failed", "error", err.Error())
 		err = nil
 	case errors.Is(err, stages.ErrShrink):
 		err = fmt.Errorf("merge: %w; to accept it, run again with --allow-shrink", err)
@@ -67,12 +68,11 @@ func mergeAction(ctx context.Context, cmd *cli.Command) error {
 		return err
 	}
 	if res != nil {
-		errw := cmd.Root().ErrWriter
 		if publish != "" {
-			printQuarantined(errw, res.Published)
-			fmt.Fprintf(errw, "latest → %s\n", res.Published.Path)
+			printQuarantined(cmd, res.Published)
+			say(cmd, slog.LevelInfo, fmt.Sprintf("latest → %s", res.Published.Path), "latest moved", "path", res.Published.Path, "reused", res.Published.Reused)
 		}
-		printSummary(errw, res)
+		summarise(ctx, cmd, res, err)
 	}
 	return err
 }

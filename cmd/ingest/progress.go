@@ -96,9 +96,14 @@ func (r *reporter) Progress(stage string, done, total int) {
 			r.writeBar.SetCurrent(int64(done))
 		}
 	}
-	if r.mode == "plain" && time.Since(r.last) >= plainEvery {
+	if (r.mode == "plain" || r.mode == "json") && time.Since(r.last) >= plainEvery {
 		r.last = time.Now()
-		fmt.Fprintf(r.w, "progress: %s\n", r.line())
+		if r.mode == "json" {
+			records(r.w).Info("progress", "parsed", r.parsed[0], "documents", r.parsed[1], "enriched", r.enriched[0], "written", r.written,
+				"seconds", time.Since(r.start).Seconds())
+		} else {
+			fmt.Fprintf(r.w, "progress: %s\n", r.line())
+		}
 	}
 }
 

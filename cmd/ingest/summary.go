@@ -171,13 +171,13 @@ func newLogger(cmd *cli.Command, rep *reporter) *slog.Logger {
 
 // printQuarantined says which published snapshots failed verification and
 // where they were moved, so nobody wonders where a folder went.
-func printQuarantined(w io.Writer, pub artifacts.Published) {
+func printQuarantined(cmd *cli.Command, pub artifacts.Published) {
 	for _, q := range pub.Quarantined {
 		problems := q.Problems
 		if len(problems) > 3 {
 			problems = append(problems[:3:3], fmt.Sprintf("and %d more", len(q.Problems)-3))
 		}
-		fmt.Fprintf(w, "warning: %s failed verification (%s): replaced by this run's snapshot and moved aside to %s for inspection\n",
-			q.Name, strings.Join(problems, "; "), q.Path)
+		say(cmd, slog.LevelWarn, fmt.Sprintf("warning: %s failed verification (%s): replaced by this run's snapshot and moved aside to %s for inspection",
+			q.Name, strings.Join(problems, "; "), q.Path), "a published snapshot failed verification: moved aside", "name", q.Name, "problems", q.Problems, "moved_to", q.Path)
 	}
 }
