@@ -2,6 +2,7 @@ package snapshot
 
 import (
 	"bufio"
+	"context"
 	"encoding/base64"
 	"encoding/binary"
 	"encoding/json"
@@ -26,6 +27,7 @@ type Journal struct {
 	index map[string]entryPos
 	// appended counts this process's new lines: headers, vectors
 	appended [2]int
+	mirror   *mirrored // nil: the file alone
 }
 
 type entryPos struct{ off, n int64 }
@@ -158,8 +160,8 @@ func (j *Journal) append(jl journalLine) error {
 	}
 	line = append(line, '\n')
 	j.mu.Lock()
-	defer j.mu.Unlock()
 	if _, err := j.f.WriteAt(line, j.end); err != nil {
+		j.mu.Unlock()
 		return fmt.Errorf("journal %s: %w", j.path, err)
 	}
 	j.index[jl.Key] = entryPos{j.end, int64(len(line))}
@@ -169,7 +171,9 @@ func (j *Journal) append(jl journalLine) error {
 	} else {
 		j.appended[1]++
 	}
-	return nil
+	end := j.end
+	j.mu.Unlock()
+	return j.mirror.sync(j, end) // outside the lock: appends go on while a piece is stored
 }
 
 // Appended returns the headers and vectors journaled since it was opened:
@@ -183,8 +187,15 @@ func (j *Journal) Appended() (headers, vectors int) {
 // Close closes the journal file, which stays for the next run.
 func (j *Journal) Close() error { return j.f.Close() }
 
-// Remove deletes the journal once its results are published.
+// Remove deletes the journal once its results are published, and its
+// mirror.
 func (j *Journal) Remove() error {
 	j.f.Close()
-	return os.Remove(j.path)
+	err := os.Remove(j.path)
+	if j.mirror != nil {
+		ctx, cancel := context.WithTimeout(context.Background(), mirrorTimeout)
+		defer cancel()
+		err = errors.Join(err, j.mirror.m.RemoveJournal(ctx))
+	}
+	return err
 }

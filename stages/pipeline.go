@@ -265,7 +265,7 @@ func (r *run) run(ctx context.Context) (*Result, error) {
 			return nil, err
 		}
 	}
-	if r.journal, err = snapshot.OpenJournal(r.target.Journal()); err != nil {
+	if r.journal, err = r.openJournal(ctx); err != nil {
 		return nil, err
 	}
 	prevDir := ""

@@ -41,6 +41,16 @@ func (r *run) stopped(err error, t tally) error {
 	return &Stopped{Err: err, Documents: t.done, Headers: h, Vectors: v, Journal: r.target.Journal()}
 }
 
+// openJournal opens the run's journal: in its state folder, mirrored in
+// the target's store when it keeps one (a bucket), so a run whose machine
+// died resumes on another.
+func (r *run) openJournal(ctx context.Context) (*snapshot.Journal, error) {
+	if m, ok := r.target.Remote.(snapshot.Mirror); ok {
+		return snapshot.OpenMirroredJournal(ctx, r.target.Journal(), m)
+	}
+	return snapshot.OpenJournal(r.target.Journal())
+}
+
 // openPrevious opens the snapshot to reuse from. One that cannot be trusted
 // is reported and ignored; so is a latest that names no snapshot, which
 // this run's publish replaces.

@@ -2,6 +2,7 @@ package main
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -11,6 +12,8 @@ import (
 
 	"github.com/goccy/go-yaml"
 	"github.com/urfave/cli/v3"
+
+	"github.com/ocean-safety/ingest/config"
 )
 
 // TestDeployExamples keeps deploy/ true to the command: every ingest
@@ -18,27 +21,53 @@ import (
 // flags the command has, the shards write where the merge reads, with the
 // same shard count and run id, and the Indexed Job runs one pod per shard.
 func TestDeployExamples(t *testing.T) {
-	commands := map[string]*cli.Command{"index": indexCommand(), "merge": mergeCommand()}
+	commands := map[string]*cli.Command{"index": indexCommand(), "merge": mergeCommand(), "verify": verifyCommand(), "sync": syncCommand()}
 	t.Run("kubernetes", func(t *testing.T) {
-		vars := strings.NewReplacer("${RUN_ID}", "20261201t020000", "${SHARDS}", "4")
-		var shards, merge struct {
+		const image = "registry.example/ingest@sha256:0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef"
+		vars := strings.NewReplacer("${RUN_ID}", "20261201t020000", "${SHARDS}", "4", "${IMAGE}", image)
+		type container struct {
+			Image string   `yaml:"image"`
+			Args  []string `yaml:"args"`
+			Env   []struct {
+				Name  string `yaml:"name"`
+				Value string `yaml:"value"`
+			} `yaml:"env"`
+			EnvFrom []struct {
+				SecretRef struct {
+					Name string `yaml:"name"`
+				} `yaml:"secretRef"`
+			} `yaml:"envFrom"`
+			VolumeMounts []struct {
+				Name      string `yaml:"name"`
+				MountPath string `yaml:"mountPath"`
+			} `yaml:"volumeMounts"`
+		}
+		type job struct {
 			Spec struct {
 				CompletionMode string `yaml:"completionMode"`
 				Completions    int    `yaml:"completions"`
 				Parallelism    int    `yaml:"parallelism"`
 				Template       struct {
 					Spec struct {
-						Containers []struct {
-							Args []string `yaml:"args"`
-						} `yaml:"containers"`
+						Containers []container `yaml:"containers"`
+						Volumes    []struct {
+							Name      string `yaml:"name"`
+							ConfigMap struct {
+								Name string `yaml:"name"`
+							} `yaml:"configMap"`
+						} `yaml:"volumes"`
 					} `yaml:"spec"`
 				} `yaml:"template"`
 			} `yaml:"spec"`
 		}
+		var shards, merge job
 		for name, v := range map[string]any{"shards.yaml": &shards, "merge.yaml": &merge} {
 			b, err := os.ReadFile(filepath.Join("../../deploy/kubernetes", name))
 			if err != nil {
 				t.Fatal(err)
+			}
+			if !strings.Contains(string(b), "image: ${IMAGE}") {
+				t.Errorf("%s: the image is not ${IMAGE}, which run.sh pins by digest", name)
 			}
 			if err := yaml.Unmarshal([]byte(vars.Replace(string(b))), v); err != nil {
 				t.Fatalf("%s: %v", name, err)
@@ -47,9 +76,45 @@ func TestDeployExamples(t *testing.T) {
 		if s := shards.Spec; s.CompletionMode != "Indexed" || s.Completions != 4 || s.Parallelism != 4 {
 			t.Errorf("shards.yaml: got %s with %d completions, %d in parallel; want an Indexed Job of SHARDS pods", s.CompletionMode, s.Completions, s.Parallelism)
 		}
+		cm, secret := readDeployConfig(t)
+		for name, j := range map[string]job{"shards.yaml": shards, "merge.yaml": merge} {
+			c := j.Spec.Template.Spec.Containers[0]
+			if c.Image != image {
+				t.Errorf("%s: image %q, want %q", name, c.Image, image)
+			}
+			flags := checkInvocation(t, commands, c.Args)
+			mounts := map[string]string{}
+			for _, m := range c.VolumeMounts {
+				mounts[m.Name] = m.MountPath
+			}
+			for _, v := range j.Spec.Template.Spec.Volumes {
+				if v.ConfigMap.Name != "" && (v.ConfigMap.Name != cm.name || flags["config"] != mounts[v.Name]+"/"+cm.key) {
+					t.Errorf("%s: --config %s from ConfigMap %s mounted at %s; config.yaml has ConfigMap %s with key %s", name, flags["config"], v.ConfigMap.Name, mounts[v.Name], cm.name, cm.key)
+				}
+			}
+			for _, e := range c.EnvFrom {
+				if e.SecretRef.Name != secret {
+					t.Errorf("%s: envFrom secret %q, config.yaml's Secret is %q", name, e.SecretRef.Name, secret)
+				}
+			}
+			for _, e := range c.Env {
+				if !slices.Contains(envNames(commands), e.Name) {
+					t.Errorf("%s: env %s is none the command reads", name, e.Name)
+				}
+			}
+			if flags["wait"] == "" {
+				t.Errorf("%s: no --wait: a retried pod fails on the lease its killed pod left", name)
+			}
+		}
 		idx := checkInvocation(t, commands, shards.Spec.Template.Spec.Containers[0].Args)
 		mrg := checkInvocation(t, commands, merge.Spec.Template.Spec.Containers[0].Args)
 		checkShardsMeetMerge(t, idx, mrg, 4)
+		for _, f := range []string{"diff", "remove-parts"} {
+			if _, ok := mrg[f]; !ok {
+				t.Errorf("merge.yaml: no --%s", f)
+			}
+		}
+		checkRunScript(t, image)
 	})
 	t.Run("github-actions", func(t *testing.T) {
 		b, err := os.ReadFile("../../deploy/github-actions/knowledge-index.yml")
@@ -57,8 +122,13 @@ func TestDeployExamples(t *testing.T) {
 			t.Fatal(err)
 		}
 		var wf struct {
-			Env  map[string]string `yaml:"env"`
-			Jobs map[string]struct {
+			Concurrency struct {
+				Group            string `yaml:"group"`
+				CancelInProgress bool   `yaml:"cancel-in-progress"`
+			} `yaml:"concurrency"`
+			Permissions map[string]string `yaml:"permissions"`
+			Env         map[string]string `yaml:"env"`
+			Jobs        map[string]struct {
 				Strategy struct {
 					Matrix struct {
 						Shard []int `yaml:"shard"`
@@ -66,7 +136,9 @@ func TestDeployExamples(t *testing.T) {
 				} `yaml:"strategy"`
 				Needs string `yaml:"needs"`
 				Steps []struct {
-					Run string `yaml:"run"`
+					Uses string `yaml:"uses"`
+					Run  string `yaml:"run"`
+					If   string `yaml:"if"`
 				} `yaml:"steps"`
 			} `yaml:"jobs"`
 		}
@@ -83,6 +155,15 @@ func TestDeployExamples(t *testing.T) {
 		if err := yaml.Unmarshal(b, &wf); err != nil {
 			t.Fatal(err)
 		}
+		if wf.Concurrency.Group == "" || wf.Concurrency.CancelInProgress {
+			t.Errorf("concurrency %+v, want a group that queues a second night, never cancels one", wf.Concurrency)
+		}
+		if len(wf.Permissions) != 1 || wf.Permissions["contents"] != "read" {
+			t.Errorf("permissions %v, want contents: read and nothing else", wf.Permissions)
+		}
+		if v := wf.Env["INGEST_VERSION"]; v == "" || v == "latest" {
+			t.Errorf("INGEST_VERSION %q, want a pinned version", v)
+		}
 		n, err := strconv.Atoi(wf.Env["SHARDS"])
 		if err != nil {
 			t.Fatalf("env SHARDS: %v", err)
@@ -95,24 +176,158 @@ func TestDeployExamples(t *testing.T) {
 		}
 		env := strings.NewReplacer(`"$PARTS"`, wf.Env["PARTS"], "$PARTS", wf.Env["PARTS"], `"$SNAPSHOTS/latest"`, wf.Env["SNAPSHOTS"]+"/latest",
 			`"$SNAPSHOTS"`, wf.Env["SNAPSHOTS"], "$SHARDS", wf.Env["SHARDS"])
+		pinned := regexp.MustCompile(`^[\w.-]+/[\w.-]+@[0-9a-f]{40}$`)
 		var got []map[string]string
+		synced := false
 		for _, job := range []string{"shard", "merge"} {
 			for _, s := range wf.Jobs[job].Steps {
-				if f := strings.Fields(env.Replace(s.Run)); len(f) > 1 && f[0] == "ingest" && commands[f[1]] != nil {
-					got = append(got, checkInvocation(t, commands, f[1:]))
+				if s.Uses != "" && !pinned.MatchString(s.Uses) {
+					t.Errorf("%s: uses %s, want an action pinned by its commit", job, s.Uses)
+				}
+				if strings.Contains(s.Run, "go install") && !strings.HasSuffix(strings.TrimSpace(s.Run), "@$INGEST_VERSION") {
+					t.Errorf("%s: %q installs another version than INGEST_VERSION", job, s.Run)
+				}
+				f := strings.Fields(env.Replace(s.Run))
+				if len(f) < 2 || f[0] != "ingest" {
+					continue
+				}
+				flags := checkInvocation(t, commands, f[1:])
+				switch f[1] {
+				case "index", "merge":
+					got = append(got, flags)
+				case "sync":
+					synced = s.If != "" // optional: only where a database is configured
 				}
 			}
 		}
 		if len(got) != 2 {
 			t.Fatalf("got %d ingest index/merge steps, want one of each", len(got))
 		}
+		if !synced {
+			t.Errorf("no optional sync step (ingest sync under an if:)")
+		}
 		if sh := got[0]["shard"]; sh != "0/"+wf.Env["SHARDS"] {
 			t.Errorf("index --shard %s, want K/%s", sh, wf.Env["SHARDS"])
+		}
+		for _, f := range []string{"diff", "remove-parts"} {
+			if _, ok := got[1][f]; !ok {
+				t.Errorf("the merge step has no --%s", f)
+			}
 		}
 		got[0]["shards"] = wf.Env["SHARDS"]
 		got[0]["run-id"], got[1]["run-id"] = wf.Env["INGEST_RUN_ID"], wf.Env["INGEST_RUN_ID"]
 		checkShardsMeetMerge(t, got[0], got[1], n)
 	})
+}
+
+// deployConfig is the ConfigMap of deploy/kubernetes/config.yaml.
+type deployConfig struct{ name, key string }
+
+// readDeployConfig reads config.yaml's ConfigMap (its config file must be
+// one ingest reads) and Secret (its keys the bucket's credentials).
+func readDeployConfig(t *testing.T) (deployConfig, string) {
+	t.Helper()
+	b, err := os.ReadFile("../../deploy/kubernetes/config.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cm deployConfig
+	secret := ""
+	for _, doc := range strings.Split(string(b), "\n---\n") {
+		var obj struct {
+			Kind     string `yaml:"kind"`
+			Metadata struct {
+				Name string `yaml:"name"`
+			} `yaml:"metadata"`
+			Data       map[string]string `yaml:"data"`
+			StringData map[string]string `yaml:"stringData"`
+		}
+		if err := yaml.Unmarshal([]byte(doc), &obj); err != nil {
+			t.Fatalf("config.yaml: %v", err)
+		}
+		switch obj.Kind {
+		case "ConfigMap":
+			for k, v := range obj.Data {
+				cm = deployConfig{obj.Metadata.Name, k}
+				if _, err := config.Parse([]byte(v)); err != nil {
+					t.Errorf("config.yaml's %s: %v", k, err)
+				}
+			}
+		case "Secret":
+			secret = obj.Metadata.Name
+			for _, k := range []string{"AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY", "AWS_REGION"} {
+				if _, ok := obj.StringData[k]; !ok {
+					t.Errorf("config.yaml's Secret lacks %s", k)
+				}
+			}
+		}
+	}
+	if cm.name == "" || secret == "" {
+		t.Fatalf("config.yaml: ConfigMap %q, Secret %q; want both", cm.name, secret)
+	}
+	return cm, secret
+}
+
+// envNames are the environment variables the commands read: their flags'
+// and the few read directly.
+func envNames(commands map[string]*cli.Command) []string {
+	names := []string{"INGEST_WORK_DIR", "JOB_COMPLETION_INDEX"}
+	for _, c := range commands {
+		for _, f := range c.Flags {
+			if e, ok := f.(interface{ GetEnvVars() []string }); ok {
+				names = append(names, e.GetEnvVars()...)
+			}
+		}
+	}
+	return names
+}
+
+// checkRunScript runs run.sh with a kubectl that records what it applies:
+// an image pinned by digest goes into both Jobs; a tag, or none, is
+// refused before anything is applied.
+func checkRunScript(t *testing.T, image string) {
+	t.Helper()
+	if _, err := exec.LookPath("envsubst"); err != nil {
+		t.Logf("envsubst is not installed (gettext-base): run.sh not run")
+		return
+	}
+	bin := t.TempDir()
+	applied := filepath.Join(bin, "applied.yaml")
+	os.WriteFile(filepath.Join(bin, "kubectl"), []byte("#!/bin/sh\ncase \"$1\" in apply) cat >> "+applied+" ;; wait) case \"$2\" in *complete*) exit 0 ;; *) exec sleep 5 ;; esac ;; esac\n"), 0o755)
+	for _, c := range []struct {
+		name, image string
+		want        int
+	}{
+		{"pinned by digest", image, 0},
+		{"a tag", "registry.example/ingest:latest", 2},
+		{"none", "", 2},
+	} {
+		t.Run("run.sh "+c.name, func(t *testing.T) {
+			os.Remove(applied)
+			cmd := exec.Command("bash", "../../deploy/kubernetes/run.sh")
+			cmd.Env = append(os.Environ(), "PATH="+bin+":"+os.Getenv("PATH"), "IMAGE="+c.image, "RUN_ID=20261201t020000", "SHARDS=2")
+			out, err := cmd.CombinedOutput()
+			code := 0
+			if ee, ok := err.(*exec.ExitError); ok {
+				code = ee.ExitCode()
+			} else if err != nil {
+				t.Fatal(err)
+			}
+			if code != c.want {
+				t.Fatalf("got exit %d, want %d:\n%s", code, c.want, out)
+			}
+			b, _ := os.ReadFile(applied)
+			if c.want != 0 {
+				if len(b) > 0 {
+					t.Errorf("applied manifests with an image not pinned by digest:\n%s", b)
+				}
+				return
+			}
+			if n := strings.Count(string(b), "image: "+image); n != 2 {
+				t.Errorf("got the pinned image %d times in what was applied, want 2 (the shards and the merge):\n%s", n, b)
+			}
+		})
+	}
 }
 
 // checkInvocation checks an ingest command line's flags exist and returns
@@ -127,7 +342,9 @@ func checkInvocation(t *testing.T, commands map[string]*cli.Command, args []stri
 	for i := 1; i < len(args); i++ {
 		a := args[i]
 		if !strings.HasPrefix(a, "--") {
-			t.Errorf("%s: %q is not a flag", args[0], a)
+			if cmd.ArgsUsage == "" {
+				t.Errorf("%s: %q is not a flag", args[0], a)
+			}
 			continue
 		}
 		name, value, ok := strings.Cut(strings.TrimPrefix(a, "--"), "=")

@@ -18,7 +18,7 @@ var examples = map[string][]string{
 		"ingest index --corpus docs --shard 0/4 --run-id nightly-1 --publish out/parts",
 	},
 	"merge": {
-		"ingest merge --parts out/parts --shards 4 --run-id nightly-1 --publish out/published --diff",
+		"ingest merge --parts out/parts --shards 4 --run-id nightly-1 --publish out/published --diff --remove-parts",
 		"ingest merge out/parts/shard-0-of-2 out/parts/shard-1-of-2 --out out/knowledge",
 	},
 	"chunk":      {"ingest chunk corpus/ocean/rip-currents.md", "ingest chunk --stats --config ingest.yaml docs"},

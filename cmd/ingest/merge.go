@@ -14,6 +14,7 @@ import (
 	"github.com/ocean-safety/ingest/artifacts"
 	"github.com/ocean-safety/ingest/bucket"
 	"github.com/ocean-safety/ingest/corpus"
+	"github.com/ocean-safety/ingest/internal/redact"
 	"github.com/ocean-safety/ingest/stages"
 )
 
@@ -34,6 +35,7 @@ func mergeCommand() *cli.Command {
 			&cli.StringFlag{Name: "config", Sources: cli.EnvVars("INGEST_CONFIG"), Usage: "YAML config file, for publish.max_shrink"},
 			&cli.BoolFlag{Name: "allow-shrink", Usage: "publish even when the corpus lost more than publish.max_shrink of the current snapshot's documents"},
 			&cli.BoolFlag{Name: "diff", Usage: "with --publish: write <name>.diff.md and .diff.json beside the new snapshot, against the one latest pointed at before"},
+			&cli.BoolFlag{Name: "remove-parts", Usage: "with --parts: once the merged snapshot is published and verified, remove the parts (each shard-K-of-N, and the --parts folder if that leaves it empty)"},
 			&cli.DurationFlag{Name: "wait", HideDefault: true, Usage: "wait up to this long for another run of the same --out or --publish to finish (default: fail at once)"},
 			&cli.BoolFlag{Name: "quiet", Usage: "print only errors and the summary"},
 			jsonFlag("the merge's outcome as JSON, as index --json prints a run's"),
@@ -60,6 +62,13 @@ func mergeAction(ctx context.Context, cmd *cli.Command) error {
 	}
 	if res != nil && publish != "" && cmd.Bool("diff") {
 		diffReport(ctx, cmd, publish, res.Published)
+	}
+	if res != nil && cmd.Bool("remove-parts") {
+		if rerr := removeParts(ctx, cmd.String("parts"), cmd.Int("shards")); rerr != nil {
+			say(cmd, slog.LevelWarn, fmt.Sprintf("warning: the merge is published; removing the parts: %v", rerr), "removing the parts failed", "error", rerr.Error())
+		} else {
+			say(cmd, slog.LevelInfo, fmt.Sprintf("removed the parts at %s", redact.URL(cmd.String("parts"))), "removed the parts", "parts", redact.URL(cmd.String("parts")))
+		}
 	}
 	if cmd.Bool("json") {
 		if werr := writeJSON(cmd.Root().Writer, newRunSummary(ctx, res, err)); werr != nil {
@@ -97,6 +106,9 @@ func runMerge(ctx context.Context, cmd *cli.Command) (*stages.Result, string, er
 	args, err := partArgs(cmd)
 	if err != nil {
 		return nil, "", err
+	}
+	if cmd.Bool("remove-parts") && cmd.String("parts") == "" {
+		return nil, "", usage("--remove-parts removes what --parts DIR --shards N names; give the parts that way")
 	}
 	var dirs []string
 	for _, a := range args {
