@@ -45,6 +45,18 @@ knowledge-index-sharded shards="4": build
     [ $failed = 0 ] || { echo "a shard failed; nothing merged (parts kept in $parts)"; exit 1; }
     {{bin}} merge --parts $parts --shards {{shards}} --run-id $run --publish "{{publish}}" --keep 7 --diff && rm -rf $parts
 
+# The OCI image of HEAD, built without a container daemon (ci/image, on go-containerregistry): out/image/oci (an OCI layout), out/image/ingest.tar (podman load, docker load) and out/image/digest; one commit, one digest.
+image platforms="linux/amd64":
+    rm -rf out/image && bash .ci/image.sh build out/image --platforms {{platforms}}
+
+# Push the image of HEAD where IMAGE points (IMAGE=registry.example/ingest just image-push), tagged with the revision, never as latest alone, and pin it by digest in deploy/kubernetes/image, which deploy/kubernetes/run.sh reads.
+image-push platforms="linux/amd64,linux/arm64":
+    #!/usr/bin/env bash
+    set -euo pipefail
+    : "${IMAGE:?set IMAGE=registry/name, e.g. IMAGE=ghcr.io/you/ingest just image-push}"
+    rm -rf out/image-push
+    bash .ci/image.sh build out/image-push --platforms {{platforms}} --push "$IMAGE:$(git rev-parse --short=12 HEAD)" --pin deploy/kubernetes/image
+
 # Sync the latest published snapshot into pgvector: KB_DATABASE_URL (postgres://…) and KB_TENANT (a UUID).
 knowledge-sync: build
     {{bin}} sync --snapshot "{{publish}}/latest" --to "$KB_DATABASE_URL" --tenant "$KB_TENANT" --migrate

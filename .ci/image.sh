@@ -26,34 +26,52 @@ build() {
   rm -rf "$src"
 }
 
+work=""
 run_tests() {
-  local w rev a b v
-  w=$(mktemp -d "${TMPDIR:-/tmp}/ingest-image-test.XXXXXX")
-  trap 'rm -rf "$w"' EXIT
+  local rev a b v
+  work=$(mktemp -d "${TMPDIR:-/tmp}/ingest-image-test.XXXXXX")
+  trap 'rm -rf "$work"' EXIT
   rev=$(git rev-parse --short=12 HEAD)
-  build "$w/a" >/dev/null
-  build "$w/b" >/dev/null
-  a=$(cat "$w/a/digest") b=$(cat "$w/b/digest")
+  build "$work/a" >/dev/null
+  build "$work/b" >/dev/null
+  a=$(cat "$work/a/digest") b=$(cat "$work/b/digest")
   [ "$a" = "$b" ] || die "two builds of $rev: $a and $b; want one digest"
   echo "two builds of $rev from two clones: one digest, $a"
-  GOFLAGS= go run ./ci/image extract --layout "$w/a/oci" --to "$w/root"
-  v=$("$w/root/usr/local/bin/ingest" --version)
+  GOFLAGS= go run ./ci/image extract --layout "$work/a/oci" --to "$work/root"
+  v=$("$work/root/usr/local/bin/ingest" --version)
   grep -q "$rev" <<<"$v" || die "the layer's binary says \"$v\", not the revision $rev"
   echo "the layer's binary: $v"
-  "$w/root/usr/local/bin/ingest" index --corpus corpus/ocean --out "$w/out" --quiet
-  "$w/root/usr/local/bin/ingest" verify "$w/out" >/dev/null
+  "$work/root/usr/local/bin/ingest" index --corpus corpus/ocean --out "$work/out" --quiet 2>"$work/index.log" || { cat "$work/index.log"; die "the layer's binary failed on corpus/ocean"; }
+  "$work/root/usr/local/bin/ingest" verify "$work/out" >/dev/null
   echo "the layer's binary indexed corpus/ocean into a snapshot that verifies"
-  if ! command -v podman >/dev/null; then
-    echo "no podman here: the image itself was not run"
-  elif ! podman load -q -i "$w/a/ingest.tar" >"$w/podman.log" 2>&1; then
-    echo "podman cannot load the image here ($(tail -1 "$w/podman.log")): not run"
-  elif podman run --rm --network=none -v "$PWD/corpus/ocean:/corpus:ro" "localhost/ingest:$rev" index --corpus /corpus --out /tmp/out --quiet >"$w/podman.log" 2>&1; then
-    echo "podman ran the image on corpus/ocean"
-    podman rmi -f "localhost/ingest:$rev" >/dev/null 2>&1 || true
-  else
-    echo "podman cannot run containers here ($(tail -1 "$w/podman.log")): the image itself was not run"
-    podman rmi -f "localhost/ingest:$rev" >/dev/null 2>&1 || true
+  run_container "$rev"
+}
+
+# run_container REV: the image itself, where podman can run containers. Here (Debian 12, no
+# systemd, cgroups v1) that is podman with runc, cgroupfs and limits within the sandbox's: crun
+# refuses hybrid cgroups, and podman's default limits exceed the hard ones. Without podman and
+# runc (apt-get install podman runc), the image is not run.
+run_container() {
+  local rev=$1 image="localhost/ingest:$1"
+  local podman=(podman --runtime runc --cgroup-manager=cgroupfs)
+  if ! command -v podman >/dev/null || ! command -v runc >/dev/null; then
+    echo "no podman and runc here (apt-get install podman runc): the image itself was not run"
+    return 0
   fi
+  if ! "${podman[@]}" load -q -i "$work/a/ingest.tar" >"$work/podman.log" 2>&1; then
+    echo "podman cannot load the image here ($(tail -1 "$work/podman.log")): not run"
+    return 0
+  fi
+  mkdir -p "$work/pod-out" && chmod 777 "$work/pod-out" # the image's user is 65532
+  if timeout 120 "${podman[@]}" run --rm --network=none --ulimit nofile=1024:1024 --ulimit nproc=1024:1024 \
+      -v "$PWD/corpus/ocean:/corpus:ro" -v "$work/pod-out:/out" "$image" \
+      index --corpus /corpus --out /out/snap --quiet >"$work/podman.log" 2>&1; then
+    "$work/root/usr/local/bin/ingest" verify "$work/pod-out/snap" >/dev/null || die "the image's snapshot does not verify"
+    echo "podman ran the image on corpus/ocean as user 65532: $(grep -o '[0-9]* documents.*chunks' "$work/podman.log" | head -1), and it verifies"
+  else
+    echo "podman cannot run containers here ($(tail -1 "$work/podman.log")): the image itself was not run"
+  fi
+  "${podman[@]}" rmi -f "$image" >/dev/null 2>&1 || true
 }
 
 case "${1:-}" in
