@@ -1,0 +1,97 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"text/tabwriter"
+
+	"github.com/urfave/cli/v3"
+
+	"github.com/ocean-safety/ingest/artifacts"
+	"github.com/ocean-safety/ingest/bucket"
+)
+
+func listCommand() *cli.Command {
+	return &cli.Command{
+		Name:      "list",
+		Usage:     "list the snapshots published to a folder or bucket (newest first, which is latest) and the parts of sharded runs left there",
+		ArgsUsage: "DIR|URL",
+		Flags:     []cli.Flag{jsonFlag("{place, latest, snapshots: [{name, path, created_at, documents, chunks, embedder, dims, header_writer, bytes, latest}], parts: [{path, run, shard, snapshot}]}")},
+		Action: func(ctx context.Context, cmd *cli.Command) error {
+			if cmd.Args().Len() != 1 {
+				return usage("list needs one DIR or bucket URL (what index --publish wrote to)")
+			}
+			l, err := listPlace(ctx, cmd.Args().First())
+			if err != nil {
+				return err
+			}
+			if cmd.Bool("json") {
+				return writeJSON(cmd.Root().Writer, l)
+			}
+			printListing(cmd.Root().Writer, l)
+			return nil
+		},
+	}
+}
+
+// listPlace lists a publish folder, a snapshot folder, a parts folder or a
+// bucket prefix.
+func listPlace(ctx context.Context, place string) (*artifacts.Listing, error) {
+	if !bucket.IsURL(place) {
+		l, err := artifacts.List(place)
+		if err != nil {
+			return nil, usage("list %s: %v", place, err)
+		}
+		return l, nil
+	}
+	store, err := bucket.Open(ctx, place)
+	if err != nil {
+		return nil, err
+	}
+	defer store.Close()
+	return store.List(ctx)
+}
+
+func printListing(w io.Writer, l *artifacts.Listing) {
+	if len(l.Snapshots) == 0 && len(l.Parts) == 0 {
+		fmt.Fprintf(w, "%s: no snapshot and no part\n", l.Place)
+		return
+	}
+	if len(l.Snapshots) > 0 {
+		fmt.Fprintf(w, "%s: %s\n", l.Place, plural(len(l.Snapshots), "snapshot"))
+		tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+		fmt.Fprintln(tw, "  \tNAME\tCREATED\tDOCUMENTS\tCHUNKS\tEMBEDDER\tHEADERS\tSIZE")
+		for _, s := range l.Snapshots {
+			mark := ""
+			if s.Latest {
+				mark = "latest →"
+			}
+			fmt.Fprintf(tw, "  %s\t%s\t%s\t%d\t%d\t%s (%d)\t%s\t%s\n", mark, s.Name, s.CreatedAt, s.Documents, s.Chunks, s.Embedder, s.Dims, s.HeaderWriter, size(s.Bytes))
+		}
+		tw.Flush()
+	}
+	if len(l.Parts) > 0 {
+		fmt.Fprintf(w, "%s of sharded runs left here (merge --remove-parts removes a merged run's):\n", plural(len(l.Parts), "part"))
+		for _, p := range l.Parts {
+			what := "no snapshot (its run did not finish)"
+			if s := p.Snapshot; s != nil {
+				what = fmt.Sprintf("%s, %s, %d documents, %d chunks", s.Name, s.CreatedAt, s.Documents, s.Chunks)
+			}
+			fmt.Fprintf(w, "  %s  shard %s: %s\n", p.Path, p.Shard, what)
+		}
+	}
+}
+
+// size is a byte count as a person reads it.
+func size(n int64) string {
+	switch {
+	case n >= 1e9:
+		return fmt.Sprintf("%.1f GB", float64(n)/1e9)
+	case n >= 1e6:
+		return fmt.Sprintf("%.1f MB", float64(n)/1e6)
+	case n >= 1e3:
+		return fmt.Sprintf("%.0f kB", float64(n)/1e3)
+	}
+	return fmt.Sprintf("%d B", n)
+}
