@@ -114,7 +114,7 @@ func List(dir string) (*Listing, error) {
 		switch {
 		case PartName.MatchString(e.Name()):
 			l.Parts = append(l.Parts, localPart(p, ""))
-		case checkSnapshotName(e.Name()) == nil && isSnapshot(p):
+		case checkSnapshotName(e.Name()) == nil && hasManifest(p):
 		case checkSnapshotName(e.Name()) == nil: // a run's folder of parts?
 			sub, _ := os.ReadDir(p)
 			for _, se := range sub {

@@ -15,6 +15,7 @@ var examples = map[string][]string{
 		"ingest index --corpus docs --publish 's3://knowledge/snapshots?region=eu-west-1' --config ingest.yaml",
 		"ingest index --corpus docs --out out/knowledge --llm ollama:qwen2.5:7b --embedder ollama:bge-m3 --ollama-host http://gpu-0:11434",
 		"ingest index --corpus docs --out out/knowledge --plan",
+		"ingest index --corpus docs --out out/knowledge --ignore table-in-prose --strict --log-format json",
 		"ingest index --corpus docs --shard 0/4 --run-id nightly-1 --publish out/parts",
 	},
 	"merge": {
@@ -44,6 +45,13 @@ var examples = map[string][]string{
 		"INGEST_PUSH_TOKEN=… ingest push --snapshot out/published/latest --to https://kb.internal/v1/ingest",
 	},
 	"embed": {`ingest embed --snapshot out/knowledge "rip current near the shore"`},
+	"list":  {"ingest list out/published", "ingest list --json 's3://knowledge/snapshots?region=eu-west-1'", "ingest list s3://knowledge/parts"},
+	"config": {
+		"ingest config",
+		"ingest config --config ingest.yaml --corpus docs --workers 2",
+		"INGEST_WORKERS=4 ingest config --config ingest.yaml --json",
+	},
+	"init": {"ingest init docs", "ingest init --output ingest.yaml ../site/content/pt", "ingest init --output - ."},
 }
 
 // withExamples adds c's EXAMPLES section to its help page.

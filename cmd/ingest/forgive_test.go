@@ -71,7 +71,7 @@ func TestHelpExamples(t *testing.T) {
 					continue
 				}
 				for _, a := range f[i+2:] {
-					if !strings.HasPrefix(a, "-") {
+					if !strings.HasPrefix(a, "-") || a == "-" { // "-": stdout, a value
 						continue
 					}
 					name, _, _ := strings.Cut(strings.TrimLeft(a, "-"), "=")

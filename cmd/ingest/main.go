@@ -161,7 +161,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 // commands are ingest's commands, in the order help lists them.
 func commands() []*cli.Command {
 	return []*cli.Command{indexCommand(), mergeCommand(), chunkCommand(), inspectCommand(), unitsCommand(), thresholdsCommand(), searchCommand(),
-		evalCommand(), diffCommand(), verifyCommand(), syncCommand(), pushCommand(), embedCommand(), listCommand()}
+		evalCommand(), diffCommand(), verifyCommand(), syncCommand(), pushCommand(), embedCommand(), listCommand(), configCommand(), initCommand()}
 }
 
 // exitCode maps an error to the process exit code, in one place.

@@ -1,0 +1,137 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"slices"
+	"strings"
+
+	"github.com/urfave/cli/v3"
+
+	"github.com/ocean-safety/ingest/config"
+	"github.com/ocean-safety/ingest/corpus"
+)
+
+// runSettingFlags are index's flags that set a config key, by flag name.
+var runSettingFlags = map[string]string{
+	"corpus": "corpus", "out": "out", "prev": "prev", "workers": "workers", "strict": "strict",
+	"llm-concurrency": "llm_concurrency", "embed-concurrency": "embed_concurrency", "ignore": "diagnostics.ignore",
+}
+
+func configCommand() *cli.Command {
+	flags := []cli.Flag{jsonFlag("[{key, value, source, where}]: source is default, file, env or flag")}
+	for _, f := range indexCommand().Flags { // what index would make of the same flags
+		if n := f.Names()[0]; n != "json" {
+			flags = append(flags, f)
+		}
+	}
+	return &cli.Command{
+		Name:  "config",
+		Usage: "print the configuration index would run with (the defaults, --config, the environment and the flags) and where each value came from",
+		Flags: flags,
+		Action: func(ctx context.Context, cmd *cli.Command) error {
+			f, err := loadConfig(cmd)
+			if err != nil {
+				return err
+			}
+			applyRunFlags(cmd, &f.Run)
+			if cmd.IsSet("out") {
+				f.Out = cmd.String("out")
+			}
+			if cmd.IsSet("prev") {
+				f.Prev = cmd.String("prev")
+			}
+			path := cmd.String("config")
+			var raw []byte
+			if path != "" {
+				if raw, err = os.ReadFile(path); err != nil {
+					return usage("config: %v", err)
+				}
+			}
+			settings, err := config.Explain(f, path, raw, overrides(cmd))
+			if err != nil {
+				return err
+			}
+			if cmd.Bool("json") {
+				var leaves []config.Setting
+				for _, s := range settings {
+					if s.Source != "" {
+						leaves = append(leaves, s)
+					}
+				}
+				return writeJSON(cmd.Root().Writer, leaves)
+			}
+			printSettings(cmd.Root().Writer, path, f.Run.Corpus, settings)
+			if err := f.Validate(); err != nil {
+				return settingsError(err) // shown, and named as index would name it
+			}
+			return nil
+		},
+	}
+}
+
+// overrides are the keys the command line and the environment set, with
+// which flag or variable set each.
+func overrides(cmd *cli.Command) map[string]config.Origin {
+	over := map[string]config.Origin{}
+	args := os.Args
+	if r := cmd.Root(); r != nil && len(r.Args().Slice()) > 0 {
+		args = r.Args().Slice()
+	}
+	for name, key := range runSettingFlags {
+		if !cmd.IsSet(name) {
+			continue
+		}
+		typed := slices.ContainsFunc(args, func(a string) bool {
+			n, _, _ := strings.Cut(strings.TrimLeft(a, "-"), "=")
+			return strings.HasPrefix(a, "-") && n == name
+		})
+		o := config.Origin{Source: config.FromFlag, Where: "--" + name}
+		if !typed {
+			for _, f := range cmd.Flags {
+				if f.Names()[0] != name {
+					continue
+				}
+				if e, ok := f.(interface{ GetEnvVars() []string }); ok {
+					for _, v := range e.GetEnvVars() {
+						if _, set := os.LookupEnv(v); set {
+							o = config.Origin{Source: config.FromEnv, Where: v}
+						}
+					}
+				}
+			}
+		}
+		over[key] = o
+	}
+	return over
+}
+
+func printSettings(w io.Writer, path, corpusDir string, settings []config.Setting) {
+	from := "the defaults"
+	if path != "" {
+		from += ", " + path
+	}
+	fmt.Fprintf(w, "# what ingest index runs with: %s, the environment and the flags, each over the one before\n", from)
+	for _, s := range settings {
+		name := s.Key[strings.LastIndexByte(s.Key, '.')+1:]
+		line := strings.Repeat("  ", s.Depth) + name + ":"
+		if s.Source == "" { // a mapping: its keys follow
+			fmt.Fprintln(w, line)
+			continue
+		}
+		line += " " + s.Text
+		note := s.Source
+		if s.Where != "" {
+			note += " " + s.Where
+		}
+		switch {
+		case s.Key == "chunk.min" && s.Text == "-1":
+			note += " (left out: a quarter of chunk.max)"
+		case s.Key == "source_label" && s.Text == `""` && corpusDir != "":
+			note += " (left out: " + corpus.DefaultSourceLabel(corpusDir) + ", from the corpus folder)"
+		}
+		fmt.Fprintf(w, "%-44s # %s\n", line, note)
+	}
+}

@@ -1,0 +1,77 @@
+package config
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Site is what ingest init found of a docs folder (package site detects
+// it; config only writes).
+type Site struct {
+	Generator string   // hugo, docusaurus, mkdocs or ""
+	Evidence  string   // what it was recognised by
+	Content   string   // the folder to index
+	Lang      string   // the language the content folder is named for
+	Langs     []string // its language folders
+	SiteURL   string   // the site's address, "" when unknown
+	Partials  []string // globs of partials
+	Documents int
+}
+
+// Starter is a commented config file for a site: the few keys a docs
+// folder needs, set where what was found says how, and the rest as
+// comments with their defaults. It parses as a config (TestStarter).
+func Starter(s Site) string {
+	var b strings.Builder
+	w := func(format string, a ...any) { fmt.Fprintf(&b, format+"\n", a...) }
+	what := "Markdown of no generator ingest knows"
+	if s.Generator != "" {
+		what = fmt.Sprintf("a %s site (%s)", map[string]string{"hugo": "Hugo", "docusaurus": "Docusaurus", "mkdocs": "MkDocs"}[s.Generator], s.Evidence)
+	}
+	w("# ingest config for %s: %s, %d Markdown files.", s.Content, what, s.Documents)
+	if len(s.Langs) > 0 {
+		w("# Language folders: %s. Each document's language is its folder's; index a translation", strings.Join(s.Langs, ", "))
+		w("# on its own (--corpus %s/%s) to give it its own source label and URLs.", strings.TrimSuffix(s.Content, "/"), s.Langs[len(s.Langs)-1])
+	}
+	w("# Every key left out takes its default: ingest config --config FILE prints them all,")
+	w("# with where each value comes from. Then: ingest index --corpus %s --config FILE --out out/knowledge", s.Content)
+	w("")
+	base := s.SiteURL
+	urlNote := ""
+	if base == "" {
+		base = "https://docs.example.org/"
+		urlNote = " (set the site's address: none was found)"
+	}
+	tmpl := base + "{path}/"
+	if s.Lang != "" && s.Lang != "en" { // a translation: Hugo and Docusaurus serve it under its language
+		tmpl = base + "{lang}/{path}/"
+	}
+	w("# A page's address for documents that name none: {path} is the file's path without its")
+	w("# extension and a final index or _index, {lang} its language (en, pt)%s.", urlNote)
+	w("source_url_template: %q", tmpl)
+	if len(s.Partials) > 0 {
+		w("# Pieces of pages that the generator includes, not pages of their own.")
+		w("exclude: [%s]", quoteList(s.Partials))
+	} else {
+		w("# exclude: [\"**/drafts/**\"]   # doublestar globs of files that are not pages")
+	}
+	w("")
+	w("# default_lang: en          # a document's language when neither it nor its folder says (en or pt)")
+	w("# source_label: \"\"          # the scope key of every chunk; left out: the folder's name (a language folder with its parent's)")
+	w("# require_source: true      # false: a document without a source URL is a warning, not rejected")
+	w("# metadata_keys: [tags]     # front-matter keys copied into each chunk's metadata")
+	w("# chunk: {unit: chars, max: 700, overlap: 0}")
+	w("# diagnostics:              # warnings the corpus lives with: not printed, not failing --strict")
+	w("#   ignore: [table-in-prose]")
+	w("#   paths: {\"blog/**\": [\"*\"]}")
+	w("# publish: {max_shrink: 0.5}")
+	return b.String()
+}
+
+func quoteList(vs []string) string {
+	q := make([]string, len(vs))
+	for i, v := range vs {
+		q[i] = fmt.Sprintf("%q", v)
+	}
+	return strings.Join(q, ", ")
+}

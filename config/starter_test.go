@@ -1,0 +1,75 @@
+package config
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestStarter: what ingest init writes is a config file (strict: every key
+// a known one), valid, and says what was found.
+func TestStarter(t *testing.T) {
+	for _, c := range []struct {
+		name     string
+		site     Site
+		template string
+		exclude  []string
+	}{
+		{"a Hugo translation with its address", Site{Generator: "hugo", Evidence: "hugo.toml", Content: "content/pt", Lang: "pt", SiteURL: "https://opentelemetry.io/", Partials: []string{"**/_includes/**"}},
+			"https://opentelemetry.io/{lang}/{path}/", []string{"**/_includes/**"}},
+		{"a site's default language", Site{Generator: "docusaurus", Evidence: "docusaurus.config.js", Content: "docs", Langs: []string{"pt-BR"}, SiteURL: "https://docs.example.com/"},
+			"https://docs.example.com/{path}/", nil},
+		{"no generator, no address", Site{Content: "notes"}, "https://docs.example.org/{path}/", nil},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			text := Starter(c.site)
+			f, err := Parse([]byte(text))
+			if err != nil {
+				t.Fatalf("the starter does not parse: %v\n%s", err, text)
+			}
+			if err := f.Validate(); err != nil {
+				t.Errorf("the starter is not valid: %v", err)
+			}
+			if f.Run.SourceURLTemplate != c.template || strings.Join(f.Run.Exclude, ",") != strings.Join(c.exclude, ",") {
+				t.Errorf("got template %q, exclude %v; want %q, %v", f.Run.SourceURLTemplate, f.Run.Exclude, c.template, c.exclude)
+			}
+			if c.site.Generator != "" && !strings.Contains(text, c.site.Evidence) {
+				t.Errorf("the starter does not say what the site was recognised by:\n%s", text)
+			}
+		})
+	}
+}
+
+// TestExplain: every leaf of the effective config with its source: the
+// file (and line), an override, else the default.
+func TestExplain(t *testing.T) {
+	raw := []byte("chunk:\n  max: 500\nexclude: [\"**/_includes/**\"]\n")
+	f, err := Parse(raw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.Run.Workers = 3
+	got, err := Explain(f, "ingest.yaml", raw, map[string]Origin{"workers": {FromEnv, "INGEST_WORKERS"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	by := map[string]Setting{}
+	for _, s := range got {
+		by[s.Key] = s
+	}
+	for _, want := range []Setting{
+		{Key: "chunk.max", Text: "500", Source: FromFile, Where: "ingest.yaml:2"},
+		{Key: "exclude", Text: `["**/_includes/**"]`, Source: FromFile, Where: "ingest.yaml:3"},
+		{Key: "workers", Text: "3", Source: FromEnv, Where: "INGEST_WORKERS"},
+		{Key: "chunk.unit", Text: "chars", Source: FromDefault},
+		{Key: "push.timeout", Text: "1m0s", Source: FromDefault},
+		{Key: "diagnostics.paths", Text: "{}", Source: FromDefault},
+	} {
+		g := by[want.Key]
+		if g.Text != want.Text || g.Source != want.Source || g.Where != want.Where {
+			t.Errorf("%s: got %q from %s %s, want %q from %s %s", want.Key, g.Text, g.Source, g.Where, want.Text, want.Source, want.Where)
+		}
+	}
+	if s := by["chunk"]; s.Source != "" {
+		t.Errorf("chunk: got a value from %s, want a heading", s.Source)
+	}
+}
