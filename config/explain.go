@@ -12,10 +12,10 @@ import (
 // Setting is one key of an effective configuration and where its value
 // came from, for ingest config.
 type Setting struct {
-	Key   string `json:"key"` // dotted: chunk.max
-	Value any    `json:"value"`
-	Text  string `json:"-"` // Value as YAML writes it on one line: 700, "", [a, b]
-	Depth int    `json:"-"` // how deep Key is nested
+	Key    string `json:"key"` // dotted: chunk.max
+	Value  any    `json:"value"`
+	Text   string `json:"-"` // Value as YAML writes it on one line: 700, "", [a, b]
+	Depth  int    `json:"-"` // how deep Key is nested
 	Source string `json:"source"`
 	// Where says which: the file and line, the environment variable, the
 	// flag.
