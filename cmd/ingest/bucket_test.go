@@ -64,9 +64,15 @@ func TestPublishToBucket(t *testing.T) {
 	}
 	latest := strings.Replace(pub, "ocean?", "ocean/latest?", 1)
 	older := strings.Replace(pub, "ocean?", "ocean/"+first.Snapshot.Name+"?", 1)
-	for _, args := range [][]string{{"verify", latest}, {"inspect", older}, {"diff", older, latest}} {
-		if code, stdout, stderr := runCLI(context.Background(), "", args...); code != exitOK || strings.Contains(stdout+stderr, "PLANTED") {
+	for _, args := range [][]string{{"verify", latest}, {"inspect", older}, {"diff", older, latest}, {"verify", "--json", latest}, {"inspect", "--json", older}} {
+		code, stdout, stderr := runCLI(context.Background(), "", args...)
+		if code != exitOK || strings.Contains(stdout+stderr, "PLANTED") {
 			t.Errorf("%s: got exit %d: %s%s", args[0], code, stdout, stderr)
+		}
+		// The snapshot is named as it was given, not by the folder it was
+		// fetched to.
+		if want := args[len(args)-1]; args[0] != "diff" && (!strings.Contains(stdout, strings.Split(want, "?")[0]) || strings.Contains(stdout, os.TempDir())) {
+			t.Errorf("%v: got %.300q, want it to name %s and no temporary folder", args, stdout, strings.Split(want, "?")[0])
 		}
 	}
 }

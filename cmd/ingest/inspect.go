@@ -47,6 +47,7 @@ func inspectCommand() *cli.Command {
 			if err != nil {
 				return err
 			}
+			in.Dir = shownAs(cmd.Args().First()) // a bucket's URL as given, not the folder it was fetched to
 			if cmd.Bool("json") {
 				err = writeJSON(cmd.Root().Writer, in)
 			} else {
@@ -58,7 +59,7 @@ func inspectCommand() *cli.Command {
 			if !in.OK {
 				m, rb := in.Manifest, in.ReadBack
 				return fmt.Errorf("inspect %s: the file holds %d chunks of %d documents, the manifest says %d of %d",
-					dir, rb.Chunks, rb.Documents, m.Counts.Chunks, m.Counts.Documents)
+					in.Dir, rb.Chunks, rb.Documents, m.Counts.Chunks, m.Counts.Documents)
 			}
 			return nil
 		},

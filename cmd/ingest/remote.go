@@ -53,6 +53,16 @@ func splitSnapshotURL(raw string) (prefix, snapshot string, err error) {
 	return u.String(), snapshot, nil
 }
 
+// shownAs is a snapshot argument as messages show it: a path as given, a
+// URL as given with its credentials removed (never the temporary folder a
+// bucket's snapshot was fetched to).
+func shownAs(arg string) string {
+	if bucket.IsURL(arg) {
+		return models.RedactURL(arg)
+	}
+	return arg
+}
+
 // errNothingPublished is URL/latest of a prefix no run has published to.
 var errNothingPublished = errors.New("nothing published yet")
 

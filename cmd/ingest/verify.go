@@ -30,6 +30,7 @@ func verifyCommand() *cli.Command {
 			if err != nil {
 				return err
 			}
+			rep.Dir = shownAs(cmd.Args().First()) // a bucket's URL as given, not the folder it was fetched to
 			if cmd.Bool("json") {
 				if err := writeJSON(cmd.Root().Writer, struct {
 					*artifacts.VerifyReport
@@ -41,7 +42,7 @@ func verifyCommand() *cli.Command {
 				printVerify(cmd.Root().Writer, rep)
 			}
 			if failed := rep.Failed(); len(failed) > 0 {
-				return fmt.Errorf("verify %s: %s failed", dir, strings.Join(failed, ", "))
+				return fmt.Errorf("verify %s: %s failed", rep.Dir, strings.Join(failed, ", "))
 			}
 			return nil
 		},
