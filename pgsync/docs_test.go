@@ -4,14 +4,17 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/jackc/pgx/v5"
 
+	"github.com/ocean-safety/ingest/artifacts"
 	"github.com/ocean-safety/ingest/internal/recipes"
 	"github.com/ocean-safety/ingest/lexical"
 	"github.com/ocean-safety/ingest/pgsync"
+	"github.com/ocean-safety/ingest/schema"
 )
 
 // TestConsumerDocsPgvector runs the pgvector recipes of docs/consumers.md
@@ -35,7 +38,21 @@ func TestConsumerDocsPgvector(t *testing.T) {
 		t.Fatal(err)
 	}
 	qjson, _ := json.Marshal(q[0])
-	psqlVars := strings.NewReplacer(":'q'", "'"+string(qjson)+"'", ":'tenant'", "'"+tenantA+"'", pgsync.DefaultTable, table)
+	// :'ids', chunk ids as a diff lists them: the base snapshot's first two.
+	var ids []string
+	withConn(t, url, func(conn *pgx.Conn) {
+		rows, err := conn.Query(context.Background(), "SELECT snapshot_chunk_id::text FROM "+table+" WHERE tenant_id = $1 ORDER BY doc_path, chunk_order LIMIT 2", tenantA)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for rows.Next() {
+			var id string
+			rows.Scan(&id)
+			ids = append(ids, id)
+		}
+	})
+	psqlVars := strings.NewReplacer(":'q'", "'"+string(qjson)+"'", ":'tenant'", "'"+tenantA+"'", ":'beach'", "'"+beachOf(t, snaps.base)+"'",
+		":'ids'", "'{"+strings.Join(ids, ",")+"}'", pgsync.DefaultTable, table)
 	for _, r := range rs {
 		t.Run(fmt.Sprintf("consumers.md:%d", r.Line), func(t *testing.T) {
 			withConn(t, url, func(conn *pgx.Conn) {
@@ -62,4 +79,25 @@ func TestConsumerDocsPgvector(t *testing.T) {
 			})
 		})
 	}
+}
+
+// beachOf is a beach a snapshot's chunks name.
+func beachOf(t *testing.T, snap string) string {
+	t.Helper()
+	cf, err := artifacts.OpenChunks(filepath.Join(snap, artifacts.ChunksFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cf.Close()
+	beach := ""
+	cf.Each(context.Background(), func(c schema.Chunk) error {
+		if beach == "" && c.BeachID != "" {
+			beach = c.BeachID
+		}
+		return nil
+	})
+	if beach == "" {
+		t.Fatal("the snapshot names no beach")
+	}
+	return beach
 }

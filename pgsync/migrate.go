@@ -37,6 +37,7 @@ type migration struct {
 // are recorded in kb_schema_migrations. Never edit a released step: add one.
 var migrations = []migration{
 	{1, "chunks table, row-level security, grants, sync state", migration1},
+	{2, "snapshot_chunk_id: the snapshot's chunk_id, indexed", migration2},
 }
 
 // LatestMigration is the version a table must be at for this build to sync it.
@@ -80,6 +81,18 @@ func migration1(t Table) []string {
 	PRIMARY KEY (table_name, tenant_id, source_label)
 )`,
 		`REVOKE ALL ON ` + stateTable + ` FROM PUBLIC`,
+	}
+}
+
+// migration2 adds the snapshot's chunk_id to every row, indexed per
+// tenant, so the ids ingest diff --format json lists find their rows. A row
+// written before it has none; the next sync replaces every such row (a
+// row's id covers snapshot_chunk_id), so the column is filled by then.
+func migration2(t Table) []string {
+	n := ident(t.Name)
+	return []string{
+		fmt.Sprintf(`ALTER TABLE %s ADD COLUMN IF NOT EXISTS snapshot_chunk_id uuid`, n),
+		fmt.Sprintf(`CREATE INDEX IF NOT EXISTS %s ON %s (tenant_id, snapshot_chunk_id)`, ident(t.Name+"_snapshot_chunk_idx"), n),
 	}
 }
 

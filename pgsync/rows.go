@@ -21,6 +21,7 @@ func VersionID(docVersion string) uuid.UUID { return destination.VersionID(docVe
 // row is one chunk as the table holds it.
 type row struct {
 	id, doc, version uuid.UUID
+	chunk            uuid.UUID // the snapshot's chunk_id
 	c                schema.Chunk
 }
 
@@ -38,7 +39,11 @@ func newRow(tenant uuid.UUID, c schema.Chunk) (row, error) {
 	if c.SectionPath == nil {
 		c.SectionPath = []string{} // text[] NOT NULL: an empty path is '{}', not NULL
 	}
-	r := row{doc: doc, version: VersionID(c.DocVersion), c: c}
+	chunk, err := uuid.Parse(c.ChunkID)
+	if err != nil {
+		return row{}, fmt.Errorf("chunk %s: chunk_id %q is not a UUID", c.Key(), c.ChunkID)
+	}
+	r := row{doc: doc, version: VersionID(c.DocVersion), chunk: chunk, c: c}
 	r.id = uuid.NewSHA1(destination.IDSpace, append(tenant[:], r.digest()...))
 	return r, nil
 }
@@ -55,6 +60,7 @@ func (r row) digest() []byte {
 	c := r.c
 	h.Write(r.doc[:])
 	h.Write(r.version[:])
+	h.Write(r.chunk[:])
 	for _, s := range []string{string(c.Element), c.ContentHash, string(c.Kind), string(c.Lang), c.SourceLabel,
 		c.BeachID, c.ContextHeader, c.DocPath, c.DocTitle, c.SourceURL, fmt.Sprint(c.Order), fmt.Sprint(c.Safety)} {
 		put(s)
@@ -81,7 +87,7 @@ func (r row) values(tenant uuid.UUID) []any {
 	}
 	return []any{pgUUID(r.id), pgUUID(tenant), pgUUID(r.doc), pgUUID(r.version), string(c.Element), c.Text,
 		pgvector.NewVector(c.Embedding), int32(c.Order), string(c.Kind), string(c.Lang), c.SourceLabel, beach,
-		c.SectionPath, c.ContextHeader, c.ContentHash, c.Safety, c.DocPath, c.DocTitle, c.SourceURL}
+		c.SectionPath, c.ContextHeader, c.ContentHash, c.Safety, c.DocPath, c.DocTitle, c.SourceURL, pgUUID(r.chunk)}
 }
 
 func pgUUID(u uuid.UUID) pgtype.UUID { return pgtype.UUID{Bytes: u, Valid: true} }

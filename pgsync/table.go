@@ -83,6 +83,7 @@ func (t Table) columns() []column {
 		{"doc_path", "text", true},
 		{"doc_title", "text", true},
 		{"source_url", "text", true},
+		{"snapshot_chunk_id", "uuid", false}, // migration 2: null only on rows of a table migrated before any sync since
 	}
 }
 
