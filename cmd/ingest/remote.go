@@ -58,7 +58,7 @@ func splitSnapshotURL(raw string) (prefix, snapshot string, err error) {
 // bucket's snapshot was fetched to).
 func shownAs(arg string) string {
 	if bucket.IsURL(arg) {
-		return models.RedactURL(arg)
+		return redact.URL(arg)
 	}
 	return arg
 }
