@@ -37,12 +37,12 @@ var examples = map[string][]string{
 	},
 	"verify": {"ingest verify out/knowledge", "ingest verify 's3://knowledge/snapshots/latest'"},
 	"sync": {
-		`ingest sync --snapshot out/published/latest --to "postgres://ingest:$PGPASSWORD@db/kb" --tenant $TENANT --migrate`,
-		`ingest sync --snapshot out/published/latest --to "postgres://ingest:$PGPASSWORD@db/kb" --tenant $TENANT --plan`,
+		`ingest sync --snapshot out/published/latest --to "$KB_DATABASE_URL" --tenant $TENANT --migrate`,
+		`ingest sync --snapshot 's3://knowledge/snapshots/latest' --to "$KB_DATABASE_URL" --tenant $TENANT --plan`,
 	},
 	"push": {
 		"ingest push --snapshot out/published/latest --to https://kb.internal/v1/ingest --tenant $TENANT --plan",
-		"INGEST_PUSH_TOKEN=… ingest push --snapshot out/published/latest --to https://kb.internal/v1/ingest",
+		"ingest push --snapshot out/published/latest --to https://kb.internal/v1/ingest --header-file /run/secrets/kb-headers",
 	},
 	"embed": {`ingest embed --snapshot out/knowledge "rip current near the shore"`},
 	"list":  {"ingest list out/published", "ingest list --json 's3://knowledge/snapshots?region=eu-west-1'", "ingest list s3://knowledge/parts"},

@@ -161,3 +161,37 @@ func requestItems(path string, body []byte) []string {
 	json.Unmarshal(body, &req)
 	return req.Input
 }
+
+// TestMergeRemovesParts: merge --remove-parts removes a folder's parts
+// once the merged snapshot is published, and the folder they were in; it
+// takes only parts named by --parts and --shards, and a failed merge
+// removes nothing.
+func TestMergeRemovesParts(t *testing.T) {
+	corpusDir := copyCorpus(t, filepath.Join(t.TempDir(), "corpus"))
+	parts := filepath.Join(t.TempDir(), "parts", "r1")
+	for k := range 2 {
+		if code, _, stderr := runCLI(context.Background(), "", "index", "--corpus", corpusDir, "--shard", fmt.Sprintf("%d/2", k), "--run-id", "r1", "--publish", parts, "--quiet"); code != exitOK {
+			t.Fatalf("shard %d: exit %d: %s", k, code, stderr)
+		}
+	}
+	pub := filepath.Join(t.TempDir(), "pub")
+	if code, _, stderr := runCLI(context.Background(), "", "merge", filepath.Join(parts, "shard-0-of-2"), filepath.Join(parts, "shard-1-of-2"), "--publish", pub, "--remove-parts"); code != exitUsage || !strings.Contains(stderr, "--remove-parts") {
+		t.Errorf("--remove-parts with parts as arguments: exit %d, %q; want 2", code, stderr)
+	}
+	if code, _, stderr := runCLI(context.Background(), "", "merge", "--parts", parts, "--shards", "2", "--run-id", "other", "--publish", pub, "--remove-parts"); code != exitUsage {
+		t.Errorf("a merge that fails: exit %d: %s", code, stderr)
+	}
+	if _, err := os.Stat(parts); err != nil {
+		t.Fatalf("a failed merge removed the parts: %v", err)
+	}
+	code, _, stderr := runCLI(context.Background(), "", "merge", "--parts", parts, "--shards", "2", "--run-id", "r1", "--publish", pub, "--remove-parts")
+	if code != exitOK || !strings.Contains(stderr, "removed the parts at "+parts) {
+		t.Fatalf("merge --remove-parts: exit %d:\n%s", code, stderr)
+	}
+	if _, err := os.Stat(parts); !os.IsNotExist(err) {
+		t.Errorf("the parts are still there after the merge (%v)", err)
+	}
+	if code, _, stderr := runCLI(context.Background(), "", "verify", filepath.Join(pub, "latest")); code != exitOK {
+		t.Errorf("verify the merge: exit %d: %s", code, stderr)
+	}
+}
