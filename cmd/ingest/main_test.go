@@ -193,6 +193,26 @@ func TestChunkStats(t *testing.T) {
 	}
 }
 
+// TestChunkJSONWithCredentials: chunk's JSON lines stay JSON when the text
+// they print holds a credential-like parameter the output scrubber masks
+// (it took the string's closing quote with it).
+func TestChunkJSONWithCredentials(t *testing.T) {
+	doc := filepath.Join(t.TempDir(), "dsn.md")
+	os.WriteFile(doc, []byte("# DSN\nSource: https://example.org\n\nConnect with ?password=hunter2\n\nOr `password=\"a b\"` in a string.\n"), 0o644)
+	code, out, stderr := runCLI(context.Background(), "", "chunk", doc)
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	for _, l := range strings.Split(strings.TrimSpace(out), "\n") {
+		if !json.Valid([]byte(l)) {
+			t.Errorf("got a line that is not JSON: %s", l)
+		}
+	}
+	if strings.Contains(out, "hunter2") {
+		t.Errorf("got the credential printed: %s", out)
+	}
+}
+
 func TestInspectAndThresholds(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "snap")
 	if code, _, stderr := runCLI(context.Background(), "", "index", "--corpus", "../../corpus/ocean", "--out", out, "--quiet"); code != exitOK {

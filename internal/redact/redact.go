@@ -92,7 +92,11 @@ var (
 	encodedUserinfo = regexp.MustCompile(`(?i)(%3A%2F%2F)([^\s/&?#]*?)%40`)
 	// secretAssign finds a credential-like parameter or keyword with its
 	// value: ?api_key=…, &token=…, password='…' in a connection string.
-	secretAssign = regexp.MustCompile(`(?i)((?:^|[\s?&;,])[a-z0-9_.-]*(?:key|token|secret|password|passwd|pwd|signature|sig|credential)[a-z0-9_.-]*=)('(?:[^'\\]|\\.)*'|[^\s&;,]*)`)
+	// The value ends where a quote or a backslash does too: in a JSON
+	// line ("?password=x\n","tokens": 5) the masked value must not take
+	// the string's closing quote with it. A quoted value ('…', "…", or \"…\"
+	// inside JSON) is masked whole.
+	secretAssign = regexp.MustCompile(`(?i)((?:^|[\s?&;,])[a-z0-9_.-]*(?:key|token|secret|password|passwd|pwd|signature|sig|credential)[a-z0-9_.-]*=)('(?:[^'\\]|\\.)*'|\\"(?:[^"\\]|\\[^"])*\\"|"(?:[^"\\]|\\.)*"|[^\s&;,"\\]*)`)
 )
 
 // Text removes the credentials of every address in free text: user info

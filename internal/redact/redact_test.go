@@ -2,6 +2,7 @@ package redact
 
 import (
 	"bytes"
+	"encoding/json"
 	"slices"
 	"strings"
 	"testing"
@@ -80,5 +81,33 @@ func TestScrubber(t *testing.T) {
 		if strings.Contains(b.String(), s) {
 			t.Errorf("got %s in %s", s, b.String())
 		}
+	}
+}
+
+// TestTextInJSON: masking a credential-like value in a JSON line keeps the
+// line JSON (the value stops at the string's end: it took the closing
+// quote, and a chunk of docs about ?password= broke ingest chunk's output),
+// and still masks a value quoted inside the JSON string.
+func TestTextInJSON(t *testing.T) {
+	tests := []struct{ name, in, want string }{
+		{"value at a string's end", `{"text":"Example: ?password=hunter2","tokens":5}`, `{"text":"Example: ?password=` + Mask + `","tokens":5}`},
+		{"value before an escaped newline", `{"text":"?password=hunter2\n","n":1}`, `{"text":"?password=` + Mask + `\n","n":1}`},
+		{"an escaped quoted value", `{"text":"dsn: password=\"hunter2 x\" host=db"}`, `{"text":"dsn: password=` + Mask + ` host=db"}`},
+		{"plain text", `host=db password=hunter2 user=x`, `host=db password=` + Mask + ` user=x`},
+		{"single-quoted", `password='a b' port=5432`, `password=` + Mask + ` port=5432`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := Text(tt.in)
+			if got != tt.want {
+				t.Errorf("got %s, want %s", got, tt.want)
+			}
+			if strings.HasPrefix(tt.in, "{") && !json.Valid([]byte(got)) {
+				t.Errorf("got %s: not JSON", got)
+			}
+			if strings.Contains(got, "hunter2") {
+				t.Errorf("got %s: the secret shows", got)
+			}
+		})
 	}
 }
