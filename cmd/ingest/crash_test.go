@@ -1,10 +1,14 @@
 package main
 
 import (
+	"bytes"
+	"context"
 	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -13,6 +17,7 @@ import (
 
 	"github.com/ocean-safety/ingest/artifacts"
 	"github.com/ocean-safety/ingest/models/modelfake"
+	"github.com/ocean-safety/ingest/snapshot"
 )
 
 // childEnv makes the test binary run as the ingest command: the crash test
@@ -63,11 +68,17 @@ func TestCrashSafety(t *testing.T) {
 	var runs []crashRun
 	kill := func() {
 		if child != nil && child.Process != nil {
+			// What the run journaled, read before it dies: a handshake,
+			// where a grace period after the server's answer is a guess a
+			// loaded machine outruns.
+			r := &runs[len(runs)-1]
+			r.journal = journalKeys(t, r.journalPath)
 			child.Process.Kill()
-			runs[len(runs)-1].killed = time.Now()
+			r.killed = time.Now()
 		}
 	}
 	var lastCall time.Time
+	journalOf := map[bool]string{false: artifacts.PublishTarget(pub, 0, "").Journal(), true: artifacts.OutTarget(out, "").Journal()}
 	srv := modelfake.New(modelfake.Options{Dims: 1024, Latency: 20 * time.Millisecond, OnCall: func(path string, n int) {
 		mu.Lock()
 		defer mu.Unlock()
@@ -91,7 +102,7 @@ func TestCrashSafety(t *testing.T) {
 		cmd.Stderr = &errb
 		mu.Lock()
 		plan, child = k, cmd
-		r := crashRun{target: target[1], from: map[string]int{}, to: map[string]int{}, started: time.Now()}
+		r := crashRun{target: target[1], journalPath: journalOf[k.out], from: map[string]int{}, to: map[string]int{}, started: time.Now()}
 		for _, p := range []string{modelfake.OllamaChat, modelfake.OllamaEmbed} {
 			base[p] = srv.Calls(p)
 			r.from[p] = base[p]
@@ -194,16 +205,38 @@ func TestCrashSafety(t *testing.T) {
 			}
 		}
 	}
-	checkNoRepeats(t, srv, runs)
+	checkNoRepeats(t, srv, runs, itemKeys(t, pub, out))
 }
 
 // crashRun is one run of the crash test: its target, the calls it made
-// (indexes into the server's requests, per path) and when it was killed.
+// (indexes into the server's requests, per path), when it was killed and
+// the keys its target's journal held then.
 type crashRun struct {
-	target   string
-	from, to map[string]int
-	started  time.Time
-	killed   time.Time // zero: it ran to its end
+	target, journalPath string
+	from, to            map[string]int
+	started             time.Time
+	killed              time.Time // zero: it ran to its end
+	journal             map[string]bool
+}
+
+// journalKeys are the keys of the complete lines of the journal at path.
+func journalKeys(t *testing.T, path string) map[string]bool {
+	b, err := os.ReadFile(path)
+	if err != nil && !os.IsNotExist(err) {
+		t.Error(err)
+	}
+	keys := map[string]bool{}
+	if i := bytes.LastIndexByte(b, '\n'); i >= 0 {
+		for _, line := range bytes.Split(b[:i], []byte("\n")) {
+			var l struct {
+				Key string `json:"k"`
+			}
+			if json.Unmarshal(line, &l) == nil && l.Key != "" {
+				keys[l.Key] = true
+			}
+		}
+	}
+	return keys
 }
 
 // snapshotTrees hashes every published snapshot folder.
@@ -277,13 +310,13 @@ func treeDiff(a, b map[string]string) string {
 	return strings.Join(d, " ")
 }
 
-// checkNoRepeats: no header call and no embedded text the server answered
-// before a run was killed is asked for again by a later run of the same
-// target (its journal keeps them). A grace period covers an answer that
-// reached a client being killed before it could journal it.
-func checkNoRepeats(t *testing.T, srv *modelfake.Server, runs []crashRun) {
+// checkNoRepeats: no header call and no embedded text a run had journaled
+// when it was killed is asked for again by a later run of the same target.
+// keys gives an item's journal keys (an ambiguous prompt: every chunk it
+// could be); an item counts as journaled when its target's journal held
+// all of them at the kill.
+func checkNoRepeats(t *testing.T, srv *modelfake.Server, runs []crashRun, keys func(path, item string) []string) {
 	t.Helper()
-	const grace = 100 * time.Millisecond // a journal line is written within a millisecond of its answer
 	items := func(path string, body []byte) []string {
 		if path == modelfake.OllamaChat {
 			return []string{string(body)}
@@ -295,26 +328,19 @@ func checkNoRepeats(t *testing.T, srv *modelfake.Server, runs []crashRun) {
 		return req.Input
 	}
 	for _, path := range []string{modelfake.OllamaChat, modelfake.OllamaEmbed} {
-		requests, answers := srv.Requests(path), srv.Answers(path)
+		requests := srv.Requests(path)
 		repeats, paid := 0, 0
 		for i, r := range runs {
 			if r.killed.IsZero() {
 				continue
 			}
-			// What this run was answered in time to journal...
-			asked := map[string]bool{}
+			// What this run asked for and had journaled when it died...
+			journaled := map[string]bool{}
 			for _, body := range requests[r.from[path]:r.to[path]] {
 				for _, it := range items(path, body) {
-					asked[it] = true
-				}
-			}
-			journaled := map[string]bool{}
-			for _, a := range answers {
-				if a.At.After(r.started) && a.At.Before(r.killed.Add(-grace)) {
-					for _, it := range items(path, a.Body) {
-						if asked[it] {
-							journaled[it] = true
-						}
+					ks := keys(path, it)
+					if len(ks) > 0 && !slices.ContainsFunc(ks, func(k string) bool { return !r.journal[k] }) {
+						journaled[it] = true
 					}
 				}
 			}
@@ -336,12 +362,87 @@ func checkNoRepeats(t *testing.T, srv *modelfake.Server, runs []crashRun) {
 			}
 		}
 		if repeats > 0 {
-			t.Errorf("%s: %d items answered before a kill were asked for again by the same target", path, repeats)
+			t.Errorf("%s: %d items journaled before a kill were asked for again by the same target", path, repeats)
 		}
 		if paid == 0 {
-			t.Errorf("%s: no item answered before a kill: the test checks nothing; kill later", path)
+			t.Errorf("%s: no item journaled before a kill: the test checks nothing; kill later", path)
 		}
-		t.Logf("%s: %d items answered before kills, %d requests in all", path, paid, len(requests))
+		t.Logf("%s: %d items journaled before kills, %d requests in all", path, paid, len(requests))
+	}
+}
+
+// promptChunk finds, in a header call's prompt, the document's title and
+// the chunk's language, section and text (models' userPrompt).
+var (
+	promptTitle = regexp.MustCompile(`^<document-\w+>\nTitle: ([^\n]*)\n`)
+	promptChunk = regexp.MustCompile(`(?s)\nChunk language: (\S+)\nSection: ([^\n]*)\n<chunk-(\w+)>\n(.*)\n</chunk-\w+>$`)
+)
+
+// itemKeys maps a call's item to the journal keys it stands for: a text
+// embedded to its vector key; a header prompt to the header keys of every
+// chunk with its title, language, section and text in the snapshots the
+// runs published (the runs cut the same chunks from the same corpus).
+func itemKeys(t *testing.T, pub, out string) func(path, item string) []string {
+	t.Helper()
+	var cache artifacts.CacheKeys
+	headers := map[string][]string{}
+	dirs := []string{out}
+	for _, e := range readDir(t, pub) {
+		if !strings.HasPrefix(e, ".") && e != artifacts.LatestLink && !strings.HasSuffix(e, ".md") && !strings.HasSuffix(e, ".json") {
+			dirs = append(dirs, filepath.Join(pub, e))
+		}
+	}
+	for _, dir := range dirs {
+		m, err := artifacts.ReadManifest(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cache = m.CacheKeys
+		cf, err := artifacts.OpenChunks(filepath.Join(dir, artifacts.ChunksFile))
+		if err != nil {
+			t.Fatal(err)
+		}
+		cur, err := cf.Cursor(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		for {
+			row, err := cur.Next()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if row == nil {
+				break
+			}
+			id := strings.Join([]string{row.DocTitle, string(row.Lang), strings.Join(row.SectionPath, " › "), row.Text}, "\x00")
+			if k := "h:" + snapshot.HeaderKey(m.CacheKeys.Header, row.DocTitle, *row); !slices.Contains(headers[id], k) {
+				headers[id] = append(headers[id], k)
+			}
+		}
+		cur.Close()
+		cf.Close()
+	}
+	return func(path, item string) []string {
+		if path == modelfake.OllamaEmbed {
+			return []string{"v:" + snapshot.VectorKey(cache.Vector, item)} // the journal's kinds of line, h: and v:
+		}
+		var req struct {
+			Messages []struct{ Role, Content string } `json:"messages"`
+		}
+		if json.Unmarshal([]byte(item), &req) != nil {
+			return nil
+		}
+		for _, msg := range req.Messages {
+			if msg.Role != "user" {
+				continue
+			}
+			title, chunk := promptTitle.FindStringSubmatch(msg.Content), promptChunk.FindStringSubmatch(msg.Content)
+			if title == nil || chunk == nil {
+				return nil
+			}
+			return headers[strings.Join([]string{title[1], chunk[1], chunk[2], chunk[4]}, "\x00")]
+		}
+		return nil
 	}
 }
 
