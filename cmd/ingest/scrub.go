@@ -2,6 +2,7 @@ package main
 
 import (
 	"io"
+	"os"
 	"strings"
 
 	"github.com/ocean-safety/ingest/internal/redact"
@@ -22,6 +23,6 @@ func newScrubber(w io.Writer, args []string) io.Writer {
 			values = append(values, v)
 		}
 	}
-	values = append(values, redact.Environment("OPENAI_API_KEY", pushTokenEnv)...) // and push's bearer token
+	values = append(values, redact.Environment(os.Environ(), "OPENAI_API_KEY", pushTokenEnv)...) // and push's bearer token
 	return redact.NewScrubber(w, redact.Secrets(values...))
 }

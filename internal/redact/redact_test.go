@@ -3,6 +3,7 @@ package redact
 import (
 	"bytes"
 	"encoding/json"
+	"os"
 	"slices"
 	"strings"
 	"testing"
@@ -63,7 +64,7 @@ func TestSecrets(t *testing.T) {
 	}
 	t.Setenv("OPENAI_API_KEY", "sk-PLANTED/x+y")
 	t.Setenv("INGEST_PUBLISH", "s3://kb/p?endpoint=http://u:env-PASS@h:1")
-	env := Secrets(Environment("OPENAI_API_KEY")...)
+	env := Secrets(Environment(os.Environ(), "OPENAI_API_KEY")...)
 	for _, want := range []string{"sk-PLANTED/x+y", "sk-PLANTED%2Fx%2By", "env-PASS"} {
 		if !slices.Contains(env, want) {
 			t.Errorf("got secrets %q from the environment, want %s", env, want)

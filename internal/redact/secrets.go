@@ -3,7 +3,6 @@ package redact
 import (
 	"io"
 	"net/url"
-	"os"
 	"regexp"
 	"strings"
 )
@@ -73,20 +72,23 @@ func Secrets(values ...string) []string {
 	return out
 }
 
-// Environment returns the environment values that may hold a credential:
-// addresses (anything with "://"), connection strings (password=) and the
-// API key variables named (OPENAI_API_KEY and the like), whichever flag or
-// library reads them.
-func Environment(keyVars ...string) []string {
+// Environment returns the values of an environment (os.Environ's
+// KEY=value lines, as the command line reads them) that may hold a
+// credential: addresses (anything with "://"), connection strings
+// (password=) and the API key variables named (OPENAI_API_KEY and the
+// like), whichever flag or library reads them.
+func Environment(environ []string, keyVars ...string) []string {
 	var out []string
-	for _, kv := range os.Environ() {
-		_, v, _ := strings.Cut(kv, "=")
+	vars := map[string]string{}
+	for _, kv := range environ {
+		k, v, _ := strings.Cut(kv, "=")
+		vars[k] = v
 		if strings.Contains(v, "://") || strings.Contains(strings.ToLower(v), "password=") {
 			out = append(out, v)
 		}
 	}
 	for _, k := range keyVars {
-		if v := os.Getenv(k); len(v) >= minSecret {
+		if v := vars[k]; len(v) >= minSecret {
 			out = append(out, "api_key="+v) // read as a credential-like keyword
 		}
 	}
