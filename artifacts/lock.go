@@ -46,14 +46,17 @@ func (e *LockedError) Error() string {
 	return msg
 }
 
-// Acquire takes the target's lock for one run, trying for up to wait (0:
-// once), and then removes the temporary folders that crashed runs left
-// beside the target. A lock another run holds is a *LockedError.
-func (t Target) Acquire(ctx context.Context, wait time.Duration) (*Lock, error) {
-	if err := os.MkdirAll(t.State, 0o755); err != nil {
+// lockState takes the lock in t's state folder, trying for up to wait (0:
+// once), records this process as its holder, and removes the temporary
+// folders crashed runs of t left in parent (base: the name of t's folder
+// there, "" for a publish folder). A lock another run holds is a
+// *LockedError.
+func lockState(ctx context.Context, t Target, wait time.Duration, parent, base string) (*Lock, error) {
+	state := t.State()
+	if err := os.MkdirAll(state, 0o755); err != nil {
 		return nil, fmt.Errorf("lock %s: %w", t, err)
 	}
-	fl := flock.New(t.LockPath())
+	fl := flock.New(filepath.Join(state, lockFile))
 	ok, err := fl.TryLock()
 	if err == nil && !ok && wait > 0 {
 		wctx, cancel := context.WithTimeout(ctx, wait)
@@ -67,30 +70,18 @@ func (t Target) Acquire(ctx context.Context, wait time.Duration) (*Lock, error) 
 		return nil, fmt.Errorf("lock %s: %w", t, err)
 	}
 	if !ok {
-		return nil, &LockedError{Target: t.String(), Holder: t.holder()}
+		return nil, &LockedError{Target: t.String(), Holder: holder(state)}
 	}
 	b, _ := json.Marshal(Self())
-	if err := writeFileSync(filepath.Join(t.State, "holder.json"), append(b, '\n')); err != nil {
+	if err := writeFileSync(filepath.Join(state, holderFile), append(b, '\n')); err != nil {
 		_ = fl.Unlock()
 		return nil, fmt.Errorf("lock %s: %w", t, err)
 	}
 	l := &Lock{fl: fl}
-	l.Cleaned, err = t.removeLeftovers()
+	l.Cleaned, err = removeLeftovers(parent, base)
 	if err != nil {
 		_ = fl.Unlock()
 		return nil, err
-	}
-	if t.Remote != nil {
-		if l.remote, err = t.Remote.Acquire(ctx, wait); err != nil {
-			_ = fl.Unlock()
-			return nil, err
-		}
-		cleaned, err := t.Remote.Clean(ctx)
-		if err != nil {
-			_ = l.Release()
-			return nil, err
-		}
-		l.Cleaned = append(l.Cleaned, cleaned...)
 	}
 	return l, nil
 }
@@ -107,23 +98,20 @@ func (l *Lock) Release() error {
 	return errors.Join(err, l.fl.Unlock())
 }
 
-func (t Target) holder() Holder {
+func holder(state string) Holder {
 	var h Holder
-	if b, err := os.ReadFile(filepath.Join(t.State, "holder.json")); err == nil {
+	if b, err := os.ReadFile(filepath.Join(state, holderFile)); err == nil {
 		_ = json.Unmarshal(b, &h)
 	}
 	return h
 }
 
-// removeLeftovers removes, under the lock, the temporary folders earlier
-// runs of this target made and did not get to remove (a kill -9, a power
-// cut): staging folders, snapshots being pruned, latest links being
-// replaced. Only names the tool makes are touched.
-func (t Target) removeLeftovers() ([]string, error) {
-	parent, base := t.Publish, ""
-	if t.Publish == "" {
-		parent, base = filepath.Dir(t.Out), filepath.Base(t.Out)
-	}
+// removeLeftovers removes from parent, under the lock, the temporary
+// folders earlier runs of a target made and did not get to remove (a kill
+// -9, a power cut): staging folders, snapshots being pruned, latest links
+// being replaced (see isLeftover for base). Only names the tool makes are
+// touched.
+func removeLeftovers(parent, base string) ([]string, error) {
 	entries, err := os.ReadDir(parent)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, nil

@@ -86,30 +86,3 @@ func sameContent(ctx context.Context, dir, name string) (good string, broken []c
 	}
 	return good, broken, nil
 }
-
-// CheckLatest says what is wrong with the target's latest: nil when it
-// names a snapshot that is there, or when nothing was published yet; an
-// error wrapping ErrLatestBroken otherwise. For a remote target, call it
-// after Resolve. (Whether the snapshot verifies is the reader's check.)
-func (t Target) CheckLatest() error {
-	if t.Remote != nil {
-		return t.latestErr
-	}
-	if t.Publish == "" {
-		return nil
-	}
-	target, err := os.Readlink(filepath.Join(t.Publish, LatestLink))
-	switch {
-	case errors.Is(err, os.ErrNotExist):
-		return nil
-	case err != nil:
-		return fmt.Errorf("%w: %s: %w", ErrLatestBroken, filepath.Join(t.Publish, LatestLink), err)
-	}
-	if err := checkSnapshotName(target); err != nil {
-		return fmt.Errorf("%w: %s points to %q, not a snapshot of this folder", ErrLatestBroken, filepath.Join(t.Publish, LatestLink), target)
-	}
-	if !hasManifest(filepath.Join(t.Publish, target)) {
-		return fmt.Errorf("%w: %s names %s, which is not there", ErrLatestBroken, filepath.Join(t.Publish, LatestLink), target)
-	}
-	return nil
-}

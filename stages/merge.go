@@ -58,7 +58,7 @@ func Merge(ctx context.Context, parts []string, cfg MergeConfig, target artifact
 	if got := ps[0].m.Shard.Run; cfg.Run != "" && got != cfg.Run {
 		return nil, fmt.Errorf("%w: the parts belong to run %q, not %q", ErrParts, got, cfg.Run)
 	}
-	target, lock, err := claim(ctx, target, "", false, opt.LockWait)
+	lock, err := claim(ctx, target, "", false, opt.LockWait)
 	if err != nil {
 		return nil, err
 	}

@@ -15,7 +15,6 @@ import (
 	"github.com/ocean-safety/ingest/artifacts"
 	"github.com/ocean-safety/ingest/chunking"
 	"github.com/ocean-safety/ingest/corpus"
-	"github.com/ocean-safety/ingest/lexical"
 	"github.com/ocean-safety/ingest/models"
 	"github.com/ocean-safety/ingest/schema"
 	"github.com/ocean-safety/ingest/snapshot"
@@ -39,9 +38,12 @@ var ErrPanic = errors.New("panic")
 
 // Options are a run's seams: what is plugged in rather than configured.
 type Options struct {
-	Headers     models.HeaderWriter // nil: the extractive writer
-	Embedder    models.Embedder     // nil: the built-in embedder
-	Reporter    Reporter            // nil: Discard
+	Headers  models.HeaderWriter // nil: the extractive writer
+	Embedder models.Embedder     // nil: the built-in embedder
+	// OpenModels, when set, opens the header writer and the embedder once
+	// the run holds its target, in the place of Headers and Embedder.
+	OpenModels  ModelOpener
+	Reporter    Reporter // nil: Discard
 	ToolVersion string
 	// LockWait is how long to wait for another run of the same target to
 	// finish (0: fail at once with an *artifacts.LockedError).
@@ -93,15 +95,21 @@ var stageOrder = []string{stageParse, stageChunk, stageNormalise, stageHeader, s
 // workers, because the order is fixed when work is submitted, not when it
 // finishes. Nothing is published unless the whole run succeeds.
 func Run(ctx context.Context, cfg Config, target artifacts.Target, opt Options) (*Result, error) {
-	r, err := newRun(cfg, opt)
-	if err != nil {
+	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
-	target, lock, err := claim(ctx, target, cfg.Corpus, !cfg.Shard.Whole(), opt.LockWait)
+	lock, err := claim(ctx, target, cfg.Corpus, !cfg.Shard.Whole(), opt.LockWait)
 	if err != nil {
 		return nil, err
 	}
 	defer lock.Release()
+	if opt, err = openModels(ctx, cfg, target, opt); err != nil {
+		return nil, err
+	}
+	r, err := newRun(cfg, opt)
+	if err != nil {
+		return nil, err
+	}
 	r.target = target
 	log := r.opt.Logger.With("target", target.String())
 	if len(lock.Cleaned) > 0 {
@@ -162,22 +170,15 @@ type run struct {
 	partDocs *artifacts.PartDocWriter
 }
 
+// newRun sets a run up from a validated config and opt's models (see
+// openModels).
 func newRun(cfg Config, opt Options) (*run, error) {
-	if err := cfg.Validate(); err != nil {
-		return nil, err
-	}
 	if cfg.Workers == 0 {
 		cfg.Workers = runtime.GOMAXPROCS(0)
 	}
 	chunker, err := chunking.NewChunker(cfg.Chunk, cfg.TenantID)
 	if err != nil {
 		return nil, err
-	}
-	if opt.Headers == nil {
-		opt.Headers = models.NewExtractive(cfg.Header.MaxChars)
-	}
-	if opt.Embedder == nil {
-		opt.Embedder = lexical.NewBuiltin(cfg.Embed.Dims)
 	}
 	// llm_concurrency and embed_concurrency bound calls to a model server;
 	// offline, headers and vectors are CPU work like parsing, and take the
@@ -187,6 +188,11 @@ func newRun(cfg Config, opt Options) (*run, error) {
 	}
 	if cfg.EmbedConcurrency == 0 || models.Offline(opt.Embedder) {
 		cfg.EmbedConcurrency = cfg.Workers
+	}
+	// embed.dims is the built-in embedder's; a model's vectors are as wide
+	// as the model makes them, and the config hash records that width.
+	if !models.Offline(opt.Embedder) {
+		cfg.Embed.Dims = opt.Embedder.Dims()
 	}
 	if opt.Embedder.Dims() != cfg.Embed.Dims {
 		return nil, schema.Setting("embed.dims", "%d, but embedder %s gives %d dimensions", cfg.Embed.Dims, opt.Embedder.Name(), opt.Embedder.Dims())
@@ -387,57 +393,9 @@ func newRunID() string {
 	return time.Now().UTC().Format("20060102T150405Z") + "-" + hex.EncodeToString(b[:])
 }
 
-// checkTargetKind refuses to write a part where a whole snapshot is
-// published (consumers would read one shard's documents as the corpus), and
-// a whole snapshot where parts are kept.
-func checkTargetKind(target artifacts.Target, part bool) error {
-	cur := target.Current()
-	if cur == "" {
-		return nil
-	}
-	m, err := artifacts.ReadManifest(cur)
-	switch {
-	case err != nil:
-		return nil // not ours to judge: the publish guards decide
-	case part && m.Shard == nil:
-		return schema.Setting("shard", "%s holds a whole snapshot; publish parts to a place of their own and merge them into this one", target)
-	case !part && m.Shard != nil:
-		return schema.Setting("shard", "%s holds a part (shard %d of %d); give a whole run or a merge a place of its own", target, m.Shard.Index, m.Shard.Count)
-	}
-	return nil
-}
-
 func batchMisses(cfg Config, e models.Embedder) int {
 	if models.Offline(e) {
 		return maxBatchRows
 	}
 	return cfg.Embed.BatchSize
-}
-
-// claim checks a run may write target (not the corpus's place, nor a place
-// it does not own, nor one holding the other kind of snapshot: a part where
-// a whole one is, or the reverse), takes its lock and resolves it (a
-// bucket's previous snapshot fetched): what a run and a merge do before any
-// work. The kind is checked before the lock, so a refused run writes
-// nothing, not even the lock's holder file, and again under it, against a
-// bucket's latest and whatever another run published in between.
-func claim(ctx context.Context, target artifacts.Target, corpusDir string, part bool, wait time.Duration) (artifacts.Target, *artifacts.Lock, error) {
-	if err := target.Check(corpusDir); err != nil {
-		return target, nil, err
-	}
-	if err := checkTargetKind(target, part); err != nil {
-		return target, nil, err
-	}
-	lock, err := target.Acquire(ctx, wait)
-	if err != nil {
-		return target, nil, err
-	}
-	if target, err = target.Resolve(ctx); err == nil {
-		err = checkTargetKind(target, part)
-	}
-	if err != nil {
-		lock.Release()
-		return target, nil, err
-	}
-	return target, lock, nil
 }

@@ -33,8 +33,20 @@ type PlanResult struct {
 // after what the previous snapshot and the journal of an interrupted run
 // already hold. It writes nothing, takes no lock and calls no model (a
 // header a model would write is counted, and its chunk's vector too,
-// since the vector reads the header).
+// since the vector reads the header). The target is checked as a run
+// checks it; a bucket's latest is not fetched (that takes the lock), so
+// only --prev is reused from there.
 func Plan(ctx context.Context, cfg Config, target artifacts.Target, opt Options) (*PlanResult, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	if err := target.Check(cfg.Corpus); err != nil {
+		return nil, err
+	}
+	opt, err := openModels(ctx, cfg, target, opt)
+	if err != nil {
+		return nil, err
+	}
 	r, err := newRun(cfg, opt)
 	if err != nil {
 		return nil, err

@@ -45,7 +45,7 @@ func (r *run) stopped(err error, t tally) error {
 // the target's store when it keeps one (a bucket), so a run whose machine
 // died resumes on another.
 func (r *run) openJournal(ctx context.Context) (*snapshot.Journal, error) {
-	if m, ok := r.target.Remote.(snapshot.Mirror); ok {
+	if m, ok := r.target.(snapshot.Mirror); ok {
 		return snapshot.OpenMirroredJournal(ctx, r.target.Journal(), m)
 	}
 	return snapshot.OpenJournal(r.target.Journal())

@@ -1,12 +1,15 @@
 package main
 
 import (
+	"context"
 	"fmt"
+	"log/slog"
 	"strings"
 	"time"
 
 	"github.com/urfave/cli/v3"
 
+	"github.com/ocean-safety/ingest/artifacts"
 	"github.com/ocean-safety/ingest/models"
 	"github.com/ocean-safety/ingest/stages"
 )
@@ -50,6 +53,24 @@ func backendConfig(cmd *cli.Command, cfg stages.Config) models.BackendConfig {
 		OllamaHost:     cmd.String("ollama-host"),
 		OpenAIBaseURL:  cmd.String("openai-base-url"),
 		Timeout:        cmd.Duration("model-timeout"),
+	}
+}
+
+// modelOpener opens the run's model backends once the run holds its
+// target: the flags' backends, keeping the model digests of the snapshot
+// the run reuses from (prev) where several servers serve a model.
+func modelOpener(cmd *cli.Command, cfg stages.Config, logger *slog.Logger) stages.ModelOpener {
+	return func(ctx context.Context, prev *artifacts.Manifest) (models.HeaderWriter, models.Embedder, error) {
+		bc := backendConfig(cmd, cfg)
+		bc.Logger = logger
+		if prev != nil {
+			bc.PrevDigests = models.PrevDigests(prev.HeaderWriter, prev.Embedder.Name)
+		}
+		h, e, err := models.OpenBackends(ctx, bc)
+		if err != nil {
+			return nil, nil, settingsError(err)
+		}
+		return h, e, nil
 	}
 }
 

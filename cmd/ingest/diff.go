@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 
+	"github.com/ocean-safety/ingest/place"
 	"github.com/ocean-safety/ingest/snapdiff"
 	"github.com/urfave/cli/v3"
 )
@@ -39,7 +40,7 @@ func diffCommand() *cli.Command {
 			dirs := make([]string, 2)
 			for i, arg := range cmd.Args().Slice() {
 				var cleanup func()
-				if dirs[i], cleanup, err = snapshotArg(ctx, arg); err != nil {
+				if dirs[i], cleanup, err = place.Trusted(ctx, arg); err != nil {
 					break
 				}
 				defer cleanup()

@@ -5,13 +5,11 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
-	"os"
-	"path/filepath"
 
 	"github.com/urfave/cli/v3"
 
 	"github.com/ocean-safety/ingest/artifacts"
-	"github.com/ocean-safety/ingest/bucket"
+	"github.com/ocean-safety/ingest/place"
 	"github.com/ocean-safety/ingest/snapdiff"
 )
 
@@ -29,7 +27,7 @@ func writeDiffReport(ctx context.Context, publish string, pub artifacts.Publishe
 		if dir != "" {
 			return dir, func() {}, nil
 		}
-		return localSnapshot(ctx, at)
+		return place.Snapshot(ctx, at)
 	}
 	oldDir, cleanOld, err := local(pub.PreviousLocal, pub.Previous)
 	if err != nil {
@@ -55,25 +53,7 @@ func writeDiffReport(ctx context.Context, publish string, pub artifacts.Publishe
 	if err := rep.WriteJSON(&js); err != nil {
 		return "", err
 	}
-	if !bucket.IsURL(publish) {
-		path := filepath.Join(publish, pub.Name+".diff.md")
-		if err := os.WriteFile(path, md.Bytes(), 0o644); err != nil {
-			return "", err
-		}
-		return path, os.WriteFile(filepath.Join(publish, pub.Name+".diff.json"), js.Bytes(), 0o644)
-	}
-	store, err := bucket.Open(ctx, publish)
-	if err != nil {
-		return "", err
-	}
-	defer store.Close()
-	if err := store.PutReport(ctx, pub.Name, ".diff.md", md.Bytes()); err != nil {
-		return "", err
-	}
-	if err := store.PutReport(ctx, pub.Name, ".diff.json", js.Bytes()); err != nil {
-		return "", err
-	}
-	return fmt.Sprintf("%s (%s.diff.md)", store, pub.Name), nil
+	return place.PutDiff(ctx, publish, pub.Name, md.Bytes(), js.Bytes())
 }
 
 // diffReport writes the diff report of --diff and says where, on stderr; a

@@ -11,6 +11,7 @@ import (
 
 	"github.com/ocean-safety/ingest/artifacts"
 	"github.com/ocean-safety/ingest/models"
+	"github.com/ocean-safety/ingest/place"
 	"github.com/ocean-safety/ingest/stages"
 )
 
@@ -70,7 +71,7 @@ func embedderFor(ctx context.Context, cmd *cli.Command) (models.Embedder, error)
 	bc.LLM = "none"
 	var want *artifacts.Component
 	if dir := cmd.String("snapshot"); dir != "" {
-		dir, cleanup, err := localSnapshot(ctx, dir) // a bucket's URL/latest is downloaded
+		dir, cleanup, err := place.Snapshot(ctx, dir) // a bucket's URL/latest is downloaded
 		if err != nil {
 			return nil, err
 		}

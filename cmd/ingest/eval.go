@@ -11,6 +11,7 @@ import (
 
 	"github.com/urfave/cli/v3"
 
+	"github.com/ocean-safety/ingest/place"
 	"github.com/ocean-safety/ingest/search"
 )
 
@@ -90,7 +91,7 @@ func evalCommand() *cli.Command {
 // hold every document and section the questions name; a baseline may be
 // older than the questions, and its misses are part of the difference.
 func evaluate(ctx context.Context, arg string, qs *search.QuestionSet, ks []int, check bool) (*search.Report, error) {
-	dir, cleanup, err := snapshotArg(ctx, arg)
+	dir, cleanup, err := place.Trusted(ctx, arg)
 	if err != nil {
 		return nil, err
 	}

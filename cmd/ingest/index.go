@@ -6,8 +6,6 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
-	"path/filepath"
-	"regexp"
 	"runtime"
 	"slices"
 	"strconv"
@@ -15,10 +13,9 @@ import (
 	"github.com/urfave/cli/v3"
 
 	"github.com/ocean-safety/ingest/artifacts"
-	"github.com/ocean-safety/ingest/bucket"
 	"github.com/ocean-safety/ingest/corpus"
 	"github.com/ocean-safety/ingest/internal/redact"
-	"github.com/ocean-safety/ingest/models"
+	"github.com/ocean-safety/ingest/place"
 	"github.com/ocean-safety/ingest/stages"
 )
 
@@ -151,91 +148,56 @@ func runIndex(ctx context.Context, cmd *cli.Command, rep *reporter) (*stages.Res
 	cfg := f.Run
 	applyRunFlags(cmd, &cfg)
 	perEndpointConcurrency(cmd, &cfg)
-	out, prev, publish := f.Out, f.Prev, cmd.String("publish")
+	spec := place.Spec{Out: f.Out, Prev: f.Prev, Publish: cmd.String("publish"), Keep: cmd.Int("keep"), Work: work()}
 	if cmd.IsSet("out") {
-		out = cmd.String("out")
+		spec.Out = cmd.String("out")
 	}
 	if cmd.IsSet("prev") {
-		prev = cmd.String("prev")
+		spec.Prev = cmd.String("prev")
 	}
-	if publish != "" && cmd.IsSet("out") {
+	if spec.Publish != "" && cmd.IsSet("out") {
 		return nil, "", usage("--publish and --out are exclusive: a published snapshot's folder is named for its content")
 	}
-	if publish != "" {
-		out = ""
+	if spec.Publish != "" {
+		spec.Out = ""
 	}
-	if cfg.Corpus == "" || out == "" && publish == "" {
+	if cfg.Corpus == "" || spec.Out == "" && spec.Publish == "" {
 		return nil, "", usage("index needs --corpus and --out or --publish (or corpus: and out: in the config)")
 	}
 	if cfg.Shard, err = shardFlags(cmd); err != nil {
 		return nil, "", err
 	}
-	cfg.ShardRun = cmd.String("run-id")
-	if !cfg.Shard.Whole() { // the part goes to its own folder under the parts' place
-		for _, place := range []string{out, publish} {
-			if err := checkPartsPlace(place); err != nil {
-				return nil, "", err
-			}
-		}
-		out, publish = partPlace(out, cfg.Shard), partPlace(publish, cfg.Shard)
-	}
+	cfg.ShardRun, spec.Shard = cmd.String("run-id"), cfg.Shard
 	if err := cfg.Validate(); err != nil {
 		return nil, "", settingsError(err)
 	}
-	if prev != "" {
-		dir, cleanup, err := localSnapshot(ctx, prev) // --prev may be a published snapshot's URL
-		switch {
-		case errors.Is(err, errNothingPublished):
-			// The first night of a deployment that names where it will
-			// publish: nothing to reuse yet, as on any first run.
-			say(cmd, slog.LevelInfo, fmt.Sprintf("note: --prev %s: %v; nothing to reuse", redact.URL(prev), err), "nothing to reuse",
-				"prev", redact.URL(prev), "reason", err.Error())
-			dir = ""
-		case errors.Is(err, artifacts.ErrLatestBroken):
-			// As a previous snapshot that fails its checks: reported, not
-			// reused, and no reason to stop a run that can repair it.
-			say(cmd, slog.LevelWarn, fmt.Sprintf("warning: --prev %s: %v; nothing to reuse", redact.URL(prev), err), "nothing to reuse",
-				"prev", redact.URL(prev), "reason", err.Error())
-			dir = ""
-		case err != nil:
+	if spec.Prev != "" {
+		dir, cleanup, err := previous(ctx, cmd, spec.Prev)
+		if err != nil {
 			return nil, "", err
 		}
 		defer cleanup()
-		prev = dir
+		spec.Prev = dir
 	}
-	target := artifacts.OutTarget(out, prev)
-	if publish != "" {
-		var closeTarget func()
-		if target, closeTarget, err = publishTarget(ctx, publish, cmd.Int("keep"), prev); err != nil {
-			return nil, "", err
-		}
-		defer closeTarget()
-	}
-	if err := target.Check(cfg.Corpus); err != nil {
-		return nil, "", targetError(err)
-	}
-	logger := newLogger(cmd, rep)
-	bc := backendConfig(cmd, cfg)
-	bc.Logger = logger
-	bc.PrevDims, bc.PrevDigests = previousModels(ctx, target)
-	headers, embedder, err := models.OpenBackends(ctx, bc)
+	target, closeTarget, err := place.Target(ctx, spec)
 	if err != nil {
-		return nil, "", settingsError(err)
+		return nil, "", placeError(err)
 	}
-	cfg.Embed.Dims = embedder.Dims()
+	defer closeTarget()
+	logger := newLogger(cmd, rep)
 	if cfg.Workers > 0 && cfg.Workers < runtime.GOMAXPROCS(0) {
 		// --workers N is N cores' worth: the runner's streams, the
 		// collector and the Parquet writer share them, so a CI job told
 		// to use one core uses one.
 		defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(cfg.Workers)) // as it was, once the run is done
 	}
-	opts := stages.Options{ToolVersion: buildVersion(), Headers: headers, Embedder: embedder, LockWait: cmd.Duration("wait"), Logger: logger}
+	opts := stages.Options{ToolVersion: buildVersion(), OpenModels: modelOpener(cmd, cfg, logger), LockWait: cmd.Duration("wait"), Logger: logger}
 	if cmd.Bool("plan") {
 		return nil, "", plan(ctx, cmd, cfg, target, opts)
 	}
 	opts.Reporter = rep
 	res, err := stages.Run(ctx, cfg, target, opts)
-	return res, publish, err
+	return res, spec.PublishPlace(), err
 }
 
 // applyRunFlags applies the run flags that are set over the config file's
@@ -308,25 +270,27 @@ func plan(ctx context.Context, cmd *cli.Command, cfg stages.Config, target artif
 	return nil
 }
 
-// previousModels is the vector width and the model digests of the snapshot
-// a run will reuse from (0 and nil when there is none): a model of another
-// width is refused at start, and with several servers the previous digest
-// is the one the run keeps.
-func previousModels(ctx context.Context, t artifacts.Target) (int, map[string]string) {
-	if t.Remote != nil && t.Prev == "" {
-		var err error
-		if t, err = t.Resolve(ctx); err != nil {
-			return 0, nil
-		}
+// previous makes --prev a local folder (a bucket's snapshot downloaded,
+// see place.Snapshot). A bucket's latest that nothing was published to
+// yet, or that names no good snapshot, is said and reused from no more
+// than a first run is.
+func previous(ctx context.Context, cmd *cli.Command, prev string) (string, func(), error) {
+	dir, cleanup, err := place.Snapshot(ctx, prev)
+	switch {
+	case errors.Is(err, place.ErrNothingPublished):
+		// The first night of a deployment that names where it will
+		// publish: nothing to reuse yet, as on any first run.
+		say(cmd, slog.LevelInfo, fmt.Sprintf("note: --prev %s: %v; nothing to reuse", redact.URL(prev), err), "nothing to reuse",
+			"prev", redact.URL(prev), "reason", err.Error())
+		return "", cleanup, nil
+	case errors.Is(err, artifacts.ErrLatestBroken):
+		// As a previous snapshot that fails its checks: reported, not
+		// reused, and no reason to stop a run that can repair it.
+		say(cmd, slog.LevelWarn, fmt.Sprintf("warning: --prev %s: %v; nothing to reuse", redact.URL(prev), err), "nothing to reuse",
+			"prev", redact.URL(prev), "reason", err.Error())
+		return "", cleanup, nil
 	}
-	if t.Previous() == "" {
-		return 0, nil
-	}
-	m, err := artifacts.ReadManifest(t.Previous())
-	if err != nil {
-		return 0, nil
-	}
-	return m.Embedder.Dims, models.PrevDigests(m.HeaderWriter, m.Embedder.Name)
+	return dir, cleanup, err
 }
 
 // shardFlags reads --shard K/N, or --shards N with K from
@@ -362,41 +326,3 @@ func shardFlags(cmd *cli.Command) (corpus.Shard, error) {
 	}
 	return corpus.Shard{}, nil
 }
-
-// partPlace is where a shard's part goes under the parts' place (a folder
-// or a bucket URL): place/shard-K-of-N.
-func partPlace(place string, sh corpus.Shard) string {
-	if place == "" {
-		return ""
-	}
-	return joinPlace(place, sh.Name())
-}
-
-// checkPartsPlace refuses a parts' place that is itself a snapshot or a
-// publish folder: the parts would be written inside what consumers read.
-func checkPartsPlace(place string) error {
-	if place == "" || bucket.IsURL(place) {
-		return nil // a bucket prefix: the parts' own prefixes are checked like any publish target
-	}
-	for _, name := range []string{artifacts.ManifestFile, artifacts.LatestLink} {
-		if _, err := os.Lstat(filepath.Join(place, name)); err == nil {
-			return usage("%s holds a snapshot (%s): with --shard, --out and --publish name the folder parts go under (as %s/shard-K-of-N); give one of its own", place, name, place)
-		}
-	}
-	// Parts go only where parts are: a new or empty folder, or one holding
-	// shard-K-of-N folders and what their runs keep beside them.
-	entries, err := os.ReadDir(place)
-	if err != nil {
-		return nil // absent (made on write), or refused with its own error later
-	}
-	for _, e := range entries {
-		if !partEntry.MatchString(e.Name()) {
-			return usage("%s holds %s, not only parts: with --shard, --out and --publish name a folder for the parts alone (as %s/shard-K-of-N)", place, e.Name(), place)
-		}
-	}
-	return nil
-}
-
-// partEntry is what a parts folder holds: shard-K-of-N folders, their
-// staging folders and their state.
-var partEntry = regexp.MustCompile(`^\.?shard-\d+-of-\d+(?:$|[.-])`)

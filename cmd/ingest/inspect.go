@@ -9,6 +9,7 @@ import (
 	"github.com/urfave/cli/v3"
 
 	"github.com/ocean-safety/ingest/artifacts"
+	"github.com/ocean-safety/ingest/place"
 	"github.com/ocean-safety/ingest/schema"
 )
 
@@ -38,7 +39,7 @@ func inspectCommand() *cli.Command {
 			if cmd.Args().Len() != 1 {
 				return usage("inspect needs one snapshot DIR")
 			}
-			dir, cleanup, err := snapshotArg(ctx, cmd.Args().First())
+			dir, cleanup, err := place.Trusted(ctx, cmd.Args().First())
 			if err != nil {
 				return err
 			}
@@ -47,7 +48,7 @@ func inspectCommand() *cli.Command {
 			if err != nil {
 				return err
 			}
-			in.Dir = shownAs(cmd.Args().First()) // a bucket's URL as given, not the folder it was fetched to
+			in.Dir = place.Shown(cmd.Args().First()) // a bucket's URL as given, not the folder it was fetched to
 			if cmd.Bool("json") {
 				err = writeJSON(cmd.Root().Writer, in)
 			} else {

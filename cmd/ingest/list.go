@@ -9,7 +9,7 @@ import (
 	"github.com/urfave/cli/v3"
 
 	"github.com/ocean-safety/ingest/artifacts"
-	"github.com/ocean-safety/ingest/bucket"
+	"github.com/ocean-safety/ingest/place"
 )
 
 func listCommand() *cli.Command {
@@ -22,9 +22,9 @@ func listCommand() *cli.Command {
 			if cmd.Args().Len() != 1 {
 				return usage("list needs one DIR or bucket URL (what index --publish wrote to)")
 			}
-			l, err := listPlace(ctx, cmd.Args().First())
+			l, err := place.List(ctx, cmd.Args().First())
 			if err != nil {
-				return err
+				return placeError(err)
 			}
 			if cmd.Bool("json") {
 				return writeJSON(cmd.Root().Writer, l)
@@ -33,24 +33,6 @@ func listCommand() *cli.Command {
 			return nil
 		},
 	}
-}
-
-// listPlace lists a publish folder, a snapshot folder, a parts folder or a
-// bucket prefix.
-func listPlace(ctx context.Context, place string) (*artifacts.Listing, error) {
-	if !bucket.IsURL(place) {
-		l, err := artifacts.List(place)
-		if err != nil {
-			return nil, usage("list %s: %v", place, err)
-		}
-		return l, nil
-	}
-	store, err := bucket.Open(ctx, place)
-	if err != nil {
-		return nil, err
-	}
-	defer store.Close()
-	return store.List(ctx)
 }
 
 func printListing(w io.Writer, l *artifacts.Listing) {

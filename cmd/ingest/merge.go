@@ -5,16 +5,12 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"os"
-	"path/filepath"
-	"regexp"
 
 	"github.com/urfave/cli/v3"
 
 	"github.com/ocean-safety/ingest/artifacts"
-	"github.com/ocean-safety/ingest/bucket"
-	"github.com/ocean-safety/ingest/corpus"
 	"github.com/ocean-safety/ingest/internal/redact"
+	"github.com/ocean-safety/ingest/place"
 	"github.com/ocean-safety/ingest/stages"
 )
 
@@ -64,7 +60,7 @@ func mergeAction(ctx context.Context, cmd *cli.Command) error {
 		diffReport(ctx, cmd, publish, res.Published)
 	}
 	if res != nil && cmd.Bool("remove-parts") {
-		if rerr := removeParts(ctx, cmd.String("parts"), cmd.Int("shards")); rerr != nil {
+		if rerr := place.RemoveParts(ctx, cmd.String("parts"), cmd.Int("shards")); rerr != nil {
 			say(cmd, slog.LevelWarn, fmt.Sprintf("warning: the merge is published; removing the parts: %v", rerr), "removing the parts failed", "error", rerr.Error())
 		} else {
 			say(cmd, slog.LevelInfo, fmt.Sprintf("removed the parts at %s", redact.URL(cmd.String("parts"))), "removed the parts", "parts", redact.URL(cmd.String("parts")))
@@ -112,21 +108,18 @@ func runMerge(ctx context.Context, cmd *cli.Command) (*stages.Result, string, er
 	}
 	var dirs []string
 	for _, a := range args {
-		dir, cleanup, err := partDir(ctx, a)
+		dir, cleanup, err := place.Part(ctx, a)
 		if err != nil {
 			return nil, "", usageError{fmt.Errorf("part %s: %w", a, err)}
 		}
 		defer cleanup()
 		dirs = append(dirs, dir)
 	}
-	target := artifacts.OutTarget(out, "")
-	if publish != "" {
-		var closeTarget func()
-		if target, closeTarget, err = publishTarget(ctx, publish, cmd.Int("keep"), ""); err != nil {
-			return nil, "", err
-		}
-		defer closeTarget()
+	target, closeTarget, err := place.Target(ctx, place.Spec{Out: out, Publish: publish, Keep: cmd.Int("keep"), Work: work()})
+	if err != nil {
+		return nil, "", placeError(err)
 	}
+	defer closeTarget()
 	mc := stages.MergeConfig{Publish: f.Run.Publish, AllowShrink: cmd.Bool("allow-shrink"), Run: cmd.String("run-id")}
 	opts := stages.Options{LockWait: cmd.Duration("wait"), Logger: newLogger(cmd, nil)}
 	res, err := stages.Merge(ctx, dirs, mc, target, opts)
@@ -149,40 +142,9 @@ func partArgs(cmd *cli.Command) ([]string, error) {
 	case len(args) > 0:
 		return nil, usage("give the parts as arguments or with --parts, not both")
 	}
-	for k := range n {
-		sh := corpus.Shard{Index: k, Count: n}
-		if err := sh.Validate(); err != nil {
-			return nil, usage("--shards %d: %v", n, err)
-		}
-		args = append(args, joinPlace(root, sh.Name()))
+	args, err := place.Parts(root, n)
+	if err != nil {
+		return nil, usage("--shards %d: %v", n, err)
 	}
 	return args, nil
 }
-
-// partDir makes a part argument a local snapshot folder: a snapshot folder
-// as it is, a folder a part was published to at its latest, a URL as
-// verify and diff take it (URL/latest, URL/<name>; a URL naming the publish
-// prefix itself means its latest).
-func partDir(ctx context.Context, arg string) (string, func(), error) {
-	if bucket.IsURL(arg) {
-		if _, snap, err := splitSnapshotURL(arg); err != nil || !isSnapshotRef(snap) {
-			arg = joinPlace(arg, "latest")
-		}
-		return localSnapshot(ctx, arg)
-	}
-	if _, err := os.Stat(filepath.Join(arg, artifacts.ManifestFile)); err == nil {
-		return arg, func() {}, nil
-	}
-	dir, err := artifacts.Latest(arg)
-	if err != nil {
-		return "", func() {}, fmt.Errorf("no part there (did that shard's run finish?)")
-	}
-	return dir, func() {}, nil
-}
-
-// snapshotName is a published snapshot's folder name (artifacts.SnapshotName).
-var snapshotName = regexp.MustCompile(`^[0-9]{8}T[0-9]{6}Z-[0-9a-f]{12}$`)
-
-// isSnapshotRef reports whether a URL's last element names a snapshot
-// rather than a publish prefix: "latest" or a snapshot's folder name.
-func isSnapshotRef(s string) bool { return s == "latest" || snapshotName.MatchString(s) }

@@ -5,12 +5,10 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 
 	"github.com/urfave/cli/v3"
 
-	"github.com/ocean-safety/ingest/artifacts"
-	"github.com/ocean-safety/ingest/bucket"
+	"github.com/ocean-safety/ingest/place"
 	"github.com/ocean-safety/ingest/push"
 )
 
@@ -37,12 +35,12 @@ func pushCommand() *cli.Command {
 			if err != nil {
 				return err
 			}
-			dir, cleanup, err := snapshotArg(ctx, opt.Snapshot)
+			dir, cleanup, err := place.Trusted(ctx, opt.Snapshot)
 			if err != nil {
 				return err
 			}
 			defer cleanup()
-			if opt.StateRoot, err = pushStateRoot(opt.Snapshot); err != nil {
+			if opt.StateRoot, err = place.StateRoot(opt.Snapshot, work()); err != nil {
 				return err
 			}
 			opt.Snapshot = dir
@@ -104,35 +102,6 @@ func pushOptions(cmd *cli.Command) (push.Options, error) {
 		}
 	}
 	return opt, nil
-}
-
-// pushStateRoot is where a push keeps its state when --state is not
-// given: beside the snapshot's publish target, in the folder the tool
-// already owns there (a publish folder's .ingest, an --out folder's
-// .<out>.ingest, a bucket's work folder), so it lives as long as the
-// snapshots it describes.
-func pushStateRoot(arg string) (string, error) {
-	if bucket.IsURL(arg) {
-		prefix, _, err := splitSnapshotURL(arg)
-		if err != nil {
-			return "", err
-		}
-		work, err := workDir(prefix)
-		if err != nil {
-			return "", err
-		}
-		return filepath.Join(work, "state"), nil
-	}
-	dir := filepath.Clean(arg)
-	if parent := filepath.Dir(dir); isPublishFolder(parent) {
-		return artifacts.PublishTarget(parent, 0, "").State, nil
-	}
-	return artifacts.OutTarget(dir, "").State, nil
-}
-
-func isPublishFolder(dir string) bool {
-	_, err := artifacts.Latest(dir)
-	return err == nil
 }
 
 func printPush(w io.Writer, verb string, p *push.Plan) {

@@ -11,6 +11,7 @@ import (
 	"github.com/urfave/cli/v3"
 
 	"github.com/ocean-safety/ingest/internal/redact"
+	"github.com/ocean-safety/ingest/place"
 	"github.com/ocean-safety/ingest/schema"
 	"github.com/ocean-safety/ingest/search"
 )
@@ -63,7 +64,7 @@ func searchCommand() *cli.Command {
 			if err != nil {
 				return err
 			}
-			dir, cleanup, err := snapshotArg(ctx, arg) // a bucket's URL/latest is downloaded
+			dir, cleanup, err := place.Trusted(ctx, arg) // a bucket's URL/latest is downloaded
 			if err != nil {
 				return err
 			}

@@ -261,29 +261,3 @@ func TestShardedBucketRun(t *testing.T) {
 		t.Errorf("verify the merged snapshot in the bucket: exit %d: %s", code, stderr)
 	}
 }
-
-func TestSnapshotURLs(t *testing.T) {
-	split := []struct{ in, prefix, snap string }{
-		{"s3://b/p/latest", "s3://b/p", "latest"},
-		{"s3://b/p/latest?region=x", "s3://b/p?region=x", "latest"},
-		{"s3://b/p?endpoint=http://h:9000&region=x/latest", "s3://b/p?endpoint=http://h:9000&region=x", "latest"},
-		{"s3://b/p?region=x/20261201T020000Z-4c19108f1cdf", "s3://b/p?region=x", "20261201T020000Z-4c19108f1cdf"},
-		{"file:///srv/k/20261201T020000Z-4c19108f1cdf", "file:///srv/k", "20261201T020000Z-4c19108f1cdf"},
-	}
-	for _, tt := range split {
-		p, s, err := splitSnapshotURL(tt.in)
-		if err != nil || p != tt.prefix || s != tt.snap {
-			t.Errorf("split %q: got %q %q %v, want %q %q", tt.in, p, s, err, tt.prefix, tt.snap)
-		}
-	}
-	join := []struct{ place, name, want string }{
-		{"parts", "shard-0-of-2", filepath.Join("parts", "shard-0-of-2")},
-		{"s3://b/parts?endpoint=http://h:9000", "shard-1-of-2", "s3://b/parts/shard-1-of-2?endpoint=http://h:9000"},
-		{"s3://b", "shard-1-of-2", "s3://b/shard-1-of-2"},
-	}
-	for _, tt := range join {
-		if got := joinPlace(tt.place, tt.name); got != tt.want {
-			t.Errorf("join %q %q: got %q, want %q", tt.place, tt.name, got, tt.want)
-		}
-	}
-}

@@ -9,6 +9,7 @@ import (
 	"github.com/urfave/cli/v3"
 
 	"github.com/ocean-safety/ingest/pgsync"
+	"github.com/ocean-safety/ingest/place"
 )
 
 func syncCommand() *cli.Command {
@@ -32,7 +33,7 @@ func syncCommand() *cli.Command {
 			if err != nil {
 				return err
 			}
-			dir, cleanup, err := localSnapshot(ctx, opt.Snapshot) // a bucket's URL/latest is downloaded
+			dir, cleanup, err := place.Snapshot(ctx, opt.Snapshot) // a bucket's URL/latest is downloaded
 			if err != nil {
 				return err
 			}

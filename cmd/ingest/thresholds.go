@@ -8,6 +8,7 @@ import (
 	"github.com/urfave/cli/v3"
 
 	"github.com/ocean-safety/ingest/artifacts"
+	"github.com/ocean-safety/ingest/place"
 	"github.com/ocean-safety/ingest/schema"
 	"github.com/ocean-safety/ingest/thresholds"
 )
@@ -22,7 +23,7 @@ func thresholdsCommand() *cli.Command {
 			if cmd.Args().Len() != 1 {
 				return usage("thresholds needs one SNAPSHOT")
 			}
-			dir, cleanup, err := snapshotArg(ctx, cmd.Args().First())
+			dir, cleanup, err := place.Trusted(ctx, cmd.Args().First())
 			if err != nil {
 				return err
 			}

@@ -9,6 +9,7 @@ import (
 	"github.com/urfave/cli/v3"
 
 	"github.com/ocean-safety/ingest/artifacts"
+	"github.com/ocean-safety/ingest/place"
 )
 
 func verifyCommand() *cli.Command {
@@ -21,7 +22,7 @@ func verifyCommand() *cli.Command {
 			if cmd.Args().Len() != 1 {
 				return usage("verify needs one snapshot DIR")
 			}
-			dir, cleanup, err := snapshotFolder(ctx, cmd.Args().First()) // verify checks the files itself, and says more
+			dir, cleanup, err := place.Folder(ctx, cmd.Args().First()) // verify checks the files itself, and says more
 			if err != nil {
 				return err
 			}
@@ -30,7 +31,7 @@ func verifyCommand() *cli.Command {
 			if err != nil {
 				return err
 			}
-			rep.Dir = shownAs(cmd.Args().First()) // a bucket's URL as given, not the folder it was fetched to
+			rep.Dir = place.Shown(cmd.Args().First()) // a bucket's URL as given, not the folder it was fetched to
 			if cmd.Bool("json") {
 				if err := writeJSON(cmd.Root().Writer, struct {
 					*artifacts.VerifyReport
