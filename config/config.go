@@ -21,6 +21,15 @@ type File struct {
 	Prev      string          `yaml:"prev"`
 	Retrieval search.Settings `yaml:"retrieval"`
 	Push      push.Settings   `yaml:"push"`
+	// set holds the keys the file sets (dotted: chunk.max), by line.
+	set map[string]int
+}
+
+// IsSet reports whether the file sets key (dotted: chunk.max), whatever
+// the value: a default spelt out is set too.
+func (f File) IsSet(key string) bool {
+	_, ok := f.set[key]
+	return ok
 }
 
 // Default is the configuration with no file.
@@ -67,6 +76,7 @@ func Parse(b []byte) (File, error) {
 	if err := yaml.UnmarshalWithOptions(b, &f, yaml.Strict()); err != nil {
 		return f, errors.New(yaml.FormatError(err, false, false))
 	}
+	f.set = keys(ast)
 	return f, nil
 }
 

@@ -140,7 +140,38 @@ func TestReadmeConfig(t *testing.T) {
 		t.Fatalf("README's config: %v", err)
 	}
 	d := Default()
+	f.set = nil // what it sets, not which keys it names
 	if got, want := fmt.Sprintf("%+v", f), fmt.Sprintf("%+v", d); got != want {
 		t.Errorf("README's config is not the defaults:\n got %s\nwant %s", got, want)
+	}
+}
+
+// TestIsSet: a key the file names is set whatever its value, a default
+// spelt out too, and a key it leaves out is not, though its value is the
+// same.
+func TestIsSet(t *testing.T) {
+	f, err := Parse([]byte("llm_concurrency: 2\nchunk:\n  max: 700\npush: {tasks: 4}\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		key  string
+		want bool
+	}{
+		{"llm_concurrency", true},
+		{"chunk.max", true},
+		{"chunk", true},
+		{"push.tasks", true},
+		{"embed_concurrency", false},
+		{"chunk.unit", false},
+		{"push.in_flight", false},
+	}
+	for _, tt := range tests {
+		if got := f.IsSet(tt.key); got != tt.want {
+			t.Errorf("IsSet(%q): got %v, want %v", tt.key, got, tt.want)
+		}
+	}
+	if f.Run.LLMConcurrency != Default().Run.LLMConcurrency || Default().IsSet("llm_concurrency") {
+		t.Errorf("got llm_concurrency %d (set %v in the defaults), want the default's value, set only in the file", f.Run.LLMConcurrency, Default().IsSet("llm_concurrency"))
 	}
 }

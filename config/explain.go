@@ -55,11 +55,7 @@ func Explain(f File, path string, raw []byte, over map[string]Origin) ([]Setting
 		if err != nil {
 			return nil, err
 		}
-		for _, d := range file.Docs {
-			walk(d.Body, "", 0, func(key string, _ int, n ast.Node, v ast.Node) {
-				inFile[key] = n.GetToken().Position.Line
-			})
-		}
+		inFile = keys(file)
 	}
 	var out []Setting
 	for _, d := range eff.Docs {
@@ -82,6 +78,17 @@ func Explain(f File, path string, raw []byte, over map[string]Origin) ([]Setting
 		})
 	}
 	return out, nil
+}
+
+// keys are the keys a parsed file sets, dotted, with their lines.
+func keys(file *ast.File) map[string]int {
+	out := map[string]int{}
+	for _, d := range file.Docs {
+		walk(d.Body, "", 0, func(key string, _ int, n ast.Node, _ ast.Node) {
+			out[key] = n.GetToken().Position.Line
+		})
+	}
+	return out
 }
 
 // walk calls fn for every key of a mapping, depth first, in order.

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
-	"strings"
 	"time"
 
 	"github.com/urfave/cli/v3"
@@ -71,27 +70,5 @@ func modelOpener(cmd *cli.Command, cfg stages.Config, logger *slog.Logger) stage
 			return nil, nil, settingsError(err)
 		}
 		return h, e, nil
-	}
-}
-
-// perEndpointConcurrency scales the default calls in flight (2, what one
-// Ollama serves at once) by the servers a backend's address lists, unless
-// a flag or the config chose a number: N servers, N times the slots.
-func perEndpointConcurrency(cmd *cli.Command, cfg *stages.Config) {
-	servers := func(backend string) int {
-		switch {
-		case strings.HasPrefix(backend, "ollama:"):
-			return models.Endpoints(cmd.String("ollama-host"))
-		case strings.HasPrefix(backend, "openai:"):
-			return models.Endpoints(cmd.String("openai-base-url"))
-		}
-		return 1
-	}
-	def := stages.DefaultConfig()
-	if n := servers(cmd.String("llm")); !cmd.IsSet("llm-concurrency") && cfg.LLMConcurrency == def.LLMConcurrency {
-		cfg.LLMConcurrency *= n
-	}
-	if n := servers(cmd.String("embedder")); !cmd.IsSet("embed-concurrency") && cfg.EmbedConcurrency == def.EmbedConcurrency {
-		cfg.EmbedConcurrency *= n
 	}
 }

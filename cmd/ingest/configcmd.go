@@ -36,7 +36,7 @@ func configCommand() *cli.Command {
 			if err != nil {
 				return err
 			}
-			applyRunFlags(cmd, &f.Run)
+			f.Run = runConfig(cmd, f)
 			if cmd.IsSet("out") {
 				f.Out = cmd.String("out")
 			}

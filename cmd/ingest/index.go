@@ -9,10 +9,12 @@ import (
 	"runtime"
 	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/urfave/cli/v3"
 
 	"github.com/ocean-safety/ingest/artifacts"
+	"github.com/ocean-safety/ingest/config"
 	"github.com/ocean-safety/ingest/corpus"
 	"github.com/ocean-safety/ingest/internal/redact"
 	"github.com/ocean-safety/ingest/place"
@@ -145,9 +147,7 @@ func runIndex(ctx context.Context, cmd *cli.Command, rep *reporter) (*stages.Res
 	if err != nil {
 		return nil, "", err
 	}
-	cfg := f.Run
-	applyRunFlags(cmd, &cfg)
-	perEndpointConcurrency(cmd, &cfg)
+	cfg := runConfig(cmd, f)
 	spec := place.Spec{Out: f.Out, Prev: f.Prev, Publish: cmd.String("publish"), Keep: cmd.Int("keep"), Work: work()}
 	if cmd.IsSet("out") {
 		spec.Out = cmd.String("out")
@@ -198,6 +198,20 @@ func runIndex(ctx context.Context, cmd *cli.Command, rep *reporter) (*stages.Res
 	opts.Reporter = rep
 	res, err := stages.Run(ctx, cfg, target, opts)
 	return res, spec.PublishPlace(), err
+}
+
+// runConfig is the run's config: the file's (or the defaults), the flags
+// that are set over it, and the calls in flight left to their defaults
+// scaled to the model servers the flags name (stages.Config.PerServer). A
+// setting counts as chosen when the file has its key or its flag was
+// given, whatever its value.
+func runConfig(cmd *cli.Command, f config.File) stages.Config {
+	cfg := f.Run
+	applyRunFlags(cmd, &cfg)
+	cfg.PerServer(backendConfig(cmd, cfg), func(key string) bool {
+		return f.IsSet(key) || cmd.IsSet(strings.ReplaceAll(key, "_", "-"))
+	})
+	return cfg
 }
 
 // applyRunFlags applies the run flags that are set over the config file's

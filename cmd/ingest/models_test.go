@@ -356,3 +356,78 @@ func TestPoolOddServer(t *testing.T) {
 		t.Errorf("majority: got exit %d, %d chat calls on the odd server: %s", code, other.Calls(modelfake.OllamaChat), stderr)
 	}
 }
+
+// TestConcurrencyWasSet: with three servers, the calls in flight a run
+// leaves to its defaults are 2 a server, 6; a number the config file sets
+// is kept as set, whatever it is, the default's value too (llm_concurrency:
+// 2 made 6 when "set" was guessed by comparing with the default), and so
+// is a flag's. ingest config prints what index runs with.
+func TestConcurrencyWasSet(t *testing.T) {
+	var hosts []string
+	for range 3 {
+		srv := modelfake.New(modelfake.Options{Dims: 1024, Latency: time.Millisecond})
+		defer srv.Close()
+		hosts = append(hosts, srv.URL)
+	}
+	dir := t.TempDir()
+	spelt := filepath.Join(dir, "spelt.yaml")
+	if err := os.WriteFile(spelt, []byte("llm_concurrency: 2\nembed_concurrency: 2\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	empty := filepath.Join(dir, "empty.yaml")
+	if err := os.WriteFile(empty, []byte("# the defaults\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name       string
+		flags      []string
+		llm, embed int
+	}{
+		{"left to the defaults", []string{"--config", empty}, 6, 6},
+		{"the defaults spelt out in the file", []string{"--config", spelt}, 2, 2},
+		{"a flag", []string{"--llm-concurrency", "2"}, 2, 6},
+		{"a flag over the file", []string{"--config", spelt, "--embed-concurrency", "5"}, 2, 5},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			backends := []string{"--llm", "ollama:qwen2.5:7b", "--embedder", "ollama:bge-m3", "--ollama-host", strings.Join(hosts, ",")}
+			args := append([]string{"index", "--corpus", fixtureCorpus, "--out", filepath.Join(t.TempDir(), "snap"), "--quiet",
+				"--log-level", "info", "--log-format", "json"}, append(backends, tt.flags...)...)
+			code, _, stderr := runCLI(context.Background(), "", args...)
+			if code != exitOK {
+				t.Fatalf("exit %d: %s", code, stderr)
+			}
+			llm, embed := -1, -1
+			for _, line := range strings.Split(stderr, "\n") {
+				var l struct {
+					Msg              string `json:"msg"`
+					LLMConcurrency   int    `json:"llm_concurrency"`
+					EmbedConcurrency int    `json:"embed_concurrency"`
+				}
+				if json.Unmarshal([]byte(line), &l) == nil && l.Msg == "run started" {
+					llm, embed = l.LLMConcurrency, l.EmbedConcurrency
+				}
+			}
+			if llm != tt.llm || embed != tt.embed {
+				t.Errorf("got %d header and %d embedding calls in flight, want %d and %d", llm, embed, tt.llm, tt.embed)
+			}
+			code, stdout, stderr := runCLI(context.Background(), "", append([]string{"config", "--json"}, append(backends, tt.flags...)...)...)
+			if code != exitOK {
+				t.Fatalf("config: exit %d: %s", code, stderr)
+			}
+			var settings []struct {
+				Key   string `json:"key"`
+				Value any    `json:"value"`
+			}
+			if err := json.Unmarshal([]byte(stdout), &settings); err != nil {
+				t.Fatal(err)
+			}
+			for _, s := range settings {
+				want := map[string]int{"llm_concurrency": tt.llm, "embed_concurrency": tt.embed}[s.Key]
+				if v, ok := s.Value.(float64); want != 0 && (!ok || int(v) != want) {
+					t.Errorf("ingest config: got %s %v, want %d, what index runs with", s.Key, s.Value, want)
+				}
+			}
+		})
+	}
+}

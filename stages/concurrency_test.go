@@ -1,0 +1,41 @@
+package stages
+
+import (
+	"testing"
+
+	"github.com/ocean-safety/ingest/models"
+)
+
+// TestPerServer: a default is scaled to the servers of its backend, a set
+// value is kept as it is (the default's value too).
+func TestPerServer(t *testing.T) {
+	three := "http://a:1,http://b:1,http://c:1"
+	tests := []struct {
+		name       string
+		bc         models.BackendConfig
+		set        []string
+		llm, embed int
+	}{
+		{"offline", models.BackendConfig{LLM: "none", Embedder: "builtin", OllamaHost: three}, nil, 2, 2},
+		{"three ollama servers", models.BackendConfig{LLM: "ollama:m", Embedder: "ollama:e", OllamaHost: three}, nil, 6, 6},
+		{"three openai servers for headers, one ollama", models.BackendConfig{LLM: "openai:m", Embedder: "ollama:e", OpenAIBaseURL: three}, nil, 6, 2},
+		{"set", models.BackendConfig{LLM: "ollama:m", Embedder: "ollama:e", OllamaHost: three}, []string{"llm_concurrency", "embed_concurrency"}, 2, 2},
+		{"one set", models.BackendConfig{LLM: "ollama:m", Embedder: "ollama:e", OllamaHost: three}, []string{"embed_concurrency"}, 6, 2},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			cfg := DefaultConfig()
+			cfg.PerServer(tt.bc, func(key string) bool {
+				for _, k := range tt.set {
+					if k == key {
+						return true
+					}
+				}
+				return false
+			})
+			if cfg.LLMConcurrency != tt.llm || cfg.EmbedConcurrency != tt.embed {
+				t.Errorf("got %d and %d calls in flight, want %d and %d", cfg.LLMConcurrency, cfg.EmbedConcurrency, tt.llm, tt.embed)
+			}
+		})
+	}
+}
