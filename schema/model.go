@@ -39,3 +39,31 @@ type Truncation struct {
 	Window          int    `json:"window"`       // the model's context window; 0: unknown
 	BatchTokens     int    `json:"batch_tokens"` // the server's count for the input's batch; 0: not reported
 }
+
+// Add adds o's counts to these: calls, retries, repairs, fallbacks, bad
+// thresholds, invalid answers by reason, and each server's calls and
+// hedges (a server new to these is added with o's record of it).
+func (s *ModelStats) Add(o ModelStats) {
+	s.Calls += o.Calls
+	s.Retries += o.Retries
+	s.BadThresholds += o.BadThresholds
+	s.Repairs += o.Repairs
+	s.Fallbacks += o.Fallbacks
+	for k, n := range o.Invalid {
+		if s.Invalid == nil {
+			s.Invalid = map[string]int64{}
+		}
+		s.Invalid[k] += n
+	}
+next:
+	for _, e := range o.Endpoints {
+		for i := range s.Endpoints {
+			if s.Endpoints[i].Endpoint == e.Endpoint {
+				s.Endpoints[i].Calls += e.Calls
+				s.Endpoints[i].Hedges += e.Hedges
+				continue next
+			}
+		}
+		s.Endpoints = append(s.Endpoints, e)
+	}
+}

@@ -2,7 +2,6 @@ package stages
 
 import (
 	"encoding/hex"
-	"fmt"
 	"time"
 
 	"github.com/ocean-safety/ingest/artifacts"
@@ -11,72 +10,29 @@ import (
 	"github.com/ocean-safety/ingest/snapshot"
 )
 
-// finish closes the Parquet file and writes the report and, last, the
-// manifest into the staging folder.
+// finish closes the snapshot in the staging folder: the Parquet file, the
+// thresholds, the audit log, the report, a part's documents list and, last,
+// the manifest (see seal).
 func (r *run) finish(t tally, skipped []schema.Skipped, start time.Time) (*Result, error) {
-	if err := r.writer.Close(); err != nil {
-		return nil, err
-	}
-	chunksInfo, err := artifacts.Describe(r.stage.Path(artifacts.ChunksFile))
-	if err != nil {
-		return nil, err
-	}
-	chunksInfo.Rows = r.writer.Rows()
-
-	thresholdsInfo, err := writeThresholds(r.stage.Path(artifacts.ThresholdsFile), &t.thresholds)
-	if err != nil {
-		return nil, err
-	}
-
-	runID := r.runID
 	calls := t.calls
 	calls.EmbedCalls = t.rows.embedCalls
 	calls.Superseded = r.audit.Count()
-	counts := t.Counts(len(skipped), r.excluded)
-	if err := r.audit.Complete(map[string]int{"documents": counts.Documents, "rejected": counts.Rejected,
-		"chunks": counts.Chunks, "chunks_superseded": calls.Superseded, "header_calls": calls.HeaderCalls,
-		"embed_calls": calls.EmbedCalls}); err != nil {
-		return nil, fmt.Errorf("write %s: %w", artifacts.AuditFile, err)
-	}
-	auditInfo, err := artifacts.Describe(r.stage.Path(artifacts.AuditFile))
-	if err != nil {
-		return nil, err
-	}
-	status := StatusOK
-	if counts.Rejected > 0 {
-		status = StatusPartial
-	}
 	rep := artifacts.Report{
-		RunID:       runID,
-		Status:      string(status),
+		RunID:       r.runID,
 		Diagnostics: t.diags,
 		Skipped:     skipped,
 		Seconds:     time.Since(start).Seconds(),
 		LangFrom:    t.langFrom,
 		Markup:      t.markup,
 		ChunkSizes:  artifacts.NewChunkSizes(&t.rows.sizes, r.cfg.Chunk.Max),
+		Stages:      t.Stages(),
+		Models:      r.modelReport(t.models),
 	}
-	if rep.Diagnostics == nil {
-		rep.Diagnostics = []schema.Diagnostic{}
-	}
-	if rep.Skipped == nil {
-		rep.Skipped = []schema.Skipped{}
-	}
-	rep.Stages = t.Stages()
-	rep.Models = r.modelReport(t.models)
-	if err := artifacts.WriteJSON(r.stage.Path(artifacts.ReportFile), rep); err != nil {
-		return nil, err
-	}
-	reportInfo, err := artifacts.Describe(r.stage.Path(artifacts.ReportFile))
-	if err != nil {
-		return nil, err
-	}
-
 	m := artifacts.Manifest{
 		Tool:              artifacts.ToolName,
 		SchemaVersion:     artifacts.SchemaVersion,
 		ToolVersion:       r.opt.ToolVersion,
-		RunID:             runID,
+		RunID:             r.runID,
 		CreatedAt:         time.Now().UTC().Format(time.RFC3339),
 		CorpusFingerprint: hex.EncodeToString(t.fingerprint.Sum(nil)),
 		InputFingerprint:  inputFingerprint(t.input, skipped),
@@ -87,34 +43,31 @@ func (r *run) finish(t tally, skipped []schema.Skipped, start time.Time) (*Resul
 		Tokenizer:         r.chunker.Tokenizer(),
 		ChunkUnit:         r.cfg.Chunk.Unit,
 		ChunkMax:          r.cfg.Chunk.Max,
-		Counts:            counts,
-		Diagnostics:       map[string]int{"error": 0, "warning": 0, "info": 0},
-		Files: map[string]artifacts.FileInfo{artifacts.ChunksFile: chunksInfo, artifacts.ReportFile: reportInfo,
-			artifacts.ThresholdsFile: thresholdsInfo, artifacts.AuditFile: auditInfo},
-		CacheKeys: r.keys,
-		Calls:     calls,
+		Counts:            t.Counts(len(skipped), r.excluded),
+		CacheKeys:         r.keys,
+		Previous:          r.previousRef(),
+		Calls:             calls,
+		Shard:             r.part,
 	}
-	for _, d := range t.diags {
-		m.Diagnostics[string(d.Severity)]++
+	c := closing{
+		chunks: func() (int, error) {
+			if err := r.writer.Close(); err != nil {
+				return 0, err
+			}
+			return r.writer.Rows(), nil
+		},
+		thresholds: &t.thresholds, audit: r.audit, report: rep, manifest: m,
 	}
-	m.Previous = r.previousRef()
 	if r.part != nil {
-		if err := r.partDocs.Close(); err != nil {
-			return nil, err
+		c.documents = func() (int, error) {
+			if err := r.partDocs.Close(); err != nil {
+				return 0, err
+			}
+			r.partDocs = nil
+			return m.Counts.Documents + m.Counts.Rejected + m.Counts.Drafts, nil
 		}
-		r.partDocs = nil
-		info, err := artifacts.Describe(r.stage.Path(artifacts.DocumentsFile))
-		if err != nil {
-			return nil, err
-		}
-		info.Rows = counts.Documents + counts.Rejected + counts.Drafts
-		m.Files[artifacts.DocumentsFile] = info
-		m.Shard = r.part
 	}
-	if err := artifacts.WriteJSON(r.stage.Path(artifacts.ManifestFile), m); err != nil {
-		return nil, err
-	}
-	return &Result{Status: status, Manifest: m, Report: rep}, nil
+	return seal(r.stage, c)
 }
 
 // sizeTally is an empty tally of chunk sizes in the run's budget unit.

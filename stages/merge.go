@@ -226,21 +226,10 @@ func (m *merger) merge(ctx context.Context, start time.Time) (*Result, error) {
 	if cs := first.report.ChunkSizes; cs != nil {
 		sizes.Min = cs.Min
 	}
-	rows, ts, err := m.chunks(ctx, first.m.Embedder.Dims, &sizes)
+	rows, ts, err := m.chunks(ctx, first.m.Embedder.Dims, &sizes) // the rows first: their counts go into the manifest
 	if err != nil {
 		return nil, err
 	}
-	files := map[string]artifacts.FileInfo{}
-	info, err := artifacts.Describe(m.stage.Path(artifacts.ChunksFile))
-	if err != nil {
-		return nil, err
-	}
-	info.Rows = rows.Chunks
-	files[artifacts.ChunksFile] = info
-	if files[artifacts.ThresholdsFile], err = writeThresholds(m.stage.Path(artifacts.ThresholdsFile), ts); err != nil {
-		return nil, err
-	}
-
 	counts := rows
 	counts.Documents, counts.Rejected, counts.Drafts = dt.counts.Documents, dt.counts.Rejected, dt.counts.Drafts
 	counts.Skipped, counts.Excluded = first.m.Counts.Skipped, first.m.Counts.Excluded
@@ -248,45 +237,17 @@ func (m *merger) merge(ctx context.Context, start time.Time) (*Result, error) {
 		counts.ByKind, counts.ByLang, counts.ByElement = map[string]int{}, map[string]int{}, map[string]int{}
 	}
 	var calls artifacts.Calls
-	for _, p := range m.parts {
-		c := p.m.Calls
-		calls.HeaderCalls += c.HeaderCalls
-		calls.EmbedCalls += c.EmbedCalls
-		calls.HeadersReused += c.HeadersReused
-		calls.VectorsReused += c.VectorsReused
-		calls.FromJournal += c.FromJournal
-		calls.Superseded += c.Superseded
-	}
-
 	var audits []snapshot.PartAudit
 	for _, p := range m.parts {
+		calls.Add(p.m.Calls)
 		audits = append(audits, snapshot.PartAudit{Path: filepath.Join(p.dir, artifacts.AuditFile), Trace: p.m.RunID})
 	}
 	audit, err := snapshot.MergeAudit(m.stage.Path(artifacts.AuditFile), m.runID, audits)
 	if err != nil {
 		return nil, err
 	}
-	if err := audit.Complete(map[string]int{"parts": len(m.parts), "documents": counts.Documents, "rejected": counts.Rejected,
-		"chunks": counts.Chunks, "chunks_superseded": calls.Superseded, "header_calls": calls.HeaderCalls,
-		"embed_calls": calls.EmbedCalls}); err != nil {
-		return nil, fmt.Errorf("write %s: %w", artifacts.AuditFile, err)
-	}
-	if files[artifacts.AuditFile], err = artifacts.Describe(m.stage.Path(artifacts.AuditFile)); err != nil {
-		return nil, err
-	}
-
-	status := StatusOK
-	if counts.Rejected > 0 {
-		status = StatusPartial
-	}
-	rep := m.report(dt, status, start)
+	rep := m.report(dt, start)
 	rep.ChunkSizes = artifacts.NewChunkSizes(&sizes, first.m.ChunkMax)
-	if err := artifacts.WriteJSON(m.stage.Path(artifacts.ReportFile), rep); err != nil {
-		return nil, err
-	}
-	if files[artifacts.ReportFile], err = artifacts.Describe(m.stage.Path(artifacts.ReportFile)); err != nil {
-		return nil, err
-	}
 
 	man := first.m
 	man.Tool = artifacts.ToolName
@@ -295,18 +256,14 @@ func (m *merger) merge(ctx context.Context, start time.Time) (*Result, error) {
 	man.CorpusFingerprint = hex.EncodeToString(dt.fingerprint.Sum(nil))
 	man.InputFingerprint = input
 	man.Counts = counts
-	man.Files = files
 	man.Calls = calls
 	man.Shard = nil
 	man.Previous = commonPrevious(m.parts)
-	man.Diagnostics = map[string]int{"error": 0, "warning": 0, "info": 0}
-	for _, d := range rep.Diagnostics {
-		man.Diagnostics[string(d.Severity)]++
-	}
-	if err := artifacts.WriteJSON(m.stage.Path(artifacts.ManifestFile), man); err != nil {
-		return nil, err
-	}
-	return &Result{Status: status, Manifest: man, Report: rep}, nil
+	return seal(m.stage, closing{
+		chunks:     func() (int, error) { return rows.Chunks, nil }, // written and closed by m.chunks
+		thresholds: ts, audit: audit, auditMore: map[string]int{"parts": len(m.parts)},
+		report: rep, manifest: man,
+	})
 }
 
 // documents walks the parts' documents lists in corpus order (each part's
@@ -519,50 +476,18 @@ func (m *merger) chunks(ctx context.Context, dims int, sizes *schema.SizeTally) 
 // rowGroupCheck is how often, in rows, a merge looks for a cancelled context.
 const rowGroupCheck = 1024
 
-// report is the merged run's report.
-func (m *merger) report(dt docTotals, status Status, start time.Time) artifacts.Report {
+// report is the merged run's report: the parts' reports merged
+// (artifacts.Report.Merge), the diagnostics and the rejects lists in corpus
+// order (dt), a stage for the merge itself.
+func (m *merger) report(dt docTotals, start time.Time) artifacts.Report {
 	first := m.parts[0]
-	rep := artifacts.Report{RunID: m.runID, Status: string(status), Diagnostics: dt.diags, Skipped: first.report.Skipped,
+	rep := artifacts.Report{RunID: m.runID, Diagnostics: dt.diags, Skipped: first.report.Skipped,
 		LangFrom: map[string]int{}, Markup: map[string]int{}}
-	if rep.Diagnostics == nil {
-		rep.Diagnostics = []schema.Diagnostic{}
-	}
-	if rep.Skipped == nil {
-		rep.Skipped = []schema.Skipped{}
-	}
-	stages := map[string]*artifacts.StageStat{}
-	var models *artifacts.ModelReport
 	for _, p := range m.parts {
-		for _, s := range p.report.Stages {
-			st := stages[s.Name]
-			if st == nil {
-				st = &artifacts.StageStat{Name: s.Name}
-				stages[s.Name] = st
-				rep.Stages = append(rep.Stages, artifacts.StageStat{Name: s.Name})
-			}
-			st.Items += s.Items
-			st.Seconds += s.Seconds
-		}
-		for k, n := range p.report.LangFrom {
-			rep.LangFrom[k] += n
-		}
-		for k, n := range p.report.Markup {
-			rep.Markup[k] += n
-		}
-		if pm := p.report.Models; pm != nil {
-			if models == nil {
-				models = &artifacts.ModelReport{}
-			}
-			models.Headers = addStats(models.Headers, pm.Headers)
-			models.Embedder = addStats(models.Embedder, pm.Embedder)
-			models.Truncations = append(models.Truncations, pm.Truncations...)
-		}
-	}
-	for i := range rep.Stages {
-		rep.Stages[i] = *stages[rep.Stages[i].Name]
+		rep.Merge(p.report)
 	}
 	rep.Stages = append(rep.Stages, artifacts.StageStat{Name: "merge", Items: len(m.parts), Seconds: time.Since(start).Seconds()})
-	if models != nil {
+	if models := rep.Models; models != nil {
 		models.Rejects, models.RejectsTotal = dt.models.Rejects, dt.models.RejectsTotal
 		models.Ungrounded, models.UngroundedTotal = dt.models.Ungrounded, dt.models.UngroundedTotal
 		if models.Rejects == nil {
@@ -571,42 +496,9 @@ func (m *merger) report(dt docTotals, status Status, start time.Time) artifacts.
 		if models.Ungrounded == nil {
 			models.Ungrounded = []artifacts.UngroundedThreshold{}
 		}
-		rep.Models = models
 	}
 	rep.Seconds = time.Since(start).Seconds()
 	return rep
-}
-
-// addStats adds b's counts to a's (either may be nil).
-func addStats(a, b *schema.ModelStats) *schema.ModelStats {
-	if b == nil {
-		return a
-	}
-	if a == nil {
-		a = &schema.ModelStats{}
-	}
-	a.Calls += b.Calls
-	a.Retries += b.Retries
-	a.BadThresholds += b.BadThresholds
-	a.Repairs += b.Repairs
-	a.Fallbacks += b.Fallbacks
-	for k, n := range b.Invalid {
-		if a.Invalid == nil {
-			a.Invalid = map[string]int64{}
-		}
-		a.Invalid[k] += n
-	}
-next:
-	for _, e := range b.Endpoints {
-		for i := range a.Endpoints {
-			if a.Endpoints[i].Endpoint == e.Endpoint {
-				a.Endpoints[i].Calls += e.Calls
-				continue next
-			}
-		}
-		a.Endpoints = append(a.Endpoints, e)
-	}
-	return a
 }
 
 // commonPrevious is the previous snapshot every part reused from, or nil
@@ -639,19 +531,4 @@ func (m *merger) plausible(docs int) error {
 		return fmt.Errorf("%w from %d to %d documents, more than publish.max_shrink (%g) allows; nothing published: check the corpus", ErrShrink, before, docs, m.cfg.Publish.MaxShrink)
 	}
 	return nil
-}
-
-// writeThresholds writes the thresholds proposal to path.
-func writeThresholds(path string, p *thresholds.Proposal) (artifacts.FileInfo, error) {
-	f, err := os.Create(path)
-	if err != nil {
-		return artifacts.FileInfo{}, err
-	}
-	_, werr := p.WriteTo(f)
-	if err := errors.Join(werr, f.Sync(), f.Close()); err != nil {
-		return artifacts.FileInfo{}, fmt.Errorf("write %s: %w", artifacts.ThresholdsFile, err)
-	}
-	info, err := artifacts.Describe(path)
-	info.Rows = p.Len()
-	return info, err
 }

@@ -1,0 +1,98 @@
+package artifacts
+
+import (
+	"slices"
+
+	"github.com/ocean-safety/ingest/schema"
+)
+
+// Closing is one of the files a snapshot is closed with: Write writes it at
+// path (or finishes a file already being written there) and returns its
+// rows, for the manifest (0: not counted).
+type Closing struct {
+	Name  string
+	Write func(path string) (rows int, err error)
+}
+
+// Seal closes the staged snapshot: it writes the closing files in order,
+// describes each in m.Files (bytes, SHA-256, rows), and writes m last, so a
+// folder with a manifest is a whole snapshot (see hasManifest). Run and
+// merge seal their snapshots with it alike.
+func (s *Staging) Seal(m *Manifest, files ...Closing) error {
+	if m.Files == nil {
+		m.Files = map[string]FileInfo{}
+	}
+	for _, f := range files {
+		path := s.Path(f.Name)
+		rows, err := f.Write(path)
+		if err != nil {
+			return err
+		}
+		info, err := Describe(path)
+		if err != nil {
+			return err
+		}
+		info.Rows = rows
+		m.Files[f.Name] = info
+	}
+	return WriteJSON(s.Path(ManifestFile), m)
+}
+
+// Add adds c's counts to these.
+func (t *Calls) Add(c Calls) {
+	t.HeaderCalls += c.HeaderCalls
+	t.EmbedCalls += c.EmbedCalls
+	t.HeadersReused += c.HeadersReused
+	t.VectorsReused += c.VectorsReused
+	t.FromJournal += c.FromJournal
+	t.Superseded += c.Superseded
+}
+
+// Merge adds the report of a part of the same run to r, as one run of both
+// would have reported it: each stage's items and seconds (stages in the
+// order they first appear), the documents by language source, the markup
+// removed, the model servers' counts and the embedder's truncations. The
+// diagnostics, skipped files and the rejects lists are the caller's: they
+// follow the corpus's order, not the parts'.
+func (r *Report) Merge(p Report) {
+	for _, s := range p.Stages {
+		if i := slices.IndexFunc(r.Stages, func(t StageStat) bool { return t.Name == s.Name }); i >= 0 {
+			r.Stages[i].Items += s.Items
+			r.Stages[i].Seconds += s.Seconds
+			continue
+		}
+		r.Stages = append(r.Stages, StageStat{Name: s.Name, Items: s.Items, Seconds: s.Seconds})
+	}
+	r.LangFrom = addCounts(r.LangFrom, p.LangFrom)
+	r.Markup = addCounts(r.Markup, p.Markup)
+	if pm := p.Models; pm != nil {
+		if r.Models == nil {
+			r.Models = &ModelReport{}
+		}
+		r.Models.Headers = addStats(r.Models.Headers, pm.Headers)
+		r.Models.Embedder = addStats(r.Models.Embedder, pm.Embedder)
+		r.Models.Truncations = append(r.Models.Truncations, pm.Truncations...)
+	}
+}
+
+func addCounts(dst, src map[string]int) map[string]int {
+	if dst == nil {
+		dst = map[string]int{}
+	}
+	for k, n := range src {
+		dst[k] += n
+	}
+	return dst
+}
+
+// addStats adds b's counts to a's (either may be nil).
+func addStats(a, b *schema.ModelStats) *schema.ModelStats {
+	if b == nil {
+		return a
+	}
+	if a == nil {
+		a = &schema.ModelStats{}
+	}
+	a.Add(*b)
+	return a
+}
