@@ -5,7 +5,10 @@ import (
 	"go/parser"
 	"go/token"
 	"io/fs"
+	"os"
+	"os/exec"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -91,5 +94,55 @@ func walkGo(t *testing.T, fn func(rel string, f *ast.File)) {
 	})
 	if err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestArchitectureGraph: ARCHITECTURE.md's package table is the import
+// graph: a row for every package of the module, each listing the packages
+// of ours it imports (as go list says, for this system), none other.
+func TestArchitectureGraph(t *testing.T) {
+	b, err := os.ReadFile(filepath.Join("..", "..", "ARCHITECTURE.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows := map[string][]string{}
+	row := regexp.MustCompile("^\\| `([a-z/]+)` \\|.*\\| ([^|]*) \\|$")
+	for _, line := range strings.Split(string(b), "\n") {
+		if m := row.FindStringSubmatch(line); m != nil {
+			var imps []string
+			if deps := strings.TrimSpace(m[2]); deps != "none" {
+				for _, d := range strings.Split(deps, ",") {
+					imps = append(imps, strings.TrimSpace(d))
+				}
+			}
+			rows[m[1]] = imps
+		}
+	}
+	const module = "github.com/ocean-safety/ingest/"
+	out, err := exec.Command("go", "list", "-f", `{{.ImportPath}} {{join .Imports " "}}`, "../../...").Output()
+	if err != nil {
+		t.Fatalf("go list: %v", err)
+	}
+	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		fields := strings.Fields(line)
+		pkg := strings.TrimPrefix(fields[0], module)
+		var got []string
+		for _, imp := range fields[1:] {
+			if strings.HasPrefix(imp, module) {
+				got = append(got, strings.TrimPrefix(imp, module))
+			}
+		}
+		want, ok := rows[pkg]
+		delete(rows, pkg)
+		slices.Sort(want)
+		switch {
+		case !ok:
+			t.Errorf("ARCHITECTURE.md has no row for %s (imports %v)", pkg, got)
+		case !slices.Equal(got, want):
+			t.Errorf("ARCHITECTURE.md: %s imports %v, the table says %v", pkg, got, want)
+		}
+	}
+	for pkg := range rows {
+		t.Errorf("ARCHITECTURE.md has a row for %s, which is no package", pkg)
 	}
 }
