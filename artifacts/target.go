@@ -252,11 +252,3 @@ type Published struct {
 // untouched. A bucket target verifies its build and uploads it. If only
 // pruning fails the snapshot is published and the error wraps ErrPrune.
 func (s *Staging) Commit(ctx context.Context) (*Published, error) { return s.t.commit(ctx, s) }
-
-// keepOrDefault is a publish target's keep, 0 standing for DefaultKeep.
-func keepOrDefault(keep int) int {
-	if keep == 0 {
-		return DefaultKeep
-	}
-	return keep
-}

@@ -16,12 +16,12 @@ import (
 // its state in DIR/.ingest.
 type publishTarget struct {
 	dir, prev string
-	keep      int // 0: DefaultKeep
+	keep      int
 }
 
 // PublishTarget is the target of a run published into the publish folder
-// dir, keeping keep snapshots (0: DefaultKeep), reusing from prev ("" for
-// latest, if any).
+// dir, keeping keep snapshots (at least 1: Check refuses fewer), reusing
+// from prev ("" for latest, if any).
 func PublishTarget(dir string, keep int, prev string) Target {
 	if dir != "" {
 		dir = filepath.Clean(dir)
@@ -76,13 +76,19 @@ func (t *publishTarget) Check(corpus string) error {
 	return t.checkDir()
 }
 
-// checkKeep refuses a keep below one (0 stands for DefaultKeep).
+// checkKeep refuses a publish target with no folder, or a keep below one.
 func (t *publishTarget) checkKeep() error {
-	switch {
-	case t.dir == "":
+	if t.dir == "" {
 		return errors.New("a --publish target needs a folder")
-	case keepOrDefault(t.keep) < 1:
-		return &NotOwnedError{Key: "keep", Path: t.dir, Why: fmt.Sprintf("%d: want at least 1", t.keep)}
+	}
+	return checkKeep(t.keep, t.dir)
+}
+
+// checkKeep refuses a keep below one: a publish keeps latest at least. A 0
+// is a setting like any other, not one left out.
+func checkKeep(keep int, place string) error {
+	if keep < 1 {
+		return &NotOwnedError{Key: "keep", Path: place, Why: fmt.Sprintf("%d: want at least 1", keep)}
 	}
 	return nil
 }
@@ -171,7 +177,7 @@ func (t *publishTarget) commit(ctx context.Context, s *Staging) (*Published, err
 	if slices.ContainsFunc(pub.Quarantined, func(q Quarantined) bool { return q.Name == filepath.Base(pub.Previous) }) {
 		pub.Previous = "" // nothing to diff against or keep: it was broken
 	}
-	if pub.Pruned, err = Prune(dir, keepOrDefault(t.keep)); err != nil {
+	if pub.Pruned, err = Prune(dir, t.keep); err != nil {
 		return pub, fmt.Errorf("%w: %w", ErrPrune, err)
 	}
 	if pub.Previous != "" && !slices.Contains(pub.Pruned, filepath.Base(pub.Previous)) {

@@ -47,7 +47,8 @@ type remoteTarget struct {
 
 // RemoteTarget is the target of a run published to r, built in the local
 // work folder (its state: the lock, the journal, the downloaded previous
-// snapshot), keeping keep snapshots, reusing from prev ("" for r's latest).
+// snapshot), keeping keep snapshots (at least 1), reusing from prev (""
+// for r's latest).
 func RemoteTarget(r Remote, work string, keep int, prev string) Target {
 	return &remoteTarget{r: r, work: filepath.Clean(work), keep: keep, prev: prev}
 }
@@ -70,10 +71,13 @@ func (t *remoteTarget) Previous() string { return previousOr(t.prev, t) }
 
 func (t *remoteTarget) CheckLatest() error { return t.latestErr }
 
-// Check refuses a work folder that holds the corpus or lies in it, and a
-// build folder that holds anything but a snapshot; the store's own prefix
+// Check refuses a keep below one, a work folder that holds the corpus or
+// lies in it, and a build folder that holds anything but a snapshot; the store's own prefix
 // is the store's to check, under its lease.
 func (t *remoteTarget) Check(corpus string) error {
+	if err := checkKeep(t.keep, t.String()); err != nil {
+		return err
+	}
 	if err := checkCorpus(t, t.work, corpus); err != nil {
 		return err
 	}
@@ -138,7 +142,7 @@ func (t *remoteTarget) commit(ctx context.Context, s *Staging) (*Published, erro
 	if err := s.verify(ctx, build); err != nil {
 		return nil, err
 	}
-	pub, err := t.r.Publish(ctx, build, keepOrDefault(t.keep))
+	pub, err := t.r.Publish(ctx, build, t.keep)
 	if pub != nil {
 		pub.Local = build
 		if t.fetched != "" && strings.Contains(pub.Previous, "/"+filepath.Base(t.fetched)) {

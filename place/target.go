@@ -45,7 +45,7 @@ func (w Work) dir(url string) (string, error) {
 type Spec struct {
 	Out     string // an --out folder, or
 	Publish string // a publish folder or a bucket URL
-	Keep    int    // snapshots a publish target keeps (0: artifacts.DefaultKeep)
+	Keep    int    // snapshots a publish target keeps (at least 1)
 	Prev    string // a local snapshot folder to reuse from ("" : the target's own)
 	// Shard, unless whole, puts the run's part at Out or Publish
 	// /shard-K-of-N, in a place that holds parts only.

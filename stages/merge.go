@@ -27,6 +27,8 @@ var ErrParts = errors.New("parts do not make one run")
 // MergeConfig guards what a merge publishes, as Config.Publish and
 // Config.AllowShrink guard a run.
 type MergeConfig struct {
+	// Publish is the run config's (DefaultConfig's without a file): its
+	// max_shrink as given, 0 letting no document go.
 	Publish     PublishConfig
 	AllowShrink bool
 	// Run, when set, is the run every part must belong to (--run-id).
@@ -42,9 +44,6 @@ type MergeConfig struct {
 // run fail with ErrParts before anything is written.
 func Merge(ctx context.Context, parts []string, cfg MergeConfig, target artifacts.Target, opt Options) (*Result, error) {
 	start := time.Now()
-	if cfg.Publish.MaxShrink == 0 {
-		cfg.Publish.MaxShrink = defaultMaxShrink
-	}
 	if opt.Logger == nil {
 		opt.Logger = slog.New(slog.DiscardHandler)
 	}

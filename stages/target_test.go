@@ -224,10 +224,10 @@ func TestRemoteTargetCorpus(t *testing.T) {
 	corpusDir := t.TempDir()
 	remote := &fakeRemote{dir: t.TempDir()}
 	t.Chdir(corpusDir)
-	if err := artifacts.RemoteTarget(remote, filepath.Join(t.TempDir(), "work"), 0, "").Check("."); err != nil {
+	if err := artifacts.RemoteTarget(remote, filepath.Join(t.TempDir(), "work"), 3, "").Check("."); err != nil {
 		t.Errorf("a work folder outside the corpus: got %v, want it accepted", err)
 	}
-	err := artifacts.RemoteTarget(remote, filepath.Join(corpusDir, "work"), 0, "").Check(".")
+	err := artifacts.RemoteTarget(remote, filepath.Join(corpusDir, "work"), 3, "").Check(".")
 	var no *artifacts.NotOwnedError
 	if !errors.As(err, &no) || no.Key != "publish" || no.Path != filepath.Join(corpusDir, "work") || !strings.Contains(no.Why, "inside the corpus") {
 		t.Errorf("a work folder inside the corpus: got %v, want it refused, naming the work folder", err)
