@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/ocean-safety/ingest/schema"
+	"github.com/ocean-safety/ingest/sentence"
 )
 
 // Limits bound the cost of one document. The Markdown parser's time and
@@ -111,7 +112,7 @@ func checkShape(text string, l Limits) (line int, code, msg string) {
 		switch {
 		case strings.HasPrefix(body, "```") || strings.HasPrefix(body, "~~~"):
 			fence, starts = body[:3], true
-		case isListMarker(body):
+		case sentence.MarkerLen(body) > 0:
 			stack, starts = append(stack, indent), true
 		case strings.HasPrefix(body, "#"):
 			starts = true
@@ -162,22 +163,4 @@ func indentOf(s string) (int, string) {
 		}
 	}
 	return cols, ""
-}
-
-// isListMarker reports a list item: "-", "*" or "+", or a number and "." or
-// ")", followed by a space or the end of the line.
-func isListMarker(s string) bool {
-	i := 0
-	for i < len(s) && i < 9 && s[i] >= '0' && s[i] <= '9' {
-		i++
-	}
-	switch {
-	case i > 0 && i < len(s) && (s[i] == '.' || s[i] == ')'):
-		i++
-	case i == 0 && len(s) > 0 && (s[0] == '-' || s[0] == '*' || s[0] == '+'):
-		i = 1
-	default:
-		return false
-	}
-	return i == len(s) || s[i] == ' ' || s[i] == '\t'
 }

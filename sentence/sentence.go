@@ -136,3 +136,60 @@ func First(text string) string {
 	sp, _ := next(text, start) // not Split: a long chunk has many sentences after it
 	return strings.Join(strings.Fields(text[sp.Start:sp.End]), " ")
 }
+
+// Around is the span of the sentence of text that holds text[start:end]:
+// from the end of the sentence before it to its own terminator. A sentence
+// ends at ".", "!" or "?" followed by white space unless an abbreviation or
+// an initial precedes the dot ("1.5" and "e.g." end none), and at a block
+// break: a blank line, or a line that opens a list item, heading, quote or
+// table row. A single line break is a soft wrap, unless hardBreaks (a table
+// row rendered one cell a line).
+func Around(text string, start, end int, hardBreaks bool) (int, int) {
+	s := 0
+	for i := start - 1; i >= 0; i-- {
+		if text[i] == '\n' && (hardBreaks || blockBreak(text, i)) {
+			s = i + 1
+			break
+		}
+		if isStop(text[i]) && i+1 < start && isSpaceByte(text[i+1]) && !stopIsAbbreviation(text, i) {
+			s = i + 1
+			break
+		}
+	}
+	e := len(text)
+	for j := end; j < len(text); j++ {
+		if text[j] == '\n' && (hardBreaks || blockBreak(text, j)) {
+			e = j
+			break
+		}
+		if isStop(text[j]) && (j+1 == len(text) || isSpaceByte(text[j+1])) && !stopIsAbbreviation(text, j) {
+			e = j + 1
+			break
+		}
+	}
+	return s, e
+}
+
+func isStop(b byte) bool { return b == '.' || b == '!' || b == '?' }
+
+func isSpaceByte(b byte) bool { return b == ' ' || b == '\n' || b == '\t' || b == '\r' }
+
+// stopIsAbbreviation reports whether the terminator at text[i] is the dot
+// of an abbreviation or an initial, the rule Split uses.
+func stopIsAbbreviation(text string, i int) bool {
+	if text[i] != '.' {
+		return false
+	}
+	from := strings.LastIndexAny(text[:i], " \t\n") + 1
+	return isAbbreviation(text[from : i+1])
+}
+
+// blockBreak reports whether the line break at text[i] ends a block: a blank
+// line follows, or a line opening a list item, heading, quote or table row.
+func blockBreak(text string, i int) bool {
+	rest := strings.TrimLeft(text[i+1:], " \t")
+	if rest == "" || rest[0] == '\n' || (i > 0 && text[i-1] == '\n') {
+		return true
+	}
+	return MarkerLen(rest) > 0 || strings.ContainsRune("#>|", rune(rest[0]))
+}

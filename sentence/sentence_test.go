@@ -97,3 +97,27 @@ func TestMarkerLen(t *testing.T) {
 		}
 	}
 }
+
+func TestAround(t *testing.T) {
+	tests := []struct {
+		name, text, of string
+		hard           bool
+		want           string
+	}{
+		{"between two sentences", "Swim near a lifeguard. Waves above 1.5 m are dangerous. Stay out.", "1.5 m", false, "Waves above 1.5 m are dangerous."},
+		{"an abbreviation is no end", "Ventos de aprox. 25 nós são perigosos. Fique fora.", "25 nós", false, "Ventos de aprox. 25 nós são perigosos."},
+		{"a soft wrap", "Waves above\n1.5 m are dangerous.", "1.5 m", false, "Waves above\n1.5 m are dangerous."},
+		{"a list item is a block", "Never swim when:\n- waves are above 2 m\n- it is dark", "2 m", false, "- waves are above 2 m"},
+		{"a hard break", "Mês: Janeiro\nÁgua: 24 °C\nAr: 27 °C", "24 °C", true, "Água: 24 °C"},
+		{"a blank line", "Intro.\n\nAbove 20 knots, stay out", "20 knots", false, "Above 20 knots, stay out"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			i := strings.Index(tt.text, tt.of)
+			s, e := Around(tt.text, i, i+len(tt.of), tt.hard)
+			if got := tt.text[s:e]; strings.TrimSpace(got) != tt.want {
+				t.Errorf("got %q, want %q", got, tt.want)
+			}
+		})
+	}
+}

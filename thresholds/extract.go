@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/ocean-safety/ingest/schema"
+	"github.com/ocean-safety/ingest/sentence"
 	"github.com/ocean-safety/ingest/units"
 )
 
@@ -34,7 +35,7 @@ func Extract(c schema.Chunk, qs []units.Quantity) []schema.Threshold {
 			i++ // the upper end is consumed with the lower one
 		}
 		end := hi.End
-		sStart, sEnd := sentenceAround(c.Text, q.Start, end, c.Element == schema.ElementTableRow)
+		sStart, sEnd := sentence.Around(c.Text, q.Start, end, c.Element == schema.ElementTableRow)
 		bEnd := min(boundEnd(c.Text, qs, lo, i), sEnd)
 		comparator, skipBefore, skipAfter := boundOf(c.Text, sStart, sEnd, q, bEnd, isRange)
 		row := c.Element == schema.ElementTableRow

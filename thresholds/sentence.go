@@ -2,87 +2,11 @@ package thresholds
 
 import (
 	"strings"
+
+	"github.com/ocean-safety/ingest/sentence"
 	"unicode"
 	"unicode/utf8"
 )
-
-// sentenceAround returns the bounds of the sentence holding text[start:end].
-// A sentence ends at ".", "!" or "?" followed by white space (so "1.5" and
-// "a.m." do not end one), at a blank line, or at a line that opens a list
-// item, heading, quote or table row; a single line break is a soft wrap,
-// unless hardBreaks (a table row rendered one cell per line).
-func sentenceAround(text string, start, end int, hardBreaks bool) (int, int) {
-	s := 0
-	for i := start - 1; i >= 0; i-- {
-		if text[i] == '\n' && (hardBreaks || blockBreak(text, i)) {
-			s = i + 1
-			break
-		}
-		if isStop(text[i]) && i+1 < start && isSpaceByte(text[i+1]) && !abbreviation(text[:i]) {
-			s = i + 1
-			break
-		}
-	}
-	e := len(text)
-	for j := end; j < len(text); j++ {
-		if text[j] == '\n' && (hardBreaks || blockBreak(text, j)) {
-			e = j
-			break
-		}
-		if isStop(text[j]) && (j+1 == len(text) || isSpaceByte(text[j+1])) && !abbreviation(text[:j]) {
-			e = j + 1
-			break
-		}
-	}
-	return s, e
-}
-
-func isStop(b byte) bool { return b == '.' || b == '!' || b == '?' }
-
-func isSpaceByte(b byte) bool { return b == ' ' || b == '\n' || b == '\t' || b == '\r' }
-
-// blockBreak reports whether the line break at text[i] ends a block: a blank
-// line follows, or a line opening a list item, heading, quote or table row.
-func blockBreak(text string, i int) bool {
-	rest := strings.TrimLeft(text[i+1:], " \t")
-	if rest == "" || rest[0] == '\n' || (i > 0 && text[i-1] == '\n') {
-		return true
-	}
-	return listMarkerLen(rest) > 0 || strings.ContainsRune("#>|", rune(rest[0]))
-}
-
-// listMarkerLen is the length of a list marker ("- ", "* ", "12. ", "3) ")
-// at the start of s, or 0.
-func listMarkerLen(s string) int {
-	if len(s) >= 2 && strings.ContainsRune("-*+", rune(s[0])) && s[1] == ' ' {
-		return 2
-	}
-	i := 0
-	for i < len(s) && i < 3 && s[i] >= '0' && s[i] <= '9' {
-		i++
-	}
-	if i > 0 && i+1 < len(s) && (s[i] == '.' || s[i] == ')') && s[i+1] == ' ' {
-		return i + 2
-	}
-	return 0
-}
-
-// abbreviations end in a dot without ending the sentence.
-var abbreviations = []string{
-	"approx", "aprox", "e.g", "i.e", "ca", "vs", "a.m", "p.m", "dr", "sr", "sra", "st", "no", "nº",
-}
-
-// abbreviation reports whether text (up to, not including, a dot) ends
-// with an abbreviation or a lone initial.
-func abbreviation(text string) bool {
-	lower := strings.ToLower(text[max(0, len(text)-8):])
-	for _, a := range abbreviations {
-		if endsWithWord(lower, a) {
-			return true
-		}
-	}
-	return false
-}
 
 // cleanSentence trims a sentence for display: white space collapsed, a
 // leading list, heading or quote marker dropped.
@@ -93,8 +17,8 @@ func cleanSentence(s string) string {
 		case strings.HasPrefix(s, "#"), strings.HasPrefix(s, ">"):
 			s = strings.TrimSpace(strings.TrimLeft(s, "#>"))
 			continue
-		case listMarkerLen(s) > 0:
-			s = strings.TrimSpace(s[listMarkerLen(s):])
+		case sentence.MarkerLen(s) > 0:
+			s = strings.TrimSpace(s[sentence.MarkerLen(s):])
 			continue
 		}
 		return s
