@@ -32,52 +32,60 @@ func NewChunker(cfg Config, tenant string) (*Chunker, error) {
 // Tokenizer names the counter behind token_count, for the manifest.
 func (c *Chunker) Tokenizer() string { return c.tokens.Name() }
 
-// Chunk cuts p into chunks with their identities filled in, and returns the
-// diagnostics chunking raised (tables in prose, oversize sentences).
-func (c *Chunker) Chunk(p Parsed) ([]schema.Chunk, []schema.Diagnostic) {
-	if p.Rejected || p.root == nil {
+// Chunk cuts a body into chunks with their identities filled in, and
+// returns the diagnostics chunking raised (tables in prose, oversize
+// sentences) after the format's own.
+func (c *Chunker) Chunk(b *Body) ([]schema.Chunk, []schema.Diagnostic) {
+	if b == nil {
 		return nil, nil
 	}
-	w := blockWalker{p: &p, off: p.Doc.BodyStart}
-	blocks := w.walk()
+	doc := b.Doc
 	var diags []schema.Diagnostic
-	if p.Doc.Kind == schema.KindProse {
-		for _, line := range w.tables {
-			diags = append(diags, schema.Diagnostic{Path: p.Doc.Path, Line: line, Severity: schema.SeverityWarning,
+	if doc.Kind == schema.KindProse {
+		for _, line := range b.Tables {
+			diags = append(diags, schema.Diagnostic{Path: doc.Path, Line: line, Severity: schema.SeverityWarning,
 				Code: "table-in-prose", Message: "table in a prose document: emitted as table rows (structured chunks)"})
 		}
 	}
-	diags = append(diags, w.diags...)
+	diags = append(diags, b.Diags...)
 
-	view := p.Doc // cut on the view: the same offsets, the markup blanked
-	view.Text = p.view
-	pieces := c.group(view, blocks)
+	view := doc // cut on the view: the same offsets, the markup blanked
+	view.Text = b.View
+	pieces := c.group(view, packBlocks(b.Blocks))
 	chunks := make([]schema.Chunk, 0, len(pieces))
-	ids, docID := newIdentities(c.tenant, p.Doc.SourceLabel, p.Doc.Path), DocID(c.tenant, p.Doc.SourceLabel, p.Doc.Path)
-	lines := newLineIndex(p.Doc.Text)
+	ids, docID := newIdentities(c.tenant, doc.SourceLabel, doc.Path), DocID(c.tenant, doc.SourceLabel, doc.Path)
+	lines := newLineIndex(doc.Text)
 	for _, pc := range pieces {
 		if pc.el != schema.ElementTableRow {
-			pc.text = p.compact(pc.start, pc.end)
+			pc.text = b.Words(pc.start, pc.end)
 		}
-		if pc.el != schema.ElementCodeBlock && !hasWords(pc.text) {
-			p.Markup[markupEmptyChunks]++
+		if pc.el != schema.ElementCodeBlock && !HasWords(pc.text) {
+			if b.Markup != nil {
+				b.Markup[MarkupEmptyChunks]++
+			}
 			continue
 		}
-		ch := c.record(p.Doc, docID, pc, ids, lines)
+		ch := c.record(doc, docID, pc, ids, lines)
 		if pc.lead.end > pc.lead.start {
-			ch.LeadIn = p.compact(pc.lead.start, pc.lead.end)
+			ch.LeadIn = b.Words(pc.lead.start, pc.lead.end)
 		}
-		ch.Metadata = p.metadata(pc.start, pc.end)
-		ch.ByteStart, ch.ByteEnd = p.source(pc.start), p.source(pc.end-1)+1 // where a dedented line's words are in the source
+		ch.Metadata = b.metadata(pc.start, pc.end)
+		ch.ByteStart, ch.ByteEnd = b.source(pc.start), b.source(pc.end-1)+1 // where a moved line's words are in the source
 		ch.Order = len(chunks)
 		if ch.Oversize {
-			diags = append(diags, schema.Diagnostic{Path: p.Doc.Path, Line: ch.LineStart, Severity: schema.SeverityInfo,
+			diags = append(diags, schema.Diagnostic{Path: doc.Path, Line: ch.LineStart, Severity: schema.SeverityInfo,
 				Code: "oversize", Message: fmt.Sprintf("%s of %d %s is over the budget of %d and cannot be cut; kept whole", oversizeWhat(ch.Element), c.size.Count(ch.Text), c.cfg.Unit, c.cfg.Max)})
 		}
 		chunks = append(chunks, ch)
 	}
 	return chunks, diags
 }
+
+// Measure is the size of text in the budget's unit.
+func (c *Chunker) Measure(text string) int { return c.size.Count(text) }
+
+// Config is the budget the chunker cuts to (chunk.min resolved).
+func (c *Chunker) Config() Config { return c.cfg }
 
 // record fills a chunk's fields from a piece of the document whose id is
 // docID; ids gives it its content hash and chunk id.
@@ -116,8 +124,6 @@ func (c *Chunker) record(doc schema.Document, docID string, pc piece, ids *ident
 	}
 	return ch
 }
-
-func lineNumber(text string, off int) int { return 1 + strings.Count(text[:off], "\n") }
 
 // lineIndex holds the offset of every newline of a text, so a chunk's line
 // numbers cost a binary search, not a scan from the top of the document.

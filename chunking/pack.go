@@ -7,6 +7,37 @@ import (
 	"github.com/ocean-safety/ingest/sentence"
 )
 
+// span is a half-open byte range of the view.
+type span struct{ start, end int }
+
+// block is a Block as the packer works on it.
+type block struct {
+	el schema.Element
+	span
+	text      string
+	section   []string
+	sectionID int
+	split     bool
+	table     int
+	list      int
+	item      int
+	group     int
+	tab       int
+	tabStart  bool
+	quote     bool
+	cells     []schema.Cell
+}
+
+// packBlocks is the packer's copy of a body's blocks.
+func packBlocks(bs []Block) []block {
+	out := make([]block, len(bs))
+	for i, b := range bs {
+		out[i] = block{el: b.Element, span: span{b.Start, b.End}, text: b.Text, section: b.Section, sectionID: b.SectionID, split: b.Split,
+			table: b.Table, list: b.List, item: b.Item, group: b.Group, tab: b.Tab, tabStart: b.TabStart, quote: b.Quote, cells: b.Cells}
+	}
+	return out
+}
+
 // piece is a chunk before its identity is filled in.
 type piece struct {
 	el schema.Element

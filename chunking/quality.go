@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"io"
 	"regexp"
-	"sort"
 	"strings"
 	"unicode/utf8"
 
@@ -69,7 +68,7 @@ func NewQuality(c *Chunker) *Quality {
 var codeOnlyHeader = regexp.MustCompile(`^code(?: \([^)]*\))?$`)
 
 // Add counts one document's chunks, cut by c from p, with headers filled in.
-func (q *Quality) Add(c *Chunker, p Parsed, chunks []schema.Chunk) {
+func (q *Quality) Add(c *Chunker, p *Body, chunks []schema.Chunk) {
 	q.Documents++
 	section := map[string]int{} // the size of each section, as the sum of its chunks'
 	for _, ch := range chunks {
@@ -114,7 +113,7 @@ func (q *Quality) Add(c *Chunker, p Parsed, chunks []schema.Chunk) {
 				}
 			}
 		}
-		if ch.Element == schema.ElementSectionHeading || !hasWords(ch.Text) && !code {
+		if ch.Element == schema.ElementSectionHeading || !HasWords(ch.Text) && !code {
 			q.HeadingOnly++
 			q.example("heading only", ch)
 		}
@@ -126,12 +125,15 @@ func (q *Quality) Add(c *Chunker, p Parsed, chunks []schema.Chunk) {
 			q.Unfaithful++
 			q.example("header changed a sign", ch)
 		}
-		if cutInSentence(p, ch) {
+		if CutInSentence(p, ch) {
 			q.InSentence++
 			q.example("cut inside a sentence", ch)
 		}
 	}
 }
+
+// Examples are a few chunk keys per problem counted, for a reader to look at.
+func (q *Quality) Examples() map[string][]string { return q.examples }
 
 func (q *Quality) example(what string, c schema.Chunk) {
 	if len(q.examples[what]) < 3 {
@@ -160,18 +162,18 @@ func startsWithCode(text string) bool {
 // proseBefore reports whether the last line with words before offset off of
 // the document (markup blanked) is prose: not a heading, a fence, a table
 // row or the end of another block of code.
-func (p *Parsed) proseBefore(off int) bool {
-	end := min(off, len(p.view))
+func (p *Body) proseBefore(off int) bool {
+	end := min(off, len(p.View))
 	for end > p.Doc.ContentStart {
-		start := strings.LastIndexByte(p.view[:end], '\n') + 1
-		line := strings.TrimSpace(p.view[start:end])
+		start := strings.LastIndexByte(p.View[:end], '\n') + 1
+		line := strings.TrimSpace(p.View[start:end])
 		end = start - 1
 		if line == "" {
 			continue
 		}
 		switch {
 		case strings.HasPrefix(line, "#"), strings.HasPrefix(line, "```"), strings.HasPrefix(line, "~~~"),
-			strings.HasPrefix(line, "|"), strings.Trim(line, "=-") == "", !hasWords(line):
+			strings.HasPrefix(line, "|"), strings.Trim(line, "=-") == "", !HasWords(line):
 			return false
 		}
 		return true
@@ -206,34 +208,22 @@ func faithful(c schema.Chunk) bool {
 	return q[0] == first[0]
 }
 
-// cutInSentence reports a chunk whose span stops inside a sentence: words
+// CutInSentence reports a chunk whose span stops inside a sentence: words
 // follow it on its last line (blanked markup and blanks do not count:
 // "Text {{< /alert >}}" ends a block, and so does a line whose words moved
 // left over its indentation) and it ends without a terminator.
-func cutInSentence(p Parsed, c schema.Chunk) bool {
-	vs, ve := p.viewSpan(c.ByteStart, c.ByteEnd)
-	return p.cutInside(c.Element, vs, ve)
+func CutInSentence(p *Body, c schema.Chunk) bool {
+	vs, ve := p.ViewSpan(c.ByteStart, c.ByteEnd)
+	return p.CutInside(c.Element, vs, ve)
 }
 
-// cutInside is cutInSentence for the view's span [vs, ve).
-func (p *Parsed) cutInside(el schema.Element, vs, ve int) bool {
-	text, i := p.view, ve
-	for i < len(text) && text[i] != '\n' && (p.removed[i] || text[i] == ' ' || text[i] == '\t') {
+// CutInside is CutInSentence for the view's span [vs, ve).
+func (p *Body) CutInside(el schema.Element, vs, ve int) bool {
+	text, i := p.View, ve
+	for i < len(text) && text[i] != '\n' && (p.Removed[i] || text[i] == ' ' || text[i] == '\t') {
 		i++
 	}
 	return i < len(text) && text[i] != '\n' && midSentence(text, el, vs, ve)
-}
-
-// viewSpan is the span of the view that source span [start, end) came
-// from: they differ only on lines whose words moved left (markup at a
-// line's start, a tab's or a component's indented body).
-func (p *Parsed) viewSpan(start, end int) (int, int) {
-	vs := sort.Search(len(p.view), func(i int) bool { return p.source(i) >= start })
-	ve := sort.Search(len(p.view), func(i int) bool { return p.source(i) >= end })
-	for ve > vs && p.removed[ve-1] { // the padding of a moved line
-		ve--
-	}
-	return vs, ve
 }
 
 // midSentence reports a chunk that stops inside a line without a sentence

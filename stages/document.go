@@ -48,7 +48,7 @@ func (r *run) parseChunk(ctx context.Context, path string) docResult {
 		return res
 	}
 	t = time.Now()
-	chunks, diags := r.chunker.Chunk(p)
+	chunks, diags := r.chunker.Chunk(p.Body())
 	res.took[stageChunk] = time.Since(t)
 	res.markup = p.Markup
 	res.diags = append(res.diags, diags...)

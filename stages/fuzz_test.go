@@ -7,6 +7,7 @@ import (
 
 	"github.com/ocean-safety/ingest/chunking"
 	"github.com/ocean-safety/ingest/corpus"
+	"github.com/ocean-safety/ingest/markdown"
 	"github.com/ocean-safety/ingest/schema"
 )
 
@@ -39,7 +40,7 @@ func FuzzDocument(f *testing.F) {
 			budget = 40
 		}
 		for _, name := range []string{"f.md", "safety/f.md", "f.mdx"} {
-			p := chunking.NewParser(".", corpus.Options{Limits: limits}).ParseBytes(name, []byte(src))
+			p := markdown.NewParser(".", corpus.Options{Limits: limits}).ParseBytes(name, []byte(src))
 			if len(src) > limits.MaxBytes && !p.Rejected {
 				t.Fatalf("a document of %d bytes was parsed, over the limit of %d", len(src), limits.MaxBytes)
 			}
@@ -47,7 +48,7 @@ func FuzzDocument(f *testing.F) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			chunks, diags := ch.Chunk(p)
+			chunks, diags := ch.Chunk(p.Body())
 			lines := strings.Count(p.Doc.Text, "\n") + 1
 			for _, c := range chunks {
 				if c.ByteStart < 0 || c.ByteEnd > len(p.Doc.Text) || c.ByteStart >= c.ByteEnd {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/ocean-safety/ingest/chunking"
 	"github.com/ocean-safety/ingest/corpus"
+	"github.com/ocean-safety/ingest/markdown"
 )
 
 // hostileShapes are the Markdown shapes the parser was quadratic on (the
@@ -49,7 +50,7 @@ func BenchmarkHostileMarkdown(b *testing.B) {
 				doc += strings.Repeat(s.unit, n)
 			}
 			b.Run(fmt.Sprintf("%s/%dKB", s.name, len(doc)>>10), func(b *testing.B) {
-				parser := chunking.NewParser(".", corpus.Options{})
+				parser := markdown.NewParser(".", corpus.Options{})
 				chunker, err := chunking.NewChunker(chunking.DefaultConfig(), "")
 				if err != nil {
 					b.Fatal(err)
@@ -61,7 +62,7 @@ func BenchmarkHostileMarkdown(b *testing.B) {
 					runtime.GC()
 					runtime.ReadMemStats(&before)
 					p := parser.ParseBytes("d.md", []byte(doc))
-					chunker.Chunk(p)
+					chunker.Chunk(p.Body())
 					runtime.ReadMemStats(&after)
 					peak = max(peak, after.TotalAlloc-before.TotalAlloc)
 				}

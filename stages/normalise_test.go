@@ -11,6 +11,7 @@ import (
 	"github.com/ocean-safety/ingest/corpus"
 	"github.com/ocean-safety/ingest/internal/golden"
 	"github.com/ocean-safety/ingest/lexical"
+	"github.com/ocean-safety/ingest/markdown"
 )
 
 func TestNormalise(t *testing.T) {
@@ -52,9 +53,9 @@ func TestNormalise(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			p := chunking.NewParser(".", corpus.Options{}).ParseBytes("d.md", []byte(tt.doc))
+			p := markdown.NewParser(".", corpus.Options{}).ParseBytes("d.md", []byte(tt.doc))
 			ch, _ := chunking.NewChunker(chunking.DefaultConfig(), "")
-			chunks, _ := ch.Chunk(p)
+			chunks, _ := ch.Chunk(p.Body())
 			if len(chunks) == 0 {
 				t.Fatalf("no chunks: %v", p.Diags)
 			}

@@ -15,6 +15,7 @@ import (
 	"github.com/ocean-safety/ingest/artifacts"
 	"github.com/ocean-safety/ingest/chunking"
 	"github.com/ocean-safety/ingest/corpus"
+	"github.com/ocean-safety/ingest/markdown"
 	"github.com/ocean-safety/ingest/models"
 	"github.com/ocean-safety/ingest/schema"
 	"github.com/ocean-safety/ingest/snapshot"
@@ -135,7 +136,7 @@ type run struct {
 	cfg        Config
 	opt        Options
 	target     artifacts.Target
-	parser     *chunking.Parser
+	parser     *markdown.Parser
 	chunker    *chunking.Chunker
 	normaliser Normaliser
 	headers    models.HeaderWriter
@@ -207,7 +208,7 @@ func newRun(cfg Config, opt Options) (*run, error) {
 		opt.CreateFile = func(p string) (io.WriteCloser, error) { return os.Create(p) }
 	}
 	return &run{
-		cfg: cfg, opt: opt, parser: chunking.NewParser(cfg.Corpus, cfg.CorpusOptions()), chunker: chunker,
+		cfg: cfg, opt: opt, parser: markdown.NewParser(cfg.Corpus, cfg.CorpusOptions()), chunker: chunker,
 		headers: opt.Headers, embed: opt.Embedder, rep: opt.Reporter,
 		runID: newRunID(), keys: snapshot.CacheKeys(opt.Headers.Name(), cfg.Header.MaxChars, opt.Embedder.Name(), opt.Embedder.Dims()),
 		journalHeaders: !models.Offline(opt.Headers), journalVectors: !models.Offline(opt.Embedder), offlineHeaders: models.Offline(opt.Headers),

@@ -9,6 +9,7 @@ import (
 
 	"github.com/ocean-safety/ingest/chunking"
 	"github.com/ocean-safety/ingest/corpus"
+	"github.com/ocean-safety/ingest/markdown"
 	"github.com/ocean-safety/ingest/models"
 	"github.com/urfave/cli/v3"
 )
@@ -69,7 +70,7 @@ func chunkCommand() *cli.Command {
 				if root == "" {
 					cfg.Corpus = "."
 				}
-				p := chunking.NewParser(cfg.Corpus, cfg.CorpusOptions())
+				p := markdown.NewParser(cfg.Corpus, cfg.CorpusOptions())
 				q := chunking.NewQuality(ch)
 				for _, path := range paths {
 					file := path // a FILE argument, as given
@@ -81,7 +82,8 @@ func chunkCommand() *cli.Command {
 						return err
 					}
 					parsed := p.ParseBytes(path, raw)
-					chunks, diags := ch.Chunk(parsed)
+					body := parsed.Body()
+					chunks, diags := ch.Chunk(body)
 					if parsed.Rejected {
 						rejected++
 					}
@@ -90,7 +92,7 @@ func chunkCommand() *cli.Command {
 							for i := range chunks {
 								chunks[i].ContextHeader = models.ExtractiveHeader(parsed.Doc.Title, chunks[i], cfg.Header.MaxChars)
 							}
-							q.Add(ch, parsed, chunks)
+							q.Add(ch, body, chunks)
 						}
 						continue
 					}

@@ -1,4 +1,4 @@
-package chunking
+package markdown
 
 import (
 	"fmt"
@@ -11,6 +11,7 @@ import (
 	"github.com/yuin/goldmark/extension"
 	"github.com/yuin/goldmark/text"
 
+	"github.com/ocean-safety/ingest/chunking"
 	"github.com/ocean-safety/ingest/corpus"
 	"github.com/ocean-safety/ingest/schema"
 )
@@ -132,11 +133,19 @@ func (p *Parser) parseDoc(doc schema.Document, diags []schema.Diagnostic) Parsed
 	return out
 }
 
-// source is the offset in Doc.Text of byte i of the view: i itself, unless
-// markup cleaning moved the words of i's line left.
-func (p *Parsed) source(i int) int {
-	if p.origin == nil {
-		return i
+// Body is the parsed document as the chunker reads it: its view, its
+// blocks (the tree walked once, in source order), the admonitions whose
+// kinds go to the metadata, and the markup counts; nil for a rejected
+// document. It is the one place the Markdown format hands over.
+func (p *Parsed) Body() *chunking.Body {
+	if p.Rejected || p.root == nil {
+		return nil
 	}
-	return p.origin[i]
+	w := blockWalker{p: p, off: p.Doc.BodyStart}
+	b := &chunking.Body{Doc: p.Doc, View: p.view, Removed: p.removed, Origin: p.origin, Blocks: w.walk(), Markup: p.Markup}
+	b.Tables, b.Diags = w.tables, w.diags
+	for _, a := range p.admonitions {
+		b.Notes = append(b.Notes, chunking.Region{Kind: a.kind, Start: a.start, End: a.end})
+	}
+	return b
 }

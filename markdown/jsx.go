@@ -1,4 +1,4 @@
-package chunking
+package markdown
 
 import (
 	"strings"

@@ -1,4 +1,4 @@
-package chunking
+package markdown
 
 import (
 	"bytes"
@@ -6,7 +6,6 @@ import (
 	"regexp"
 	"slices"
 	"strings"
-	"unicode"
 )
 
 // Documentation sites write more than Markdown: Hugo shortcodes, HTML
@@ -18,7 +17,7 @@ import (
 // and line number still points into the source, and the parser sees the
 // document as a reader of the rendered page would. Fenced code and inline
 // code are left alone: markup there is what the code says. A chunk's text is
-// then its source span without the blanked bytes (see compact).
+// then its source span without the blanked bytes (chunking.Body's compact).
 
 // The kinds of markup removed, as report.json counts them.
 const (
@@ -29,8 +28,7 @@ const (
 	markupAttributes  = "attribute_list"
 	markupAdmonition  = "admonition"
 	markupImport      = "mdx_import"
-	markupLinkDef     = "link_definition"      // [label]: https://… lines, which render as nothing
-	markupEmptyChunks = "empty_after_cleaning" // chunks that were only markup, dropped
+	markupLinkDef     = "link_definition" // [label]: https://… lines, which render as nothing
 )
 
 var (
@@ -496,113 +494,4 @@ func (c *cursor) in(at int) bool {
 		c.k++
 	}
 	return c.k < len(c.rs) && c.rs[c.k][0] <= at
-}
-
-// compact is the text of the view's span [start, end) without its blanked
-// markup: the source's words, in order. A line that held markup has its
-// spaces collapsed and is dropped if nothing is left of it; a span that held
-// none is returned as is.
-func (p *Parsed) compact(start, end int) string {
-	touched := false
-	for _, r := range p.removed[start:end] {
-		if r {
-			touched = true
-			break
-		}
-	}
-	if !touched {
-		return p.view[start:end]
-	}
-	var out []string
-	for ls := start; ls < end; {
-		le := strings.IndexByte(p.view[ls:end], '\n')
-		if le < 0 {
-			le = end
-		} else {
-			le += ls
-		}
-		var b strings.Builder
-		hit, gap := false, false
-		for i := ls; i < le; i++ {
-			if p.removed[i] {
-				hit, gap = true, true
-				continue
-			}
-			if gap && b.Len() > 0 && p.view[i] != ' ' && !strings.HasSuffix(b.String(), " ") {
-				b.WriteByte(' ') // "a<br>b" reads "a b"
-			}
-			gap = false
-			b.WriteByte(p.view[i])
-		}
-		line := b.String()
-		if hit {
-			line = spaceBeforePunct.ReplaceAllString(strings.Join(strings.Fields(line), " "), "$1")
-			if t := strings.TrimSpace(line); t == "" || bareMarkerRe.MatchString(t) { // nothing left but spaces, or a bare list marker
-				ls = le + 1
-				continue
-			}
-			if indent := len(p.view[ls:le]) - len(strings.TrimLeft(p.view[ls:le], " ")); indent > 0 && len(out) > 0 {
-				line = strings.Repeat(" ", min(indent, 8)) + line // keep a list item's continuation indented
-			}
-		}
-		out = append(out, line)
-		ls = le + 1
-	}
-	text := strings.Join(out, "\n")
-	for strings.Contains(text, "\n\n\n") {
-		text = strings.ReplaceAll(text, "\n\n\n", "\n\n")
-	}
-	return strings.TrimSpace(text)
-}
-
-// hasWords reports whether text says anything once list markers and
-// punctuation are set aside: "3." or "-" alone is not a chunk.
-func hasWords(text string) bool {
-	digits := false
-	for _, r := range text {
-		if unicode.IsLetter(r) {
-			return true // a list marker holds no letter
-		}
-		digits = digits || unicode.IsDigit(r)
-	}
-	if !digits {
-		return false
-	}
-	t := strings.TrimSpace(text) // digits alone: words only if not all list numbers
-	t = listMarkerRe.ReplaceAllString(t, "")
-	return strings.ContainsFunc(t, func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) })
-}
-
-// spaceBeforePunct is a space left before punctuation where markup went:
-// "the version `{{% param vers %}}`." reads "the version."
-var spaceBeforePunct = regexp.MustCompile(` ([.,;:!?)])`)
-
-var listMarkerRe = regexp.MustCompile(`(?m)^\s*(?:[-*+]|\d{1,9}[.)])(?:\s|$)`)
-
-// bareMarkerRe is a line that is only a list marker ("-", "3.") once its
-// markup is gone. A fence ("```") left on a line whose indentation moved is
-// kept: it closes code.
-var bareMarkerRe = regexp.MustCompile(`^(?:[-*+]|\d{1,9}[.)])$`)
-
-// metadata is the chunk's metadata: the document's configured front-matter
-// keys, and the kind of an admonition the span lies in.
-func (p *Parsed) metadata(start, end int) map[string][]string {
-	var m map[string][]string
-	for k, v := range p.Doc.Metadata {
-		if m == nil {
-			m = map[string][]string{}
-		}
-		m[k] = v
-	}
-	for _, a := range p.admonitions {
-		if start < a.end && a.start < end {
-			if m == nil {
-				m = map[string][]string{}
-			}
-			if !slices.Contains(m["admonition"], a.kind) {
-				m["admonition"] = append(m["admonition"], a.kind)
-			}
-		}
-	}
-	return m
 }

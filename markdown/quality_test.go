@@ -1,6 +1,7 @@
-package chunking
+package markdown
 
 import (
+	"github.com/ocean-safety/ingest/chunking"
 	"os"
 	"path/filepath"
 	"testing"
@@ -16,19 +17,19 @@ const otelCorpus = "../../shared/corpora/otel"
 
 // measure chunks every document of a corpus folder as a run would and
 // counts what a reader would judge of the chunks.
-func measure(t *testing.T, root string, cfg Config) *Quality {
+func measure(t *testing.T, root string, cfg chunking.Config) *chunking.Quality {
 	t.Helper()
 	l, err := corpus.ScanFiltered(root, corpus.Filter{Exclude: []string{"**/_includes/**"}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	ch, err := NewChunker(cfg, "")
+	ch, err := chunking.NewChunker(cfg, "")
 	if err != nil {
 		t.Fatal(err)
 	}
 	p := NewParser(root, corpus.Options{DefaultLang: "en", Limits: corpus.DefaultLimits(), SourceURLTemplate: "https://example.org/{path}/",
 		RootName: filepath.Base(root)})
-	q := NewQuality(ch)
+	q := chunking.NewQuality(ch)
 	for _, rel := range l.Docs {
 		raw, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(rel)))
 		if err != nil {
@@ -38,11 +39,11 @@ func measure(t *testing.T, root string, cfg Config) *Quality {
 		if parsed.Rejected || parsed.Doc.Draft {
 			continue
 		}
-		chunks, _ := ch.Chunk(parsed)
+		chunks, _ := ch.Chunk(bodyOf(parsed))
 		for i := range chunks {
 			chunks[i].ContextHeader = models.ExtractiveHeader(parsed.Doc.Title, chunks[i], models.DefaultHeaderChars)
 		}
-		q.Add(ch, parsed, chunks)
+		q.Add(ch, parsed.Body(), chunks)
 	}
 	return q
 }
@@ -61,10 +62,10 @@ func TestQualityOtel(t *testing.T) {
 	}
 	profiles := []struct {
 		name string
-		cfg  Config
+		cfg  chunking.Config
 	}{
-		{"default", DefaultConfig()},
-		{"kb005", Config{Unit: "tokens", Max: 512, Min: 256, Overlap: 64}},
+		{"default", chunking.DefaultConfig()},
+		{"kb005", chunking.Config{Unit: "tokens", Max: 512, Min: 256, Overlap: 64}},
 	}
 	for _, lang := range []string{"en", "pt"} {
 		for _, pr := range profiles {
@@ -86,7 +87,7 @@ func TestQualityOtel(t *testing.T) {
 				for _, c := range checks {
 					if c.bad {
 						t.Errorf("%s (dangling %d, tiny %d of %d, code %d of %d, heading-only %d, backticks %d, signs %d, cuts %d, band %d of %d; e.g. %v)",
-							c.what, q.Dangling, q.Tiny, q.NonCode, q.Carried, q.Introduced, q.HeadingOnly, q.OddBackticks, q.Unfaithful, q.InSentence, q.InBand, q.Banded, q.examples)
+							c.what, q.Dangling, q.Tiny, q.NonCode, q.Carried, q.Introduced, q.HeadingOnly, q.OddBackticks, q.Unfaithful, q.InSentence, q.InBand, q.Banded, q.Examples())
 					}
 				}
 				if q.Chunks == 0 || q.Sizes.Sizes.Stats("").Count != q.Chunks {
@@ -99,7 +100,7 @@ func TestQualityOtel(t *testing.T) {
 
 // TestQualityCounts: each figure counts what it says, on hand-made chunks.
 func TestQualityCounts(t *testing.T) {
-	ch, _ := NewChunker(Config{Unit: "chars", Max: 100, Min: 20}, "")
+	ch, _ := chunking.NewChunker(chunking.Config{Unit: "chars", Max: 100, Min: 20}, "")
 	p := NewParser(".", corpus.Options{SourceOptional: true}).ParseBytes("a.md", []byte("# T\n\nTo install it, run:\n\n```sh\nnpm i\n```\n"))
 	code := schema.Chunk{DocTitle: "T", Kind: schema.KindProse, Element: schema.ElementCodeBlock, Text: "```sh\nnpm i\n```", ContextHeader: "T: code (sh)"}
 	code.ByteStart = len(p.Doc.Text) - len("```sh\nnpm i\n```\n")
@@ -107,8 +108,8 @@ func TestQualityCounts(t *testing.T) {
 	lead := schema.Chunk{DocTitle: "T", Kind: schema.KindProse, Element: schema.ElementParagraph, Text: "To install it, run:", ContextHeader: "T: To install it, run:"}
 	lead.ByteStart = len("# T\n\n")
 	lead.ByteEnd = lead.ByteStart + len(lead.Text)
-	q := NewQuality(ch)
-	q.Add(ch, p, []schema.Chunk{lead, code})
+	q := chunking.NewQuality(ch)
+	q.Add(ch, p.Body(), []schema.Chunk{lead, code})
 	tests := []struct {
 		what      string
 		got, want int
@@ -126,14 +127,14 @@ func TestQualityCounts(t *testing.T) {
 		}
 	}
 	code.LeadIn, code.ContextHeader = "To install it, run:", "T: To install it, run: (sh)"
-	q = NewQuality(ch)
-	q.Add(ch, p, []schema.Chunk{lead, code})
+	q = chunking.NewQuality(ch)
+	q.Add(ch, p.Body(), []schema.Chunk{lead, code})
 	if q.Dangling != 0 || q.Carried != 1 || q.Bare != 0 {
 		t.Errorf("with the lead-in carried: got dangling %d, carried %d, bare %d; want 0, 1, 0", q.Dangling, q.Carried, q.Bare)
 	}
 	bad := schema.Chunk{DocTitle: "T", Kind: schema.KindProse, Element: schema.ElementParagraph, Text: "-5 °C is cold. `x` too.", ContextHeader: "T: 5 °C is cold. `x"}
-	q = NewQuality(ch)
-	q.Add(ch, p, []schema.Chunk{bad})
+	q = chunking.NewQuality(ch)
+	q.Add(ch, p.Body(), []schema.Chunk{bad})
 	if q.Unfaithful != 1 || q.OddBackticks != 1 {
 		t.Errorf("got unfaithful %d, odd backticks %d; want 1, 1", q.Unfaithful, q.OddBackticks)
 	}

@@ -1,15 +1,15 @@
-package chunking
+package markdown
 
 import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"github.com/ocean-safety/ingest/chunking"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
 
-	"github.com/google/uuid"
 	"golang.org/x/tools/txtar"
 
 	"github.com/ocean-safety/ingest/corpus"
@@ -35,11 +35,11 @@ func TestChunkFixtures(t *testing.T) {
 			cfg, opt, showDoc := fixtureConfig(t, ar)
 			name, src := fixtureDoc(t, ar)
 			p := NewParser(".", opt).ParseBytes(name, src)
-			ch, err := NewChunker(cfg, "")
+			ch, err := chunking.NewChunker(cfg, "")
 			if err != nil {
 				t.Fatal(err)
 			}
-			chunks, diags := ch.Chunk(p)
+			chunks, diags := ch.Chunk(bodyOf(p))
 			checkInvariants(t, ch, p, chunks)
 			for i := range chunks { // the header a reader (and the embedder) sees above each chunk
 				chunks[i].ContextHeader = models.ExtractiveHeader(p.Doc.Title, chunks[i], models.DefaultHeaderChars)
@@ -57,8 +57,8 @@ func TestChunkFixtures(t *testing.T) {
 // corpus options of a documentation site (source_url_template,
 // metadata_keys, require_source=false) and document=true, which renders the
 // document's metadata and the markup removed before the chunks.
-func fixtureConfig(t *testing.T, ar *txtar.Archive) (Config, corpus.Options, bool) {
-	cfg := DefaultConfig()
+func fixtureConfig(t *testing.T, ar *txtar.Archive) (chunking.Config, corpus.Options, bool) {
+	cfg := chunking.DefaultConfig()
 	opt := corpus.Options{SourceLabel: "fixtures"}
 	showDoc := false
 	for _, f := range ar.Files {
@@ -169,10 +169,10 @@ func TestChunkCRLFMatchesLF(t *testing.T) {
 	}
 	name, src := fixtureDoc(t, ar)
 	crlf := bytes.ReplaceAll(src, []byte("\n"), []byte("\r\n"))
-	ch, _ := NewChunker(Config{Unit: "chars", Max: 300}, "")
+	ch, _ := chunking.NewChunker(chunking.Config{Unit: "chars", Max: 300}, "")
 	p := NewParser(".", corpus.Options{})
-	a, _ := ch.Chunk(p.ParseBytes(name, src))
-	b, _ := ch.Chunk(p.ParseBytes(name, crlf))
+	a, _ := ch.Chunk(bodyOf(p.ParseBytes(name, src)))
+	b, _ := ch.Chunk(bodyOf(p.ParseBytes(name, crlf)))
 	if ga, gb := renderChunks(a, nil), renderChunks(b, nil); !bytes.Equal(ga, gb) {
 		t.Errorf("CRLF input chunks differently:\ngot:\n%s\nwant:\n%s", gb, ga)
 	}
@@ -181,8 +181,8 @@ func TestChunkCRLFMatchesLF(t *testing.T) {
 func TestChunkIDs(t *testing.T) {
 	src := []byte("# T\nSource: https://x\n\nSame paragraph.\n\n## B\n\nSame paragraph.\n")
 	p := NewParser(".", corpus.Options{}).ParseBytes("a.md", src)
-	ch, _ := NewChunker(Config{Unit: "chars", Max: 700}, "tenant-a")
-	cs, _ := ch.Chunk(p)
+	ch, _ := chunking.NewChunker(chunking.Config{Unit: "chars", Max: 700}, "tenant-a")
+	cs, _ := ch.Chunk(bodyOf(p))
 	if len(cs) != 2 {
 		t.Fatalf("got %d chunks, want 2", len(cs))
 	}
@@ -192,78 +192,16 @@ func TestChunkIDs(t *testing.T) {
 	if cs[0].ChunkID == cs[1].ChunkID {
 		t.Errorf("got equal chunk ids %s for two rows, want unique", cs[0].ChunkID)
 	}
-	other, _ := NewChunker(Config{Unit: "chars", Max: 700}, "tenant-b")
-	cs2, _ := other.Chunk(p)
+	other, _ := chunking.NewChunker(chunking.Config{Unit: "chars", Max: 700}, "tenant-b")
+	cs2, _ := other.Chunk(bodyOf(p))
 	if cs2[0].ChunkID == cs[0].ChunkID {
 		t.Errorf("got the same chunk id for two tenants")
 	}
-	again, _ := ch.Chunk(NewParser(".", corpus.Options{}).ParseBytes("a.md", src))
+	again, _ := ch.Chunk(bodyOf(NewParser(".", corpus.Options{}).ParseBytes("a.md", src)))
 	if again[0].ChunkID != cs[0].ChunkID || again[0].DocID != cs[0].DocID {
 		t.Errorf("got ids %s/%s on a second run, want %s/%s", again[0].ChunkID, again[0].DocID, cs[0].ChunkID, cs[0].DocID)
 	}
 }
 
-func TestNewChunkerValidates(t *testing.T) {
-	tests := []struct {
-		name string
-		cfg  Config
-	}{
-		{"zero max", Config{Unit: "chars", Max: 0}},
-		{"overlap equal to max", Config{Unit: "chars", Max: 10, Overlap: 10}},
-		{"negative overlap", Config{Unit: "chars", Max: 10, Overlap: -1}},
-		{"min over max", Config{Unit: "chars", Max: 10, Min: 11}},
-		{"unknown unit", Config{Unit: "words", Max: 10}},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			if _, err := NewChunker(tt.cfg, ""); err == nil {
-				t.Errorf("got no error for %+v, want one", tt.cfg)
-			}
-		})
-	}
-}
-
-// TestChunkIDName: a chunk id is the UUIDv5 of
-// tenant\x00source\x00path\x00hash\x00repeat, also when one document's ids
-// reuse a hasher and a buffer.
-func TestChunkIDName(t *testing.T) {
-	tests := []struct {
-		name, tenant, source, path, hash string
-		repeat                           int
-	}{
-		{"no tenant", "", "docs", "a.md", "abc", 0},
-		{"tenant", "tenant-a", "books", "docs/praia/ondas.md", "e3b0c442", 1},
-		{"repeat over 9", "t", "", "a.md", "abc", 12},
-		{"long path", "t", "repo", strings.Repeat("pasta/", 40) + "ção.md", strings.Repeat("f", 64), 3},
-	}
-	ids := newIdentities("", "", "")
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			want := uuid.NewSHA1(idSpace, []byte(tt.tenant+"\x00"+tt.source+"\x00"+tt.path+"\x00"+tt.hash+"\x00"+strconv.Itoa(tt.repeat))).String()
-			if got := ChunkID(tt.tenant, tt.source, tt.path, tt.hash, tt.repeat); got != want {
-				t.Errorf("ChunkID: got %s, want %s", got, want)
-			}
-			if got := ids.chunkID(tt.tenant, tt.source, tt.path, tt.hash, tt.repeat); got != want {
-				t.Errorf("reused: got %s, want %s", got, want)
-			}
-		})
-	}
-}
-
-// TestDocIDPerSource: two sources of one tenant that hold the same path
-// name two documents (their rows collided in pgvector), and the tenant is
-// part of the id too; the name is pinned.
-func TestDocIDPerSource(t *testing.T) {
-	const tenant = "6f0b8e2c-4a1d-5c3e-9b7f-2d8a1e4c6b50"
-	books, repo := DocID(tenant, "books", "README.md"), DocID(tenant, "repo", "README.md")
-	if books == repo {
-		t.Errorf("README.md of books and of repo: got one doc_id %s, want two", books)
-	}
-	if other := DocID("", "books", "README.md"); other == books {
-		t.Errorf("no tenant and tenant %s: got one doc_id %s, want two", tenant, books)
-	}
-	want := uuid.NewSHA1(idSpace, []byte("doc\x00"+tenant+"\x00books\x00README.md")).String()
-	if books != want {
-		t.Errorf("got %s, want %s", books, want)
-	}
-}
+// bodyOf is p's body, for a call that takes one.
+func bodyOf(p Parsed) *chunking.Body { return p.Body() }

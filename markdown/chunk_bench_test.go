@@ -1,6 +1,7 @@
-package chunking
+package markdown
 
 import (
+	"github.com/ocean-safety/ingest/chunking"
 	"os"
 	"path/filepath"
 	"testing"
@@ -32,7 +33,7 @@ func benchCorpus() string {
 // benchSet is the benchmark's corpus with the parser and chunker that cut it.
 type benchSet struct {
 	p     *Parser
-	ch    *Chunker
+	ch    *chunking.Chunker
 	files []benchFile
 	size  int64 // bytes of files
 	// cuts counts the chunks, inSentence those whose source span ends inside
@@ -58,7 +59,7 @@ func benchSetup(b *testing.B) benchSet {
 		RootName:          filepath.Base(filepath.Clean(root)),
 	}
 	set := benchSet{p: NewParser(root, opt)}
-	if set.ch, err = NewChunker(DefaultConfig(), ""); err != nil {
+	if set.ch, err = chunking.NewChunker(chunking.DefaultConfig(), ""); err != nil {
 		b.Fatal(err)
 	}
 	for _, rel := range l.Docs {
@@ -72,10 +73,10 @@ func benchSetup(b *testing.B) benchSet {
 		}
 		set.files = append(set.files, benchFile{rel, raw})
 		set.size += int64(len(raw))
-		chunks, _ := set.ch.Chunk(parsed)
+		chunks, _ := set.ch.Chunk(bodyOf(parsed))
 		for _, c := range chunks {
 			set.cuts++
-			if cutInSentence(parsed, c) {
+			if chunking.CutInSentence(bodyOf(parsed), c) {
 				set.inSentence++
 			}
 		}
@@ -103,12 +104,12 @@ func benchGoldmark(md goldmark.Markdown, files []benchFile) int {
 // benchChunk is what a run's parse and chunk stages do to each file once it
 // is read (see stages' parseChunk): hash its bytes, read its front matter and
 // header, blank its markup, parse it, and cut it into chunks with their ids.
-func benchChunk(p *Parser, ch *Chunker, files []benchFile) int {
+func benchChunk(p *Parser, ch *chunking.Chunker, files []benchFile) int {
 	chunks := 0
 	for _, f := range files {
 		parsed := p.ParseBytes(f.rel, f.raw)
 		parsed.RawSHA256 = corpus.Digest(f.raw)
-		cs, _ := ch.Chunk(parsed)
+		cs, _ := ch.Chunk(bodyOf(parsed))
 		chunks += len(cs)
 	}
 	return chunks

@@ -1,4 +1,4 @@
-package chunking
+package markdown
 
 import (
 	"bytes"
@@ -8,30 +8,12 @@ import (
 	"github.com/yuin/goldmark/ast"
 	extast "github.com/yuin/goldmark/extension/ast"
 
+	"github.com/ocean-safety/ingest/chunking"
 	"github.com/ocean-safety/ingest/schema"
 )
 
 // span is a half-open byte range of Doc.Text.
 type span struct{ start, end int }
-
-// block is the smallest piece the chunker places: a paragraph, a top-level
-// list item, a code block, a table row or a heading with nothing under it.
-type block struct {
-	el        schema.Element
-	span               // in Doc.Text
-	text      string   // the view's [start:end] (markup blanked), or a table row's rendered form
-	section   []string // headings above, outermost first (the title excluded)
-	sectionID int      // blocks merge only within one section
-	split     bool     // may be cut at sentence ends when over budget
-	table     int      // the table a row belongs to (0: none)
-	list      int      // the list a block is in (0: none): an item's text, or code inside an item
-	item      int      // the list item a block is in (0: none): an item's text and its code share it
-	group     int      // the admonition it is in (0: none): blocks merge only within one
-	tab       int      // the content tab it is in (0: none): its title ends the section path
-	tabStart  bool     // the first block of its tab
-	quote     bool     // a block quote (a callout, a note)
-	cells     []schema.Cell
-}
 
 // blockWalker flattens a document's tree into blocks, in source order.
 type blockWalker struct {
@@ -39,7 +21,7 @@ type blockWalker struct {
 	off      int           // Doc.BodyStart: tree positions are relative to it
 	headings []headingMark // open headings, outermost first
 	section  int
-	blocks   []block
+	blocks   []chunking.Block
 	tables   []int // lines of tables (for the table-in-prose warning)
 	lists    int   // lists seen, to number them
 	items    int   // list items seen, to number them
@@ -54,7 +36,7 @@ type headingMark struct {
 	covered bool // a block was placed under it
 }
 
-func (w *blockWalker) walk() []block {
+func (w *blockWalker) walk() []chunking.Block {
 	src := w.p.src
 	for n := w.p.root.FirstChild(); n != nil; n = n.NextSibling() {
 		s := w.nodeSpan(n, n.NextSibling(), len(src))
@@ -92,7 +74,7 @@ func (w *blockWalker) node(n ast.Node, s span) {
 		w.table(n)
 	case *ast.Blockquote:
 		if s.end > s.start {
-			w.place(block{el: schema.ElementParagraph, span: s, text: w.p.view[s.start:s.end], split: true, quote: true})
+			w.place(chunking.Block{Element: schema.ElementParagraph, Start: s.start, End: s.end, Text: w.p.view[s.start:s.end], Split: true, Quote: true})
 		}
 	default: // paragraphs, HTML
 		w.add(schema.ElementParagraph, s, true)
@@ -121,7 +103,7 @@ func (w *blockWalker) listItem(it ast.Node, s span) {
 			w.checkFence(cs)
 		}
 		if cs.end > cs.start {
-			w.place(block{el: schema.ElementCodeBlock, span: cs, text: w.p.view[cs.start:cs.end], list: w.lists, item: w.items})
+			w.place(chunking.Block{Element: schema.ElementCodeBlock, Start: cs.start, End: cs.end, Text: w.p.view[cs.start:cs.end], List: w.lists, Item: w.items})
 		}
 		start = cs.end
 	}
@@ -139,39 +121,39 @@ func (w *blockWalker) itemText(s span) {
 		return
 	}
 	s.end = s.start + len(t)
-	w.place(block{el: schema.ElementListItem, span: s, text: t, split: true, list: w.lists, item: w.items})
+	w.place(chunking.Block{Element: schema.ElementListItem, Start: s.start, End: s.end, Text: t, Split: true, List: w.lists, Item: w.items})
 }
 
 func (w *blockWalker) add(el schema.Element, s span, split bool) {
 	if s.end <= s.start {
 		return
 	}
-	w.place(block{el: el, span: s, text: w.p.view[s.start:s.end], split: split})
+	w.place(chunking.Block{Element: el, Start: s.start, End: s.end, Text: w.p.view[s.start:s.end], Split: split})
 }
 
 // place files b under the open headings.
-func (w *blockWalker) place(b block) {
-	b.section = make([]string, len(w.headings))
+func (w *blockWalker) place(b chunking.Block) {
+	b.Section = make([]string, len(w.headings))
 	for i := range w.headings {
-		b.section[i] = w.headings[i].text
+		b.Section[i] = w.headings[i].text
 		w.headings[i].covered = true
 	}
-	b.sectionID = w.section
+	b.SectionID = w.section
 	for i, a := range w.p.admonitions {
-		if b.start < a.end && a.start < b.end {
-			b.group = i + 1
+		if b.Start < a.end && a.start < b.End {
+			b.Group = i + 1
 		}
 	}
 	for i, t := range w.p.tabs { // outer tabs first: they are sorted by start
-		if b.start < t.end && t.start < b.end {
+		if b.Start < t.end && t.start < b.End {
 			if t.title != "" {
-				b.section = append(b.section, t.title)
+				b.Section = append(b.Section, t.title)
 			}
-			b.tab = i + 1
+			b.Tab = i + 1
 		}
 	}
-	if b.tab != 0 && b.tab != w.lastTab {
-		b.tabStart, w.lastTab = true, b.tab
+	if b.Tab != 0 && b.Tab != w.lastTab {
+		b.TabStart, w.lastTab = true, b.Tab
 	}
 	w.blocks = append(w.blocks, b)
 }
@@ -183,7 +165,7 @@ func (w *blockWalker) closeHeadings(level int) {
 	for len(w.headings) > 0 && w.headings[len(w.headings)-1].level >= level {
 		h := w.headings[len(w.headings)-1]
 		if !h.covered {
-			w.place(block{el: schema.ElementSectionHeading, span: h.span, text: w.p.view[h.span.start:h.span.end]})
+			w.place(chunking.Block{Element: schema.ElementSectionHeading, Start: h.span.start, End: h.span.end, Text: w.p.view[h.span.start:h.span.end]})
 		}
 		w.headings = w.headings[:len(w.headings)-1]
 	}
@@ -225,7 +207,7 @@ func (w *blockWalker) table(t *extast.Table) {
 		if b.Len() == 0 || s.end <= s.start {
 			continue
 		}
-		w.place(block{el: schema.ElementTableRow, span: s, text: b.String(), table: id, cells: spans})
+		w.place(chunking.Block{Element: schema.ElementTableRow, Start: s.start, End: s.end, Text: b.String(), Table: id, Cells: spans})
 	}
 }
 
@@ -312,3 +294,5 @@ func (w *blockWalker) checkFence(s span) {
 			Severity: schema.SeverityWarning, Code: "unclosed-fence", Message: "code fence is never closed: the rest of the document is read as code"})
 	}
 }
+
+func lineNumber(text string, off int) int { return 1 + strings.Count(text[:off], "\n") }

@@ -1,6 +1,7 @@
-package chunking
+package markdown
 
 import (
+	"github.com/ocean-safety/ingest/chunking"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -16,9 +17,10 @@ import (
 // checkInvariants asserts the chunking properties that hold for every
 // document: text verbatim, nothing dropped, within budget unless oversize,
 // never cut mid-sentence, kind rules kept.
-func checkInvariants(t *testing.T, ch *Chunker, p Parsed, chunks []schema.Chunk) {
+func checkInvariants(t *testing.T, ch *chunking.Chunker, p Parsed, chunks []schema.Chunk) {
 	t.Helper()
 	doc := p.Doc
+	body := p.Body()
 	covered := make([]bool, len(doc.Text))
 	sections := map[string]bool{}
 	var rows strings.Builder // every table row's rendered text
@@ -29,7 +31,7 @@ func checkInvariants(t *testing.T, ch *Chunker, p Parsed, chunks []schema.Chunk)
 		if c.ByteStart < doc.ContentStart || c.ByteEnd > len(doc.Text) || c.ByteStart >= c.ByteEnd {
 			t.Fatalf("chunk %d: span %d-%d outside content %d-%d", c.Order, c.ByteStart, c.ByteEnd, doc.ContentStart, len(doc.Text))
 		}
-		vs, ve := p.viewSpan(c.ByteStart, c.ByteEnd)
+		vs, ve := body.ViewSpan(c.ByteStart, c.ByteEnd)
 		for i := vs; i < ve; i++ {
 			covered[i] = true
 		}
@@ -44,21 +46,21 @@ func checkInvariants(t *testing.T, ch *Chunker, p Parsed, chunks []schema.Chunk)
 			if c.Kind != schema.KindStructured {
 				t.Errorf("chunk %d: got kind %s for a table row, want structured", c.Order, c.Kind)
 			}
-		} else if want := p.compact(vs, ve); c.Text != want {
+		} else if want := body.Words(vs, ve); c.Text != want {
 			t.Errorf("chunk %d: got text %q, want the source span without its markup %q", c.Order, c.Text, want)
 		}
 		if !c.Element.Valid() {
 			t.Errorf("chunk %d: element %q not in the closed set", c.Order, c.Element)
 		}
-		if n := ch.size.Count(c.Text); n > ch.cfg.Max && !c.Oversize {
-			t.Errorf("chunk %d: %d over the budget %d and not marked oversize", c.Order, n, ch.cfg.Max)
+		if n := ch.Measure(c.Text); n > ch.Config().Max && !c.Oversize {
+			t.Errorf("chunk %d: %d over the budget %d and not marked oversize", c.Order, n, ch.Config().Max)
 		}
 		if c.Oversize && c.Element != schema.ElementCodeBlock && c.Element != schema.ElementTableRow && c.Element != schema.ElementSectionHeading {
 			if ss := sentence.Split(c.Text); len(ss) != 1 {
 				t.Errorf("chunk %d: oversize but holds %d sentences, want 1", c.Order, len(ss))
 			}
 		}
-		if p.cutInside(c.Element, vs, ve) {
+		if body.CutInside(c.Element, vs, ve) {
 			t.Errorf("chunk %d ends mid-sentence: %q", c.Order, c.Text)
 		}
 		if doc.Kind == schema.KindSafety && !c.Safety {
@@ -87,7 +89,7 @@ func checkNothingDropped(t *testing.T, p Parsed, covered []bool, sections map[st
 		start := off
 		off += len(line)
 		body := strings.TrimSpace(line)
-		if body == "" || isDelimiterRow(body) || strings.Trim(body, "-=*_ ") == "" || !hasWords(body) {
+		if body == "" || isDelimiterRow(body) || strings.Trim(body, "-=*_ ") == "" || !chunking.HasWords(body) {
 			continue
 		}
 		if allCovered(line, covered[start:start+len(line)]) {
@@ -145,12 +147,12 @@ func TestInvariantsOnShippedCorpus(t *testing.T) {
 	if err != nil || len(paths) == 0 {
 		t.Fatalf("scan %s: %v (%d docs)", root, err, len(paths))
 	}
-	for _, cfg := range []Config{
+	for _, cfg := range []chunking.Config{
 		{Unit: "chars", Max: 700},
 		{Unit: "chars", Max: 120, Min: 60, Overlap: 50},
 		{Unit: "tokens", Max: 40},
 	} {
-		ch, err := NewChunker(cfg, "")
+		ch, err := chunking.NewChunker(cfg, "")
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -165,7 +167,7 @@ func TestInvariantsOnShippedCorpus(t *testing.T) {
 				t.Errorf("%s rejected: %v", path, parsed.Diags)
 				continue
 			}
-			chunks, _ := ch.Chunk(parsed)
+			chunks, _ := ch.Chunk(bodyOf(parsed))
 			if len(chunks) == 0 {
 				t.Errorf("%s: no chunks", path)
 			}

@@ -1,6 +1,6 @@
 //go:build unix
 
-package chunking
+package markdown
 
 import (
 	"syscall"
