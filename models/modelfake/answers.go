@@ -16,6 +16,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 	"unicode/utf8"
 )
 
@@ -119,10 +120,16 @@ type chatBody struct {
 func (s *Server) ollamaChat(w http.ResponseWriter, r *request) {
 	content, ok := s.chatAnswer(w, r, OllamaChat)
 	if ok {
+		// Ollama counts every prompt token, cached or not; its prompt-eval
+		// time is what the cache did not hold. The fake splits its
+		// latency between reading the prompt and writing the answer.
+		prompt, fresh := s.promptTokens(r)
+		lat := s.currentLatency()
 		writeJSON(w, map[string]any{
 			"model": "fake", "created_at": "2026-01-01T00:00:00Z", "done": true, "done_reason": "stop",
 			"message":           map[string]any{"role": "assistant", "content": content},
-			"prompt_eval_count": Tokens(string(r.body)), "eval_count": Tokens(content),
+			"prompt_eval_count": prompt, "eval_count": s.tokens(content),
+			"prompt_eval_duration": int64(lat / 2 * time.Duration(fresh) / time.Duration(max(prompt, 1))), "eval_duration": int64(lat / 2),
 		})
 	}
 }
@@ -133,10 +140,12 @@ func (s *Server) openAIChat(w http.ResponseWriter, r *request) {
 	}
 	content, ok := s.chatAnswer(w, r, OpenAIChat)
 	if ok {
+		prompt, fresh := s.promptTokens(r)
 		writeJSON(w, map[string]any{
 			"id": "chatcmpl-fake", "object": "chat.completion", "created": 1767225600, "model": "fake",
 			"choices": []map[string]any{{"index": 0, "finish_reason": "stop", "message": map[string]any{"role": "assistant", "content": content}}},
-			"usage":   map[string]any{"prompt_tokens": Tokens(string(r.body)), "completion_tokens": Tokens(content)},
+			"usage": map[string]any{"prompt_tokens": prompt, "completion_tokens": s.tokens(content),
+				"prompt_tokens_details": map[string]any{"cached_tokens": prompt - fresh}},
 		})
 	}
 }
@@ -172,8 +181,35 @@ func (s *Server) chatAnswer(w http.ResponseWriter, r *request, path string) (str
 			return m[1], true // an obedient model answers as the text tells it to
 		}
 	}
-	b, _ := json.Marshal(s.answer(strings.TrimSpace(chunk)))
+	var a any = s.answer(strings.TrimSpace(chunk))
+	if sch := callOf(path, r.body).schema; sch != nil {
+		a = s.schemaAnswer(strings.TrimSpace(chunk), sch)
+	}
+	b, _ := json.Marshal(a)
 	return string(b), true
+}
+
+// promptTokens is a chat call's prompt in tokens, and how many of them its
+// slot's cache did not hold.
+func (s *Server) promptTokens(r *request) (prompt, fresh int) {
+	prompt = s.tokens(r.prompt)
+	return prompt, prompt - s.prefixTokens(r.prompt, r.reused)
+}
+
+func (s *Server) currentLatency() time.Duration {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.latency
+}
+
+// props is llama-server's /props: its slots, for a client to size its
+// calls in flight by.
+func (s *Server) props(w http.ResponseWriter, _ *request) {
+	if !s.opt.AnnounceSlots || s.opt.Slots == 0 {
+		writeError(w, LlamaProps, http.StatusNotFound, "not found")
+		return
+	}
+	writeJSON(w, map[string]any{"total_slots": s.opt.Slots, "default_generation_settings": map[string]any{"n_ctx": s.opt.ContextLength}})
 }
 
 // chunkFence finds the chunk in a prompt: between <chunk-CODE> and </chunk-CODE>.
@@ -185,19 +221,11 @@ var obey = regexp.MustCompile(`(?i)(?:answer|reply|respond|responda)\s+(?:only\s
 
 var quantity = regexp.MustCompile(`(\d+(?:[.,]\d+)?)\s*(m/s|km/h|°C|ft|m)\b`)
 
-// answer is a valid answer built from the chunk: a one-sentence header of
+// answer is the answer to a call without a schema: a valid answer built from the chunk: a one-sentence header of
 // its first words, a hazard when it speaks of currents, and a threshold for
 // its first quantity.
 func (s *Server) answer(chunk string) map[string]any {
-	words := strings.FieldsFunc(chunk, func(r rune) bool { return strings.ContainsRune(" \t\n.!?…", r) })
-	header := "About " + strings.Join(words[:min(10, len(words))], " ")
-	if utf8.RuneCountInString(header) > 100 {
-		header = string([]rune(header)[:100])
-	}
-	hazard := ""
-	if l := strings.ToLower(chunk); strings.Contains(l, "rip") || strings.Contains(l, "corrente") {
-		hazard = "rip_current"
-	}
+	hazard := ripHazard(chunk)
 	thresholds := []map[string]any{}
 	if m := quantity.FindStringSubmatch(chunk); m != nil {
 		v, _ := strconv.ParseFloat(strings.ReplaceAll(m[1], ",", "."), 64)
@@ -207,7 +235,7 @@ func (s *Server) answer(chunk string) map[string]any {
 		thresholds = append(thresholds, map[string]any{"subject": "wave_height", "comparator": "above", "value": 987.6, "unit": "m"})
 	}
 	return map[string]any{
-		"context_header": strings.TrimSpace(header) + ".", "hazard": hazard, "place": "", "season": "",
+		"context_header": fakeHeader(chunk), "hazard": hazard, "place": "", "season": "",
 		"thresholds": thresholds, "unsourced_claim": "",
 	}
 }

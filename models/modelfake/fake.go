@@ -22,6 +22,9 @@ const (
 	OpenAIModels  = "/v1/models"
 	OpenAIChat    = "/v1/chat/completions"
 	OpenAIEmbed   = "/v1/embeddings"
+	// LlamaProps is llama-server's /props, where it says its slots: served
+	// when Options.AnnounceSlots is set.
+	LlamaProps = "/props"
 )
 
 // modelEndpoints are where a Fault with no Path applies: the calls that do
@@ -61,6 +64,23 @@ type Options struct {
 	// how many calls have reached that path so far (this one included),
 	// before the call is answered: a crash test kills its client there.
 	OnCall func(path string, n int)
+	// Slots is how many calls to one model the server answers at once (0:
+	// as many as come); the others wait their turn in arrival order. The
+	// latency counts from when a call gets its slot. See slots.go.
+	Slots int
+	// AnnounceSlots serves GET /props with {"total_slots": Slots}, as
+	// llama-server says its parallelism.
+	AnnounceSlots bool
+	// FreeAnswers makes the fake a model no grammar holds to a list: a
+	// string field the answer schema leaves open gets the words such a
+	// model writes ("dangerous currents" for a hazard), where a field with
+	// an enum gets one of its values, as grammar-constrained decoding
+	// keeps a model inside it.
+	FreeAnswers bool
+	// BPE counts prompt and answer tokens (prompt_eval_count, eval_count,
+	// usage) with a real BPE tokenizer, cl100k_base, instead of one token
+	// per four characters: what a benchmark compares estimates with.
+	BPE bool
 }
 
 // DefaultModels are served when Options.Models is empty.
@@ -116,6 +136,8 @@ type Server struct {
 	// inFlight and maxInFlight count calls being answered, by path
 	inFlight, maxInFlight map[string]int
 	answers               map[string][]Answer
+	slots                 map[string]*slotSet // by slotKind
+	log                   map[string][]Logged // by path
 }
 
 // New starts a fake server; Close stops it.
@@ -133,11 +155,12 @@ func New(opt Options) *Server {
 		opt: opt, done: make(chan struct{}), latency: opt.Latency,
 		faults: map[string]*faultState{}, calls: map[string]int{}, bodies: map[string][][]byte{},
 		inFlight: map[string]int{}, maxInFlight: map[string]int{}, answers: map[string][]Answer{},
+		slots: map[string]*slotSet{}, log: map[string][]Logged{},
 	}
 	mux := http.NewServeMux()
 	for path, h := range map[string]func(http.ResponseWriter, *request){
 		OllamaVersion: s.version, OllamaTags: s.tags, OllamaShow: s.show, OllamaChat: s.ollamaChat, OllamaEmbed: s.ollamaEmbed,
-		OpenAIModels: s.openAIModels, OpenAIChat: s.openAIChat, OpenAIEmbed: s.openAIEmbed,
+		OpenAIModels: s.openAIModels, OpenAIChat: s.openAIChat, OpenAIEmbed: s.openAIEmbed, LlamaProps: s.props,
 	} {
 		route := path
 		if opt.OpenAIPrefix != "" && strings.HasPrefix(path, "/v1/") {
@@ -195,8 +218,10 @@ func (s *Server) Requests(path string) [][]byte {
 // request is one call as a handler sees it.
 type request struct {
 	*http.Request
-	body  []byte
-	fault Fault // Kind None when the call is to succeed
+	body   []byte
+	fault  Fault  // Kind None when the call is to succeed
+	prompt string // a chat call's messages as the model reads them
+	reused int    // runes of prompt its slot's cache held
 }
 
 // handle records the call, applies a fault that ends it before the answer
@@ -222,21 +247,7 @@ func (s *Server) handle(path string, h func(http.ResponseWriter, *request)) http
 			return
 		}
 		if model && f.Kind == None {
-			// The answer is made first and sent when the latency is up:
-			// the latency is the server's whole time for the call, its
-			// own work included, as a benchmark's ideal assumes.
-			start := time.Now()
-			rec := &bufferedWriter{header: http.Header{}, code: http.StatusOK}
-			h(rec, &request{Request: r, body: body, fault: f})
-			if !s.wait(r, latency-time.Since(start)) {
-				return
-			}
-			maps.Copy(w.Header(), rec.header)
-			w.WriteHeader(rec.code)
-			_, _ = w.Write(rec.body.Bytes())
-			if r.Context().Err() == nil {
-				s.answered(path, body)
-			}
+			s.answerInSlot(w, r, path, body, latency, h)
 			return
 		}
 		if model && !s.wait(r, latency) {
@@ -268,6 +279,36 @@ func (s *Server) handle(path string, h func(http.ResponseWriter, *request)) http
 		if model && f.Kind == None && r.Context().Err() == nil {
 			s.answered(path, body)
 		}
+	}
+}
+
+// answerInSlot answers a call that is to succeed: it waits for a slot,
+// makes the answer and sends it when the latency is up (the latency is the
+// server's whole time for the call, its own work included, as a
+// benchmark's ideal assumes), and logs it.
+func (s *Server) answerInSlot(w http.ResponseWriter, r *http.Request, path string, body []byte, latency time.Duration, h func(http.ResponseWriter, *request)) {
+	arrived := time.Now()
+	kind := slotKind(path)
+	call := callOf(path, body)
+	slot, queued, reused, err := s.take(r.Context(), kind, call.prompt)
+	if err != nil {
+		return // the client gave up, or the server closed, while it waited
+	}
+	defer s.leave(kind, slot)
+	start := time.Now()
+	rec := &bufferedWriter{header: http.Header{}, code: http.StatusOK}
+	h(rec, &request{Request: r, body: body, prompt: call.prompt, reused: reused})
+	sent := s.wait(r, latency-time.Since(start))
+	if sent {
+		maps.Copy(w.Header(), rec.header)
+		w.WriteHeader(rec.code)
+		_, _ = w.Write(rec.body.Bytes())
+		sent = r.Context().Err() == nil
+	}
+	s.logCall(path, Logged{At: arrived, Wait: start.Sub(arrived), Slot: slot, Queued: queued, Prompt: call.prompt, Reused: reused,
+		NumCtx: call.numCtx, Model: call.model, Done: sent && rec.code < http.StatusBadRequest, Elapsed: time.Since(arrived)})
+	if sent {
+		s.answered(path, body)
 	}
 }
 

@@ -85,3 +85,75 @@ func TestVectorDeterministic(t *testing.T) {
 		t.Errorf("got squared norm %f, want 1", norm)
 	}
 }
+
+// TestSlots: with Slots 1 a second call waits for the first, takes its
+// slot and reuses the prefix it shares with the first's prompt; the log
+// says so.
+func TestSlots(t *testing.T) {
+	s := New(Options{Slots: 1, Latency: 50 * time.Millisecond})
+	defer s.Close()
+	chat := func(doc, chunk string) {
+		post(t, s.URL+OllamaChat, map[string]any{"model": "qwen2.5:7b", "messages": []map[string]string{
+			{"role": "system", "content": "rules"}, {"role": "user", "content": doc + "\n<chunk-ab>\n" + chunk + "\n</chunk-ab>"}}})
+	}
+	var wg sync.WaitGroup
+	wg.Go(func() { chat("the document", "one") })
+	time.Sleep(10 * time.Millisecond)
+	wg.Go(func() { chat("the document", "two") })
+	wg.Wait()
+	log := s.Log(OllamaChat)
+	if len(log) != 2 {
+		t.Fatalf("got %d calls logged, want 2", len(log))
+	}
+	second := log[1]
+	if second.Queued != 1 || second.Wait < 30*time.Millisecond || second.Slot != 0 {
+		t.Errorf("got the second call queued behind %d, waiting %s in slot %d; want behind 1, about 40ms, slot 0", second.Queued, second.Wait, second.Slot)
+	}
+	if want := len("<|system|>\nrules\n<|user|>\nthe document\n<chunk-ab>\n"); second.Reused != want {
+		t.Errorf("got %d runes reused, want %d (the prompt up to the chunk)", second.Reused, want)
+	}
+	if got := s.MaxInFlight(OllamaChat); got != 2 {
+		t.Errorf("got %d calls in flight at most, want 2 (one answered, one queued)", got)
+	}
+}
+
+// TestSchemaAnswers: a call with an answer schema gets every property the
+// schema names; an enum's value is one of the enum's, an open string gets
+// free words when FreeAnswers is set.
+func TestSchemaAnswers(t *testing.T) {
+	schema := map[string]any{"type": "object", "properties": map[string]any{
+		"header": map[string]any{"type": "string"},
+		"hazard": map[string]any{"type": "string", "enum": []string{"rip_current", "storm", ""}},
+		"season": map[string]any{"type": "string"},
+		"thresholds": map[string]any{"type": "array", "items": map[string]any{"type": "object", "properties": map[string]any{
+			"subject": map[string]any{"type": "string"}, "value": map[string]any{"type": "number"}, "unit": map[string]any{"type": "string"}}}},
+	}}
+	for _, tc := range []struct {
+		free               bool
+		hazard, season, as string
+	}{{false, "rip_current", "", "wave_height"}, {true, "rip_current", "all seasons", "wave heights"}} {
+		s := New(Options{FreeAnswers: tc.free})
+		resp := post(t, s.URL+OllamaChat, map[string]any{"model": "qwen2.5:7b", "format": schema, "messages": []map[string]string{
+			{"role": "user", "content": "<chunk-ab>\nA rip current at waves above 2 m.\n</chunk-ab>"}}})
+		var out struct {
+			Message         struct{ Content string }
+			PromptEvalCount int `json:"prompt_eval_count"`
+		}
+		json.NewDecoder(resp.Body).Decode(&out)
+		s.Close()
+		var a struct {
+			Header, Hazard, Season string
+			Thresholds             []struct {
+				Subject, Unit string
+				Value         float64
+			}
+		}
+		if err := json.Unmarshal([]byte(out.Message.Content), &a); err != nil {
+			t.Fatalf("free %v: %v in %s", tc.free, err, out.Message.Content)
+		}
+		if a.Header == "" || a.Hazard != tc.hazard || a.Season != tc.season || len(a.Thresholds) != 1 || a.Thresholds[0].Subject != tc.as ||
+			a.Thresholds[0].Value != 2 || a.Thresholds[0].Unit != "m" || out.PromptEvalCount == 0 {
+			t.Errorf("free %v: got %s (%d prompt tokens), want hazard %q, season %q, one threshold of %q at 2 m", tc.free, out.Message.Content, out.PromptEvalCount, tc.hazard, tc.season, tc.as)
+		}
+	}
+}
