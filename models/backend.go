@@ -89,8 +89,9 @@ type modelServer interface {
 	where() string
 	// hint says which flag or variable points at the server.
 	hint() string
-	// lengthLimits reports whether the server's JSON-schema mode accepts maxLength.
-	lengthLimits() bool
+	// strictSchema reports whether the server's JSON-schema mode is strict
+	// (OpenAI's): every key required, no maxLength.
+	strictSchema() bool
 }
 
 // modelInfo is what a server says of one of its models.
@@ -238,7 +239,7 @@ func newModelHeaders(s modelServer, kind, model string, info modelInfo, cfg Back
 		where: s.where(), model: model, server: s,
 		retry:    &retrier{policy: cfg.Retry, timeout: cfg.Timeout, log: cfg.Logger},
 		maxChars: cfg.HeaderMaxChars, ctxLimit: info.window,
-		schema: answerSchema(cfg.HeaderMaxChars, s.lengthLimits()), system: systemPrompt(cfg.HeaderMaxChars),
+		schema: answerSchema(cfg.HeaderMaxChars, s.strictSchema()), system: systemPrompt(cfg.HeaderMaxChars, s.strictSchema()),
 	}
 }
 

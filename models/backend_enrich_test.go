@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -42,7 +43,8 @@ func TestParseAnswer(t *testing.T) {
 		{"fenced", "```json\n" + valid + "\n```", ""},
 		{"not JSON", `{"context_header": "cut off`, "not a JSON object"},
 		{"an array", `[1, 2]`, "not a JSON object"},
-		{"missing key", with("season", ""), `missing key "season"`},
+		{"missing header", with("context_header", ""), `missing key "context_header"`},
+		{"fields left out", `{"context_header":"Rip currents › Escape: how to swim out of a rip current."}`, ""}, // empty, as the schema allows
 		{"extra key", with("mood", `"calm"`), `unexpected key "mood"`},
 		{"wrong type", with("hazard", `7`), "hazard: want a string"},
 		{"null string", with("place", `null`), "place: want a string"},
@@ -160,8 +162,12 @@ func TestHeaderRequest(t *testing.T) {
 				}
 				format = rf["json_schema"].(map[string]any)["schema"].(map[string]any)
 			}
-			if len(format["required"].([]any)) != len(answerKeys) || format["additionalProperties"] != false {
-				t.Errorf("got schema %v, want every answer key required and no others", format)
+			want := 1 // context_header: the others are left out when they do not apply
+			if kind.name == "openai" {
+				want = len(answerKeys) // strict mode wants every key
+			}
+			if len(format["required"].([]any)) != want || format["additionalProperties"] != false {
+				t.Errorf("got schema %v, want %d answer keys required and no others allowed", format, want)
 			}
 		})
 	}
@@ -188,7 +194,7 @@ func TestHeaderDocumentCap(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			h := &ModelHeaders{ctxLimit: tc.window, system: systemPrompt(DefaultHeaderChars)}
+			h := &ModelHeaders{ctxLimit: tc.window, system: systemPrompt(DefaultHeaderChars, false)}
 			n := h.docBudget(c)
 			p := userPrompt(doc, c, n)
 			if n > tc.wantDocMax || !strings.Contains(p, "[document cut here]") || !chunkLast.MatchString(p) {
@@ -221,5 +227,69 @@ func TestBadThresholdsCounted(t *testing.T) {
 	}
 	if s.Invalid[ReasonThreshold] != 2 {
 		t.Errorf("got invalid answers %v, want bad-threshold twice", s.Invalid)
+	}
+}
+
+// TestAnswerSchemaEnums compares the two lists: every answer field the
+// checks hold to a list (an answer with a value outside it is refused for
+// it) is an enum in the answer schema, in both forms, and the enum is that
+// list: each of its values passes the checks.
+func TestAnswerSchemaEnums(t *testing.T) {
+	const valid = `{"context_header":"Rip currents › Escape: how to swim out of a rip current.","hazard":"rip_current","place":"","season":"summer","thresholds":[{"subject":"wave_height","comparator":"above","value":1.5,"unit":"m"}],"unsourced_claim":""}`
+	listReasons := []string{ReasonHazard, ReasonSeason, ReasonThreshold}
+	// set puts value at path ("thresholds.subject": the first threshold's).
+	set := func(path string, value any) string {
+		var m map[string]any
+		_ = json.Unmarshal([]byte(valid), &m)
+		if key, inner, ok := strings.Cut(path, "."); ok {
+			m[key].([]any)[0].(map[string]any)[inner] = value
+		} else {
+			m[path] = value
+		}
+		b, _ := json.Marshal(m)
+		return string(b)
+	}
+	for _, strict := range []bool{false, true} {
+		var sch map[string]any
+		if err := json.Unmarshal(answerSchema(DefaultHeaderChars, strict), &sch); err != nil {
+			t.Fatal(err)
+		}
+		props := map[string]map[string]any{}
+		for k, p := range sch["properties"].(map[string]any) {
+			props[k] = p.(map[string]any)
+		}
+		for k, p := range props["thresholds"]["items"].(map[string]any)["properties"].(map[string]any) {
+			props["thresholds."+k] = p.(map[string]any)
+		}
+		for path, p := range props {
+			if p["type"] != "string" {
+				continue
+			}
+			_, err := parseAnswer(set(path, "zzz_not_listed"), DefaultHeaderChars, testEvidence())
+			held := err != nil && slices.ContainsFunc(reasons(err), func(r string) bool { return slices.Contains(listReasons, r) })
+			enum, isEnum := p["enum"].([]any)
+			switch {
+			case held && !isEnum:
+				t.Errorf("strict %v: %s is held to a list by the checks (%v), but the schema has no enum for it", strict, path, err)
+			case !held && isEnum:
+				t.Errorf("strict %v: %s is an enum in the schema, but the checks take a value outside it", strict, path)
+			}
+			for _, v := range enum {
+				if _, err := parseAnswer(set(path, v), DefaultHeaderChars, testEvidence()); err != nil {
+					t.Errorf("strict %v: %s %q is in the schema's enum, but the checks refuse it: %v", strict, path, v, err)
+				}
+			}
+		}
+		for path, list := range map[string][]string{"hazard": append(slices.Clone(Hazards), ""), "season": append(slices.Clone(Seasons), ""),
+			"thresholds.subject": Subjects, "thresholds.comparator": comparators} {
+			var got []string
+			enum, _ := props[path]["enum"].([]any)
+			for _, v := range enum {
+				got = append(got, v.(string))
+			}
+			if !slices.Equal(got, list) {
+				t.Errorf("strict %v: got enum %q for %s, want %q", strict, got, path, list)
+			}
+		}
 	}
 }

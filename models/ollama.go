@@ -69,7 +69,7 @@ func ollamaBase(host string) (*url.URL, error) {
 
 func (o *ollamaServer) where() string      { return "ollama at " + redact.URL(o.base.String()) }
 func (o *ollamaServer) hint() string       { return "ollama_host (OLLAMA_HOST)" }
-func (o *ollamaServer) lengthLimits() bool { return true }
+func (o *ollamaServer) strictSchema() bool { return false }
 
 func (o *ollamaServer) ping(ctx context.Context) error {
 	ctx, cancel := context.WithTimeout(ctx, o.retry.timeout)

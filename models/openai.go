@@ -73,7 +73,7 @@ func newOpenAI(base, keyEnv string, timeout time.Duration, r *retrier) (*openAIS
 
 func (o *openAIServer) where() string      { return "OpenAI-compatible server at " + redact.URL(o.base) }
 func (o *openAIServer) hint() string       { return "openai_base_url (OPENAI_BASE_URL)" }
-func (o *openAIServer) lengthLimits() bool { return false } // strict mode refuses maxLength
+func (o *openAIServer) strictSchema() bool { return true } // strict mode: every key, no maxLength
 
 // ping lists the server's models, once: it both shows the server answers
 // and gives lookup its list.

@@ -100,7 +100,7 @@ func (p *pool) where() string {
 
 func (p *pool) hint() string { return p.eps[0].srv.hint() }
 
-func (p *pool) lengthLimits() bool { return p.eps[0].srv.lengthLimits() }
+func (p *pool) strictSchema() bool { return p.eps[0].srv.strictSchema() }
 
 // ping succeeds when any endpoint answers; the others rest, to be tried
 // later.

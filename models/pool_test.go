@@ -35,7 +35,7 @@ var errUnreachable = errors.New("dial tcp: connection refused")
 
 func (s *stubServer) where() string      { return "ollama at " + s.name }
 func (s *stubServer) hint() string       { return "ollama_host" }
-func (s *stubServer) lengthLimits() bool { return true }
+func (s *stubServer) strictSchema() bool { return false }
 func (s *stubServer) ping(context.Context) error {
 	if s.down.Load() {
 		return errUnreachable

@@ -10,12 +10,13 @@ import (
 )
 
 // promptPins is, per PromptVersion, the hash of what the version names: the
-// system prompt, a user prompt, the repair prompt and the answer schema in
-// both forms. PromptVersion is part of every model header's reuse key: a
+// system prompt and the answer schema in both forms (strict and not), a
+// user prompt and the repair prompt. PromptVersion is part of every model header's reuse key: a
 // prompt changed under the same version would have the next run reuse
 // answers to the old prompt as if they were answers to the new one.
 var promptPins = map[string]string{
 	"prompt-v2": "bda698d54127e5a53cc37747aebade0975e75d4ef76072c24e6e4c17e048495e",
+	"prompt-v3": "d3af2b7a7f3dbf90c61c1c7a98ddf85c016ab0a43d58e6297e05280b6c84fa64",
 }
 
 // TestPromptVersionPinned fails when the prompt or the answer schema
@@ -26,11 +27,12 @@ func TestPromptVersionPinned(t *testing.T) {
 	c := schema.Chunk{Text: "Swim parallel to the shore.", SectionPath: []string{"What to do"}, Lang: schema.LangEN, LeadIn: "If a rip pulls you:"}
 	h := sha256.New()
 	for _, part := range []string{
-		systemPrompt(DefaultHeaderChars),
+		systemPrompt(DefaultHeaderChars, false),
+		systemPrompt(DefaultHeaderChars, true),
 		userPrompt(doc, c, promptDocChars),
 		repairPrompt(errors.New("hazard \"x\": not one of the hazards")),
-		string(answerSchema(DefaultHeaderChars, true)),
 		string(answerSchema(DefaultHeaderChars, false)),
+		string(answerSchema(DefaultHeaderChars, true)),
 	} {
 		h.Write([]byte(part))
 		h.Write([]byte{0})

@@ -34,14 +34,14 @@ type callsCase struct {
 
 // callsFigures are what BenchmarkModelCalls reports of one run.
 type callsFigures struct {
-	calls, sendable     int     // chat calls answered; chunks a model writes the header of (not table rows)
-	reused, prompt      int     // runes of the prompts the slots' caches held, and in all
-	split, docs         int     // documents whose calls went to more than one server; documents sent
-	windows             int     // distinct num_ctx values asked
-	queued              float64 // most calls waiting for a slot at once, per slot
-	wall, ideal         time.Duration
-	promptTok, tokCalls int // prompt tokens the servers counted, in the calls that said
-	widths              string
+	calls, sendable int     // chat calls answered; chunks a model writes the header of (not table rows)
+	reused, prompt  int     // runes of the prompts the slots' caches held, and in all
+	split, docs     int     // documents whose calls went to more than one server; documents sent
+	windows         int     // distinct num_ctx values asked
+	queued          float64 // most calls waiting for a slot at once, per slot
+	wall, ideal     time.Duration
+	answerTok       int // answer tokens the servers counted
+	widths          string
 }
 
 // BenchmarkModelCalls runs the whole pipeline, headers and embeddings from
@@ -66,7 +66,10 @@ type callsFigures struct {
 //   - queued/slot: the most calls that waited for a slot at once, per slot;
 //
 //   - wall/ideal: the run's wall time over Σ chat latency / (servers ×
-//     slots): 1.00 keeps every slot busy from the first call to the last.
+//     slots): 1.00 keeps every slot busy from the first call to the last;
+//
+//   - answer-tokens/call ("tokens=bpe"): the answer tokens a
+//     schema-following model writes, counted with cl100k_base.
 //
 //     go test ./stages -run '^$' -bench ModelCalls -benchtime 1x
 func BenchmarkModelCalls(b *testing.B) {
@@ -80,6 +83,7 @@ func BenchmarkModelCalls(b *testing.B) {
 	for _, c := range corpora {
 		name := map[bool]string{true: "otel-pt", false: "ocean"}[c == otelPT]
 		cases = append(cases, callsCase{corpus: name, servers: 1, slots: 8, latency: 10 * time.Millisecond, free: true})
+		cases = append(cases, callsCase{corpus: name, servers: 1, slots: 8, latency: 10 * time.Millisecond, bpe: true})
 		for _, servers := range []int{1, 2, 4} {
 			cases = append(cases, callsCase{corpus: name, servers: servers, slots: 8, latency: 40 * time.Millisecond})
 			cases = append(cases, callsCase{corpus: name, servers: servers, slots: 1, latency: 10 * time.Millisecond})
@@ -89,6 +93,9 @@ func BenchmarkModelCalls(b *testing.B) {
 		name := fmt.Sprintf("corpus=%s/servers=%d/slots=%d", tc.corpus, tc.servers, tc.slots)
 		if tc.free {
 			name += "/answers=free"
+		}
+		if tc.bpe {
+			name += "/tokens=bpe"
 		}
 		b.Run(name, func(b *testing.B) {
 			var f callsFigures
@@ -101,6 +108,9 @@ func BenchmarkModelCalls(b *testing.B) {
 			b.ReportMetric(float64(f.windows), "num-ctx")
 			b.ReportMetric(f.queued, "queued/slot")
 			b.ReportMetric(f.wall.Seconds()/f.ideal.Seconds(), "wall/ideal")
+			if tc.bpe {
+				b.ReportMetric(float64(f.answerTok)/float64(max(f.calls, 1)), "answer-tokens/call")
+			}
 			if f.widths != "" {
 				b.Logf("%s: calls in flight settled at %s", name, f.widths)
 			}
@@ -167,6 +177,7 @@ func (f *callsFigures) measure(srvs []*modelfake.Server, tc callsCase) {
 			}
 			f.calls++
 			f.reused += l.Reused
+			f.answerTok += l.AnswerTokens
 			f.prompt += utf8.RuneCountInString(l.Prompt)
 			windows[l.NumCtx] = true
 			f.queued = max(f.queued, float64(l.Queued)/float64(tc.slots))

@@ -128,7 +128,7 @@ func (s *Server) ollamaChat(w http.ResponseWriter, r *request) {
 		writeJSON(w, map[string]any{
 			"model": "fake", "created_at": "2026-01-01T00:00:00Z", "done": true, "done_reason": "stop",
 			"message":           map[string]any{"role": "assistant", "content": content},
-			"prompt_eval_count": prompt, "eval_count": s.tokens(content),
+			"prompt_eval_count": prompt, "eval_count": s.answerTokens(r, content),
 			"prompt_eval_duration": int64(lat / 2 * time.Duration(fresh) / time.Duration(max(prompt, 1))), "eval_duration": int64(lat / 2),
 		})
 	}
@@ -144,7 +144,7 @@ func (s *Server) openAIChat(w http.ResponseWriter, r *request) {
 		writeJSON(w, map[string]any{
 			"id": "chatcmpl-fake", "object": "chat.completion", "created": 1767225600, "model": "fake",
 			"choices": []map[string]any{{"index": 0, "finish_reason": "stop", "message": map[string]any{"role": "assistant", "content": content}}},
-			"usage": map[string]any{"prompt_tokens": prompt, "completion_tokens": s.tokens(content),
+			"usage": map[string]any{"prompt_tokens": prompt, "completion_tokens": s.answerTokens(r, content),
 				"prompt_tokens_details": map[string]any{"cached_tokens": prompt - fresh}},
 		})
 	}
@@ -193,7 +193,19 @@ func (s *Server) chatAnswer(w http.ResponseWriter, r *request, path string) (str
 // slot's cache did not hold.
 func (s *Server) promptTokens(r *request) (prompt, fresh int) {
 	prompt = s.tokens(r.prompt)
+	if r.counts != nil {
+		r.counts.prompt = prompt
+	}
 	return prompt, prompt - s.prefixTokens(r.prompt, r.reused)
+}
+
+// answerTokens is a chat answer's content in tokens.
+func (s *Server) answerTokens(r *request, content string) int {
+	n := s.tokens(content)
+	if r.counts != nil {
+		r.counts.answer = n
+	}
+	return n
 }
 
 func (s *Server) currentLatency() time.Duration {

@@ -222,7 +222,11 @@ type request struct {
 	fault  Fault  // Kind None when the call is to succeed
 	prompt string // a chat call's messages as the model reads them
 	reused int    // runes of prompt its slot's cache held
+	counts *counts
 }
+
+// counts are the tokens a chat answer said it read and wrote.
+type counts struct{ prompt, answer int }
 
 // handle records the call, applies a fault that ends it before the answer
 // (dying, hanging, 500, 429, malformed JSON), waits the latency, and hands
@@ -297,7 +301,8 @@ func (s *Server) answerInSlot(w http.ResponseWriter, r *http.Request, path strin
 	defer s.leave(kind, slot)
 	start := time.Now()
 	rec := &bufferedWriter{header: http.Header{}, code: http.StatusOK}
-	h(rec, &request{Request: r, body: body, prompt: call.prompt, reused: reused})
+	var n counts
+	h(rec, &request{Request: r, body: body, prompt: call.prompt, reused: reused, counts: &n})
 	sent := s.wait(r, latency-time.Since(start))
 	if sent {
 		maps.Copy(w.Header(), rec.header)
@@ -306,7 +311,8 @@ func (s *Server) answerInSlot(w http.ResponseWriter, r *http.Request, path strin
 		sent = r.Context().Err() == nil
 	}
 	s.logCall(path, Logged{At: arrived, Wait: start.Sub(arrived), Slot: slot, Queued: queued, Prompt: call.prompt, Reused: reused,
-		NumCtx: call.numCtx, Model: call.model, Done: sent && rec.code < http.StatusBadRequest, Elapsed: time.Since(arrived)})
+		NumCtx: call.numCtx, Model: call.model, Done: sent && rec.code < http.StatusBadRequest, Elapsed: time.Since(arrived),
+		PromptTokens: n.prompt, AnswerTokens: n.answer})
 	if sent {
 		s.answered(path, body)
 	}

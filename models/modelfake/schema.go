@@ -101,9 +101,9 @@ func (s *Server) prefixTokens(text string, n int) int {
 var freeWords = map[string]string{"hazard": "none", "season": "all seasons", "subject": "wave heights"}
 
 // schemaAnswer is an answer to chunk that follows schema, as a model under
-// grammar-constrained decoding writes it: every property the schema names
-// (in any order: JSON objects have none), each of its type, an enum's value
-// chosen from the enum.
+// grammar-constrained decoding writes it: the properties the schema names
+// (in any order: JSON objects have none; an optional one left out when it
+// is empty), each of its type, an enum's value chosen from the enum.
 func (s *Server) schemaAnswer(chunk string, schema map[string]any) any {
 	return s.value("", schema, chunk)
 }
@@ -115,10 +115,15 @@ func (s *Server) value(name string, sch map[string]any, chunk string) any {
 	switch sch["type"] {
 	case "object":
 		props, _ := sch["properties"].(map[string]any)
+		required, _ := sch["required"].([]any)
 		out := map[string]any{}
 		for k, p := range props {
 			ps, _ := p.(map[string]any)
-			out[k] = s.value(k, ps, chunk)
+			v := s.value(k, ps, chunk)
+			if !slices.Contains(required, any(k)) && isEmpty(v) {
+				continue // a field that does not apply, left out as the schema allows
+			}
+			out[k] = v
 		}
 		return out
 	case "array":
@@ -133,6 +138,16 @@ func (s *Server) value(name string, sch map[string]any, chunk string) any {
 		return v
 	}
 	return s.freeString(name, chunk)
+}
+
+func isEmpty(v any) bool {
+	switch v := v.(type) {
+	case string:
+		return v == ""
+	case []any:
+		return len(v) == 0
+	}
+	return v == nil
 }
 
 // quantities are the texts the fake's thresholds are read from: the

@@ -27,6 +27,9 @@ type Logged struct {
 	Model   string
 	Done    bool // answered in full (not cancelled, not failed)
 	Elapsed time.Duration
+	// PromptTokens and AnswerTokens are what a chat answer said it read
+	// and wrote (prompt_eval_count and eval_count, or usage).
+	PromptTokens, AnswerTokens int
 }
 
 // slotSet is one model's slots on one server.
