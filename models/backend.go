@@ -238,7 +238,7 @@ func newModelHeaders(s modelServer, kind, model string, info modelInfo, cfg Back
 		name:  kind + ":" + model + "@" + info.digest + "+" + PromptVersion,
 		where: s.where(), model: model, server: s,
 		retry:    &retrier{policy: cfg.Retry, timeout: cfg.Timeout, log: cfg.Logger},
-		maxChars: cfg.HeaderMaxChars, ctxLimit: info.window,
+		maxChars: cfg.HeaderMaxChars, window: chatWindow(info.window),
 		schema: answerSchema(cfg.HeaderMaxChars, s.strictSchema()), system: systemPrompt(cfg.HeaderMaxChars, s.strictSchema()),
 	}
 }

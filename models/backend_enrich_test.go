@@ -7,7 +7,9 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
+	"github.com/ocean-safety/ingest/lexical"
 	"github.com/ocean-safety/ingest/models/modelfake"
 	"github.com/ocean-safety/ingest/schema"
 )
@@ -99,21 +101,19 @@ func TestParseAnswerNormalises(t *testing.T) {
 	}
 }
 
-func TestChatContext(t *testing.T) {
-	short := []chatMessage{{Content: "a short prompt"}}
-	long := []chatMessage{{Content: strings.Repeat("word ", 10000)}} // about 10,000 tokens
+// TestChatWindow: one window for every call of a model, whatever the
+// prompt: minChatContext, or the model's own when smaller.
+func TestChatWindow(t *testing.T) {
 	tests := []struct {
-		name  string
-		msgs  []chatMessage
-		limit int
-		want  int
+		name        string
+		limit, want int
 	}{
-		{"short prompt: the one window", short, 0, minChatContext},
-		{"long prompt: doubled until it fits", long, 0, 16384},
-		{"capped by the model's window", long, 4096, 4096},
+		{"window unknown", 0, minChatContext},
+		{"large window", 32768, minChatContext},
+		{"capped by the model's window", 4096, 4096},
 	}
 	for _, tc := range tests {
-		if got := chatContext(tc.msgs, tc.limit); got != tc.want {
+		if got := chatWindow(tc.limit); got != tc.want {
 			t.Errorf("%s: got %d, want %d", tc.name, got, tc.want)
 		}
 	}
@@ -177,31 +177,48 @@ func TestHeaderRequest(t *testing.T) {
 var chunkLast = regexp.MustCompile(`(?s)<chunk-([0-9a-f]{12})>\n.*\n</chunk-([0-9a-f]{12})>$`)
 
 // TestHeaderDocumentCap checks that a long document is cut in the prompt,
-// shorter for a model with a small window, and that the prompt then fits.
+// shorter for a long chunk or a model with a small window, that a chunk is
+// cut only when it does not fit alone, and that every prompt fits the
+// window with room for the answer and a repair round.
 func TestHeaderDocumentCap(t *testing.T) {
 	doc, c := backendDoc()
 	doc.Text += strings.Repeat("Sand and sea. ", 1000)
+	long := c
+	long.Text = strings.Repeat("Waves break on the bar at low tide. ", 300) // about 3,300 tokens
+	huge := c
+	huge.Text = strings.Repeat("Waves break on the bar at low tide. ", 2000)
 	tests := []struct {
-		name        string
-		window      int
-		wantDocMax  int // runes of document in the prompt, at most
-		wantContext int
+		name       string
+		window     int
+		chunk      schema.Chunk
+		wantDocMax int  // runes of document in the prompt, at most
+		wantDocMin int  // and at least
+		wantCut    bool // the chunk cut
 	}{
-		{"window unknown", 0, promptDocChars, minChatContext},
-		{"large window", 32768, promptDocChars, minChatContext},
-		{"small window", 4096, 2500, 4096},
-		{"tiny window: the title only", 1024, 0, 1024},
+		{"window unknown", 0, c, promptDocChars, promptDocChars, false},
+		{"large window", 32768, c, promptDocChars, promptDocChars, false},
+		{"long chunk: less of the document", 0, long, 5000, 100, false},
+		{"huge chunk: cut, no document", 0, huge, 0, 0, true},
+		{"small window", 4096, c, 5000, 1000, false},
+		{"tiny window: nothing fits", 1024, c, 0, 0, true},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			h := &ModelHeaders{ctxLimit: tc.window, system: systemPrompt(DefaultHeaderChars, false)}
-			n := h.docBudget(c)
-			p := userPrompt(doc, c, n)
-			if n > tc.wantDocMax || !strings.Contains(p, "[document cut here]") || !chunkLast.MatchString(p) {
-				t.Errorf("got %d document runes in the prompt, want at most %d, cut, with the chunk last", n, tc.wantDocMax)
+			h := &ModelHeaders{window: chatWindow(tc.window), system: systemPrompt(DefaultHeaderChars, false)}
+			var pc prepCache
+			p := h.userMessage(pc.get(doc), doc, tc.chunk)
+			body := p[strings.Index(p, "Title: "):strings.Index(p, "</document-")]
+			n := utf8.RuneCountInString(body) - utf8.RuneCountInString("Title: "+doc.Title+"\n\n")
+			if n > tc.wantDocMax+len("\n[document cut here]\n") || n < tc.wantDocMin || !chunkLast.MatchString(p) {
+				t.Errorf("got %d document runes in the prompt, want %d to %d, with the chunk last", n, tc.wantDocMin, tc.wantDocMax)
 			}
-			if got := chatContext([]chatMessage{{Content: h.system}, {Content: p}}, tc.window); got != tc.wantContext {
-				t.Errorf("got num_ctx %d, want %d", got, tc.wantContext)
+			if got := strings.Contains(p, chunkCut); got != tc.wantCut {
+				t.Errorf("got chunk cut %v, want %v", got, tc.wantCut)
+			}
+			need := lexical.ApproxTokens{}.Count(h.system) + lexical.ApproxTokens{}.Count(p) + 3*answerTokens
+			fits := 3*answerTokens+(lexical.ApproxTokens{}).Count(h.system) < h.window*4/5 // else nothing fits
+			if fits && need*5/4 > h.window {
+				t.Errorf("got a prompt of %d tokens with the answer's room, want at most %d (four fifths of the window %d)", need, h.window*4/5, h.window)
 			}
 		})
 	}

@@ -31,7 +31,7 @@ const (
 	promptDocChars  = 6000 // the document the model sees first: enough for its title, sections and gist, and a fixed prefix the server's prompt cache keeps across the document's chunks
 	answerTokens    = 512  // room for the answer: a header, four short fields and a few thresholds
 	promptSeed      = 42   // with temperature 0, the same prompt gives the same answer
-	minChatContext  = 8192 // fits the system prompt, a capped document, a long chunk and a repair round in either language (see chatContext)
+	minChatContext  = 8192 // fits the system prompt, a capped document, a chunk and a repair round in either language: every call's window (see chatWindow)
 	maxFieldChars   = 80   // hazard, place, season: ids and names, not prose
 	maxClaimChars   = 300  // unsourced_claim: one quoted sentence
 	maxRejectedEcho = 2000 // of a bad answer shown back to the model in the repair prompt
@@ -71,7 +71,7 @@ type ModelHeaders struct {
 	server   chatServer
 	retry    *retrier
 	maxChars int
-	ctxLimit int // the model's context window; 0: unknown
+	window   int // the context window every call asks for (chatWindow)
 	schema   json.RawMessage
 	system   string
 
@@ -105,7 +105,7 @@ func (h *ModelHeaders) Header(ctx context.Context, doc schema.Document, c schema
 	}
 	prep := h.preps.get(doc)
 	ev := evidenceOf(prep, c)
-	msgs := []chatMessage{{Role: "system", Content: h.system}, {Role: "user", Content: preparedPrompt(prep, doc, c, h.docBudget(c))}}
+	msgs := []chatMessage{{Role: "system", Content: h.system}, {Role: "user", Content: h.userMessage(prep, doc, c)}}
 	raw, err := h.ask(ctx, msgs)
 	if err != nil {
 		return Enrichment{}, err
@@ -162,7 +162,7 @@ func (r *reasonCounts) snapshot() map[string]int64 {
 
 // ask makes one chat call, retried on transient failures.
 func (h *ModelHeaders) ask(ctx context.Context, msgs []chatMessage) (string, error) {
-	req := chatRequest{Model: h.model, Messages: msgs, Schema: h.schema, NumCtx: chatContext(msgs[:2], h.ctxLimit)}
+	req := chatRequest{Model: h.model, Messages: msgs, Schema: h.schema, NumCtx: h.window}
 	var raw string
 	err := h.retry.do(ctx, func(ctx context.Context) error {
 		var err error
@@ -176,26 +176,16 @@ func (h *ModelHeaders) ask(ctx context.Context, msgs []chatMessage) (string, err
 	return raw, nil
 }
 
-// chatContext sizes the context window to the prompt, with room for the
-// answer and for a repair round (the bad answer and the repair prompt), so
-// a chunk's two calls ask for the same window. Ollama reloads the model when
-// num_ctx changes, so the window is one value, minChatContext, for every
-// prompt that fits it, and doubles for the rare one that does not (an
-// oversize chunk); the 25% margin covers the token estimate's error.
-func chatContext(msgs []chatMessage, limit int) int {
-	need := 3 * answerTokens
-	for _, m := range msgs {
-		need += lexical.ApproxTokens{}.Count(m.Content) + 8
+// chatWindow is the context window every call of a run asks for, decided
+// once for the model: Ollama reloads the model when num_ctx changes, and a
+// prompt that asked for more cost two reloads, up and back down. It is
+// minChatContext, or the model's window when that is smaller; every prompt
+// is shaped to fit it (userMessage).
+func chatWindow(limit int) int {
+	if limit > 0 && limit < minChatContext {
+		return limit
 	}
-	need = need * 5 / 4 // lexical.ApproxTokens is within about 15%
-	n := minChatContext
-	for n < need {
-		n *= 2
-	}
-	if limit > 0 && n > limit {
-		n = limit
-	}
-	return n
+	return minChatContext
 }
 
 // systemPrompt is fixed for a run: with the document that follows it, it is
@@ -218,17 +208,41 @@ Answer with one JSON object and nothing else:
 		maxChars, strings.Join(Hazards, ", "), empty, empty, strings.Join(Seasons, ", "), empty, strings.Join(Subjects, ", "), none, empty)
 }
 
-// docBudget is how much of the document goes in the prompt: promptDocChars,
-// or less for a model whose window is smaller than minChatContext, so the
-// server need not cut the prompt (which it would do silently). The budget
-// counts two characters a token, cautious for any tokenizer.
-func (h *ModelHeaders) docBudget(c schema.Chunk) int {
-	if h.ctxLimit <= 0 || h.ctxLimit >= minChatContext {
-		return promptDocChars
+// userMessage is c's prompt, made to fit the window with room for the
+// answer and a repair round: the document up to promptDocChars, shortened
+// for a long chunk or a small window, and the chunk itself cut only when
+// it does not fit alone. Tokens are lexical.ApproxTokens, which counts more
+// than a model's tokenizer (10-40% on the corpora tried), and the window
+// keeps a fifth spare: the server need not cut the prompt, which it would
+// do silently, from the start.
+func (h *ModelHeaders) userMessage(p *docPrep, doc schema.Document, c schema.Chunk) string {
+	room := h.window*4/5 - 3*answerTokens - lexical.ApproxTokens{}.Count(h.system) - 16
+	docChars := promptDocChars
+	for range 16 {
+		u := preparedPrompt(p, doc, c, docChars)
+		over := lexical.ApproxTokens{}.Count(u) - room
+		if over <= 0 {
+			return u
+		}
+		// A token is at least one character (and four of a word): cutting
+		// four characters an excess token is enough in a few rounds.
+		if docChars > 0 {
+			docChars = max(0, min(docChars, utf8.RuneCountInString(p.body))-4*over-16)
+			continue
+		}
+		n := utf8.RuneCountInString(c.Text) - 4*over - 16
+		if n <= 0 {
+			c.Text = chunkCut
+			continue
+		}
+		c.Text = string([]rune(c.Text)[:n]) + "\n" + chunkCut
 	}
-	free := h.ctxLimit*4/5 - 3*answerTokens - lexical.ApproxTokens{}.Count(h.system) - lexical.ApproxTokens{}.Count(c.Text) - 64
-	return max(0, min(promptDocChars, 2*free))
+	return preparedPrompt(p, doc, c, 0)
 }
+
+// chunkCut marks a chunk cut in its prompt: one that does not fit the
+// window even without the document.
+const chunkCut = "[chunk cut here]"
 
 // userPrompt puts the document (up to docChars) first and the chunk last,
 // so the prompt's prefix is the same for all of a document's chunks (the
