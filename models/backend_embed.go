@@ -56,6 +56,7 @@ type ModelEmbedder struct {
 	retry              *retrier
 
 	calls  atomic.Int64
+	usage  usageTally
 	mu     sync.Mutex
 	truncs []schema.Truncation
 }
@@ -68,7 +69,7 @@ func (e *ModelEmbedder) Dims() int { return e.dims }
 
 // Stats returns what the embedder has done so far.
 func (e *ModelEmbedder) Stats() schema.ModelStats {
-	return schema.ModelStats{Calls: e.calls.Load(), Retries: e.retry.retries.Load(), Endpoints: endpointStats(e.server)}
+	return schema.ModelStats{Calls: e.calls.Load(), Retries: e.retry.retries.Load(), Endpoints: endpointStats(e.server), Usage: e.usage.snapshot()}
 }
 
 // Embed implements Embedder.
@@ -150,6 +151,9 @@ func (e *ModelEmbedder) call(ctx context.Context, texts []string) (embedResult, 
 	})
 	if err == nil {
 		e.calls.Add(1)
+		if res.Tokens > 0 {
+			e.usage.add(schema.Usage{Calls: 1, PromptTokens: int64(res.Tokens)})
+		}
 	}
 	return res, err
 }

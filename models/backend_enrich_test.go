@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 	"unicode/utf8"
 
 	"github.com/ocean-safety/ingest/lexical"
@@ -308,5 +309,51 @@ func TestAnswerSchemaEnums(t *testing.T) {
 				t.Errorf("strict %v: got enum %q for %s, want %q", strict, got, path, list)
 			}
 		}
+	}
+}
+
+// TestUsageMeasured: the writer and the embedder add up what the server
+// said of each call's tokens (and Ollama's times), and an OpenAI-compatible
+// server's cached tokens: a document's second chunk reads its prefix from
+// the cache.
+func TestUsageMeasured(t *testing.T) {
+	for _, kind := range backendKinds {
+		t.Run(kind.name, func(t *testing.T) {
+			srv, h, e := openFakeBackends(t, kind, modelfake.Options{Slots: 1, Latency: time.Millisecond}, nil)
+			doc, c := backendDoc()
+			c2 := c
+			c2.Text = "Rip currents pull swimmers away from the beach."
+			for _, ch := range []schema.Chunk{c, c2} {
+				if _, err := h.Header(context.Background(), doc, ch); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if _, err := e.Embed(context.Background(), []string{"one", "two"}); err != nil {
+				t.Fatal(err)
+			}
+			var want schema.Usage
+			for _, l := range srv.Log(kind.chatPath) {
+				want.Calls++
+				want.PromptTokens += int64(l.PromptTokens)
+				want.AnswerTokens += int64(l.AnswerTokens)
+			}
+			got := h.Stats().Usage
+			if got == nil || got.Calls != 2 || got.PromptTokens != want.PromptTokens || got.AnswerTokens != want.AnswerTokens || want.PromptTokens == 0 {
+				t.Fatalf("got usage %+v, want %d calls, %d prompt and %d answer tokens", got, want.Calls, want.PromptTokens, want.AnswerTokens)
+			}
+			switch kind.name {
+			case "ollama":
+				if got.PromptSeconds <= 0 || got.AnswerSeconds <= 0 || got.CachedTokens != 0 {
+					t.Errorf("got %+v, want Ollama's prompt and answer times, no cached count", got)
+				}
+			case "openai":
+				if got.CachedTokens <= 0 || got.CachedTokens >= got.PromptTokens {
+					t.Errorf("got %d cached of %d prompt tokens, want the second chunk's document prefix", got.CachedTokens, got.PromptTokens)
+				}
+			}
+			if u := e.Stats().Usage; u == nil || u.Calls != e.Stats().Calls || u.PromptTokens == 0 {
+				t.Errorf("got embedder usage %+v, want every call's tokens", u)
+			}
+		})
 	}
 }

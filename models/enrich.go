@@ -40,9 +40,16 @@ const (
 var comparators = []string{schema.ComparatorAbove, schema.ComparatorBelow, schema.ComparatorBetween, schema.ComparatorAtLeast, schema.ComparatorAtMost}
 
 // chatServer is one model server's chat call: messages in, the answer's raw
-// text out. One call, no retries: ModelHeaders retries around it.
+// text and what the server said of its work out. One call, no retries:
+// ModelHeaders retries around it.
 type chatServer interface {
-	chat(ctx context.Context, req chatRequest) (string, error)
+	chat(ctx context.Context, req chatRequest) (chatAnswer, error)
+}
+
+// chatAnswer is a chat call's answer.
+type chatAnswer struct {
+	Content string
+	Usage   schema.Usage // Calls 1 when the server counted the call's tokens
 }
 
 type chatRequest struct {
@@ -78,6 +85,7 @@ type ModelHeaders struct {
 	calls, repairs, fallbacks atomic.Int64
 	badThresholds             atomic.Int64
 	invalid                   reasonCounts
+	usage                     usageTally
 	preps                     prepCache
 }
 
@@ -87,7 +95,7 @@ func (h *ModelHeaders) Name() string { return h.name }
 // Stats returns what the writer has done so far.
 func (h *ModelHeaders) Stats() schema.ModelStats {
 	return schema.ModelStats{Calls: h.calls.Load(), Retries: h.retry.retries.Load(), Repairs: h.repairs.Load(), Fallbacks: h.fallbacks.Load(),
-		Invalid: h.invalid.snapshot(), BadThresholds: h.badThresholds.Load(), Endpoints: endpointStats(h.server)}
+		Invalid: h.invalid.snapshot(), BadThresholds: h.badThresholds.Load(), Endpoints: endpointStats(h.server), Usage: h.usage.snapshot()}
 }
 
 // Header implements HeaderWriter.
@@ -160,20 +168,48 @@ func (r *reasonCounts) snapshot() map[string]int64 {
 	return maps.Clone(r.n)
 }
 
+// usageTally sums what the servers said of their work; safe for
+// concurrent use.
+type usageTally struct {
+	mu sync.Mutex
+	u  schema.Usage
+}
+
+func (t *usageTally) add(u schema.Usage) {
+	if u.Calls == 0 {
+		return
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.u.Add(u)
+}
+
+// snapshot is the sum so far; nil when no answer said anything.
+func (t *usageTally) snapshot() *schema.Usage {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.u.Calls == 0 {
+		return nil
+	}
+	u := t.u
+	return &u
+}
+
 // ask makes one chat call, retried on transient failures.
 func (h *ModelHeaders) ask(ctx context.Context, msgs []chatMessage) (string, error) {
 	req := chatRequest{Model: h.model, Messages: msgs, Schema: h.schema, NumCtx: h.window}
-	var raw string
+	var a chatAnswer
 	err := h.retry.do(ctx, func(ctx context.Context) error {
 		var err error
-		raw, err = h.server.chat(ctx, req)
+		a, err = h.server.chat(ctx, req)
 		return err
 	})
 	if err != nil {
 		return "", fmt.Errorf("%s: chat: %w", h.where, err)
 	}
 	h.calls.Add(1)
-	return raw, nil
+	h.usage.add(a.Usage)
+	return a.Content, nil
 }
 
 // chatWindow is the context window every call of a run asks for, decided

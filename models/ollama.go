@@ -16,6 +16,7 @@ import (
 	"github.com/ollama/ollama/api"
 
 	"github.com/ocean-safety/ingest/internal/redact"
+	"github.com/ocean-safety/ingest/schema"
 )
 
 const (
@@ -142,7 +143,7 @@ func modelInfoInt(info map[string]any, key string) int {
 	return 0
 }
 
-func (o *ollamaServer) chat(ctx context.Context, req chatRequest) (string, error) {
+func (o *ollamaServer) chat(ctx context.Context, req chatRequest) (chatAnswer, error) {
 	msgs := make([]api.Message, len(req.Messages))
 	for i, m := range req.Messages {
 		msgs[i] = api.Message{Role: m.Role, Content: m.Content}
@@ -153,6 +154,7 @@ func (o *ollamaServer) chat(ctx context.Context, req chatRequest) (string, error
 		opts["num_ctx"] = req.NumCtx
 	}
 	var content strings.Builder
+	var m api.Metrics
 	done := false
 	err := o.client.Chat(ctx, &api.ChatRequest{
 		Model: req.Model, Messages: msgs, Stream: &stream, Format: req.Schema,
@@ -163,15 +165,23 @@ func (o *ollamaServer) chat(ctx context.Context, req chatRequest) (string, error
 	}, func(r api.ChatResponse) error {
 		content.WriteString(r.Message.Content)
 		done = r.Done
+		if r.Done {
+			m = r.Metrics
+		}
 		return nil
 	})
 	if err != nil {
-		return "", ollamaErr(err)
+		return chatAnswer{}, ollamaErr(err)
 	}
 	if !done {
-		return "", errors.New("the answer ended before done") // a malformed 200: retried
+		return chatAnswer{}, errors.New("the answer ended before done") // a malformed 200: retried
 	}
-	return content.String(), nil
+	a := chatAnswer{Content: content.String()}
+	if m.PromptEvalCount > 0 || m.EvalCount > 0 {
+		a.Usage = schema.Usage{Calls: 1, PromptTokens: int64(m.PromptEvalCount), AnswerTokens: int64(m.EvalCount),
+			PromptSeconds: m.PromptEvalDuration.Seconds(), AnswerSeconds: m.EvalDuration.Seconds()}
+	}
+	return a, nil
 }
 
 func (o *ollamaServer) embed(ctx context.Context, req embedRequest) (embedResult, error) {

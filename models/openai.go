@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/ocean-safety/ingest/internal/redact"
+	"github.com/ocean-safety/ingest/schema"
 )
 
 var _ modelServer = (*openAIServer)(nil)
@@ -110,7 +111,7 @@ func (o *openAIServer) lookup(_ context.Context, model string) (modelInfo, error
 	return modelInfo{}, errModelMissing(o.where(), model, "check the model name, or load it on that server")
 }
 
-func (o *openAIServer) chat(ctx context.Context, req chatRequest) (string, error) {
+func (o *openAIServer) chat(ctx context.Context, req chatRequest) (chatAnswer, error) {
 	body := map[string]any{
 		"model": req.Model, "messages": req.Messages, "temperature": 0, "seed": promptSeed, "max_tokens": answerTokens,
 		"response_format": map[string]any{"type": "json_schema", "json_schema": map[string]any{
@@ -124,18 +125,31 @@ func (o *openAIServer) chat(ctx context.Context, req chatRequest) (string, error
 				Refusal string  `json:"refusal"`
 			} `json:"message"`
 		} `json:"choices"`
+		Usage *struct {
+			PromptTokens        int64 `json:"prompt_tokens"`
+			CompletionTokens    int64 `json:"completion_tokens"`
+			PromptTokensDetails struct {
+				CachedTokens int64 `json:"cached_tokens"`
+			} `json:"prompt_tokens_details"`
+		} `json:"usage"`
 	}
 	if err := o.do(ctx, http.MethodPost, "/chat/completions", body, &out); err != nil {
-		return "", err
+		return chatAnswer{}, err
 	}
 	if len(out.Choices) == 0 {
-		return "", errors.New("the answer has no choices") // a malformed 200: retried
+		return chatAnswer{}, errors.New("the answer has no choices") // a malformed 200: retried
+	}
+	var a chatAnswer
+	if u := out.Usage; u != nil {
+		a.Usage = schema.Usage{Calls: 1, PromptTokens: u.PromptTokens, CachedTokens: u.PromptTokensDetails.CachedTokens, AnswerTokens: u.CompletionTokens}
 	}
 	m := out.Choices[0].Message
 	if m.Content == nil || *m.Content == "" {
-		return m.Refusal, nil // a refusal is an answer that fails validation
+		a.Content = m.Refusal // a refusal is an answer that fails validation
+		return a, nil
 	}
-	return *m.Content, nil
+	a.Content = *m.Content
+	return a, nil
 }
 
 func (o *openAIServer) embed(ctx context.Context, req embedRequest) (embedResult, error) {

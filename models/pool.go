@@ -136,8 +136,8 @@ func (p *pool) usable(e *endpoint) bool {
 	return e.out == "" && !p.now().Before(e.downUntil)
 }
 
-func (p *pool) chat(ctx context.Context, req chatRequest) (string, error) {
-	return poolCall(p, ctx, req.Model, chatCall, func(ctx context.Context, s modelServer) (string, error) { return s.chat(ctx, req) })
+func (p *pool) chat(ctx context.Context, req chatRequest) (chatAnswer, error) {
+	return poolCall(p, ctx, req.Model, chatCall, func(ctx context.Context, s modelServer) (chatAnswer, error) { return s.chat(ctx, req) })
 }
 
 func (p *pool) embed(ctx context.Context, req embedRequest) (embedResult, error) {

@@ -51,13 +51,13 @@ func (s *stubServer) lookup(_ context.Context, model string) (modelInfo, error) 
 	return modelInfo{digest: s.digest.Load().(string), dims: 4}, nil
 }
 
-func (s *stubServer) chat(ctx context.Context, req chatRequest) (string, error) {
+func (s *stubServer) chat(ctx context.Context, req chatRequest) (chatAnswer, error) {
 	if s.down.Load() {
-		return "", errUnreachable
+		return chatAnswer{}, errUnreachable
 	}
 	s.calls.Add(1)
 	time.Sleep(s.latency)
-	return s.name, nil
+	return chatAnswer{Content: s.name}, nil
 }
 
 func (s *stubServer) embed(ctx context.Context, req embedRequest) (embedResult, error) {

@@ -17,6 +17,32 @@ type ModelStats struct {
 	// (a list of hosts); the header writer and the embedder of one kind of
 	// server share them, so both list the same calls.
 	Endpoints []EndpointStats `json:"endpoints,omitempty"`
+	// Usage is what the servers said of the calls' tokens and time.
+	Usage *Usage `json:"usage,omitempty"`
+}
+
+// Usage is what model servers said of their work, summed over the calls
+// whose answers said it: the measured side of a plan's estimate.
+type Usage struct {
+	Calls        int64 `json:"calls"`         // answers that counted their tokens
+	PromptTokens int64 `json:"prompt_tokens"` // Ollama's prompt_eval_count, OpenAI's usage.prompt_tokens: every prompt token, cached or not
+	// CachedTokens are the prompt tokens read from the server's prompt
+	// cache, where it says (OpenAI's prompt_tokens_details.cached_tokens;
+	// Ollama does not: its prompt_eval_duration shrinks instead).
+	CachedTokens  int64   `json:"cached_tokens,omitempty"`
+	AnswerTokens  int64   `json:"answer_tokens"`            // eval_count, completion_tokens
+	PromptSeconds float64 `json:"prompt_seconds,omitempty"` // Ollama's prompt_eval_duration: reading what the cache did not hold
+	AnswerSeconds float64 `json:"answer_seconds,omitempty"` // Ollama's eval_duration: writing the answer
+}
+
+// Add adds u's counts to these.
+func (t *Usage) Add(u Usage) {
+	t.Calls += u.Calls
+	t.PromptTokens += u.PromptTokens
+	t.CachedTokens += u.CachedTokens
+	t.AnswerTokens += u.AnswerTokens
+	t.PromptSeconds += u.PromptSeconds
+	t.AnswerSeconds += u.AnswerSeconds
 }
 
 // EndpointStats is one model server's share of a run's calls.
@@ -41,14 +67,21 @@ type Truncation struct {
 }
 
 // Add adds o's counts to these: calls, retries, repairs, fallbacks, bad
-// thresholds, invalid answers by reason, and each server's calls and
-// hedges (a server new to these is added with o's record of it).
+// thresholds, invalid answers by reason, what the servers said of their
+// work (usage), and each server's calls and hedges (a server new to these
+// is added with o's record of it).
 func (s *ModelStats) Add(o ModelStats) {
 	s.Calls += o.Calls
 	s.Retries += o.Retries
 	s.BadThresholds += o.BadThresholds
 	s.Repairs += o.Repairs
 	s.Fallbacks += o.Fallbacks
+	if o.Usage != nil {
+		if s.Usage == nil {
+			s.Usage = &Usage{}
+		}
+		s.Usage.Add(*o.Usage)
+	}
 	for k, n := range o.Invalid {
 		if s.Invalid == nil {
 			s.Invalid = map[string]int64{}
