@@ -41,11 +41,14 @@ type BackendConfig struct {
 	PrevDims      int           // a previous snapshot's dims (0: none): refuse a different width
 	// PrevDigests are the previous snapshot's model digests, by model (see
 	// PrevDigests): with several servers, the digest the run keeps.
-	PrevDigests    map[string]string
-	BatchSize      int // embed.batch_size (default 10)
-	HeaderMaxChars int
-	Retry          RetryPolicy  // tries and back-off of every model call; zero: the defaults
-	Logger         *slog.Logger // nil: no logging
+	PrevDigests map[string]string
+	BatchSize   int // embed.batch_size (default 10)
+	// LLMMaxConcurrency caps the chat calls in flight one server is given
+	// (llm_max_concurrency; 0: DefaultMaxWidth).
+	LLMMaxConcurrency int
+	HeaderMaxChars    int
+	Retry             RetryPolicy  // tries and back-off of every model call; zero: the defaults
+	Logger            *slog.Logger // nil: no logging
 }
 
 func (c BackendConfig) withDefaults() BackendConfig {
@@ -69,6 +72,9 @@ func (c BackendConfig) withDefaults() BackendConfig {
 	}
 	if c.HeaderMaxChars <= 0 {
 		c.HeaderMaxChars = DefaultHeaderChars
+	}
+	if c.LLMMaxConcurrency <= 0 {
+		c.LLMMaxConcurrency = DefaultMaxWidth
 	}
 	if c.Logger == nil {
 		c.Logger = slog.New(slog.DiscardHandler)
@@ -99,6 +105,7 @@ type modelInfo struct {
 	digest string // short, "sha256:0123456789ab"; stands for the weights, where a tag can move
 	dims   int    // embedding width; 0: unknown, probe
 	window int    // context window in tokens; 0: unknown
+	slots  int    // calls the server says it answers at once (llama-server's /props); 0: it does not say
 }
 
 // OpenBackends builds the header writer and embedder and runs the start-up
@@ -234,13 +241,29 @@ func PrevDigests(names ...string) map[string]string {
 func Endpoints(addr string) int { return max(1, len(splitHosts(addr))) }
 
 func newModelHeaders(s modelServer, kind, model string, info modelInfo, cfg BackendConfig) *ModelHeaders {
-	return &ModelHeaders{
+	h := &ModelHeaders{
 		name:  kind + ":" + model + "@" + info.digest + "+" + PromptVersion,
 		where: s.where(), model: model, server: s,
 		retry:    &retrier{policy: cfg.Retry, timeout: cfg.Timeout, log: cfg.Logger},
-		maxChars: cfg.HeaderMaxChars, window: chatWindow(info.window),
+		maxChars: cfg.HeaderMaxChars, window: chatWindow(info.window), router: routerOf(s),
 		schema: answerSchema(cfg.HeaderMaxChars, s.strictSchema()), system: systemPrompt(cfg.HeaderMaxChars, s.strictSchema()),
 	}
+	for i := range h.router.count() {
+		l := newLimiter(DefaultStartWidth, cfg.LLMMaxConcurrency)
+		if n := announcedSlots(s, info, i); n > 0 {
+			l.fix(min(n, cfg.LLMMaxConcurrency), WidthServer)
+		}
+		h.widths = append(h.widths, l)
+	}
+	return h
+}
+
+// announcedSlots is what server i says of its own parallelism (0: nothing).
+func announcedSlots(s modelServer, info modelInfo, i int) int {
+	if p, ok := s.(*pool); ok {
+		return p.slots(i)
+	}
+	return info.slots
 }
 
 // openEmbedder looks the model up and learns its width: from the server's

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"time"
 	"unicode/utf8"
 
 	"github.com/ocean-safety/ingest/lexical"
@@ -50,6 +51,13 @@ type chatServer interface {
 type chatAnswer struct {
 	Content string
 	Usage   schema.Usage // Calls 1 when the server counted the call's tokens
+	Times   serverTimes
+}
+
+// serverTimes are what a server says of a call's time (zero: nothing).
+type serverTimes struct {
+	work  time.Duration // working on it, loading the model included
+	total time.Duration // from taking the request to the answer, any wait for a slot included (Ollama's total_duration)
 }
 
 type chatRequest struct {
@@ -79,6 +87,8 @@ type ModelHeaders struct {
 	retry    *retrier
 	maxChars int
 	window   int // the context window every call asks for (chatWindow)
+	router   router
+	widths   []*limiter // each server's calls in flight (lanes.go)
 	schema   json.RawMessage
 	system   string
 
@@ -95,7 +105,7 @@ func (h *ModelHeaders) Name() string { return h.name }
 // Stats returns what the writer has done so far.
 func (h *ModelHeaders) Stats() schema.ModelStats {
 	return schema.ModelStats{Calls: h.calls.Load(), Retries: h.retry.retries.Load(), Repairs: h.repairs.Load(), Fallbacks: h.fallbacks.Load(),
-		Invalid: h.invalid.snapshot(), BadThresholds: h.badThresholds.Load(), Endpoints: endpointStats(h.server), Usage: h.usage.snapshot()}
+		Invalid: h.invalid.snapshot(), BadThresholds: h.badThresholds.Load(), Endpoints: h.widthStats(endpointStats(h.server)), Usage: h.usage.snapshot()}
 }
 
 // Header implements HeaderWriter.
@@ -200,8 +210,10 @@ func (h *ModelHeaders) ask(ctx context.Context, msgs []chatMessage) (string, err
 	req := chatRequest{Model: h.model, Messages: msgs, Schema: h.schema, NumCtx: h.window}
 	var a chatAnswer
 	err := h.retry.do(ctx, func(ctx context.Context) error {
+		done := h.measure(ctx)
 		var err error
 		a, err = h.server.chat(ctx, req)
+		done(err == nil, a.Times)
 		return err
 	})
 	if err != nil {

@@ -125,6 +125,10 @@ func (o *openAIServer) chat(ctx context.Context, req chatRequest) (chatAnswer, e
 				Refusal string  `json:"refusal"`
 			} `json:"message"`
 		} `json:"choices"`
+		Timings *struct { // llama-server's
+			PromptMS    float64 `json:"prompt_ms"`
+			PredictedMS float64 `json:"predicted_ms"`
+		} `json:"timings"`
 		Usage *struct {
 			PromptTokens        int64 `json:"prompt_tokens"`
 			CompletionTokens    int64 `json:"completion_tokens"`
@@ -142,6 +146,9 @@ func (o *openAIServer) chat(ctx context.Context, req chatRequest) (chatAnswer, e
 	var a chatAnswer
 	if u := out.Usage; u != nil {
 		a.Usage = schema.Usage{Calls: 1, PromptTokens: u.PromptTokens, CachedTokens: u.PromptTokensDetails.CachedTokens, AnswerTokens: u.CompletionTokens}
+	}
+	if t := out.Timings; t != nil {
+		a.Times.work = time.Duration((t.PromptMS + t.PredictedMS) * float64(time.Millisecond))
 	}
 	m := out.Choices[0].Message
 	if m.Content == nil || *m.Content == "" {

@@ -64,6 +64,7 @@ type endpoint struct {
 	sampled   [2]time.Time     // when lat was last measured
 	abandoned [2]bool          // its last trial was not waited for: lat is a lower bound
 	hedges    int              // calls it took for another endpoint's trial that was too slow
+	slots     int              // what it says of its own parallelism (0: nothing)
 }
 
 var _ modelServer = (*pool)(nil)
@@ -153,12 +154,19 @@ func (p *pool) named(e *endpoint, err error) error {
 }
 
 // pick chooses the endpoint for one call of kind and counts the call in
-// flight; trial says its latency is not known (see poolCall). An endpoint
-// that has not served model yet (it was down at start) is checked first.
+// flight; trial says its latency is not known (see poolCall). A chat call
+// goes to the endpoint the runner named (OnServer) when it can take it. An
+// endpoint that has not served model yet (it was down at start) is
+// checked first.
 func (p *pool) pick(ctx context.Context, model string, kind callKind) (e *endpoint, trial bool, err error) {
 	var last error
+	prefer := -1
+	if kind == chatCall {
+		prefer = serverOf(ctx) // the runner routes a document's calls (pool_route.go)
+	}
 	for range len(p.eps) {
-		e, trial := p.choose(kind)
+		e, trial := p.choose(kind, prefer)
+		prefer = -1 // not checked, or left out: another
 		if e == nil {
 			break
 		}
@@ -184,6 +192,7 @@ func (p *pool) pick(ctx context.Context, model string, kind callKind) (e *endpoi
 		}
 		p.mu.Lock()
 		e.checked[model] = true
+		e.slots = in.slots
 		if !known {
 			p.digests[model] = in.digest
 		}

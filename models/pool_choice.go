@@ -44,11 +44,19 @@ const (
 // first calls) the least loaded takes it, as a trial. Endpoints resting
 // are passed over (one on probation takes one call at a time), or, when
 // all rest, the one whose rest ends first takes it. nil when none is left
-// in the run.
-func (p *pool) choose(kind callKind) (*endpoint, bool) {
+// in the run. An endpoint prefer names (≥ 0) takes the call when it is in
+// the run and not resting, as a trial when its latency is not known.
+func (p *pool) choose(kind callKind, prefer int) (*endpoint, bool) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	now := p.now()
+	if prefer >= 0 && prefer < len(p.eps) {
+		if e := p.eps[prefer]; e.out == "" && !now.Before(e.downUntil) && (e.fails == 0 || e.inflight == 0) {
+			e.inflight++
+			e.calls++
+			return e, !p.knownLocked(e, kind, now)
+		}
+	}
 	var best, trial, least, soonest *endpoint
 	var bestCost time.Duration
 	n := len(p.eps)

@@ -56,6 +56,7 @@ func (p *pool) lookup(ctx context.Context, model string) (modelInfo, error) {
 				info, found = in, true
 			}
 			e.checked[model] = true
+			e.slots = in.slots
 		}
 	}
 	p.mu.Lock()

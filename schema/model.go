@@ -51,6 +51,11 @@ type EndpointStats struct {
 	Calls    int    `json:"calls"`              // calls sent to it, failed ones and look-ups included
 	Hedges   int    `json:"hedges,omitempty"`   // of those, calls it took for a slower endpoint's trial (the first answer was used)
 	LeftOut  string `json:"left_out,omitempty"` // why it was left out of the run (other weights), if it was
+	// InFlight is the header calls in flight it settled at, and
+	// InFlightFrom where that came from: learned, server (what it says of
+	// itself) or fixed (llm_concurrency).
+	InFlight     int    `json:"calls_in_flight,omitempty"`
+	InFlightFrom string `json:"calls_in_flight_from,omitempty"`
 }
 
 // Truncation is an input a server may have cut to fit its context window:

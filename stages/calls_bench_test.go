@@ -82,11 +82,16 @@ func BenchmarkModelCalls(b *testing.B) {
 	var cases []callsCase
 	for _, c := range corpora {
 		name := map[bool]string{true: "otel-pt", false: "ocean"}[c == otelPT]
-		cases = append(cases, callsCase{corpus: name, servers: 1, slots: 8, latency: 10 * time.Millisecond, free: true})
-		cases = append(cases, callsCase{corpus: name, servers: 1, slots: 8, latency: 10 * time.Millisecond, bpe: true})
+		// Latencies well above what the client and the fakes spend on a
+		// call on 2 shared cores (milliseconds, tens under load), as a
+		// real model's are: the calls in flight are learned from them.
+		// A server with one slot learns from a wait of a whole call.
+		const slow, fast = 100 * time.Millisecond, 20 * time.Millisecond
+		cases = append(cases, callsCase{corpus: name, servers: 1, slots: 8, latency: slow, free: true})
+		cases = append(cases, callsCase{corpus: name, servers: 1, slots: 8, latency: slow, bpe: true})
 		for _, servers := range []int{1, 2, 4} {
-			cases = append(cases, callsCase{corpus: name, servers: servers, slots: 8, latency: 40 * time.Millisecond})
-			cases = append(cases, callsCase{corpus: name, servers: servers, slots: 1, latency: 10 * time.Millisecond})
+			cases = append(cases, callsCase{corpus: name, servers: servers, slots: 8, latency: slow})
+			cases = append(cases, callsCase{corpus: name, servers: servers, slots: 1, latency: fast})
 		}
 	}
 	for _, tc := range cases {
@@ -200,13 +205,64 @@ func (f *callsFigures) measure(srvs []*modelfake.Server, tc callsCase) {
 }
 
 // cliConcurrency gives cfg the calls in flight the command line gives a
-// run with servers servers and no setting of its own.
+// run with servers servers and no setting of its own: header calls learned
+// per server, two embedding batches a server.
 func cliConcurrency(cfg *Config, servers int) {
-	cfg.LLMConcurrency, cfg.EmbedConcurrency = 2*servers, 2*servers
+	cfg.LLMConcurrency, cfg.EmbedConcurrency = 0, 2*servers
 }
 
-// settledWidths lists the calls in flight each server settled at, when the
-// writer says.
+// settledWidths lists the calls in flight each server settled at.
 func settledWidths(st schema.ModelStats) string {
-	return ""
+	var ws []string
+	for _, e := range st.Endpoints {
+		ws = append(ws, fmt.Sprintf("%d (%s)", e.InFlight, e.InFlightFrom))
+	}
+	return strings.Join(ws, ", ")
+}
+
+func TestDebugSlots(t *testing.T) {
+	if os.Getenv("DEBUG_SLOTS") == "" {
+		t.Skip()
+	}
+	const n = 4
+	var srvs []*modelfake.Server
+	var hosts []string
+	for range n {
+		srv := modelfake.New(modelfake.Options{Dims: 1024, Latency: 100 * time.Millisecond, Slots: 8})
+		defer srv.Close()
+		srvs, hosts = append(srvs, srv), append(hosts, srv.URL)
+	}
+	cfg := testConfig(otelPT, filepath.Join(t.TempDir(), "snap"), 0)
+	cfg.SourceURLTemplate, cfg.Exclude = "https://opentelemetry.io/{path}/", []string{"**/_includes/**"}
+	cliConcurrency(&cfg.Config, n)
+	h, e, err := models.OpenBackends(context.Background(), backendConfig(cfg.Config, models.BackendConfig{LLM: "ollama:qwen2.5:7b", Embedder: "ollama:bge-m3", OllamaHost: strings.Join(hosts, ",")}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	start := time.Now()
+	if _, err := runOut(context.Background(), cfg, Options{Headers: h, Embedder: e}); err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("wall %s", time.Since(start))
+	for i, srv := range srvs {
+		log := srv.Log(modelfake.OllamaChat)
+		var busy time.Duration
+		first, last := log[0].At, log[0].At
+		buckets := make([]int, 20)
+		for _, l := range log {
+			busy += l.Elapsed - l.Wait
+			if l.At.Before(first) {
+				first = l.At
+			}
+			if e := l.At.Add(l.Elapsed); e.After(last) {
+				last = e
+			}
+			b := int(l.At.Sub(start) / (500 * time.Millisecond))
+			if b < len(buckets) {
+				buckets[b]++
+			}
+		}
+		t.Logf("server %d: %d calls, %s to %s, slot use %.2f, calls a half-second %v", i, len(log), first.Sub(start).Round(time.Millisecond), last.Sub(start).Round(time.Millisecond),
+			busy.Seconds()/(8*last.Sub(first).Seconds()), buckets)
+	}
 }

@@ -19,10 +19,12 @@ import (
 
 // Defaults, each with its reason.
 const (
-	// Ollama serves two requests per model at once by default
-	// (OLLAMA_NUM_PARALLEL); more calls in flight only queue there and wait
-	// out their timeout.
-	defaultLLMConcurrency   = 2
+	// Header calls in flight are learned per server (models.Lanes),
+	// starting at models.DefaultStartWidth, up to llm_max_concurrency.
+	defaultLLMConcurrency = 0
+	// Ollama serves one request per model at once by default
+	// (OLLAMA_NUM_PARALLEL); a second in flight keeps it from idling
+	// between two, more only queue there and wait out their timeout.
 	defaultEmbedConcurrency = 2
 	// A nightly corpus loses a few documents, not half of them: more is a
 	// wrong folder, a failed checkout or a broken generator.
@@ -36,12 +38,17 @@ const (
 type Config struct {
 	Corpus  string `yaml:"corpus" json:"-"`
 	Workers int    `yaml:"workers" json:"-"` // 0: one per core
-	// LLMConcurrency and EmbedConcurrency bound the calls in flight to the
-	// header writer and the embedder (0: as Workers), so a model server's
-	// request slots stay full without queueing calls into their timeouts.
-	LLMConcurrency   int  `yaml:"llm_concurrency" json:"-"`
-	EmbedConcurrency int  `yaml:"embed_concurrency" json:"-"`
-	Strict           bool `yaml:"strict" json:"-"`
+	// LLMConcurrency fixes the header calls in flight in all, over the
+	// servers (0: each server's is learned at run time, from
+	// models.DefaultStartWidth up to LLMMaxConcurrency, or read from what
+	// the server says). EmbedConcurrency bounds the embedding batches in
+	// flight (0: as Workers). A model server's request slots stay full
+	// without queueing calls into their timeouts.
+	LLMConcurrency    int `yaml:"llm_concurrency" json:"-"`
+	EmbedConcurrency  int `yaml:"embed_concurrency" json:"-"`
+	LLMMaxConcurrency int `yaml:"llm_max_concurrency" json:"-"` // the most header calls in flight one server is given
+
+	Strict bool `yaml:"strict" json:"-"`
 
 	TenantID    string `yaml:"tenant_id" json:"tenant_id"`
 	SourceLabel string `yaml:"source_label" json:"source_label"`
@@ -110,15 +117,16 @@ type HeaderConfig struct {
 // DefaultConfig returns the configuration a run gets with no file and no flags.
 func DefaultConfig() Config {
 	return Config{
-		LLMConcurrency:   defaultLLMConcurrency,
-		EmbedConcurrency: defaultEmbedConcurrency,
-		DefaultLang:      string(schema.LangEN),
-		RequireSource:    true,
-		Chunk:            chunking.DefaultConfig(),
-		Embed:            EmbedConfig{Dims: models.DefaultDims, BatchSize: models.DefaultBatchSize, MaxDims: models.MaxDims},
-		Header:           HeaderConfig{MaxChars: models.DefaultHeaderChars},
-		Publish:          PublishConfig{MaxShrink: defaultMaxShrink},
-		Limits:           corpus.DefaultLimits(),
+		LLMConcurrency:    defaultLLMConcurrency,
+		EmbedConcurrency:  defaultEmbedConcurrency,
+		LLMMaxConcurrency: models.DefaultMaxWidth,
+		DefaultLang:       string(schema.LangEN),
+		RequireSource:     true,
+		Chunk:             chunking.DefaultConfig(),
+		Embed:             EmbedConfig{Dims: models.DefaultDims, BatchSize: models.DefaultBatchSize, MaxDims: models.MaxDims},
+		Header:            HeaderConfig{MaxChars: models.DefaultHeaderChars},
+		Publish:           PublishConfig{MaxShrink: defaultMaxShrink},
+		Limits:            corpus.DefaultLimits(),
 	}
 }
 
@@ -152,7 +160,8 @@ func (c Config) Validate() error {
 	between("embed.dims", c.Embed.Dims, 1, c.Embed.MaxDims, " (embed.max_dims)")
 	between("embed.batch_size", c.Embed.BatchSize, 1, maxBatch, "")
 	between("header.max_chars", c.Header.MaxChars, 16, maxHeaderChars, "")
-	between("llm_concurrency", c.LLMConcurrency, 0, maxConcurrency, " (0: as workers)")
+	between("llm_concurrency", c.LLMConcurrency, 0, maxConcurrency, " (0: learned per server)")
+	between("llm_max_concurrency", c.LLMMaxConcurrency, 1, maxConcurrency, "")
 	between("embed_concurrency", c.EmbedConcurrency, 0, maxConcurrency, " (0: as workers)")
 	between("workers", c.Workers, 0, maxWorkers, " (0: one per core)")
 	between("limits.max_bytes", c.Limits.MaxBytes, 1<<10, 1<<30, "")

@@ -74,7 +74,7 @@ func (r *run) processDoc(ctx context.Context, path string, ru snapshot.Reuse) do
 		// written here, on the document's worker, not as one task a chunk.
 		outs := make([]enriched, len(res.chunks))
 		for i := range res.chunks {
-			outs[i] = r.enrich(ctx, res.doc, res.prev, &res.chunks[i])
+			outs[i] = r.enrich(ctx, res.doc, res.prev, &res.chunks[i], nil)
 		}
 		res.mergeEnriched(outs)
 		res.enriched = true
@@ -118,10 +118,10 @@ func (res *docResult) mergeEnriched(outs []enriched) {
 }
 
 // enrich gives c its header and fields: reused when the previous snapshot
-// or the journal has them under the same key, else written (and journaled).
-// It touches only c and its own result, so the chunks of a document can be
-// enriched at once.
-func (r *run) enrich(ctx context.Context, doc schema.Document, prev snapshot.Reuse, c *schema.Chunk) enriched {
+// or the journal has them under the same key, else written (and journaled),
+// in a slot (see callSlot; nil: none needed, offline). It touches only c and
+// its own result, so the chunks of a document can be enriched at once.
+func (r *run) enrich(ctx context.Context, doc schema.Document, prev snapshot.Reuse, c *schema.Chunk, slot func(context.Context) (context.Context, func(), error)) enriched {
 	t := time.Now()
 	var out enriched
 	key := snapshot.HeaderKey(r.keys.Header, doc.Title, *c)
@@ -129,7 +129,16 @@ func (r *run) enrich(ctx context.Context, doc schema.Document, prev snapshot.Reu
 	if ok {
 		out.reused, out.fromJournal = true, fromJournal
 	} else {
-		en, err := r.headers.Header(ctx, doc, *c)
+		cctx, done := ctx, func() {}
+		if slot != nil {
+			var err error
+			if cctx, done, err = slot(ctx); err != nil {
+				out.err = err
+				return out
+			}
+		}
+		en, err := r.headers.Header(cctx, doc, *c)
+		done()
 		if err != nil {
 			out.err = err
 			return out

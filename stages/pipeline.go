@@ -152,8 +152,11 @@ type run struct {
 	// offline, a whole batch of rows, so the streams hand over work in
 	// pieces worth the handoff.
 	batchMisses int
-	// llmSlots and embedSlots bound the calls in flight (see stream).
+	// llmSlots and embedSlots bound the calls in flight (see stream); a
+	// writer with servers (lanes) has its calls admitted by dispatch.
 	llmSlots, embedSlots slots
+	lanes                models.Lanes
+	dispatch             *dispatcher
 
 	stage   *artifacts.Staging
 	writer  *artifacts.ChunkWriter
@@ -183,8 +186,16 @@ func newRun(cfg Config, opt Options) (*run, error) {
 	}
 	// llm_concurrency and embed_concurrency bound calls to a model server;
 	// offline, headers and vectors are CPU work like parsing, and take the
-	// workers: --workers 1 is one core's worth of work, 2 is two.
-	if cfg.LLMConcurrency == 0 || models.Offline(opt.Headers) {
+	// workers: --workers 1 is one core's worth of work, 2 is two. A model
+	// writer with servers learns each one's calls in flight (models.Lanes)
+	// unless llm_concurrency fixes them.
+	lanes, _ := opt.Headers.(models.Lanes)
+	switch {
+	case models.Offline(opt.Headers):
+		cfg.LLMConcurrency, lanes = cfg.Workers, nil
+	case lanes != nil && cfg.LLMConcurrency > 0:
+		lanes.Fix(cfg.LLMConcurrency)
+	case lanes == nil && cfg.LLMConcurrency == 0:
 		cfg.LLMConcurrency = cfg.Workers
 	}
 	if cfg.EmbedConcurrency == 0 || models.Offline(opt.Embedder) {
@@ -212,7 +223,7 @@ func newRun(cfg Config, opt Options) (*run, error) {
 		headers: opt.Headers, embed: opt.Embedder, rep: opt.Reporter,
 		runID: newRunID(), keys: snapshot.CacheKeys(opt.Headers.Name(), cfg.Header.MaxChars, opt.Embedder.Name(), opt.Embedder.Dims()),
 		journalHeaders: !models.Offline(opt.Headers), journalVectors: !models.Offline(opt.Embedder), offlineHeaders: models.Offline(opt.Headers),
-		batchMisses: batchMisses(cfg, opt.Embedder),
+		batchMisses: batchMisses(cfg, opt.Embedder), lanes: lanes,
 	}, nil
 }
 

@@ -14,6 +14,7 @@ import (
 
 	"github.com/ocean-safety/ingest/corpus"
 	"github.com/ocean-safety/ingest/lexical"
+	"github.com/ocean-safety/ingest/models"
 	"github.com/ocean-safety/ingest/schema"
 	"github.com/ocean-safety/ingest/snapshot"
 )
@@ -21,8 +22,9 @@ import (
 // This file is the runner: the only code that starts goroutines. Three
 // ordered streams, each bounding its goroutines: documents (parse, chunk,
 // normalise; cfg.Workers), enrichment (headers and fields, one chunk a task,
-// submitted in document order so a model server's slots keep the document's
-// prompt cached; cfg.LLMConcurrency) and embedding batches (embed and write;
+// submitted in document order; a model writer's calls are admitted by the
+// dispatcher, dispatch.go: one server a document, each server's calls in
+// flight as it serves them) and embedding batches (embed and write;
 // cfg.EmbedConcurrency). Each stream's callbacks feed the next, so parsing
 // keeps the model server's slots full. Order is fixed at submit time — a
 // stream runs its callbacks in the order tasks were submitted — so 1 and 8
@@ -47,6 +49,12 @@ const maxBatchRows = 256
 const (
 	enrichWindow = 4
 	batchWindow  = 2
+	// dispatchWindow is enrichWindow for a writer whose calls the
+	// dispatcher admits: a slot works through a document a chunk at a time,
+	// and the chunks of the documents after it wait in the window (see
+	// dispatcher.share); tasks waiting for a slot are goroutines parked in
+	// acquire, and a chunk is a few kilobytes.
+	dispatchWindow = 8
 )
 
 // slots bound the calls in flight to a model server.
@@ -76,9 +84,14 @@ func (r *run) stream(ctx context.Context, paths []string) tally {
 	// answer (a repair is two calls) would leave the others' slots idle
 	// while finished tasks wait behind it. Tasks wait for a call slot
 	// instead, and the server's slots stay full.
-	enrich := stream.New().WithMaxGoroutines(r.cfg.LLMConcurrency * enrichWindow)
+	window := r.cfg.LLMConcurrency * enrichWindow
+	if r.lanes != nil {
+		window = r.lanes.MaxWidth() * dispatchWindow
+		r.dispatch = newDispatcher(r.lanes, window)
+	}
+	enrich := stream.New().WithMaxGoroutines(window)
 	batches := stream.New().WithMaxGoroutines(r.cfg.EmbedConcurrency * batchWindow)
-	r.llmSlots, r.embedSlots = make(slots, r.cfg.LLMConcurrency), make(slots, r.cfg.EmbedConcurrency)
+	r.llmSlots, r.embedSlots = make(slots, max(r.cfg.LLMConcurrency, 1)), make(slots, r.cfg.EmbedConcurrency)
 	dt := newDocTally(r.setup)
 	rt := rowTally{sizes: r.sizeTally()}
 	var b batch
@@ -156,14 +169,10 @@ func (r *run) submitEnrich(ctx context.Context, enrich *stream.Stream, res *docR
 		return
 	}
 	outs := make([]enriched, n)
+	slot := r.callSlot(res.path)
 	for i := range n {
 		enrich.Go(r.guard("header "+res.chunks[i].Key(), func() stream.Callback {
-			if r.llmSlots.acquire(ctx) {
-				outs[i] = r.enrich(ctx, res.doc, res.prev, &res.chunks[i])
-				r.llmSlots.release()
-			} else {
-				outs[i].err = ctx.Err()
-			}
+			outs[i] = r.enrich(ctx, res.doc, res.prev, &res.chunks[i], slot)
 			if outs[i].err != nil {
 				r.errs.set(fmt.Errorf("header %s: %w", res.chunks[i].Key(), outs[i].err)) // stop the other calls now
 			}
@@ -174,6 +183,29 @@ func (r *run) submitEnrich(ctx context.Context, enrich *stream.Stream, res *docR
 				}
 			}
 		}))
+	}
+}
+
+// callSlot is how a chunk of the document at path waits for its model
+// call: admitted by the dispatcher to the document's server, or one of
+// llm_concurrency slots for a writer with no servers to route between. It
+// returns the context the call is made with and the func that ends it.
+func (r *run) callSlot(path string) func(context.Context) (context.Context, func(), error) {
+	if r.dispatch == nil {
+		return func(ctx context.Context) (context.Context, func(), error) {
+			if !r.llmSlots.acquire(ctx) {
+				return ctx, nil, ctx.Err()
+			}
+			return ctx, r.llmSlots.release, nil
+		}
+	}
+	doc := r.dispatch.document(path)
+	return func(ctx context.Context) (context.Context, func(), error) {
+		s, ok := r.dispatch.acquire(ctx, doc)
+		if !ok {
+			return ctx, nil, ctx.Err()
+		}
+		return models.OnServer(ctx, s), func() { r.dispatch.release(doc, s) }, nil
 	}
 }
 

@@ -28,7 +28,7 @@ func backendFlags() []cli.Flag {
 		&cli.StringFlag{Name: "embedder", Sources: cli.EnvVars("INGEST_EMBEDDER"), Value: "builtin", Usage: "embedder: builtin (lexical, offline), ollama:MODEL or openai:MODEL"},
 		&cli.StringFlag{Name: "ollama-host", Sources: cli.EnvVars("OLLAMA_HOST"), Usage: "Ollama server address (default http://127.0.0.1:11434); several, comma-separated, share the calls (least busy first; one that fails rests while the others go on)"},
 		&cli.StringFlag{Name: "openai-base-url", Sources: cli.EnvVars("OPENAI_BASE_URL"), Usage: "OpenAI-compatible server address, used as given (…/v1; several, comma-separated, share the calls); the API key is read from $OPENAI_API_KEY"},
-		&cli.IntFlag{Name: "llm-concurrency", HideDefault: true, Usage: "header calls in flight in all (default 2 per server, or llm_concurrency in the config)", Validator: positive("llm-concurrency")},
+		&cli.IntFlag{Name: "llm-concurrency", HideDefault: true, Usage: "header calls in flight in all, fixed (default: learned per server, from 2 up to llm_max_concurrency in the config; or llm_concurrency)", Validator: positive("llm-concurrency")},
 		&cli.IntFlag{Name: "embed-concurrency", HideDefault: true, Usage: "embedding batches in flight in all (default 2 per server, or embed_concurrency in the config)", Validator: positive("embed-concurrency")},
 		&cli.DurationFlag{Name: "model-timeout", Value: 2 * time.Minute, Usage: "longest wait for one model call before it is retried (1s to 24h)", Validator: func(d time.Duration) error {
 			if d < time.Second || d > 24*time.Hour {
@@ -52,6 +52,8 @@ func backendConfig(cmd *cli.Command, cfg stages.Config) models.BackendConfig {
 		OllamaHost:     cmd.String("ollama-host"),
 		OpenAIBaseURL:  cmd.String("openai-base-url"),
 		Timeout:        cmd.Duration("model-timeout"),
+		// llm_concurrency, when set, is fixed by the run (stages.Config).
+		LLMMaxConcurrency: cfg.LLMMaxConcurrency,
 	}
 }
 

@@ -121,15 +121,20 @@ func (s *Server) ollamaChat(w http.ResponseWriter, r *request) {
 	content, ok := s.chatAnswer(w, r, OllamaChat)
 	if ok {
 		// Ollama counts every prompt token, cached or not; its prompt-eval
-		// time is what the cache did not hold. The fake splits its
-		// latency between reading the prompt and writing the answer.
+		// time is what the cache did not hold. The fake's latency is its
+		// whole work on the call: reading what the cache did not hold,
+		// up to half of it, and writing the answer, the rest.
 		prompt, fresh := s.promptTokens(r)
 		lat := s.currentLatency()
+		readFor := lat / 2 * time.Duration(fresh) / time.Duration(max(prompt, 1))
 		writeJSON(w, map[string]any{
 			"model": "fake", "created_at": "2026-01-01T00:00:00Z", "done": true, "done_reason": "stop",
 			"message":           map[string]any{"role": "assistant", "content": content},
 			"prompt_eval_count": prompt, "eval_count": s.answerTokens(r, content),
-			"prompt_eval_duration": int64(lat / 2 * time.Duration(fresh) / time.Duration(max(prompt, 1))), "eval_duration": int64(lat / 2),
+			"prompt_eval_duration": int64(readFor), "eval_duration": int64(lat - readFor),
+			// From arrival to the answer: the wait for a slot, then the
+			// latency (or the fake's own work, when that is longer).
+			"total_duration": int64(r.started.Sub(r.arrived) + max(lat, time.Since(r.started))),
 		})
 	}
 }
@@ -196,7 +201,10 @@ func (s *Server) promptTokens(r *request) (prompt, fresh int) {
 	if r.counts != nil {
 		r.counts.prompt = prompt
 	}
-	return prompt, prompt - s.prefixTokens(r.prompt, r.reused)
+	// The cached share in tokens is taken as its share in characters: a
+	// second tokenization of the prefix would double the fake's work.
+	runes := max(utf8.RuneCountInString(r.prompt), 1)
+	return prompt, prompt - prompt*r.reused/runes
 }
 
 // answerTokens is a chat answer's content in tokens.

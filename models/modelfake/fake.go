@@ -218,11 +218,13 @@ func (s *Server) Requests(path string) [][]byte {
 // request is one call as a handler sees it.
 type request struct {
 	*http.Request
-	body   []byte
-	fault  Fault  // Kind None when the call is to succeed
-	prompt string // a chat call's messages as the model reads them
-	reused int    // runes of prompt its slot's cache held
-	counts *counts
+	body    []byte
+	fault   Fault  // Kind None when the call is to succeed
+	prompt  string // a chat call's messages as the model reads them
+	reused  int    // runes of prompt its slot's cache held
+	counts  *counts
+	arrived time.Time // when the call reached the server: its wait for a slot counts in total_duration
+	started time.Time // when it got its slot
 }
 
 // counts are the tokens a chat answer said it read and wrote.
@@ -302,7 +304,7 @@ func (s *Server) answerInSlot(w http.ResponseWriter, r *http.Request, path strin
 	start := time.Now()
 	rec := &bufferedWriter{header: http.Header{}, code: http.StatusOK}
 	var n counts
-	h(rec, &request{Request: r, body: body, prompt: call.prompt, reused: reused, counts: &n})
+	h(rec, &request{Request: r, body: body, prompt: call.prompt, reused: reused, counts: &n, arrived: arrived, started: start})
 	sent := s.wait(r, latency-time.Since(start))
 	if sent {
 		maps.Copy(w.Header(), rec.header)

@@ -86,16 +86,6 @@ func (s *Server) tokens(text string) int {
 	return Tokens(text)
 }
 
-// prefixTokens is the tokens of the first n runes of text.
-func (s *Server) prefixTokens(text string, n int) int {
-	i := 0
-	for range n {
-		_, size := utf8.DecodeRuneInString(text[i:])
-		i += size
-	}
-	return s.tokens(text[:i])
-}
-
 // freeWords are what a model writes in a string field no grammar holds to a
 // list: words, not ids, and words for "nothing" too.
 var freeWords = map[string]string{"hazard": "none", "season": "all seasons", "subject": "wave heights"}

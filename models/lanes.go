@@ -1,0 +1,163 @@
+package models
+
+import (
+	"context"
+	"time"
+
+	"github.com/ocean-safety/ingest/schema"
+)
+
+// Lanes is how a header writer's calls are spread over its servers, for
+// the runner that schedules them: a document's calls go to one server (its
+// prompt cache holds the document), and each server gets the calls in
+// flight it serves. ModelHeaders implements it; the runner sends a call to
+// server i with OnServer.
+type Lanes interface {
+	// Servers is how many servers answer the writer's calls.
+	Servers() int
+	// Route names the server a document's calls should go to now: a
+	// stable hash of key among the healthy servers, so reruns and shards
+	// agree, and another one only when that one is slow, resting or gone.
+	Route(key string) int
+	// Width is how many calls server i takes at once now (0: none, it is
+	// slow, resting or gone): learned at run time, or what the server says
+	// of itself, or the user's; never above the cap.
+	Width(i int) int
+	// Documents is how many documents server i should work on at once:
+	// one a slot (a slot's prompt cache holds one document): as many as
+	// its width once a round has shown a slot for each call, one until
+	// then (a server with one slot answers a document's chunks in turn).
+	Documents(i int) int
+	// Fix sets the calls in flight for good: total in all, spread over
+	// the servers (the user's llm_concurrency).
+	Fix(total int)
+	// MaxWidth is the most calls in flight Width can give all servers
+	// together.
+	MaxWidth() int
+}
+
+var _ Lanes = (*ModelHeaders)(nil)
+
+type serverKey struct{}
+
+// OnServer sends the calls made with the returned context to server i of
+// the writer, when it can take them (the pool fails over otherwise).
+func OnServer(ctx context.Context, i int) context.Context {
+	return context.WithValue(ctx, serverKey{}, i)
+}
+
+// serverOf is the server OnServer named; -1: any.
+func serverOf(ctx context.Context) int {
+	if i, ok := ctx.Value(serverKey{}).(int); ok {
+		return i
+	}
+	return -1
+}
+
+// router is the routing side of a writer's server: a pool, or one server
+// alone.
+type router interface {
+	count() int
+	route(key string) int
+	// healthy reports whether server i takes chat calls now, and how many
+	// at most whatever its width (0: no bound): one for a trial or a probe.
+	healthy(i int) (ok bool, bound int)
+}
+
+// single is one server alone: always there.
+type single struct{}
+
+func (single) count() int              { return 1 }
+func (single) route(string) int        { return 0 }
+func (single) healthy(int) (bool, int) { return true, 0 }
+
+func routerOf(s chatServer) router {
+	if p, ok := s.(*pool); ok {
+		return p
+	}
+	return single{}
+}
+
+// Servers implements Lanes.
+func (h *ModelHeaders) Servers() int { return len(h.widths) }
+
+// Route implements Lanes.
+func (h *ModelHeaders) Route(key string) int { return h.router.route(key) }
+
+// Width implements Lanes.
+func (h *ModelHeaders) Width(i int) int {
+	ok, bound := h.router.healthy(i)
+	if !ok {
+		return 0
+	}
+	w, _ := h.widths[i].current()
+	if bound > 0 {
+		w = min(w, bound)
+	}
+	return w
+}
+
+// Documents implements Lanes.
+func (h *ModelHeaders) Documents(i int) int {
+	if !h.widths[i].slotted() {
+		return 1
+	}
+	return max(1, h.Width(i))
+}
+
+// Fix implements Lanes.
+func (h *ModelHeaders) Fix(total int) {
+	n := len(h.widths)
+	for i, l := range h.widths {
+		l.fix(max(1, total/n+btoi(i < total%n)), WidthFixed)
+	}
+}
+
+// MaxWidth implements Lanes.
+func (h *ModelHeaders) MaxWidth() int {
+	total := 0
+	for _, l := range h.widths {
+		w, from := l.current()
+		if from == WidthLearned {
+			w = l.max
+		}
+		total += w
+	}
+	return total
+}
+
+func btoi(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// measure times one call on the server ctx names, for its limiter; the
+// returned func ends it with the server's own account of its time.
+func (h *ModelHeaders) measure(ctx context.Context) func(ok bool, told serverTimes) {
+	i := serverOf(ctx)
+	if i < 0 || i >= len(h.widths) {
+		if len(h.widths) != 1 {
+			return func(bool, serverTimes) {}
+		}
+		i = 0
+	}
+	l := h.widths[i]
+	c := l.begin(time.Now())
+	return func(ok bool, told serverTimes) { l.end(c, time.Now(), ok, told) }
+}
+
+// widthStats adds each server's calls in flight, as it settled, to the
+// writer's endpoint stats (one entry for a server alone).
+func (h *ModelHeaders) widthStats(eps []schema.EndpointStats) []schema.EndpointStats {
+	if eps == nil {
+		eps = []schema.EndpointStats{{Endpoint: h.where, Calls: int(h.calls.Load())}}
+	}
+	for i := range eps {
+		if i < len(h.widths) {
+			eps[i].InFlight, eps[i].InFlightFrom = h.widths[i].current()
+		}
+	}
+	return eps
+}
