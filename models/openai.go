@@ -100,12 +100,12 @@ func (o *openAIServer) ping(ctx context.Context) error {
 // no weights digest: the name carries a hash of the server and the model's
 // entry instead, which changes when the model is redeployed but not when
 // weights are swapped under the same entry.
-func (o *openAIServer) lookup(_ context.Context, model string) (modelInfo, error) {
+func (o *openAIServer) lookup(ctx context.Context, model string) (modelInfo, error) {
 	for _, m := range o.models {
 		if m.ID == model {
 			b, _ := json.Marshal(m) // plain data: cannot fail
 			sum := sha256.Sum256(append([]byte(o.base+"\x00"), b...))
-			return modelInfo{digest: "entry-sha256:" + hex.EncodeToString(sum[:])[:12]}, nil
+			return modelInfo{digest: "entry-sha256:" + hex.EncodeToString(sum[:])[:12], slots: o.slots(ctx)}, nil
 		}
 	}
 	return modelInfo{}, errModelMissing(o.where(), model, "check the model name, or load it on that server")
@@ -189,6 +189,11 @@ func (o *openAIServer) embed(ctx context.Context, req embedRequest) (embedResult
 // do makes one JSON call. A status of 400 or more is a *StatusError with the
 // server's message; an unreadable 2xx is a plain error, retried as malformed.
 func (o *openAIServer) do(ctx context.Context, method, path string, in, out any) error {
+	return o.doURL(ctx, method, o.base+path, in, out)
+}
+
+// doURL is do at a whole address.
+func (o *openAIServer) doURL(ctx context.Context, method, url string, in, out any) error {
 	var body io.Reader
 	if in != nil {
 		b, err := json.Marshal(in)
@@ -197,7 +202,7 @@ func (o *openAIServer) do(ctx context.Context, method, path string, in, out any)
 		}
 		body = bytes.NewReader(b)
 	}
-	req, err := http.NewRequestWithContext(ctx, method, o.base+path, body)
+	req, err := http.NewRequestWithContext(ctx, method, url, body)
 	if err != nil {
 		return err
 	}
@@ -248,6 +253,31 @@ func openAIMessage(b []byte) string {
 		}
 	}
 	return capRunes(strings.TrimSpace(string(b)), 200)
+}
+
+// propsWait bounds the look at /props: a server that has none answers 404
+// at once; one that hangs on it must not delay the run.
+const propsWait = 5 * time.Second
+
+// slots is what the server says of its own parallelism: llama-server's
+// /props total_slots (at the API's root, or beside /v1); 0 when it says
+// nothing (vLLM, OpenAI: learned at run time instead).
+func (o *openAIServer) slots(ctx context.Context) int {
+	ctx, cancel := context.WithTimeout(ctx, propsWait)
+	defer cancel()
+	urls := []string{o.base + "/props"}
+	if root, ok := strings.CutSuffix(o.base, "/v1"); ok {
+		urls = append(urls, root+"/props")
+	}
+	for _, u := range urls {
+		var props struct {
+			TotalSlots int `json:"total_slots"`
+		}
+		if o.doURL(ctx, http.MethodGet, u, nil, &props) == nil && props.TotalSlots > 0 {
+			return props.TotalSlots
+		}
+	}
+	return 0
 }
 
 // redact removes the key from a server's message, in case one echoes it.
