@@ -89,6 +89,7 @@ type ModelHeaders struct {
 	window   int // the context window every call asks for (chatWindow)
 	router   router
 	widths   []*limiter // each server's calls in flight (lanes.go)
+	fixed    int        // llm_concurrency: calls in flight in all, over the servers that take calls (0: learned)
 	schema   json.RawMessage
 	system   string
 

@@ -91,10 +91,29 @@ func (h *ModelHeaders) Width(i int) int {
 		return 0
 	}
 	w, _ := h.widths[i].current()
+	if h.fixed > 0 {
+		w = h.fixedShare(i)
+	}
 	if bound > 0 {
 		w = min(w, bound)
 	}
 	return w
+}
+
+// fixedShare is server i's share of the fixed total among the servers
+// that take calls now: one that is out leaves its share to the others.
+func (h *ModelHeaders) fixedShare(i int) int {
+	n, rank := 0, 0
+	for j := range h.widths {
+		if ok, _ := h.router.healthy(j); ok {
+			if j < i {
+				rank++
+			}
+			n++
+		}
+	}
+	n = max(n, 1)
+	return max(1, h.fixed/n+btoi(rank < h.fixed%n))
 }
 
 // Documents implements Lanes.
@@ -107,14 +126,17 @@ func (h *ModelHeaders) Documents(i int) int {
 
 // Fix implements Lanes.
 func (h *ModelHeaders) Fix(total int) {
-	n := len(h.widths)
+	h.fixed = total
 	for i, l := range h.widths {
-		l.fix(max(1, total/n+btoi(i < total%n)), WidthFixed)
+		l.fix(h.fixedShare(i), WidthFixed)
 	}
 }
 
 // MaxWidth implements Lanes.
 func (h *ModelHeaders) MaxWidth() int {
+	if h.fixed > 0 {
+		return h.fixed
+	}
 	total := 0
 	for _, l := range h.widths {
 		w, from := l.current()
