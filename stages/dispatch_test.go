@@ -1,0 +1,141 @@
+package stages
+
+import (
+	"context"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/ocean-safety/ingest/artifacts"
+	"github.com/ocean-safety/ingest/models"
+	"github.com/ocean-safety/ingest/models/modelfake"
+)
+
+// docServers reads the fakes' logs: for each document (its fence code),
+// the servers that answered its chat calls.
+func docServers(srvs []*modelfake.Server) map[string]map[int]bool {
+	seen := map[string]map[int]bool{}
+	for i, s := range srvs {
+		for _, l := range s.Log(modelfake.OllamaChat) {
+			m := fenceCode.FindStringSubmatch(l.Prompt)
+			if m == nil || !l.Done {
+				continue
+			}
+			if seen[m[1]] == nil {
+				seen[m[1]] = map[int]bool{}
+			}
+			seen[m[1]][i] = true
+		}
+	}
+	return seen
+}
+
+// runOnServers runs the shipped corpus against n fakes made with opt (each
+// edited by edit, when given) and returns the snapshot's chunks hash and
+// the fakes.
+func runOnServers(t *testing.T, n int, opt modelfake.Options, edit func(i int, s *modelfake.Server), set func(*Config)) (string, []*modelfake.Server) {
+	t.Helper()
+	var srvs []*modelfake.Server
+	var hosts []string
+	for i := range n {
+		s := modelfake.New(opt)
+		t.Cleanup(s.Close)
+		if edit != nil {
+			edit(i, s)
+		}
+		srvs, hosts = append(srvs, s), append(hosts, s.URL)
+	}
+	cfg := testConfig("../corpus/ocean", filepath.Join(t.TempDir(), "snap"), 0)
+	cliConcurrency(&cfg.Config, n)
+	if set != nil {
+		set(&cfg.Config)
+	}
+	h, e, err := models.OpenBackends(context.Background(), backendConfig(cfg.Config, models.BackendConfig{
+		LLM: "ollama:qwen2.5:7b", Embedder: "ollama:bge-m3", OllamaHost: strings.Join(hosts, ","),
+		Retry: models.RetryPolicy{Tries: 4, Initial: time.Millisecond, Max: 5 * time.Millisecond}}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := mustRun(t, cfg, Options{Headers: h, Embedder: e})
+	return res.Manifest.Files[artifacts.ChunksFile].SHA256, srvs
+}
+
+// TestOneServerPerDocument: with several healthy servers every document's
+// calls go to one of them, every server gets documents, and the snapshot is
+// the bytes one server writes, whatever the servers and calls in flight.
+func TestOneServerPerDocument(t *testing.T) {
+	opt := modelfake.Options{Dims: 1024, Latency: 5 * time.Millisecond, Slots: 4}
+	want, _ := runOnServers(t, 1, opt, nil, nil)
+	for _, tc := range []struct {
+		name    string
+		servers int
+		set     func(*Config)
+	}{
+		{"two servers", 2, nil},
+		{"four servers", 4, nil},
+		{"three servers, one call in flight", 3, func(c *Config) { c.LLMConcurrency = 1 }},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got, srvs := runOnServers(t, tc.servers, opt, nil, tc.set)
+			if got != want {
+				t.Errorf("got chunks.parquet %s, want %s (one server's)", got, want)
+			}
+			used := map[int]bool{}
+			for doc, on := range docServers(srvs) {
+				if len(on) != 1 {
+					t.Errorf("document %s went to servers %v, want one", doc, on)
+				}
+				for s := range on {
+					used[s] = true
+				}
+			}
+			if len(used) != tc.servers {
+				t.Errorf("got documents on %d of %d servers, want all", len(used), tc.servers)
+			}
+		})
+	}
+}
+
+// TestDocumentsMoveWhenServerDies: a server that dies mid-run leaves its
+// documents to the others (their answered chunks kept), the run finishes
+// with the same bytes, and no document but the dead server's was split.
+func TestDocumentsMoveWhenServerDies(t *testing.T) {
+	opt := modelfake.Options{Dims: 1024, Latency: 5 * time.Millisecond, Slots: 4}
+	want, _ := runOnServers(t, 1, opt, nil, nil)
+	got, srvs := runOnServers(t, 3, opt, func(i int, s *modelfake.Server) {
+		if i == 1 {
+			s.SetFault(modelfake.Fault{Kind: modelfake.Die, Path: modelfake.OllamaChat, After: 10})
+		}
+	}, nil)
+	if got != want {
+		t.Errorf("got chunks.parquet %s, want %s (one server's)", got, want)
+	}
+	for doc, on := range docServers(srvs) {
+		if len(on) > 1 && !on[1] {
+			t.Errorf("document %s went to servers %v: split with every server of it healthy", doc, on)
+		}
+	}
+	if n := len(srvs[1].Log(modelfake.OllamaChat)); n > 10 {
+		t.Errorf("the dead server logged %d calls, want at most the 10 before it died", n)
+	}
+}
+
+// TestCallsInFlightSettle: against servers with 1 and with 4 slots the
+// calls in flight settle at the slots, and no more than one call waits a
+// slot at any time.
+func TestCallsInFlightSettle(t *testing.T) {
+	for _, slots := range []int{1, 4} {
+		_, srvs := runOnServers(t, 1, modelfake.Options{Dims: 1024, Latency: 30 * time.Millisecond, Slots: slots}, nil, nil)
+		queued := 0
+		for _, l := range srvs[0].Log(modelfake.OllamaChat) {
+			queued = max(queued, l.Queued)
+		}
+		if queued > slots {
+			t.Errorf("%d slots: got %d calls waiting at once, want at most %d", slots, queued, slots)
+		}
+		if got := srvs[0].MaxInFlight(modelfake.OllamaChat); got > 2*slots {
+			t.Errorf("%d slots: got %d calls in flight at most, want at most %d", slots, got, 2*slots)
+		}
+	}
+}
