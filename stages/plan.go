@@ -3,6 +3,7 @@ package stages
 import (
 	"context"
 	"time"
+	"unicode/utf8"
 
 	"github.com/ocean-safety/ingest/artifacts"
 	"github.com/ocean-safety/ingest/corpus"
@@ -14,18 +15,68 @@ import (
 
 // PlanResult is what a run would do, counted without doing it.
 type PlanResult struct {
-	Documents      int                 `json:"documents"`
-	Rejected       int                 `json:"rejected"`
-	Chunks         int                 `json:"chunks"`
-	Bytes          int64               `json:"bytes"`           // of the documents read
-	HeaderCalls    int                 `json:"header_calls"`    // chunks whose header a model would write
-	HeadersReused  int                 `json:"headers_reused"`  // from the previous snapshot or the journal
-	EmbeddingCalls int                 `json:"embedding_calls"` // batches the embedder would be sent
-	VectorsReused  int                 `json:"vectors_reused"`
-	Previous       string              `json:"previous,omitempty"` // the snapshot reused from
-	Diagnostics    []schema.Diagnostic `json:"diagnostics"`
-	Seconds        float64             `json:"seconds"`
+	Documents      int    `json:"documents"`
+	Rejected       int    `json:"rejected"`
+	Chunks         int    `json:"chunks"`
+	Bytes          int64  `json:"bytes"`           // of the documents read
+	HeaderCalls    int    `json:"header_calls"`    // chunks whose header a model would write
+	HeadersReused  int    `json:"headers_reused"`  // from the previous snapshot or the journal
+	EmbeddingCalls int    `json:"embedding_calls"` // batches the embedder would be sent
+	VectorsReused  int    `json:"vectors_reused"`
+	Previous       string `json:"previous,omitempty"` // the snapshot reused from
+	// Tokenizer is what the costs' tokens are counted with: an estimate,
+	// not the model's own tokenizer.
+	Tokenizer   string              `json:"tokenizer,omitempty"`
+	HeaderCost  *Cost               `json:"header_cost,omitempty"`    // the header calls a model would answer
+	EmbedCost   *Cost               `json:"embedding_cost,omitempty"` // the embedding calls a model server would answer
+	Diagnostics []schema.Diagnostic `json:"diagnostics"`
+	Seconds     float64             `json:"seconds"`
 }
+
+// Cost is what one model's calls would cost: the same figures report.json
+// records as the servers count them (artifacts.ModelReport's usage), so a
+// plan and its run can be compared.
+type Cost struct {
+	Calls        int `json:"calls"`
+	PromptTokens int `json:"prompt_tokens"`
+	// CachedTokens are the prompt tokens a server's prefix cache can skip:
+	// what each prompt shares with the one before it on the same slot,
+	// one slot a document (the dispatcher's order).
+	CachedTokens int `json:"cached_tokens"`
+	AnswerTokens int `json:"answer_tokens"`
+	// Seconds is the estimated time at Rate, when a rate was given or
+	// measured: fresh prompt tokens at the prefill rate and answer tokens
+	// at the decode rate, one call at a time on each server (a server that
+	// answers several at once is faster).
+	Seconds float64 `json:"seconds,omitempty"`
+	Rate    *Rate   `json:"rate,omitempty"`
+}
+
+// Rate is how fast a model server reads and writes, tokens a second, one
+// call at a time: given (--plan-rate) or measured by one call to each
+// server (--probe).
+type Rate struct {
+	Prefill float64 `json:"prefill"`          // prompt tokens a second
+	Decode  float64 `json:"decode,omitempty"` // answer tokens a second
+	Servers int     `json:"servers"`          // the servers the calls are spread over
+	From    string  `json:"from"`             // "given" | "probe"
+}
+
+// Estimate fills c's Seconds at rate.
+func (c *Cost) Estimate(rate Rate) {
+	if c == nil || rate.Prefill <= 0 {
+		return
+	}
+	s := float64(c.PromptTokens-c.CachedTokens) / rate.Prefill
+	if rate.Decode > 0 {
+		s += float64(c.AnswerTokens) / rate.Decode
+	}
+	c.Seconds, c.Rate = s/float64(max(rate.Servers, 1)), &rate
+}
+
+// chatOverhead is the tokens a chat template adds to a call's messages:
+// about five a message (role markers) and three to open the answer.
+const chatOverhead = 2*5 + 3
 
 // Plan reads, chunks and normalises the corpus with the same workers and
 // order as Run, and counts what a run into target would pay for: the
@@ -73,6 +124,7 @@ func Plan(ctx context.Context, cfg Config, target artifacts.Target, opt Options)
 		p.Previous = r.prev.Dir
 	}
 	var b planBatch
+	costs := r.newPlanCosts(p)
 	r.scan(ctx, listing.Docs, func(res docResult) {
 		if res.err != nil {
 			r.errs.set(res.err)
@@ -87,13 +139,17 @@ func Plan(ctx context.Context, cfg Config, target artifacts.Target, opt Options)
 			p.Documents++
 			p.Bytes += int64(len(res.doc.Text))
 			p.Chunks += len(res.chunks)
+			prev := ""
 			for i := range res.chunks {
-				r.planChunk(ctx, p, &b, res.doc, res.prev, &res.chunks[i])
+				r.planChunk(ctx, p, &b, costs, &prev, res.doc, res.prev, &res.chunks[i])
 			}
 		}
 	})
 	if b.misses > 0 {
 		p.EmbeddingCalls++
+	}
+	if p.EmbedCost != nil {
+		p.EmbedCost.Calls = p.EmbeddingCalls
 	}
 	if err := r.errs.get(); err != nil {
 		return nil, err
@@ -109,9 +165,68 @@ func Plan(ctx context.Context, cfg Config, target artifacts.Target, opt Options)
 // embed.batch_size texts to embed, or maxBatchRows rows.
 type planBatch struct{ rows, misses int }
 
+// planCosts is what the plan's costs are counted from: the model header
+// writer's prompts, the embedder's inputs.
+type planCosts struct {
+	headers interface {
+		Cost(schema.Document, schema.Chunk) (models.CallCost, bool)
+	}
+	embeds bool
+	last   string // the previous prompt: the first of a document shares its system prompt with it
+}
+
+func (r *run) newPlanCosts(p *PlanResult) *planCosts {
+	pc := &planCosts{embeds: !models.Offline(r.embed)}
+	if h, ok := r.headers.(interface {
+		Cost(schema.Document, schema.Chunk) (models.CallCost, bool)
+	}); ok && !models.Offline(r.headers) {
+		pc.headers, p.HeaderCost = h, &Cost{}
+	}
+	if pc.embeds {
+		p.EmbedCost = &Cost{}
+	}
+	if pc.headers != nil || pc.embeds {
+		p.Tokenizer = models.PlanTokens.Name()
+	}
+	return pc
+}
+
+// header counts c's header call; prev is the document's last prompt ("":
+// none yet). False: the writer makes no call for it.
+func (pc *planCosts) header(p *PlanResult, prev *string, doc schema.Document, c schema.Chunk) bool {
+	cost, ok := pc.headers.Cost(doc, c)
+	if !ok {
+		return false
+	}
+	last := *prev
+	if last == "" {
+		last = pc.last
+	}
+	hc := p.HeaderCost
+	hc.Calls++
+	hc.PromptTokens += models.PlanTokens.Count(cost.Prompt) + chatOverhead
+	hc.CachedTokens += models.PlanTokens.Count(cost.Prompt[:commonPrefix(last, cost.Prompt)])
+	hc.AnswerTokens += cost.AnswerTokens
+	*prev, pc.last = cost.Prompt, cost.Prompt
+	return true
+}
+
+// commonPrefix is the bytes a and b share at their start, at a rune
+// boundary.
+func commonPrefix(a, b string) int {
+	n := 0
+	for n < len(a) && n < len(b) && a[n] == b[n] {
+		n++
+	}
+	for n > 0 && n < len(b) && !utf8.RuneStart(b[n]) {
+		n--
+	}
+	return n
+}
+
 // planChunk counts what c would cost: its header (reused, offline, or a
 // model call) and its vector (reused, or a text in a batch).
-func (r *run) planChunk(ctx context.Context, p *PlanResult, b *planBatch, doc schema.Document, prev snapshot.Reuse, c *schema.Chunk) {
+func (r *run) planChunk(ctx context.Context, p *PlanResult, b *planBatch, costs *planCosts, prevPrompt *string, doc schema.Document, prev snapshot.Reuse, c *schema.Chunk) {
 	known := true
 	key := snapshot.HeaderKey(r.keys.Header, doc.Title, *c)
 	if e, _, ok := r.reusedHeader(prev, key); ok {
@@ -127,6 +242,10 @@ func (r *run) planChunk(ctx context.Context, p *PlanResult, b *planBatch, doc sc
 	} else {
 		p.HeaderCalls++
 		known = false // the model's header is part of the text embedded
+		if costs.headers != nil && !costs.header(p, prevPrompt, doc, *c) {
+			p.HeaderCalls-- // the writer makes no call for it
+		}
+		c.ContextHeader = models.ExtractiveHeader(doc.Title, *c, r.cfg.Header.MaxChars) // as long as a model's, for the embedding's count
 	}
 	b.rows++
 	if known {
@@ -142,6 +261,9 @@ func (r *run) planChunk(ctx context.Context, p *PlanResult, b *planBatch, doc sc
 	}
 	if !known {
 		b.misses++
+		if costs.embeds {
+			p.EmbedCost.PromptTokens += models.PlanTokens.Count(lexical.EmbedInput(*c))
+		}
 	}
 	if b.misses == r.cfg.Embed.BatchSize || b.rows == maxBatchRows {
 		if b.misses > 0 {

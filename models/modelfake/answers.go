@@ -365,7 +365,7 @@ func (s *Server) embed(w http.ResponseWriter, r *request, path string) ([][]floa
 			writeError(w, path, http.StatusBadRequest, "fake: input "+itoa(i)+" is invalid")
 			return nil, 0, false
 		}
-		n := Tokens(in)
+		n := s.tokens(in)
 		if n > window && !truncate {
 			writeError(w, path, http.StatusBadRequest, "the input length exceeds the context length")
 			return nil, 0, false
