@@ -58,6 +58,7 @@ type chatAnswer struct {
 type serverTimes struct {
 	work  time.Duration // working on it, loading the model included
 	total time.Duration // from taking the request to the answer, any wait for a slot included (Ollama's total_duration)
+	load  time.Duration // of work, loading the model (Ollama's load_duration)
 }
 
 type chatRequest struct {

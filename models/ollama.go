@@ -181,7 +181,7 @@ func (o *ollamaServer) chat(ctx context.Context, req chatRequest) (chatAnswer, e
 		a.Usage = schema.Usage{Calls: 1, PromptTokens: int64(m.PromptEvalCount), AnswerTokens: int64(m.EvalCount),
 			PromptSeconds: m.PromptEvalDuration.Seconds(), AnswerSeconds: m.EvalDuration.Seconds()}
 	}
-	a.Times = serverTimes{work: m.LoadDuration + m.PromptEvalDuration + m.EvalDuration, total: m.TotalDuration}
+	a.Times = serverTimes{work: m.LoadDuration + m.PromptEvalDuration + m.EvalDuration, total: m.TotalDuration, load: m.LoadDuration}
 	return a, nil
 }
 

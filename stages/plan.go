@@ -56,20 +56,28 @@ type Cost struct {
 // call at a time: given (--plan-rate) or measured by one call to each
 // server (--probe).
 type Rate struct {
-	Prefill float64 `json:"prefill"`          // prompt tokens a second
-	Decode  float64 `json:"decode,omitempty"` // answer tokens a second
-	Servers int     `json:"servers"`          // the servers the calls are spread over
-	From    string  `json:"from"`             // "given" | "probe"
+	Prefill float64 `json:"prefill,omitempty"`  // prompt tokens a second
+	Decode  float64 `json:"decode,omitempty"`   // answer tokens a second
+	PerCall float64 `json:"per_call,omitempty"` // seconds a call, for a server that says nothing of its tokens' time
+	Servers int     `json:"servers"`            // the servers the calls are spread over
+	From    string  `json:"from"`               // "given" | "probe"
 }
 
 // Estimate fills c's Seconds at rate.
 func (c *Cost) Estimate(rate Rate) {
-	if c == nil || rate.Prefill <= 0 {
+	var s float64
+	switch {
+	case c == nil:
 		return
-	}
-	s := float64(c.PromptTokens-c.CachedTokens) / rate.Prefill
-	if rate.Decode > 0 {
-		s += float64(c.AnswerTokens) / rate.Decode
+	case rate.Prefill > 0:
+		s = float64(c.PromptTokens-c.CachedTokens) / rate.Prefill
+		if rate.Decode > 0 {
+			s += float64(c.AnswerTokens) / rate.Decode
+		}
+	case rate.PerCall > 0:
+		s = float64(c.Calls) * rate.PerCall
+	default:
+		return
 	}
 	c.Seconds, c.Rate = s/float64(max(rate.Servers, 1)), &rate
 }

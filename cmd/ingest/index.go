@@ -43,7 +43,9 @@ func indexCommand() *cli.Command {
 				}
 				return nil
 			}},
-			&cli.BoolFlag{Name: "plan", Usage: "dry run: count documents, chunks, model and embedding calls, then stop"},
+			&cli.BoolFlag{Name: "plan", Usage: "dry run: count documents, chunks, model and embedding calls and their tokens, then stop"},
+			&cli.StringFlag{Name: "plan-rate", Usage: "with --plan: estimate the time at PREFILL[,DECODE[,EMBED]] tokens a second, one call at a time a server (EMBED: the embedder's; default PREFILL)"},
+			&cli.BoolFlag{Name: "probe", Usage: "with --plan: measure the rates by one warm-up call to each model server"},
 			&cli.BoolFlag{Name: "allow-shrink", Usage: "publish even when the corpus lost more than publish.max_shrink of the previous snapshot's documents"},
 			&cli.BoolFlag{Name: "retry-rejected", Usage: "ask the model again for the chunks whose answer the previous snapshot rejected (by default an unchanged chunk's rejected answer is reused, as any answer is)"},
 			&cli.BoolFlag{Name: "diff", Usage: "with --publish: write <name>.diff.md and .diff.json beside the new snapshot, against the one latest pointed at before"},
@@ -261,6 +263,9 @@ func plan(ctx context.Context, cmd *cli.Command, cfg stages.Config, target artif
 	if err != nil {
 		return fmt.Errorf("plan: %w", err)
 	}
+	if err := planRates(ctx, cmd, p, opts); err != nil {
+		return fmt.Errorf("plan: %w", err)
+	}
 	if cmd.Bool("json") {
 		return writeJSON(cmd.Root().Writer, p)
 	}
@@ -277,6 +282,8 @@ func plan(ctx context.Context, cmd *cli.Command, cfg stages.Config, target artif
 	fmt.Fprintf(w, "plan: %s (%d rejected, %.1f MB), %s\n", plural(p.Documents, "document"), p.Rejected, float64(p.Bytes)/1e6, plural(p.Chunks, "chunk"))
 	fmt.Fprintf(w, "  headers: %s (%s reused); embeddings: %s of up to %d texts (%s reused)\n",
 		plural(p.HeaderCalls, "model call"), plural(p.HeadersReused, "header"), plural(p.EmbeddingCalls, "call"), cfg.Embed.BatchSize, plural(p.VectorsReused, "vector"))
+	printCost(w, "header", p.Tokenizer, p.HeaderCost)
+	printCost(w, "embedding", p.Tokenizer, p.EmbedCost)
 	if p.Previous != "" {
 		fmt.Fprintf(w, "  reusing from %s\n", p.Previous)
 	}

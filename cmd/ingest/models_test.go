@@ -13,6 +13,7 @@ import (
 
 	"github.com/ocean-safety/ingest/artifacts"
 	"github.com/ocean-safety/ingest/models/modelfake"
+	"github.com/ocean-safety/ingest/stages"
 )
 
 // TestIndexWithModelServer runs the main job against the fake Ollama server:
@@ -241,8 +242,9 @@ func TestIndexConcurrencyFromConfig(t *testing.T) {
 }
 
 // TestIndexSeveralEndpoints: --ollama-host with two servers spreads the
-// run's calls over both, with twice the default calls in flight, and the
-// report counts each server's share.
+// run's calls over both, header calls in flight learned per server (the
+// run logs 0: none fixed) and twice the default embedding batches, and the
+// report counts each server's share and says what each settled at.
 func TestIndexSeveralEndpoints(t *testing.T) {
 	a := modelfake.New(modelfake.Options{Dims: 1024, Latency: 20 * time.Millisecond})
 	defer a.Close()
@@ -263,8 +265,8 @@ func TestIndexSeveralEndpoints(t *testing.T) {
 		}
 		if json.Unmarshal([]byte(line), &l) == nil && l.Msg == "run started" {
 			started = true
-			if l.LLMConcurrency != 4 || l.EmbedConcurrency != 4 {
-				t.Errorf("got %d header and %d embedding calls in flight, want 4 each (2 per server)", l.LLMConcurrency, l.EmbedConcurrency)
+			if l.LLMConcurrency != 0 || l.EmbedConcurrency != 4 {
+				t.Errorf("got %d header and %d embedding calls in flight, want 0 (learned) and 4 (2 per server)", l.LLMConcurrency, l.EmbedConcurrency)
 			}
 		}
 	}
@@ -276,8 +278,8 @@ func TestIndexSeveralEndpoints(t *testing.T) {
 		t.Fatal(err)
 	}
 	eps := rep.Models.Headers.Endpoints
-	if len(eps) != 2 || eps[0].Calls == 0 || eps[1].Calls == 0 {
-		t.Errorf("got endpoints %+v in the report, want both with calls", eps)
+	if len(eps) != 2 || eps[0].Calls == 0 || eps[1].Calls == 0 || eps[0].InFlight == 0 || eps[1].InFlightFrom != "learned" {
+		t.Errorf("got endpoints %+v in the report, want both with calls and the calls in flight they learned", eps)
 	}
 	for i, srv := range []*modelfake.Server{a, b} {
 		if srv.Calls(modelfake.OllamaChat) == 0 || srv.Calls(modelfake.OllamaEmbed) == 0 {
@@ -429,5 +431,37 @@ func TestConcurrencyWasSet(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestPlanCost: --plan prints, and --json gives, the header and embedding
+// calls' tokens (counted chars/4) and, with --plan-rate or --probe (one call
+// to each server, timed by what the server says), the time they would take.
+func TestPlanCost(t *testing.T) {
+	a := modelfake.New(modelfake.Options{Dims: 1024, Latency: 10 * time.Millisecond})
+	defer a.Close()
+	b := modelfake.New(modelfake.Options{Dims: 1024, Latency: 10 * time.Millisecond})
+	defer b.Close()
+	common := []string{"index", "--corpus", "../../corpus/ocean", "--out", filepath.Join(t.TempDir(), "snap"), "--plan",
+		"--llm", "ollama:qwen2.5:7b", "--embedder", "ollama:bge-m3", "--ollama-host", a.URL + "," + b.URL}
+	code, stdout, stderr := runCLI(context.Background(), "", append(common, "--plan-rate", "1000,50")...)
+	if code != exitOK || !strings.Contains(stdout, "header tokens (chars/4): ") || !strings.Contains(stdout, "at 1000 prompt and 50 answer tokens a second (given), one call at a time on each of 2 servers") {
+		t.Errorf("exit %d, stdout:\n%s\nstderr:\n%s\nwant the header tokens and a time at the given rate over 2 servers", code, stdout, stderr)
+	}
+	chats := a.Calls(modelfake.OllamaChat) + b.Calls(modelfake.OllamaChat)
+	code, stdout, _ = runCLI(context.Background(), "", append(common, "--probe", "--json")...)
+	var p stages.PlanResult
+	if err := json.Unmarshal([]byte(stdout), &p); err != nil || code != exitOK {
+		t.Fatalf("exit %d, %v: %s", code, err, stdout)
+	}
+	h, e := p.HeaderCost, p.EmbedCost
+	if p.Tokenizer != "chars/4" || h == nil || h.Calls != p.HeaderCalls || h.PromptTokens == 0 || h.CachedTokens == 0 || h.Seconds <= 0 || h.Rate == nil || h.Rate.From != "probe" || h.Rate.Prefill <= 0 || h.Rate.Servers != 2 {
+		t.Errorf("got tokenizer %q, header cost %+v (rate %+v), want chars/4 and a cost timed by the probe over 2 servers", p.Tokenizer, h, h.Rate)
+	}
+	if e == nil || e.Calls != p.EmbeddingCalls || e.PromptTokens == 0 || e.Seconds <= 0 {
+		t.Errorf("got embedding cost %+v, want its calls, tokens and a time", e)
+	}
+	if got := a.Calls(modelfake.OllamaChat) + b.Calls(modelfake.OllamaChat) - chats; got != 2 {
+		t.Errorf("got %d chat calls for --probe, want 2 (one a server)", got)
 	}
 }
