@@ -8,7 +8,7 @@
 #                         print export lines for eval
 #   .ci/ollama.sh stop    stop the server named by INGEST_OLLAMA_RUN
 #   .ci/ollama.sh log     print the end of that server's log
-#   .ci/ollama.sh test    all of it: build, start, run the tier's tests, stop
+#   .ci/ollama.sh test    all of it: build, start two servers, run the tier's tests, stop
 #
 # INGEST_CI_CACHE moves the cache (default ~/.cache/ingest-ci). start prints
 # INGEST_OLLAMA_HOST, INGEST_OLLAMA_CHAT_MODEL, INGEST_OLLAMA_EMBED_MODEL (what
@@ -157,7 +157,7 @@ serve() {
   # ends them all.
   HOME=$run/home OLLAMA_MODELS=$run/models OLLAMA_HOST=127.0.0.1:0 \
     OLLAMA_FLASH_ATTENTION=0 OLLAMA_NUM_PARALLEL=1 OLLAMA_MAX_LOADED_MODELS=2 \
-    OLLAMA_KEEP_ALIVE=10m \
+    OLLAMA_KEEP_ALIVE=10m OLLAMA_DEBUG=1 \
     setsid "$bin" serve </dev/null >"$run/server.log" 2>&1 &
   echo $! >"$run/pid"
   deadline=$((SECONDS + startup_limit))
@@ -176,7 +176,11 @@ serve() {
   echo "$port"
 }
 
+# cmd_start starts a server; with a run folder as $1, one that serves a copy
+# of that server's models, the same weights under the same digests (a model
+# created anew gets another digest, and a pool refuses servers that differ).
 cmd_start() {
+  local from=${1:-}
   [ -x "$bin" ] || die "no server at $bin: run '$0 build' first"
   check_client
   need_apt curl
@@ -186,12 +190,14 @@ cmd_start() {
     if [ -d "$run" ] && ! alive "$run"; then rm -rf "$run"; fi
   done
   run=$(mktemp -d "$cache/run.XXXXXX")
+  if [ -n "$from" ]; then mkdir -p "$run/models" && cp -a "$from/models/." "$run/models/"; fi
   port=$(serve "$run") || {
     tail -n 40 "$run/server.log" >&2
     stop_run "$run"
     die "the server did not answer /api/version with $version within ${startup_limit}s"
   }
   for m in tiny-chat tiny-embed; do
+    [ -n "$from" ] && break
     OLLAMA_HOST=127.0.0.1:$port timeout "$create_limit" "$bin" create "$m" -f "$dir/$m.Modelfile" \
       >"$run/create-$m.log" 2>&1 || {
       cat "$run/create-$m.log" >&2
@@ -243,12 +249,13 @@ cmd_log() {
   if [ -f "$run/server.log" ]; then tail -n "${1:-60}" "$run/server.log" >&2; fi
 }
 
-# test_exit stops the server when the tier ends, however it ends, with the
-# server's log first when it failed.
+# test_exit stops the servers when the tier ends, however it ends, with the
+# first server's log first when it failed.
 test_exit() {
   local status=$?
   if [ $status -ne 0 ]; then cmd_log; fi
   cmd_stop
+  if [ -n "${INGEST_OLLAMA_RUN2:-}" ]; then INGEST_OLLAMA_RUN=$INGEST_OLLAMA_RUN2 cmd_stop; fi
   exit $status
 }
 
@@ -262,7 +269,12 @@ cmd_test() {
   exports=$(cmd_start)
   eval "$exports"
   trap test_exit EXIT
-  log "warm start took $((SECONDS - start))s"
+  # A second server, for the test of a document's calls kept on one server
+  # (its prompt cache): INGEST_OLLAMA_HOST2, INGEST_OLLAMA_RUN2.
+  exports=$(cmd_start "$INGEST_OLLAMA_RUN")
+  eval "$(sed -e 's/INGEST_OLLAMA_HOST=/INGEST_OLLAMA_HOST2=/' -e 's/INGEST_OLLAMA_RUN=/INGEST_OLLAMA_RUN2=/' \
+    -e '/CHAT_MODEL\|EMBED_MODEL/d' <<<"$exports")"
+  log "warm start of two servers took $((SECONDS - start))s"
   start=$SECONDS
   go test -count=1 -run '^TestOllamaReal' -v ./models
   log "tests took $((SECONDS - start))s"

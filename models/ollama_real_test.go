@@ -14,10 +14,12 @@ import (
 	"cmp"
 	"context"
 	"errors"
+	"fmt"
 	"math"
 	"net/http"
 	"net/url"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -300,4 +302,84 @@ func onlyContent(reasons []string) bool {
 		}
 	}
 	return len(reasons) > 0
+}
+
+// TestOllamaRealTwoServers: with two real servers, each document's chunks
+// go to the server its hash names, and that server says its prompt cache
+// held the document: the second and later chunks' prompt-eval time (what
+// Ollama spends on the tokens its cache did not hold) is a fraction of the
+// first's. The figures are logged for the notes.
+func TestOllamaRealTwoServers(t *testing.T) {
+	s := realOllama(t)
+	host2 := os.Getenv("INGEST_OLLAMA_HOST2")
+	if host2 == "" {
+		t.Skip("INGEST_OLLAMA_HOST2 is not set: .ci/ollama.sh test starts a second server")
+	}
+	ctx := realContext(t)
+	cfg := s.config()
+	cfg.LLM, cfg.OllamaHost = "ollama:"+s.chat, s.host+","+host2
+	hw, _, err := OpenBackends(ctx, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := hw.(*ModelHeaders)
+	// Prompts the tiny model reads a byte a token: a document that fits
+	// the window with its chunks.
+	para := func(i int) string {
+		return fmt.Sprintf("Paragraph %d. Rip currents pull swimmers away from the shore; swim parallel to the beach and wave for help.", i)
+	}
+	var ratios []float64
+	for d := range 8 {
+		var body []string
+		for i := range 6 {
+			body = append(body, para(d*10+i))
+		}
+		doc := schema.Document{Path: fmt.Sprintf("safety/doc-%d.md", d), Title: fmt.Sprintf("Rips %d", d), Lang: schema.LangEN, Kind: schema.KindSafety,
+			Text: fmt.Sprintf("# Rips %d\n\n%s\n", d, strings.Join(body, "\n\n"))}
+		server := h.Route(doc.Path)
+		var first float64
+		for i := range 3 {
+			c := schema.Chunk{DocPath: doc.Path, Lang: schema.LangEN, Element: schema.ElementParagraph, SectionPath: []string{"What to do"}, Order: i, Text: body[i]}
+			before := usageOf(h)
+			if _, err := h.Header(OnServer(ctx, server), doc, c); err != nil {
+				t.Fatal(err)
+			}
+			after := usageOf(h)
+			secs, tokens := after.PromptSeconds-before.PromptSeconds, after.PromptTokens-before.PromptTokens
+			t.Logf("document %d on server %d, chunk %d: %d prompt tokens, prompt eval %.1f ms", d, server, i, tokens, 1000*secs)
+			if i == 0 {
+				first = secs
+			} else if first > 0 {
+				ratios = append(ratios, secs/first)
+			}
+		}
+	}
+	eps := h.Stats().Endpoints
+	if len(eps) != 2 || eps[0].Calls == 0 || eps[1].Calls == 0 {
+		t.Errorf("got endpoints %+v, want both servers to have documents", eps)
+	}
+	slices.Sort(ratios)
+	if len(ratios) == 0 || ratios[len(ratios)/2] > 0.5 {
+		t.Errorf("got later chunks' prompt eval at %v of their document's first, want the median under 0.5 (the cache holding the document)", ratios)
+	}
+	// What each server's log says of its prompt cache (OLLAMA_DEBUG):
+	// the prompt's tokens it found in the slot ("used") and read anew.
+	for _, run := range []string{os.Getenv("INGEST_OLLAMA_RUN"), os.Getenv("INGEST_OLLAMA_RUN2")} {
+		b, err := os.ReadFile(filepath.Join(run, "server.log"))
+		if err != nil {
+			continue
+		}
+		for _, l := range strings.Split(string(b), "\n") {
+			if strings.Contains(l, "loading cache slot") && !strings.Contains(l, "prompt=0 ") {
+				t.Logf("%s: %s", filepath.Base(run), l[strings.Index(l, "msg="):])
+			}
+		}
+	}
+}
+
+func usageOf(h *ModelHeaders) schema.Usage {
+	if u := h.Stats().Usage; u != nil {
+		return *u
+	}
+	return schema.Usage{}
 }
