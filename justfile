@@ -97,9 +97,10 @@ bench-shards corpus="corpus/ocean" shards="4" config="": build
     t "merge" {{bin}} merge --parts "$w/parts" --shards {{shards}} --out "$w/merged" --quiet
     for f in chunks.parquet thresholds.md; do cmp "$w/single/$f" "$w/merged/$f"; done && echo "merged = single run, byte for byte (chunks.parquet, thresholds.md)"
 
-# The model-server benchmarks against the fake at a fixed latency: wall time over the ideal (about 4 minutes).
+# The model-server benchmarks against the fake (about 10 minutes): on the shipped corpus and otel-pt (when ../shared is beside the clone) with 1, 2 and 4 servers of 1 and 8 slots, calls per chunk, prefix-cache share, documents split across servers, num_ctx values, calls waiting a slot and wall/ideal (ModelCalls); a 50× slower server (SlowEndpoint); fixed calls in flight (ModelPipeline); the embedding client.
 bench-models:
-    go test -run '^$' -bench 'ModelPipeline' -benchtime 1x ./stages
+    go test -run '^$' -bench 'ModelCalls' -benchtime 1x -timeout 30m ./stages
+    go test -run '^$' -bench 'SlowEndpoint|ModelPipeline' -benchtime 1x ./stages
     go test -run '^$' -bench 'EmbedThroughput' -benchtime 200x ./models
 
 # Retrieval quality of the shipped corpus's snapshot on its golden questions (recall@k, MRR).
