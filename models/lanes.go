@@ -40,18 +40,38 @@ var _ Lanes = (*ModelHeaders)(nil)
 
 type serverKey struct{}
 
+// routed is where the runner sent a call: the server, and the document's
+// key, so a call that server cannot take fails over where Route sends the
+// document next.
+type routed struct {
+	server int
+	key    string
+}
+
 // OnServer sends the calls made with the returned context to server i of
 // the writer, when it can take them (the pool fails over otherwise).
 func OnServer(ctx context.Context, i int) context.Context {
-	return context.WithValue(ctx, serverKey{}, i)
+	return context.WithValue(ctx, serverKey{}, routed{server: i})
+}
+
+// ForDocument is OnServer for a call of the document key: when server i
+// cannot take it, it goes where Route sends the document now.
+func ForDocument(ctx context.Context, key string, i int) context.Context {
+	return context.WithValue(ctx, serverKey{}, routed{server: i, key: key})
 }
 
 // serverOf is the server OnServer named; -1: any.
 func serverOf(ctx context.Context) int {
-	if i, ok := ctx.Value(serverKey{}).(int); ok {
-		return i
+	if r, ok := ctx.Value(serverKey{}).(routed); ok {
+		return r.server
 	}
 	return -1
+}
+
+// documentOf is the document ForDocument named ("": none).
+func documentOf(ctx context.Context) string {
+	r, _ := ctx.Value(serverKey{}).(routed)
+	return r.key
 }
 
 // router is the routing side of a writer's server: a pool, or one server

@@ -164,6 +164,11 @@ func (p *pool) pick(ctx context.Context, model string, kind callKind) (e *endpoi
 	if kind == chatCall {
 		prefer = serverOf(ctx) // the runner routes a document's calls (pool_route.go)
 	}
+	if key := documentOf(ctx); prefer >= 0 && key != "" {
+		if ok, _ := p.healthy(prefer); !ok {
+			prefer = p.route(key) // where the runner will send the document's next calls
+		}
+	}
 	for range len(p.eps) {
 		e, trial := p.choose(kind, prefer)
 		prefer = -1 // not checked, or left out: another

@@ -34,6 +34,10 @@ const (
 	// hedgeCheck is how often a trial started before any latency was known
 	// looks again for one to hedge against.
 	hedgeCheck = 10 * time.Millisecond
+	// minHedgeWait is the shortest wait before a trial is hedged: below it
+	// the wait is the client's own load (a busy machine), not the
+	// server's, and a hedge would take a healthy server out.
+	minHedgeWait = 100 * time.Millisecond
 )
 
 // choose takes the endpoint a call of kind should go to, and counts it in
@@ -158,7 +162,7 @@ func (p *pool) hedgeTarget(e *endpoint, kind callKind, take bool) (*endpoint, ti
 		best.calls++
 		best.hedges++
 	}
-	return best, hedgeFactor * best.lat[kind]
+	return best, max(hedgeFactor*best.lat[kind], minHedgeWait)
 }
 
 type reply[T any] struct {

@@ -6,8 +6,10 @@ import (
 )
 
 // slowFactor: an endpoint whose chat latency is this many times the best
-// known one's, or whose trial call was hedged (it took hedgeFactor times
-// the best), is slow: documents are not routed to it (those it holds move),
+// known one's is slow: new documents are not routed to it (those it holds
+// stay: a latency measured on a busy machine swings, and a document moved
+// pays its prefix again). One whose trial call was hedged (it took
+// hedgeFactor times the best) takes no call at all: its documents move,
 // until reexplore gives it a trial again.
 const slowFactor = 3
 
@@ -33,7 +35,7 @@ func (p *pool) slots(i int) int {
 func (p *pool) route(key string) int {
 	best, bestScore := -1, uint64(0)
 	for i, e := range p.eps {
-		if ok, _ := p.healthy(i); !ok {
+		if ok, _ := p.healthy(i); !ok || p.slow(i) {
 			continue
 		}
 		h := fnv.New64a()
@@ -53,10 +55,12 @@ func (p *pool) route(key string) int {
 }
 
 // healthy reports whether endpoint i takes chat calls now: in the run, not
-// resting and not slow; one at a time while it is on probation after a
-// failure, or while its latency is not known and another's is (a trial,
-// hedged by poolCall). When every endpoint rests, the one whose rest ends
-// first takes one call, so the retrier's errors are real ones.
+// resting, its last trial not hedged; one at a time while it is on
+// probation after a failure, or while its latency is not known and
+// another's is (a trial, hedged by poolCall). When every endpoint rests,
+// the one whose rest ends first takes one call, so the retrier's errors are
+// real ones. A slow endpoint still takes the calls of its documents; route
+// gives it no new one.
 func (p *pool) healthy(i int) (bool, int) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
@@ -70,7 +74,7 @@ func (p *pool) healthy(i int) (bool, int) {
 			return true, 1
 		}
 		return false, 0
-	case p.slowLocked(e, chatCall, now):
+	case p.abandonedLocked(e, chatCall, now):
 		return false, 0
 	case e.fails > 0:
 		return true, 1
@@ -78,6 +82,19 @@ func (p *pool) healthy(i int) (bool, int) {
 		return true, 1
 	}
 	return true, 0
+}
+
+// slow reports whether endpoint i is slow for chat calls.
+func (p *pool) slow(i int) bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.slowLocked(p.eps[i], chatCall, p.now())
+}
+
+// abandonedLocked reports whether e's last trial of kind was hedged, and
+// not long ago; p.mu is held.
+func (p *pool) abandonedLocked(e *endpoint, kind callKind, now time.Time) bool {
+	return e.abandoned[kind] && now.Sub(e.sampled[kind]) < reexplore
 }
 
 // slowLocked reports whether e is slow for calls of kind; p.mu is held.

@@ -284,9 +284,11 @@ func TestPoolReference(t *testing.T) {
 
 // TestPoolLatency: a server fifty times slower than the other gets calls
 // in proportion to its speed (at this load, almost none), and its trial
-// call is answered by the fast one too, so no call waits out its latency.
+// call is answered by the fast one too, so no call waits out its latency
+// (a trial is hedged after minHedgeWait at least: the slow one's latency
+// is above it).
 func TestPoolLatency(t *testing.T) {
-	fast, slow := newStub("fast", "sha256:1", time.Millisecond), newStub("slow", "sha256:1", 50*time.Millisecond)
+	fast, slow := newStub("fast", "sha256:1", 5*time.Millisecond), newStub("slow", "sha256:1", 250*time.Millisecond)
 	p, _ := testPool(t, slow, fast)
 	if fails := chatN(p, 400, 4); fails != 0 {
 		t.Fatalf("%d calls failed", fails)

@@ -50,7 +50,8 @@ type dispatcher struct {
 // docLane is one document's place in the dispatcher.
 type docLane struct {
 	key      string
-	server   int // -1 until its first chunk is admitted
+	server   int  // -1 until its first chunk is admitted, or while it is routed again
+	started  bool // a chunk of it was admitted: it moves only when its server is out
 	inflight int
 	waiting  int
 }
@@ -168,8 +169,8 @@ func (d *dispatcher) grant() {
 		// not started yet may still go elsewhere).
 		rounds := slices.Clone(d.inflight)
 		for _, t := range d.waiting {
-			if t.doc.server >= 0 {
-				rounds[t.doc.server]++
+			if t.doc.started {
+				rounds[route(t.doc)]++
 			}
 		}
 		load := make([]float64, n)
@@ -200,7 +201,7 @@ func (d *dispatcher) pick(s int, widths []int, load []float64, route func(*docLa
 	slots := d.lanes.Documents(s)
 	for i, t := range d.waiting {
 		r := route(t.doc)
-		started := t.doc.server >= 0
+		started := t.doc.started
 		switch {
 		case r == s && started && t.doc.inflight < d.share(t.doc, slots):
 			return i
@@ -253,7 +254,7 @@ func (d *dispatcher) share(doc *docLane, slots int) int {
 func (d *dispatcher) admit(i, s int) {
 	t := d.waiting[i]
 	d.waiting = slices.Delete(d.waiting, i, i+1)
-	t.doc.server = s
+	t.doc.server, t.doc.started = s, true
 	t.doc.waiting--
 	t.doc.inflight++
 	d.inflight[s]++

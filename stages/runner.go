@@ -205,7 +205,7 @@ func (r *run) callSlot(path string) func(context.Context) (context.Context, func
 		if !ok {
 			return ctx, nil, ctx.Err()
 		}
-		return models.OnServer(ctx, s), func() { r.dispatch.release(doc, s) }, nil
+		return models.ForDocument(ctx, path, s), func() { r.dispatch.release(doc, s) }, nil
 	}
 }
 
