@@ -64,6 +64,7 @@ type endpoint struct {
 	sampled   [2]time.Time     // when lat was last measured
 	abandoned [2]bool          // its last trial was not waited for: lat is a lower bound
 	hedges    int              // calls it took for another endpoint's trial that was too slow
+	hedging   int              // of those, in flight
 	slots     int              // what it says of its own parallelism (0: nothing)
 }
 

@@ -147,8 +147,8 @@ func (p *pool) hedgeTarget(e *endpoint, kind callKind, take bool) (*endpoint, ti
 	now := p.now()
 	var best *endpoint
 	for _, f := range p.eps {
-		if f == e || f.out != "" || now.Before(f.downUntil) || f.fails > 0 || !p.knownLocked(f, kind, now) {
-			continue
+		if f == e || f.out != "" || now.Before(f.downUntil) || f.fails > 0 || !p.knownLocked(f, kind, now) || f.hedging > 0 {
+			continue // one hedge at a time on an endpoint: trials on several servers at once must not pile up on the fastest
 		}
 		if best == nil || f.lat[kind]*time.Duration(f.inflight+1) < best.lat[kind]*time.Duration(best.inflight+1) {
 			best = f
@@ -161,6 +161,7 @@ func (p *pool) hedgeTarget(e *endpoint, kind callKind, take bool) (*endpoint, ti
 		best.inflight++
 		best.calls++
 		best.hedges++
+		best.hedging++
 	}
 	return best, max(hedgeFactor*best.lat[kind], minHedgeWait)
 }
@@ -240,7 +241,13 @@ func poolCall[T any](p *pool, ctx context.Context, model string, kind callKind, 
 		if f == nil {
 			continue
 		}
-		go func() { answers <- apart(f) }()
+		go func() {
+			a := apart(f)
+			p.mu.Lock()
+			f.hedging--
+			p.mu.Unlock()
+			answers <- a
+		}()
 		a := <-answers
 		if a.err != nil { // the first to answer failed: the other may not
 			a = <-answers
