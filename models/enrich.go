@@ -52,6 +52,7 @@ type chatAnswer struct {
 	Content string
 	Usage   schema.Usage // Calls 1 when the server counted the call's tokens
 	Times   serverTimes
+	from    int // the pool's endpoint that answered (0 for a server alone): a hedge's answer is another server's
 }
 
 // serverTimes are what a server says of a call's time (zero: nothing).
@@ -215,7 +216,9 @@ func (h *ModelHeaders) ask(ctx context.Context, msgs []chatMessage) (string, err
 		done := h.measure(ctx)
 		var err error
 		a, err = h.server.chat(ctx, req)
-		done(err == nil, a.Times)
+		// An answer from another server than the one the call was sent
+		// to (a trial's hedge, a failover) says nothing of that one.
+		done(err == nil && (serverOf(ctx) < 0 || a.from == serverOf(ctx)), a.Times)
 		return err
 	})
 	if err != nil {

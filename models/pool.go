@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -139,11 +140,15 @@ func (p *pool) usable(e *endpoint) bool {
 }
 
 func (p *pool) chat(ctx context.Context, req chatRequest) (chatAnswer, error) {
-	return poolCall(p, ctx, req.Model, chatCall, func(ctx context.Context, s modelServer) (chatAnswer, error) { return s.chat(ctx, req) })
+	return poolCall(p, ctx, req.Model, chatCall, func(ctx context.Context, e *endpoint) (chatAnswer, error) {
+		a, err := e.srv.chat(ctx, req)
+		a.from = slices.Index(p.eps, e)
+		return a, err
+	})
 }
 
 func (p *pool) embed(ctx context.Context, req embedRequest) (embedResult, error) {
-	return poolCall(p, ctx, req.Model, embedCall, func(ctx context.Context, s modelServer) (embedResult, error) { return s.embed(ctx, req) })
+	return poolCall(p, ctx, req.Model, embedCall, func(ctx context.Context, e *endpoint) (embedResult, error) { return e.srv.embed(ctx, req) })
 }
 
 // named adds the endpoint to an error, so a message says which server.

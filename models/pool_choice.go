@@ -180,7 +180,7 @@ type reply[T any] struct {
 // other call's answer is dropped when it comes (each still measures its
 // endpoint). This and the start-up ping are the only goroutines outside the
 // runner: the runner cannot know which server a call went to.
-func poolCall[T any](p *pool, ctx context.Context, model string, kind callKind, call func(context.Context, modelServer) (T, error)) (T, error) {
+func poolCall[T any](p *pool, ctx context.Context, model string, kind callKind, call func(context.Context, *endpoint) (T, error)) (T, error) {
 	e, trial, err := p.pick(ctx, model, kind)
 	if err != nil {
 		var zero T
@@ -188,7 +188,7 @@ func poolCall[T any](p *pool, ctx context.Context, model string, kind callKind, 
 	}
 	run := func(ctx context.Context, e *endpoint) reply[T] {
 		start := time.Now()
-		out, err := call(ctx, e.srv)
+		out, err := call(ctx, e)
 		if err == nil {
 			p.measured(e, kind, time.Since(start))
 		}

@@ -170,6 +170,11 @@ func (l *limiter) end(c sent, now time.Time, ok bool, told serverTimes) {
 func (l *limiter) slots(w int, est float64) int {
 	p := float64(l.prevWidth)
 	switch {
+	case est < 1.5:
+		// One slot: one call waiting keeps it from idling between two, and
+		// the waiting call is the next chunk of the same document (the
+		// server is given one at a time), so it finds its prefix there.
+		return min(w, 2)
 	case est < p:
 		return max(1, int(est+0.5))
 	case est < 1.5*p:

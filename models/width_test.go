@@ -82,8 +82,8 @@ func TestLimiter(t *testing.T) {
 		slots, cap, want int
 		told             time.Duration // what the server says each call took (0: nothing)
 	}{
-		{1, 32, 1, 0}, {2, 32, 2, 0}, {8, 32, 8, 0}, {12, 32, 12, 0}, {64, 32, 32, 0}, {8, 4, 4, 0},
-		{1, 32, 1, service}, {8, 32, 8, service},
+		{1, 32, 2, 0}, {2, 32, 2, 0}, {8, 32, 8, 0}, {12, 32, 12, 0}, {64, 32, 32, 0}, {8, 4, 4, 0},
+		{1, 32, 2, service}, {8, 32, 8, service}, // one slot: one call waiting
 	}
 	for _, tc := range tests {
 		t.Run(fmt.Sprintf("slots=%d/cap=%d/told=%v", tc.slots, tc.cap, tc.told > 0), func(t *testing.T) {
@@ -116,7 +116,7 @@ func TestLimiter(t *testing.T) {
 		}
 		return d
 	}
-	for _, slots := range []int{1, 8} {
+	for _, slots := range []int{2, 8} {
 		if got, queued := simulateBy(newLimiter(DefaultStartWidth, 32), slots, 400, jitter, true); got < slots || got > slots+1 || queued > slots {
 			t.Errorf("jittered, %d slots: got width %d, %d waiting at once; want %d (or one more: the measure's noise), at most %d", slots, got, queued, slots, slots)
 		}
