@@ -33,6 +33,11 @@ const (
 	// its calls took: answers are compared with the fastest, and calls
 	// differ that much in length without waiting.
 	queueRatioUntold = 1.5
+	// roomyRatio: answers this close to the time the server worked on
+	// them waited for nothing: the server has a slot a call, and gets a
+	// document a slot (Documents). Between it and queueRatio a round says
+	// too little to split documents over.
+	roomyRatio = 1.15
 	// busyShare is how much of a round the width must have been filled
 	// for the round to say anything of the server (not of a run that had
 	// too few calls to send).
@@ -217,7 +222,9 @@ func (l *limiter) judge(now time.Time) {
 		l.width, l.settled = l.slots(w, float64(w)*float64(work)/float64(mean)), true
 		return
 	}
-	l.roomy = true
+	if float64(mean) <= roomyRatio*float64(work) {
+		l.roomy = true
+	}
 	switch {
 	case l.settled:
 	case l.prevWidth > 0 && rate < gainFloor*l.prevRate:
