@@ -150,7 +150,7 @@ func TestReadmeConfig(t *testing.T) {
 // spelt out too, and a key it leaves out is not, though its value is the
 // same.
 func TestIsSet(t *testing.T) {
-	f, err := Parse([]byte("llm_concurrency: 2\nchunk:\n  max: 700\npush: {tasks: 4}\n"))
+	f, err := Parse([]byte("llm_concurrency: 0\nchunk:\n  max: 700\npush: {tasks: 4}\n"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,8 +8,9 @@ import (
 
 // PerServer gives the calls in flight the config leaves to its defaults
 // (llm_concurrency, embed_concurrency) one default's worth for each server
-// the backends of bc spread their calls over: two a server, what one
-// Ollama serves at once, so N servers get N times the slots. set reports
+// the backends of bc spread their calls over: two embedding batches a
+// server, what one Ollama serves at once and one waiting, so N servers get
+// N times the slots; header calls are learned per server (the default, 0). set reports
 // whether a key was set, by the config file or a flag: a number chosen is
 // kept as given, whatever it is, and never compared with the default to
 // guess.

@@ -7,7 +7,8 @@ import (
 )
 
 // TestPerServer: a default is scaled to the servers of its backend, a set
-// value is kept as it is (the default's value too).
+// value is kept as it is (the default's value too); header calls left to
+// their default (0) are learned per server.
 func TestPerServer(t *testing.T) {
 	three := "http://a:1,http://b:1,http://c:1"
 	tests := []struct {
@@ -16,11 +17,11 @@ func TestPerServer(t *testing.T) {
 		set        []string
 		llm, embed int
 	}{
-		{"offline", models.BackendConfig{LLM: "none", Embedder: "builtin", OllamaHost: three}, nil, 2, 2},
-		{"three ollama servers", models.BackendConfig{LLM: "ollama:m", Embedder: "ollama:e", OllamaHost: three}, nil, 6, 6},
-		{"three openai servers for headers, one ollama", models.BackendConfig{LLM: "openai:m", Embedder: "ollama:e", OpenAIBaseURL: three}, nil, 6, 2},
-		{"set", models.BackendConfig{LLM: "ollama:m", Embedder: "ollama:e", OllamaHost: three}, []string{"llm_concurrency", "embed_concurrency"}, 2, 2},
-		{"one set", models.BackendConfig{LLM: "ollama:m", Embedder: "ollama:e", OllamaHost: three}, []string{"embed_concurrency"}, 6, 2},
+		{"offline", models.BackendConfig{LLM: "none", Embedder: "builtin", OllamaHost: three}, nil, 0, 2},
+		{"three ollama servers", models.BackendConfig{LLM: "ollama:m", Embedder: "ollama:e", OllamaHost: three}, nil, 0, 6},
+		{"three ollama servers for embeddings, one openai", models.BackendConfig{LLM: "openai:m", Embedder: "ollama:e", OllamaHost: three}, nil, 0, 6},
+		{"set", models.BackendConfig{LLM: "ollama:m", Embedder: "ollama:e", OllamaHost: three}, []string{"llm_concurrency", "embed_concurrency"}, 0, 2},
+		{"one set", models.BackendConfig{LLM: "ollama:m", Embedder: "ollama:e", OllamaHost: three}, []string{"embed_concurrency"}, 0, 2},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

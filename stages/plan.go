@@ -31,7 +31,14 @@ type PlanResult struct {
 	EmbedCost   *Cost               `json:"embedding_cost,omitempty"` // the embedding calls a model server would answer
 	Diagnostics []schema.Diagnostic `json:"diagnostics"`
 	Seconds     float64             `json:"seconds"`
+
+	headers models.HeaderWriter // what the plan counted with (Models)
+	embed   models.Embedder
 }
+
+// Models are the header writer and embedder the plan counted with, as the
+// run would open them: a caller measures their servers' rates with them.
+func (p *PlanResult) Models() (models.HeaderWriter, models.Embedder) { return p.headers, p.embed }
 
 // Cost is what one model's calls would cost: the same figures report.json
 // records as the servers count them (artifacts.ModelReport's usage), so a
@@ -127,7 +134,7 @@ func Plan(ctx context.Context, cfg Config, target artifacts.Target, opt Options)
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	r.errs.cancel = cancel
-	p := &PlanResult{Diagnostics: append([]schema.Diagnostic{}, r.setup...)}
+	p := &PlanResult{Diagnostics: append([]schema.Diagnostic{}, r.setup...), headers: r.headers, embed: r.embed}
 	if r.prev != nil {
 		p.Previous = r.prev.Dir
 	}

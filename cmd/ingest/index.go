@@ -263,7 +263,7 @@ func plan(ctx context.Context, cmd *cli.Command, cfg stages.Config, target artif
 	if err != nil {
 		return fmt.Errorf("plan: %w", err)
 	}
-	if err := planRates(ctx, cmd, p, opts); err != nil {
+	if err := planRates(ctx, cmd, p); err != nil {
 		return fmt.Errorf("plan: %w", err)
 	}
 	if cmd.Bool("json") {

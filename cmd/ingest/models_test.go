@@ -360,7 +360,8 @@ func TestPoolOddServer(t *testing.T) {
 }
 
 // TestConcurrencyWasSet: with three servers, the calls in flight a run
-// leaves to its defaults are 2 a server, 6; a number the config file sets
+// leaves to its defaults are learned per server for headers (0: none
+// fixed) and 2 a server, 6, for embeddings; a number the config file sets
 // is kept as set, whatever it is, the default's value too (llm_concurrency:
 // 2 made 6 when "set" was guessed by comparing with the default), and so
 // is a flag's. ingest config prints what index runs with.
@@ -385,7 +386,7 @@ func TestConcurrencyWasSet(t *testing.T) {
 		flags      []string
 		llm, embed int
 	}{
-		{"left to the defaults", []string{"--config", empty}, 6, 6},
+		{"left to the defaults", []string{"--config", empty}, 0, 6}, // header calls in flight learned per server
 		{"the defaults spelt out in the file", []string{"--config", spelt}, 2, 2},
 		{"a flag", []string{"--llm-concurrency", "2"}, 2, 6},
 		{"a flag over the file", []string{"--config", spelt, "--embed-concurrency", "5"}, 2, 5},

@@ -16,9 +16,10 @@ import (
 
 // planRates estimates the plan's time: at --plan-rate, or at the rates
 // --probe measures with one call to each server.
-func planRates(ctx context.Context, cmd *cli.Command, p *stages.PlanResult, opts stages.Options) error {
+func planRates(ctx context.Context, cmd *cli.Command, p *stages.PlanResult) error {
+	headers, embedder := p.Models()
 	servers := 1
-	if l, ok := opts.Headers.(models.Lanes); ok {
+	if l, ok := headers.(models.Lanes); ok {
 		servers = l.Servers()
 	}
 	embedServers := models.Endpoints(cmd.String("ollama-host"))
@@ -44,14 +45,14 @@ func planRates(ctx context.Context, cmd *cli.Command, p *stages.PlanResult, opts
 	if !cmd.Bool("probe") {
 		return nil
 	}
-	if h, ok := opts.Headers.(*models.ModelHeaders); ok && p.HeaderCost != nil {
+	if h, ok := headers.(*models.ModelHeaders); ok && p.HeaderCost != nil {
 		rates, err := h.ProbeRates(ctx)
 		if err != nil {
 			return err
 		}
 		p.HeaderCost.Estimate(meanRate(rates, servers))
 	}
-	if e, ok := opts.Embedder.(*models.ModelEmbedder); ok && p.EmbedCost != nil {
+	if e, ok := embedder.(*models.ModelEmbedder); ok && p.EmbedCost != nil {
 		r, err := e.ProbeRate(ctx)
 		if err != nil {
 			return err
