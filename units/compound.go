@@ -1,6 +1,10 @@
 package units
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/ocean-safety/ingest/units/numeral"
+)
 
 // maxParts bounds a compound: "3 yards 2 ft 4 inches" has three.
 const maxParts = 3
@@ -31,33 +35,33 @@ func (p *parser) compound(k int) int {
 		if at < 0 {
 			break
 		}
-		n, ok := p.numeralAt(at)
+		n, ok := p.numerals.At(at)
 		if !ok {
 			break
 		}
-		n.inchy = true
+		n.Inchy = true
 		d, _, uEnd := p.unitAfter(n)
 		if d == nil {
 			if sub := p.implicitPart(last, parts, n, j); sub != nil {
-				f.q.Value += n.value * sub.factor / first.factor
-				end = n.end
+				f.q.Value += n.Value * sub.factor / first.factor
+				end = n.End
 			}
 			break
 		}
 		if d.dim != Length || d.scale != linear || d.factor >= last.factor || p.vetoed(n, d, at, uEnd) {
 			break
 		}
-		if last.factor == factorFoot && d.factor == factorInch && n.value >= 12 {
+		if last.factor == factorFoot && d.factor == factorInch && n.Value >= 12 {
 			if last.rules&prime != 0 { // "2' 30"" is a time, not a height
 				p.found = p.found[:k]
 				return uEnd
 			}
 			break
 		}
-		f.q.Value += n.value * d.factor / first.factor
+		f.q.Value += n.Value * d.factor / first.factor
 		end, last = uEnd, d
 	}
-	if end < len(p.text) && isDigit(p.text[end]) && end == f.q.End {
+	if end < len(p.text) && numeral.IsDigit(p.text[end]) && end == f.q.End {
 		p.found = p.found[:k] // "1m7x": the glued digits were not a part
 		return end
 	}
@@ -74,7 +78,7 @@ func (p *parser) joinerAt(end int, last *unitDef) (int, joiner) {
 	switch {
 	case end >= len(t):
 		return -1, glued
-	case isDigit(t[end]):
+	case numeral.IsDigit(t[end]):
 		if last.rules&gluedPart != 0 {
 			return end, glued
 		}
@@ -86,7 +90,7 @@ func (p *parser) joinerAt(end int, last *unitDef) (int, joiner) {
 	case p.pt && strings.HasPrefix(t[end:], " e "):
 		return end + 3, and
 	}
-	if w := spaceWidth(t, end); w > 0 {
+	if w := numeral.SpaceWidth(t, end); w > 0 {
 		return end + w, space
 	}
 	return -1, glued
@@ -104,15 +108,15 @@ var (
 // look like a height's: whole inches below 12, two-digit centimetres, and
 // nothing after it that makes it a count of something else ("2 m 15
 // seconds").
-func (p *parser) implicitPart(last *unitDef, parts int, n numeral, j joiner) *unitDef {
-	if !n.integer || n.kilo || !p.partEnds(n.end) {
+func (p *parser) implicitPart(last *unitDef, parts int, n numeral.Numeral, j joiner) *unitDef {
+	if !n.Integer || n.Kilo || !p.partEnds(n.End) {
 		return nil
 	}
 	switch {
-	case last.factor == factorFoot && (j == glued || j == space) && n.value < 12:
+	case last.factor == factorFoot && (j == glued || j == space) && n.Value < 12:
 		return &inchPart
-	case last.factor == factorUnity && parts == 1 && n.value >= 10 && n.value < 100 &&
-		(j == glued || j == space || j == and && p.pt) && (n.words || n.end-n.start == 2):
+	case last.factor == factorUnity && parts == 1 && n.Value >= 10 && n.Value < 100 &&
+		(j == glued || j == space || j == and && p.pt) && (n.Words || n.End-n.Start == 2):
 		return &centimetrePart
 	}
 	return nil
@@ -134,13 +138,13 @@ func (p *parser) partEnds(end int) bool {
 	if end >= len(t) {
 		return true
 	}
-	if w := spaceWidth(t, end); w > 0 {
+	if w := numeral.SpaceWidth(t, end); w > 0 {
 		s := end + w
-		if s >= len(t) || !isASCIILetter(t[s]) && !wordByteAt(t, s) {
+		if s >= len(t) || !numeral.IsASCIILetter(t[s]) && !numeral.WordByteAt(t, s) {
 			return true
 		}
-		e := wordEnd(t, s)
+		e := numeral.WordEnd(t, s)
 		return partFollowers[lowerASCII(t[s:e])]
 	}
-	return !wordByteAt(t, end) && t[end] != '/' && t[end] != '-'
+	return !numeral.WordByteAt(t, end) && t[end] != '/' && t[end] != '-'
 }

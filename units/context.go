@@ -3,6 +3,8 @@ package units
 import (
 	"strings"
 	"unicode/utf8"
+
+	"github.com/ocean-safety/ingest/units/numeral"
 )
 
 // context names the words around a number that make a unit's spelling
@@ -98,7 +100,7 @@ var (
 
 // vetoed reports whether the unit d spelled at text[uStart:uEnd] after
 // numeral n means something else here.
-func (p *parser) vetoed(n numeral, d *unitDef, uStart, uEnd int) bool {
+func (p *parser) vetoed(n numeral.Numeral, d *unitDef, uStart, uEnd int) bool {
 	t := p.text
 	if d.dim == Length && areaWords[lowerASCII(p.wordAfter(uEnd))] {
 		return true // "19 quilômetros quadrados", "2 metros cúbicos"
@@ -110,7 +112,7 @@ func (p *parser) vetoed(n numeral, d *unitDef, uStart, uEnd int) bool {
 	case anyContext:
 		return false
 	case coulomb, farad:
-		if before, _ := prevWord(t, n.start); labelWords[lowerASCII(before)] {
+		if before, _ := prevWord(t, n.Start); labelWords[lowerASCII(before)] {
 			return true
 		}
 	case knotAbbrev:
@@ -118,20 +120,20 @@ func (p *parser) vetoed(n numeral, d *unitDef, uStart, uEnd int) bool {
 			return true // kilonewtons
 		}
 	case million:
-		if millionNouns[p.nounAfter(uEnd)] || p.currencyNear(n.start, uEnd) {
+		if millionNouns[p.nounAfter(uEnd)] || p.currencyNear(n.Start, uEnd) {
 			return true
 		}
-		if uStart > n.end {
+		if uStart > n.End {
 			return false // "40 m" spaced is metres unless it counts a noun
 		}
 	case body:
-		if !n.words || n.value > 2 {
+		if !n.Words || n.Value > 2 {
 			return false
 		}
-		before, _ := prevWord(t, n.start)
+		before, _ := prevWord(t, n.Start)
 		return bodyBefore[lowerASCII(before)] || bodyAfter[lowerASCII(p.wordAfter(uEnd))]
 	}
-	return p.near(n.start, uEnd, contextWords[d.context])
+	return p.near(n.Start, uEnd, contextWords[d.context])
 }
 
 // currencyNear reports whether a currency sign sits within contextWindow
@@ -154,11 +156,11 @@ func (p *parser) nounAfter(end int) string {
 // wordAfter is the word after the space at t[end], or "".
 func (p *parser) wordAfter(end int) string {
 	t := p.text
-	w := spaceWidth(t, end)
+	w := numeral.SpaceWidth(t, end)
 	if w == 0 {
 		return ""
 	}
-	return t[end+w : wordEnd(t, end+w)]
+	return t[end+w : numeral.WordEnd(t, end+w)]
 }
 
 // near reports whether a word of l sits within contextWindow bytes of
@@ -207,22 +209,22 @@ func (l *wordList) in(t string, lo, hi int) bool {
 				continue
 			}
 		}
-		if !wordByteAt(t, i) || i > lo && wordByteAt(t, i-1) && c < utf8.RuneSelf {
+		if !numeral.WordByteAt(t, i) || i > lo && numeral.WordByteAt(t, i-1) && c < utf8.RuneSelf {
 			i++
 			continue
 		}
-		e := wordEnd(t, i)
+		e := numeral.WordEnd(t, i)
 		if e == i {
 			i++
 			continue
 		}
-		if !l.first[asciiLower(c)] {
+		if !l.first[numeral.ASCIILower(c)] {
 			i = e
 			continue
 		}
 		n := min(e-i, maxListWord)
 		for k := 0; k < n; k++ {
-			buf[k] = asciiLower(t[i+k])
+			buf[k] = numeral.ASCIILower(t[i+k])
 		}
 		w := buf[:n]
 		if e-i <= maxListWord && l.whole[string(w)] {
@@ -247,6 +249,6 @@ var raceWords = words(
 
 // raceDistance reports whether a bare "5k" or "10K" is a race distance in
 // kilometres rather than thousands of something (5k views, 60k a year).
-func (p *parser) raceDistance(n numeral) bool {
-	return n.value >= 1 && n.value <= 100 && p.near(n.start, n.end, raceWords)
+func (p *parser) raceDistance(n numeral.Numeral) bool {
+	return n.Value >= 1 && n.Value <= 100 && p.near(n.Start, n.End, raceWords)
 }

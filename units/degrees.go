@@ -3,6 +3,8 @@ package units
 import (
 	"math"
 	"strings"
+
+	"github.com/ocean-safety/ingest/units/numeral"
 )
 
 // bareCelsiusMax is the largest bare English "degrees" read as Celsius when
@@ -130,7 +132,7 @@ func (p *parser) bareMax() float64 {
 func containsFold(s, sub string) bool {
 	first := sub[0]
 	for i := 0; i+len(sub) <= len(s); i++ {
-		if asciiLower(s[i]) == first && strings.EqualFold(s[i:i+len(sub)], sub) {
+		if numeral.ASCIILower(s[i]) == first && strings.EqualFold(s[i:i+len(sub)], sub) {
 			return true
 		}
 	}

@@ -4,8 +4,9 @@
 //
 // Parse is a hand-written scanner rather than a set of regular expressions:
 // it looks at each run of digits and each word once, reads a numeral in the
-// document's convention (decimal comma and thousands dot in Portuguese), and
-// accepts it only when a known unit follows. It is deliberately
+// document's convention (decimal comma and thousands dot in Portuguese; the
+// numerals are read by package units/numeral), and accepts it only when a
+// known unit follows. It is deliberately
 // conservative: a number without a clear unit (years, times, phone numbers,
 // list numbers, road markers) is never a quantity, and ambiguous spellings
 // ("in", "mi", "C", "m") are accepted only where they cannot be something

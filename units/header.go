@@ -2,6 +2,8 @@ package units
 
 import (
 	"strings"
+
+	"github.com/ocean-safety/ingest/units/numeral"
 )
 
 // UnitFromHeader returns the unit a table column header names, as written:
@@ -42,39 +44,39 @@ func (p *parser) cell(header string) {
 	if !ok {
 		return
 	}
-	if lo.end == end {
-		p.add(loStart, lo.end, p.cellValue(lo, loStart), d, header, 0)
+	if lo.End == end {
+		p.add(loStart, lo.End, p.cellValue(lo, loStart), d, header, 0)
 		return
 	}
-	cEnd, ok := connector(t, lo.end, loStart)
+	cEnd, ok := connector(t, lo.End, loStart)
 	if !ok {
 		return
 	}
 	hi, hiStart, ok := p.cellNumber(cEnd, d)
-	if !ok || hi.end != end {
+	if !ok || hi.End != end {
 		return
 	}
 	p.ranges++
-	p.add(loStart, lo.end, p.cellValue(lo, loStart), d, header, p.ranges)
-	p.add(hiStart, hi.end, p.cellValue(hi, hiStart), d, header, p.ranges)
+	p.add(loStart, lo.End, p.cellValue(lo, loStart), d, header, p.ranges)
+	p.add(hiStart, hi.End, p.cellValue(hi, hiStart), d, header, p.ranges)
 }
 
 // cellValue is the value of a cell's number, negative when a minus sign
 // starts it before the digits.
-func (p *parser) cellValue(n number, start int) float64 {
-	return signedValue(n.value(p.text), start < n.start)
+func (p *parser) cellValue(n numeral.Number, start int) float64 {
+	return signedValue(n.Value(p.text), start < n.Start)
 }
 
 // cellNumber reads a number, signed when d is a temperature, at t[i].
-func (p *parser) cellNumber(i int, d *unitDef) (number, int, bool) {
+func (p *parser) cellNumber(i int, d *unitDef) (numeral.Number, int, bool) {
 	t := p.text
 	digits := i
 	if d.dim == Temperature {
 		digits += signWidth(t, i)
 	}
-	if digits >= len(t) || !isDigit(t[digits]) {
-		return number{}, 0, false
+	if digits >= len(t) || !numeral.IsDigit(t[digits]) {
+		return numeral.Number{}, 0, false
 	}
-	n, ok := scanNumber(t, digits, p.pt)
+	n, ok := numeral.ScanNumber(t, digits, p.pt)
 	return n, i, ok
 }

@@ -4,6 +4,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/ocean-safety/ingest/units/numeral"
 )
 
 // connector reads what joins the two ends of a range, starting at pos right
@@ -12,10 +14,10 @@ import (
 // "entre" or "between" (lowerStart is where the lower end starts). It
 // returns the position after the connector and its trailing space.
 func connector(t string, pos, lowerStart int) (int, bool) {
-	i := pos + spaceWidth(t, pos)
+	i := pos + numeral.SpaceWidth(t, pos)
 	if w := dashWidth(t, i); w > 0 {
 		i += w
-		return i + spaceWidth(t, i), true
+		return i + numeral.SpaceWidth(t, i), true
 	}
 	if i == pos {
 		return 0, false
@@ -148,7 +150,7 @@ func (p *parser) linkEquivalents() {
 // restates reports whether t[from:to] opens a bracketed restatement.
 func (p *parser) restates(from, to int) bool {
 	t := p.text
-	i := from + spaceWidth(t, from)
+	i := from + numeral.SpaceWidth(t, from)
 	if i >= to || (t[i] != '(' && t[i] != '[') {
 		return false
 	}

@@ -1,15 +1,16 @@
 package units
 
 import (
+	"unicode"
 	"unicode/utf8"
+
+	"github.com/ocean-safety/ingest/units/numeral"
 )
 
 // Parse returns the quantities found in text, sorted by Start.
 func Parse(text string, opt Options) []Quantity {
-	p := parser{text: text, pt: opt.Lang == "pt", lexicon: &english}
-	if p.pt {
-		p.lexicon = &portuguese
-	}
+	pt := opt.Lang == "pt"
+	p := parser{text: text, pt: pt, numerals: numeral.NewParser(text, pt)}
 	p.scan()
 	if len(p.found) == 0 && opt.HeaderUnit != "" {
 		p.cell(opt.HeaderUnit)
@@ -34,8 +35,8 @@ type parser struct {
 	pt     bool
 	found  []found
 	ranges int // range ids handed out so far
-	// lexicon holds the number words of the text's language.
-	lexicon *lexicon
+	// numerals reads the numbers of the text in its language.
+	numerals numeral.Parser
 }
 
 // scan walks the text once. At each run of digits, each fraction
@@ -48,9 +49,9 @@ func (p *parser) scan() {
 	for i := 0; i < len(t); {
 		c := t[i]
 		switch {
-		case isDigit(c):
+		case numeral.IsDigit(c):
 			i = p.fromDigits(i)
-		case asciiLetters[c]:
+		case numeral.IsASCIILetter(c):
 			i = p.fromWord(i)
 		case c < utf8.RuneSelf:
 			i++
@@ -61,98 +62,73 @@ func (p *parser) scan() {
 }
 
 func (p *parser) fromDigits(i int) int {
-	n, skip, ok := p.digitNumeral(i)
+	n, skip, ok := p.numerals.Digits(i)
 	if !ok {
 		return skip
 	}
-	switch p.standing(i) {
-	case notNumber:
+	switch p.numerals.Standing(i) {
+	case numeral.NotNumber:
 		return skip
-	case afterPlus:
-		n.plus = true
+	case numeral.AfterPlus:
+		n.Plus = true
 	}
 	return p.quantityFrom(n)
 }
 
-// fromWord passes over the word starting at t[i] unless it may open a
-// number in words. It is the scanner's hottest path: one loop finds the
-// word's end and its first three letters, and only a word whose trigram is
-// a number word's reaches wordNumeral.
+// fromWord passes over the word starting at t[i] unless it opens a number
+// in words (numeral.Parser.Word).
 func (p *parser) fromWord(i int) int {
-	t := p.text
-	g, j := 0, i
-	for ; j < len(t) && asciiLetters[t[j]]; j++ {
-		if j-i < 3 {
-			g = g*28 + int(t[j]|0x20-'a')
-		}
-	}
-	run := j - i
-	if j < len(t) && t[j] >= utf8.RuneSelf {
-		j = wordEnd(t, j) // "três", "ondulação"
-	}
-	if i > 0 && t[i-1] != ' ' && wordByteAt(t, i-1) {
-		return j // the middle of a token: "5k", "v1a"
-	}
-	for k := run; k < 3; k++ {
-		if i+k < j {
-			g = g*28 + 26 // a letter beyond a–z
-		} else {
-			g = g*28 + 27 // the end of the word
-		}
-	}
-	if !p.lexicon.starts.has(g) {
+	n, j, ok := p.numerals.Word(i)
+	if !ok {
 		return j
 	}
-	if n, ok := p.wordNumeral(i, j); ok {
-		return max(j, p.quantityFrom(n))
-	}
-	return j
+	return max(j, p.quantityFrom(n))
 }
 
 func (p *parser) fromRune(i int) int {
-	if n, ok := p.vulgarNumeral(i); ok {
+	if n, ok := p.numerals.Vulgar(i); ok {
 		return p.quantityFrom(n)
 	}
 	r, size := utf8.DecodeRuneInString(p.text[i:])
-	if isLetter(r) {
-		return wordEnd(p.text, i)
+	if unicode.IsLetter(r) {
+		return numeral.WordEnd(p.text, i)
 	}
 	return i + size
 }
 
 // quantityFrom records the quantity or range that starts with numeral n
 // and returns where scanning resumes.
-func (p *parser) quantityFrom(n numeral) int {
+func (p *parser) quantityFrom(n numeral.Numeral) int {
 	d, uStart, uEnd := p.unitAfter(n)
 	if d == nil {
-		if n.oneOf {
-			return n.end
+		if n.OneOf {
+			return n.End
 		}
 		if end, ok := p.rangeFrom(n); ok {
 			return end
 		}
-		if n.kilo && p.raceDistance(n) {
-			p.add(n.start, n.end, n.value, &raceKilometre, p.text[n.end-1:n.end], 0)
+		if n.Kilo && p.raceDistance(n) {
+			p.add(n.Start, n.End, n.Value, &raceKilometre, p.text[n.End-1:n.End], 0)
 		}
-		return n.end
+		return n.End
 	}
-	if (n.plus && d.dim != Temperature) || p.vetoed(n, d, uStart, uEnd) {
+	if (n.Plus && d.dim != Temperature) || p.vetoed(n, d, uStart, uEnd) {
 		return uEnd
 	}
-	v := n.value
-	if n.kilo {
+	v := n.Value
+	if n.Kilo {
 		v *= 1000
 	}
-	start, neg := p.signed(n.start, d)
+	start, neg := p.signed(n.Start, d)
 	end := uEnd
 	if d.dim == Temperature {
 		if e, ok := p.belowZero(end); ok {
 			end, neg = e, true
 		}
 	}
-	if e, ok := p.andAHalf(end); ok && (n.integer || n.oneOf) {
+	if e, ok := p.andAHalf(end); ok && (n.Integer || n.OneOf) {
 		end, v = e, v+0.5
-	} else if n.oneOf {
+	} else if n.OneOf {
 		return uEnd // "a mile" alone is not a measurement
 	}
 	if neg {
@@ -168,14 +144,14 @@ func (p *parser) quantityFrom(n numeral) int {
 // rangeFrom reads "2–3 m", "2 to 3 m", "de 10 a 15 nós", "entre 15 e
 // 18 °C" and "six to eight feet": a bare numeral, a connector, and a
 // numeral with a unit that both ends share.
-func (p *parser) rangeFrom(lo numeral) (int, bool) {
+func (p *parser) rangeFrom(lo numeral.Numeral) (int, bool) {
 	t := p.text
-	cEnd, ok := connector(t, lo.end, lo.start)
+	cEnd, ok := connector(t, lo.End, lo.Start)
 	if !ok {
 		return 0, false
 	}
 	at := cEnd + signWidth(t, cEnd)
-	hi, ok := p.numeralAt(at)
+	hi, ok := p.numerals.At(at)
 	if !ok {
 		return 0, false
 	}
@@ -185,9 +161,9 @@ func (p *parser) rangeFrom(lo numeral) (int, bool) {
 	}
 	p.ranges++
 	unit := t[uStart:uEnd]
-	loStart, loNeg := p.signed(lo.start, d)
-	p.add(loStart, lo.end, signedValue(lo.value, loNeg), d, unit, p.ranges)
-	p.add(cEnd, uEnd, signedValue(hi.value, at > cEnd), d, unit, p.ranges)
+	loStart, loNeg := p.signed(lo.Start, d)
+	p.add(loStart, lo.End, signedValue(lo.Value, loNeg), d, unit, p.ranges)
+	p.add(cEnd, uEnd, signedValue(hi.Value, at > cEnd), d, unit, p.ranges)
 	return uEnd, true
 }
 
@@ -198,37 +174,21 @@ func signedValue(v float64, neg bool) float64 {
 	return v
 }
 
-// numeralAt reads a numeral at t[i], in digits, a fraction character or
-// words, or reports there is none.
-func (p *parser) numeralAt(i int) (numeral, bool) {
-	t := p.text
-	switch {
-	case i >= len(t):
-		return numeral{}, false
-	case isDigit(t[i]):
-		n, _, ok := p.digitNumeral(i)
-		return n, ok
-	case isASCIILetter(t[i]):
-		return p.wordNumeral(i, wordEnd(t, i))
-	}
-	return p.vulgarNumeral(i)
-}
-
 // unitAfter finds a unit right after a numeral, after one space of any
 // width, or after a hyphen ("a 6-foot swell", "a nine-mile run"). A
 // fraction may reach its unit through "de" or "of a" ("3/4 de milha",
 // "half a mile").
-func (p *parser) unitAfter(n numeral) (d *unitDef, start, end int) {
+func (p *parser) unitAfter(n numeral.Numeral) (d *unitDef, start, end int) {
 	t := p.text
-	pos := n.end
+	pos := n.End
 	if d, end := p.matchAt(pos, n); d != nil {
 		return d, pos, end
 	}
-	if w := spaceWidth(t, pos); w > 0 {
+	if w := numeral.SpaceWidth(t, pos); w > 0 {
 		if d, end := p.matchAt(pos+w, n); d != nil {
 			return d, pos + w, end
 		}
-		if n.fraction {
+		if n.Fraction {
 			if at := p.fractionLink(pos + w); at > 0 {
 				if d, end := p.matchAt(at, n); d != nil {
 					return d, at, end
@@ -248,12 +208,12 @@ func (p *parser) unitAfter(n numeral) (d *unitDef, start, end int) {
 // matchAt matches a unit at t[pos] for numeral n: a prime only glued to
 // digits that no quote or degree sign opens, and "in" more freely after a
 // fraction ("a 7/16 in wrench"), where it is rarely the preposition.
-func (p *parser) matchAt(pos int, n numeral) (*unitDef, int) {
-	d, end := matchUnit(p.text, pos, p.pt, n.inchy)
+func (p *parser) matchAt(pos int, n numeral.Numeral) (*unitDef, int) {
+	d, end := matchUnit(p.text, pos, p.pt, n.Inchy)
 	if d == nil {
 		return nil, pos
 	}
-	if d.rules&prime != 0 && (pos != n.end || n.words || !p.primeAllowed(n, end)) {
+	if d.rules&prime != 0 && (pos != n.End || n.Words || !p.primeAllowed(n, end)) {
 		return nil, pos
 	}
 	return d, end
@@ -269,7 +229,7 @@ func (p *parser) fractionLink(i int) int {
 		pt bool
 	}{{"de ", true}, {"of a ", false}, {"of an ", false}, {"of ", false}, {"a ", false}, {"an ", false}}
 	for _, l := range links {
-		if l.pt == p.pt && hasPrefixFold(t[i:], l.s) {
+		if l.pt == p.pt && numeral.HasPrefixFold(t[i:], l.s) {
 			return i + len(l.s)
 		}
 	}

@@ -4,6 +4,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/ocean-safety/ingest/units/numeral"
 )
 
 // A unit spelling after a number is not always a measurement even where
@@ -63,19 +65,19 @@ var foreignUnitWords = map[bool]map[string]bool{
 
 // implausible reports whether the unit d spelled at text[uStart:uEnd]
 // after numeral n reads as something other than a measurement.
-func (p *parser) implausible(n numeral, d *unitDef, uStart, uEnd int) bool {
+func (p *parser) implausible(n numeral.Numeral, d *unitDef, uStart, uEnd int) bool {
 	t := p.text
 	switch {
-	case d.rules&tight != 0 && n.value > letterTempMax[d.scale]:
+	case d.rules&tight != 0 && n.Value > letterTempMax[d.scale]:
 		return true // "Xeon 8581C"
-	case d.spelling == "m" && uStart == n.end:
+	case d.spelling == "m" && uStart == n.End:
 		// "[5m]" is a PromQL range; a glued "m" among words of time, minutes.
-		return n.start > 0 && t[n.start-1] == '[' && uEnd < len(t) && t[uEnd] == ']' ||
-			durationWords.in(t, wordBefore(t, n.start), n.start)
-	case n.words && foreignUnitWords[p.pt][lowerASCII(t[uStart:uEnd])]:
+		return n.Start > 0 && t[n.Start-1] == '[' && uEnd < len(t) && t[uEnd] == ']' ||
+			durationWords.in(t, wordBefore(t, n.Start), n.Start)
+	case n.Words && foreignUnitWords[p.pt][lowerASCII(t[uStart:uEnd])]:
 		return true // "um meter provider"
-	case n.words && n.value == 1 && d.scale == bareDegrees && d.spelling != "°":
-		return !p.near(n.start, uEnd, temperatureWords) // "um grau maior de sofisticação"
+	case n.Words && n.Value == 1 && d.scale == bareDegrees && d.spelling != "°":
+		return !p.near(n.Start, uEnd, temperatureWords) // "um grau maior de sofisticação"
 	}
 	return false
 }
@@ -87,7 +89,7 @@ func wordBefore(t string, pos int) int {
 	i := pos
 	for k := 0; i > 0 && k < 4; k++ {
 		r, size := utf8.DecodeLastRuneInString(t[:i])
-		if isLetter(r) || !unicode.IsSpace(r) && !strings.ContainsRune("([~=:≈", r) {
+		if unicode.IsLetter(r) || !unicode.IsSpace(r) && !strings.ContainsRune("([~=:≈", r) {
 			break
 		}
 		i -= size
@@ -95,7 +97,7 @@ func wordBefore(t string, pos int) int {
 	end := i
 	for i > 0 {
 		r, size := utf8.DecodeLastRuneInString(t[:i])
-		if !isLetter(r) {
+		if !unicode.IsLetter(r) {
 			break
 		}
 		i -= size

@@ -2,6 +2,8 @@ package units
 
 import (
 	"unicode/utf8"
+
+	"github.com/ocean-safety/ingest/units/numeral"
 )
 
 // maxQuoteLookback bounds how far back an opening quote is looked for: a
@@ -12,22 +14,22 @@ const maxQuoteLookback = 80
 // (ending at end) is feet or inches: "9′", "14″", "6' 2"", "a 14" board".
 // It is not after a degree sign (27°35′ is a coordinate) nor where it
 // closes a quote the text opened before the number ("12", 'Beach 3').
-func (p *parser) primeAllowed(n numeral, end int) bool {
+func (p *parser) primeAllowed(n numeral.Numeral, end int) bool {
 	t := p.text
-	if n.inchy && !n.fraction {
+	if n.Inchy && !n.Fraction {
 		return true // the inches of "6' 2"", after its feet
 	}
-	if n.start > 0 {
-		switch r, _ := utf8.DecodeLastRuneInString(t[:n.start]); r {
+	if n.Start > 0 {
+		switch r, _ := utf8.DecodeLastRuneInString(t[:n.Start]); r {
 		case '°', 'º', '′', '″', '\'', '"', '‘', '’', '“', '”':
 			return false
 		}
 	}
-	mark, _ := utf8.DecodeRuneInString(t[n.end:end])
+	mark, _ := utf8.DecodeRuneInString(t[n.End:end])
 	if mark == '′' || mark == '″' {
 		return true // true primes are never quotes
 	}
-	return !p.opensQuote(n.start, mark)
+	return !p.opensQuote(n.Start, mark)
 }
 
 // opensQuote reports whether the nearest quote mark of the same family as

@@ -2,7 +2,22 @@ package units
 
 import (
 	"unicode/utf8"
+
+	"github.com/ocean-safety/ingest/units/numeral"
 )
+
+const minusSign = "\u2212"
+
+// signWidth is the width of a minus sign at t[i], 0 when there is none.
+func signWidth(t string, i int) int {
+	switch {
+	case i < len(t) && t[i] == '-':
+		return 1
+	case len(t)-i >= len(minusSign) && t[i:i+len(minusSign)] == minusSign:
+		return len(minusSign)
+	}
+	return 0
+}
 
 // signed returns where a quantity whose numeral starts at start really
 // starts, and whether it is negative. Only a temperature takes a sign (a
@@ -58,7 +73,7 @@ func (p *parser) signWord(start int) (int, bool) {
 		return 0, false
 	}
 	for _, sw := range signWords {
-		if len(word) == len(sw) && hasPrefixFold(word, sw) {
+		if len(word) == len(sw) && numeral.HasPrefixFold(word, sw) {
 			prev, _ := prevWord(t, ws)
 			if lp := lowerASCII(prev); lp == "or" || lp == "ou" {
 				return 0, false // "plus or minus 2", "mais ou menos 20"
@@ -73,12 +88,12 @@ func (p *parser) signWord(start int) (int, bool) {
 // temperature's unit ending at end: "6 graus abaixo de zero" is −6.
 func (p *parser) belowZero(end int) (int, bool) {
 	t := p.text
-	if spaceWidth(t, end) != 1 {
+	if numeral.SpaceWidth(t, end) != 1 {
 		return 0, false
 	}
 	for _, s := range []string{"below zero", "abaixo de zero", "abaixo do zero", "negativos", "negativo"} {
 		e := end + 1 + len(s)
-		if hasPrefixFold(t[end+1:], s) && !wordByteAt(t, e) {
+		if numeral.HasPrefixFold(t[end+1:], s) && !numeral.WordByteAt(t, e) {
 			return e, true
 		}
 	}
@@ -89,7 +104,7 @@ func (p *parser) belowZero(end int) (int, bool) {
 // ending at end: "a mile and a half", "dois metros e meio".
 func (p *parser) andAHalf(end int) (int, bool) {
 	t := p.text
-	if spaceWidth(t, end) != 1 {
+	if numeral.SpaceWidth(t, end) != 1 {
 		return 0, false
 	}
 	halves := []string{"e meio", "e meia"}
@@ -98,7 +113,7 @@ func (p *parser) andAHalf(end int) (int, bool) {
 	}
 	for _, s := range halves {
 		e := end + 1 + len(s)
-		if hasPrefixFold(t[end+1:], s) && !wordByteAt(t, e) {
+		if numeral.HasPrefixFold(t[end+1:], s) && !numeral.WordByteAt(t, e) {
 			return e, true
 		}
 	}
@@ -127,7 +142,7 @@ func lowerASCII(s string) string {
 		if s[i] >= 'A' && s[i] <= 'Z' {
 			b := []byte(s)
 			for j := i; j < len(b); j++ {
-				b[j] = asciiLower(b[j])
+				b[j] = numeral.ASCIILower(b[j])
 			}
 			return string(b)
 		}

@@ -4,6 +4,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/ocean-safety/ingest/units/numeral"
 )
 
 // scale says how a unit's value becomes its SI value.
@@ -166,7 +168,7 @@ func buildIndex(table []unitDef) *[256][]*unitDef {
 		first := d.spelling[0]
 		idx[first] = append(idx[first], d)
 		if d.rules&foldCase != 0 && first < utf8.RuneSelf {
-			for _, b := range []byte{asciiLower(first), asciiUpper(first)} {
+			for _, b := range []byte{numeral.ASCIILower(first), asciiUpper(first)} {
 				if b != first {
 					idx[b] = append(idx[b], d)
 				}
@@ -182,13 +184,6 @@ func buildIndex(table []unitDef) *[256][]*unitDef {
 		}
 	}
 	return &idx
-}
-
-func asciiLower(b byte) byte {
-	if b >= 'A' && b <= 'Z' {
-		return b + 'a' - 'A'
-	}
-	return b
 }
 
 func asciiUpper(b byte) byte {
@@ -207,7 +202,7 @@ func matchUnit(text string, p int, pt bool, inchy bool) (*unitDef, int) {
 	}
 	for _, d := range unitIndex[text[p]] {
 		end := p + len(d.spelling)
-		if end > len(text) || len(d.spelling) > 1 && asciiLower(text[p+1]) != asciiLower(d.spelling[1]) {
+		if end > len(text) || len(d.spelling) > 1 && numeral.ASCIILower(text[p+1]) != numeral.ASCIILower(d.spelling[1]) {
 			continue
 		}
 		s := text[p:end]
@@ -233,11 +228,11 @@ func unitEnds(text string, end int, d *unitDef, inchy bool) bool {
 	}
 	r, size := utf8.DecodeRuneInString(text[end:])
 	switch {
-	case isDigit(text[end]):
+	case numeral.IsDigit(text[end]):
 		return d.rules&gluedPart != 0
 	case unicode.IsLetter(r) || unicode.IsNumber(r) || r == '_' || r == '^':
 		return false
-	case r == '/' && end+size < len(text) && (isASCIILetter(text[end+size]) || text[end+size] >= utf8.RuneSelf):
+	case r == '/' && end+size < len(text) && (numeral.IsASCIILetter(text[end+size]) || text[end+size] >= utf8.RuneSelf):
 		return false
 	case d.rules&strict != 0:
 		return strictEnd(text, end, inchy)
@@ -265,7 +260,7 @@ func strictEnd(text string, end int, inchy bool) bool {
 		if s < len(text) && (text[s] == '(' || text[s] == '[') {
 			return true
 		}
-		w := lowerASCII(text[s:wordEnd(text, s)])
+		w := lowerASCII(text[s:numeral.WordEnd(text, s)])
 		if inchFollowers[w] {
 			return true
 		}

@@ -1,4 +1,4 @@
-package units
+package numeral
 
 import (
 	"strings"
@@ -8,7 +8,7 @@ import (
 // hasTimes reports whether a multiplication sign follows t[i:], after
 // optional spaces.
 func hasTimes(t string, i int) bool {
-	i += spaceWidth(t, i)
+	i += SpaceWidth(t, i)
 	return timesWidth(t, i) > 0
 }
 
@@ -41,18 +41,18 @@ func powerOfTen(t string, i int, bare10 bool) (int, int, bool) {
 			j++
 		}
 		e := skipDigits(t, j)
-		if e > j && e-j <= 2 && !wordByteAt(t, e) {
+		if e > j && e-j <= 2 && !WordByteAt(t, e) {
 			return signedExp(atoiSmall(t[j:e]), neg), e, true
 		}
 		return 0, 0, false
 	}
-	j := i + spaceWidth(t, i)
+	j := i + SpaceWidth(t, i)
 	w := timesWidth(t, j)
 	if w == 0 {
 		return 0, 0, false
 	}
 	j += w
-	j += spaceWidth(t, j)
+	j += SpaceWidth(t, j)
 	if !strings.HasPrefix(t[j:], "10") {
 		return 0, 0, false
 	}
@@ -125,9 +125,9 @@ func atoiSmall(s string) int {
 
 // magnitudeWord reads " thousand", " hundred" (English) or " mil"
 // (Portuguese) after a number ending at i: "5 thousand feet", "35 mil pés".
-func (p *parser) magnitudeWord(i int) (float64, int) {
+func (p *Parser) magnitudeWord(i int) (float64, int) {
 	t := p.text
-	w := spaceWidth(t, i)
+	w := SpaceWidth(t, i)
 	if w == 0 {
 		return 0, i
 	}
@@ -139,7 +139,7 @@ func (p *parser) magnitudeWord(i int) (float64, int) {
 	}{{"thousand", 1000, false}, {"hundred", 100, false}, {"mil", 1000, true}}
 	for _, mw := range words {
 		end := j + len(mw.word)
-		if mw.pt == p.pt && hasPrefixFold(t[j:], mw.word) && !wordByteAt(t, end) {
+		if mw.pt == p.pt && HasPrefixFold(t[j:], mw.word) && !WordByteAt(t, end) {
 			return mw.m, end
 		}
 	}

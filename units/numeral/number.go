@@ -1,4 +1,4 @@
-package units
+package numeral
 
 import (
 	"math"
@@ -6,9 +6,9 @@ import (
 	"strings"
 )
 
-// number is a run of digits and separators read as one value.
-type number struct {
-	start, end int  // span of the digits (a sign is not included)
+// Number is a run of digits and separators read as one value.
+type Number struct {
+	Start, End int  // span of the digits (a sign is not included)
 	decimal    int  // offset of the decimal separator, -1 when none
 	thousands  byte // the separator used for thousands, 0 when none
 }
@@ -17,21 +17,21 @@ type number struct {
 // run like an IP address or a serial number is dropped quickly.
 const maxGroups = 6
 
-// scanNumber reads the number starting at text[i], which must be a digit.
+// ScanNumber reads the number starting at text[i], which must be a digit.
 // pt selects the Portuguese reading of a lone separator followed by three
 // digits ("1.000" is a thousand, "1,500" is one and a half); English reads
 // them the other way round. It returns the position after the number and
 // ok=false for a run that is no number in either convention ("1.2.3");
-// n.end is then still the end of the run, so the caller can skip it whole.
-func scanNumber(text string, i int, pt bool) (n number, ok bool) {
-	n = number{start: i, decimal: -1}
+// n.End is then still the end of the run, so the caller can skip it whole.
+func ScanNumber(text string, i int, pt bool) (n Number, ok bool) {
+	n = Number{Start: i, decimal: -1}
 	j := skipDigits(text, i)
 	firstLen := j - i
 	var seps [maxGroups]byte
 	var lens [maxGroups]int
 	var offs [maxGroups]int
 	g := 0
-	for j+1 < len(text) && (text[j] == '.' || text[j] == ',') && isDigit(text[j+1]) {
+	for j+1 < len(text) && (text[j] == '.' || text[j] == ',') && IsDigit(text[j+1]) {
 		k := skipDigits(text, j+1)
 		if g < maxGroups {
 			seps[g], lens[g], offs[g] = text[j], k-j-1, j
@@ -39,7 +39,7 @@ func scanNumber(text string, i int, pt bool) (n number, ok bool) {
 		g++
 		j = k
 	}
-	n.end = j
+	n.End = j
 	switch {
 	case g > maxGroups:
 		return n, false
@@ -80,23 +80,24 @@ func scanNumber(text string, i int, pt bool) (n number, ok bool) {
 }
 
 func skipDigits(text string, i int) int {
-	for i < len(text) && isDigit(text[i]) {
+	for i < len(text) && IsDigit(text[i]) {
 		i++
 	}
 	return i
 }
 
-func isDigit(b byte) bool { return b >= '0' && b <= '9' }
+// IsDigit reports whether b is an ASCII digit.
+func IsDigit(b byte) bool { return b >= '0' && b <= '9' }
 
-// value computes the number's value. Up to 15 digits it builds an exact
+// Value computes the number's value in text. Up to 15 digits it builds an exact
 // integer mantissa and divides once by an exact power of ten, which rounds
 // correctly; longer runs fall back to strconv.
-func (n number) value(text string) float64 {
+func (n Number) Value(text string) float64 {
 	var mant uint64
 	digits, frac := 0, 0
-	for i := n.start; i < n.end; i++ {
+	for i := n.Start; i < n.End; i++ {
 		c := text[i]
-		if !isDigit(c) {
+		if !IsDigit(c) {
 			continue
 		}
 		mant = mant*10 + uint64(c-'0')
@@ -109,9 +110,9 @@ func (n number) value(text string) float64 {
 		return float64(mant) / math.Pow10(frac)
 	}
 	var b strings.Builder
-	for i := n.start; i < n.end; i++ {
+	for i := n.Start; i < n.End; i++ {
 		switch c := text[i]; {
-		case isDigit(c):
+		case IsDigit(c):
 			b.WriteByte(c)
 		case i == n.decimal:
 			b.WriteByte('.')

@@ -1,62 +1,64 @@
-package units
+package numeral
 
 import (
 	"math"
 	"unicode/utf8"
 )
 
-// numeral is a number as people write it before a unit: digits ("1,5"),
+// Numeral is a number as people write it before a unit: digits ("1,5"),
 // a fraction or mixed number ("3/4", "3 1/4", "2½"), scientific notation
 // ("3×10⁸"), a magnitude ("1.5k", "5 mil") or words ("vinte e cinco",
 // "two and a half"). Its span holds no sign: signs belong to temperatures
 // and are read once the unit is known.
-type numeral struct {
-	start, end int
-	value      float64
-	// fraction marks "3/4", "½", "três quartos": such a number may reach
+type Numeral struct {
+	Start, End int     // byte offsets of its span in the text
+	Value      float64 // 0.75 for "3/4", 3e8 for "3×10⁸"; not a glued "k" (Kilo)
+	// Fraction marks "3/4", "½", "três quartos": such a number may reach
 	// its unit through "de" or "of a" ("3/4 de milha", "half a mile").
-	fraction bool
-	words    bool // written in words
-	integer  bool // a whole number, so "and a half" may follow its unit
-	// kilo marks a glued "k" ("5k"): with a unit it multiplies by 1000
+	Fraction bool
+	Words    bool // written in words
+	Integer  bool // a whole number, so "and a half" may follow its unit
+	// Kilo marks a glued "k" ("5k"): with a unit it multiplies by 1000
 	// ("1.5k feet"); alone it is a race distance in kilometres.
-	kilo bool
-	plus bool // written after a "+", so only a temperature may follow
-	// inchy marks a numeral after which "in" is inches rather than the
+	Kilo bool
+	// Plus marks a numeral written after a "+" (Standing is AfterPlus), so
+	// only a temperature may follow; the caller sets it.
+	Plus bool
+	// Inchy marks a numeral after which "in" is inches rather than the
 	// preposition unless an article follows: a fraction ("7/16 in"), or the
-	// second part of a compound ("5 ft 8 in").
-	inchy bool
-	// oneOf marks the article of "a mile and a half": a quantity only with
+	// second part of a compound ("5 ft 8 in"), which the caller marks.
+	Inchy bool
+	// OneOf marks the article of "a mile and a half": a quantity only with
 	// that "and a half".
-	oneOf bool
+	OneOf bool
 }
 
 // maxDenominator bounds the fractions read: "7/16 in" and "1/64" are
 // measurements, "12/31" is a date.
 const maxDenominator = 64
 
-// digitNumeral reads the numeral whose digits start at text[i]. It returns
+// Digits reads the numeral whose digits start at text[i]. It returns
 // ok=false for a run that is no number or no measurement ("1.2.3", "4/3",
 // "24/7", "12/05/2024"), with skip the position to resume scanning from.
-func (p *parser) digitNumeral(i int) (n numeral, skip int, ok bool) {
+func (p *Parser) Digits(i int) (n Numeral, skip int, ok bool) {
 	t := p.text
-	num, ok := scanNumber(t, i, p.pt)
+	num, ok := ScanNumber(t, i, p.pt)
 	if !ok {
-		return n, num.end, false
+		return n, num.End, false
 	}
-	n = numeral{start: i, end: num.end, value: num.value(t), integer: num.decimal < 0 && num.thousands == 0}
-	if n.integer && num.end < len(t) && t[num.end] == '/' {
-		f, fEnd, isFrac := fractionAfterSlash(t, num.end, n.value)
+	n = Numeral{Start: i, End: num.End, Value: num.Value(t), Integer: num.decimal < 0 && num.thousands == 0}
+	if n.Integer && num.End < len(t) && t[num.End] == '/' {
+		f, fEnd, isFrac := fractionAfterSlash(t, num.End, n.Value)
 		if !isFrac {
 			return n, fEnd, false
 		}
 		if fEnd > 0 {
-			n.value, n.end, n.fraction, n.integer, n.inchy = f, fEnd, true, false, true
-			return n, n.end, true
+			n.Value, n.End, n.Fraction, n.Integer, n.Inchy = f, fEnd, true, false, true
+			return n, n.End, true
 		}
 	}
 	p.extendDigits(&n)
-	return n, n.end, true
+	return n, n.End, true
 }
 
 // fractionAfterSlash reads the denominator after the slash at t[slash].
@@ -69,7 +71,7 @@ func fractionAfterSlash(t string, slash int, num float64) (v float64, end int, i
 	if e == d {
 		return 0, 0, true
 	}
-	if e < len(t) && (t[e] == '/' || ((t[e] == '.' || t[e] == ',') && e+1 < len(t) && isDigit(t[e+1]))) {
+	if e < len(t) && (t[e] == '/' || ((t[e] == '.' || t[e] == ',') && e+1 < len(t) && IsDigit(t[e+1]))) {
 		return 0, skipDigits(t, e+1), false
 	}
 	if e-d > 2 {
@@ -89,38 +91,38 @@ func fractionAfterSlash(t string, slash int, num float64) (v float64, end int, i
 // same number: a fraction ("3 1/4", "2½"), a power of ten ("3×10⁸",
 // "1.5 x 10^3", "3e8"), a magnitude ("1.5k", "5 thousand", "2 mil") or
 // "and a half".
-func (p *parser) extendDigits(n *numeral) {
+func (p *Parser) extendDigits(n *Numeral) {
 	t := p.text
-	if n.integer {
-		if f, end, ok := mixedFraction(t, n.end); ok {
-			n.value += f
-			n.end, n.fraction, n.integer, n.inchy = end, true, false, true
+	if n.Integer {
+		if f, end, ok := mixedFraction(t, n.End); ok {
+			n.Value += f
+			n.End, n.Fraction, n.Integer, n.Inchy = end, true, false, true
 			return
 		}
 	}
-	if exp, end, ok := powerOfTen(t, n.end, n.value == 10 && n.integer); ok {
-		if end > n.end && n.value == 10 && n.integer && !hasTimes(t, n.end) {
-			n.value = math.Pow10(exp)
+	if exp, end, ok := powerOfTen(t, n.End, n.Value == 10 && n.Integer); ok {
+		if end > n.End && n.Value == 10 && n.Integer && !hasTimes(t, n.End) {
+			n.Value = math.Pow10(exp)
 		} else {
-			n.value *= math.Pow10(exp)
+			n.Value *= math.Pow10(exp)
 		}
-		n.end, n.integer = end, false
+		n.End, n.Integer = end, false
 		return
 	}
-	if n.end < len(t) && (t[n.end] == 'k' || t[n.end] == 'K') && !wordByteAt(t, n.end+1) {
-		n.end++
-		n.kilo, n.integer = true, false
+	if n.End < len(t) && (t[n.End] == 'k' || t[n.End] == 'K') && !WordByteAt(t, n.End+1) {
+		n.End++
+		n.Kilo, n.Integer = true, false
 		return
 	}
-	if m, end := p.magnitudeWord(n.end); m > 0 {
-		n.value *= m
-		n.end = end
+	if m, end := p.magnitudeWord(n.End); m > 0 {
+		n.Value *= m
+		n.End = end
 		return
 	}
-	if n.integer && !p.pt && hasPrefixFold(t[n.end:], " and a half") && !wordByteAt(t, n.end+11) {
-		n.value += 0.5
-		n.end += 11
-		n.integer = false
+	if n.Integer && !p.pt && HasPrefixFold(t[n.End:], " and a half") && !WordByteAt(t, n.End+11) {
+		n.Value += 0.5
+		n.End += 11
+		n.Integer = false
 	}
 }
 
@@ -130,7 +132,7 @@ func mixedFraction(t string, i int) (float64, int, bool) {
 	if f, size := vulgarFraction(t, i); size > 0 {
 		return f, i + size, true
 	}
-	w := spaceWidth(t, i)
+	w := SpaceWidth(t, i)
 	if w == 0 {
 		return 0, 0, false
 	}
@@ -173,38 +175,40 @@ func vulgarFraction(t string, i int) (float64, int) {
 	return 0, 0
 }
 
-// vulgarNumeral reads a numeral that is a fraction character alone: "½ mile".
-func (p *parser) vulgarNumeral(i int) (numeral, bool) {
+// Vulgar reads a numeral that is a fraction character alone: "½ mile".
+func (p *Parser) Vulgar(i int) (Numeral, bool) {
 	f, size := vulgarFraction(p.text, i)
 	if size == 0 || !p.freeStanding(i) {
-		return numeral{}, false
+		return Numeral{}, false
 	}
-	return numeral{start: i, end: i + size, value: f, fraction: true, inchy: true}, true
+	return Numeral{Start: i, End: i + size, Value: f, Fraction: true, Inchy: true}, true
 }
 
-// wordByteAt reports whether t[i] continues a word: a letter, a digit or
+// WordByteAt reports whether t[i] continues a word: a letter, a digit or
 // the first byte of a non-ASCII letter.
-func wordByteAt(t string, i int) bool {
+func WordByteAt(t string, i int) bool {
 	if i >= len(t) {
 		return false
 	}
 	c := t[i]
 	if c < utf8.RuneSelf {
-		return isDigit(c) || isASCIILetter(c) || c == '_'
+		return IsDigit(c) || IsASCIILetter(c) || c == '_'
 	}
 	r, _ := utf8.DecodeRuneInString(t[i:])
 	return isLetter(r)
 }
 
-func isASCIILetter(c byte) bool { return (c|0x20) >= 'a' && (c|0x20) <= 'z' }
+// IsASCIILetter reports whether c is a–z or A–Z.
+func IsASCIILetter(c byte) bool { return (c|0x20) >= 'a' && (c|0x20) <= 'z' }
 
-// hasPrefixFold is hasPrefix ignoring ASCII case; prefix is lower case.
-func hasPrefixFold(s, prefix string) bool {
+// HasPrefixFold is strings.HasPrefix ignoring ASCII case; prefix is lower
+// case.
+func HasPrefixFold(s, prefix string) bool {
 	if len(s) < len(prefix) {
 		return false
 	}
 	for k := 0; k < len(prefix); k++ {
-		if asciiLower(s[k]) != prefix[k] {
+		if ASCIILower(s[k]) != prefix[k] {
 			return false
 		}
 	}

@@ -1,4 +1,4 @@
-package units
+package numeral
 
 import "testing"
 
@@ -32,12 +32,12 @@ func TestScanNumber(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			n, ok := scanNumber(tt.text, 0, tt.pt)
-			if ok != tt.wantOK || n.end != tt.wantEnd {
-				t.Fatalf("got ok=%v end=%d, want ok=%v end=%d", ok, n.end, tt.wantOK, tt.wantEnd)
+			n, ok := ScanNumber(tt.text, 0, tt.pt)
+			if ok != tt.wantOK || n.End != tt.wantEnd {
+				t.Fatalf("got ok=%v end=%d, want ok=%v end=%d", ok, n.End, tt.wantOK, tt.wantEnd)
 			}
 			if ok {
-				if got := n.value(tt.text); got != tt.want {
+				if got := n.Value(tt.text); got != tt.want {
 					t.Errorf("got %v, want %v", got, tt.want)
 				}
 			}

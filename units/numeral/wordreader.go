@@ -1,4 +1,4 @@
-package units
+package numeral
 
 // wordNumeral reads a number written in words starting with the word
 // t[i:end]: "twelve", "forty-two", "one hundred and twenty", "two and a
@@ -6,36 +6,36 @@ package units
 // "vinte e dois", "dois mil", "meia", "três quartos", "dois vírgula cinco".
 // A lone article "a" counts only before "hundred", "quarter", "half" …, or
 // as the one of "a mile and a half".
-func (p *parser) wordNumeral(i, end int) (numeral, bool) {
+func (p *Parser) wordNumeral(i, end int) (Numeral, bool) {
 	first, ok := p.lookupWord(i, end, true)
 	if !ok || first.kind == wAnd || first.kind == wPoint || first.kind == wDenom && (p.pt || first.value != 4) {
-		return numeral{}, false
+		return Numeral{}, false
 	}
 	r := wordReader{p: p, end: end}
-	n := numeral{start: i, end: end, words: true}
+	n := Numeral{Start: i, End: end, Words: true}
 	switch first.kind {
 	case wArticle:
 		return r.article(n)
 	case wHalf:
-		n.value, n.fraction = 0.5, true
+		n.Value, n.Fraction = 0.5, true
 		return n, true
 	case wDenom: // "quarter-mile", "a quarter mile"
-		n.value, n.fraction = 0.25, true
+		n.Value, n.Fraction = 0.25, true
 		return n, true
 	}
 	if !r.take(first) {
-		return numeral{}, false
+		return Numeral{}, false
 	}
 	r.more()
-	n.end, n.value = r.end, r.total+r.cur
-	n.integer = !r.fraction && !r.decimal
-	n.fraction = r.fraction
+	n.End, n.Value = r.end, r.total+r.cur
+	n.Integer = !r.fraction && !r.decimal
+	n.Fraction = r.fraction
 	return n, true
 }
 
 // wordReader accumulates a number in words, one word at a time.
 type wordReader struct {
-	p          *parser
+	p          *Parser
 	end        int     // the end of the last word taken
 	total, cur float64 // thousands taken; the part below a thousand
 	last       wordKind
@@ -101,7 +101,7 @@ func (r *wordReader) separator() int {
 	switch {
 	case r.end < len(t) && t[r.end] == ' ':
 		return r.end + 1
-	case !r.p.pt && r.end+1 < len(t) && t[r.end] == '-' && isASCIILetter(t[r.end+1]):
+	case !r.p.pt && r.end+1 < len(t) && t[r.end] == '-' && IsASCIILetter(t[r.end+1]):
 		return r.end + 1
 	}
 	return -1
@@ -111,10 +111,10 @@ func (r *wordReader) separator() int {
 // word, where it starts and ends (start 0 when no word follows).
 func (r *wordReader) next() (numWord, int, int, bool) {
 	s := r.separator()
-	if s < 0 || s >= len(r.p.text) || !isASCIILetter(r.p.text[s]) {
+	if s < 0 || s >= len(r.p.text) || !IsASCIILetter(r.p.text[s]) {
 		return numWord{}, 0, 0, false
 	}
-	e := wordEnd(r.p.text, s)
+	e := WordEnd(r.p.text, s)
 	w, ok := r.p.lookupWord(s, e, false)
 	return w, s, e, ok
 }
@@ -215,16 +215,16 @@ func (r *wordReader) point(e int) bool {
 // article reads what follows "a"/"an": "a hundred", "a thousand", "a
 // quarter", "a half", "a third"; or marks "a" as the one of "a mile and a
 // half", which the unit decides.
-func (r *wordReader) article(n numeral) (numeral, bool) {
+func (r *wordReader) article(n Numeral) (Numeral, bool) {
 	w, s, e, ok := r.next()
 	if !ok {
 		// Only "a <unit> and a half" makes the article a number; checking
 		// for it first keeps the common "a" cheap.
-		if s > 0 && hasPrefixFold(r.p.text[e:], " and a half") {
-			n.value, n.oneOf = 1, true
+		if s > 0 && HasPrefixFold(r.p.text[e:], " and a half") {
+			n.Value, n.OneOf = 1, true
 			return n, true
 		}
-		return numeral{}, false
+		return Numeral{}, false
 	}
 	switch w.kind {
 	case wHundred, wThousand:
@@ -233,14 +233,14 @@ func (r *wordReader) article(n numeral) (numeral, bool) {
 			r.total, r.cur = 1000, 0
 		}
 		r.more()
-		n.end, n.value, n.integer = r.end, r.total+r.cur, !r.fraction
+		n.End, n.Value, n.Integer = r.end, r.total+r.cur, !r.fraction
 		return n, true
 	case wHalf:
-		n.end, n.value, n.fraction = e, 0.5, true
+		n.End, n.Value, n.Fraction = e, 0.5, true
 		return n, true
 	case wDenom:
-		n.end, n.value, n.fraction = e, 1/w.value, true
+		n.End, n.Value, n.Fraction = e, 1/w.value, true
 		return n, true
 	}
-	return numeral{}, false
+	return Numeral{}, false
 }

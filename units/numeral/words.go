@@ -1,4 +1,4 @@
-package units
+package numeral
 
 import (
 	"unicode"
@@ -154,7 +154,7 @@ const maxWordLen = 14
 
 // lookupWord returns the number word spelled by t[i:end] in the parser's
 // language; with first, only a word that may open a number.
-func (p *parser) lookupWord(i, end int, first bool) (numWord, bool) {
+func (p *Parser) lookupWord(i, end int, first bool) (numWord, bool) {
 	if end-i > maxWordLen {
 		return numWord{}, false
 	}
@@ -168,14 +168,14 @@ func (p *parser) lookupWord(i, end int, first bool) (numWord, bool) {
 	}
 	var buf [maxWordLen]byte
 	for k := 0; k < len(w); k++ {
-		buf[k] = asciiLower(w[k])
+		buf[k] = ASCIILower(w[k])
 	}
 	nw, ok := p.lexicon.words[string(buf[:len(w)])]
 	return nw, ok
 }
 
-// wordEnd is the end of the word starting at t[i]: letters of any script.
-func wordEnd(t string, i int) int {
+// WordEnd is the end of the word starting at t[i]: letters of any script.
+func WordEnd(t string, i int) int {
 	for i < len(t) {
 		c := t[i]
 		if c < utf8.RuneSelf {
@@ -195,3 +195,12 @@ func wordEnd(t string, i int) int {
 }
 
 func isLetter(r rune) bool { return unicode.IsLetter(r) }
+
+// ASCIILower lower-cases an ASCII letter and returns any other byte as it
+// is.
+func ASCIILower(b byte) byte {
+	if b >= 'A' && b <= 'Z' {
+		return b + 'a' - 'A'
+	}
+	return b
+}
