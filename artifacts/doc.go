@@ -1,9 +1,13 @@
-// Package artifacts owns everything ingest puts on disk: the chunks.parquet
-// snapshot (written streaming, byte-identical for identical input), the
-// manifest, the run report and the audit log, and the atomic publish that
-// swaps a finished snapshot into place. It reads them back too, so inspect,
-// diff (a streaming merge of two snapshots by key, comparing content hashes)
-// and verify (a snapshot against its manifest) work without the pipeline;
-// and it keeps the publish layout: snapshots named for their content under
-// one folder, a latest pointer moved atomically, the last N kept.
+// Package artifacts owns the files of a snapshot: chunks.parquet (written
+// streaming, byte-identical for identical input; read back whole, a row at
+// a time, or a document at a time with a Cursor; dumped in a canonical text
+// form for golden tests), the manifest (its counts, Calls.Add), the run
+// report (its bounded lists, Report.Merge), a part's documents list
+// (documents.jsonl, ShardInfo), and the rule every reader of them keeps: a
+// snapshot file is read only if it is a regular file, and never past the
+// size it had when opened (OpenRegular, Describe). Parquet stays inside
+// this package.
+//
+// Whether a snapshot is what its manifest says is package integrity's;
+// where snapshots live and how they are published is package depot's.
 package artifacts

@@ -5,7 +5,6 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"strings"
 	"testing"
 
 	"github.com/ocean-safety/ingest/artifacts"
@@ -75,19 +74,5 @@ func TestChunksFileSyncFails(t *testing.T) {
 	}
 	if err := w.Close(); !errors.Is(err, errSync) {
 		t.Errorf("got %v, want the sync error", err)
-	}
-}
-
-// TestVerifyUTF8: a string that is not UTF-8 fails verify (DuckDB would
-// refuse the file), naming the row and column.
-func TestVerifyUTF8(t *testing.T) {
-	chunks := testsnap.HandChunks("d.md", "A/x", "A/y")
-	chunks[1].DocTitle = "bad \xff title"
-	rep, err := artifacts.Verify(testsnap.WriteHand(t, chunks))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if c := rep.Check(artifacts.CheckUTF8); c.Status != artifacts.CheckFailed || len(c.Problems) != 1 || !strings.Contains(c.Problems[0], "doc_title") {
-		t.Errorf("got %+v, want the utf8 check failed on doc_title", c)
 	}
 }

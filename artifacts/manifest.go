@@ -24,7 +24,7 @@ const ToolName = "ingest"
 // written last, so a snapshot with a manifest is complete.
 type Manifest struct {
 	// Tool is ToolName: what tells a snapshot from a folder that happens to
-	// hold a manifest.json (see owned).
+	// hold a manifest.json (see depot's owned).
 	Tool              string              `json:"tool"`
 	SchemaVersion     string              `json:"schema_version"`
 	ToolVersion       string              `json:"tool_version"`
@@ -61,7 +61,7 @@ type CacheKeys struct {
 
 // PreviousRef links a snapshot to the one before it.
 type PreviousRef struct {
-	Name              string `json:"name"` // its folder name in a publish layout (SnapshotName)
+	Name              string `json:"name"` // its folder name in a publish layout (depot.SnapshotName)
 	CorpusFingerprint string `json:"corpus_fingerprint"`
 	RunID             string `json:"run_id"`
 	ChunksSHA256      string `json:"chunks_sha256"`
@@ -213,7 +213,7 @@ func WriteJSON(path string, v any) error {
 	if err != nil {
 		return fmt.Errorf("encode %s: %w", path, err)
 	}
-	return writeFileSync(path, append(b, '\n'))
+	return WriteFileSync(path, append(b, '\n'))
 }
 
 // ManifestBytes reads a snapshot's manifest.json as it is (bounded, a
@@ -248,7 +248,7 @@ func ReadReport(dir string) (Report, error) {
 	return r, nil
 }
 
-func writeFileSync(path string, b []byte) error {
+func WriteFileSync(path string, b []byte) error {
 	f, err := os.Create(path)
 	if err != nil {
 		return err

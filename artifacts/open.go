@@ -1,6 +1,8 @@
 package artifacts
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
 	"io"
 	"io/fs"
@@ -101,4 +103,21 @@ func boundedFile(path string) (io.ReadCloser, error) {
 		io.Reader
 		io.Closer
 	}{io.LimitReader(f, size+1), f}, nil
+}
+
+// Describe returns a file's size and SHA-256, for the manifest. Only a
+// regular file is read, and no further than its size when opened (see
+// OpenRegular).
+func Describe(path string) (FileInfo, error) {
+	f, err := boundedFile(path)
+	if err != nil {
+		return FileInfo{}, err
+	}
+	defer f.Close()
+	h := sha256.New()
+	n, err := io.Copy(h, f)
+	if err != nil {
+		return FileInfo{}, fmt.Errorf("hash %s: %w", path, err)
+	}
+	return FileInfo{Bytes: n, SHA256: hex.EncodeToString(h.Sum(nil))}, nil
 }

@@ -29,7 +29,7 @@ type ChunkFile struct {
 
 // OpenChunks opens a chunks.parquet and checks its schema version.
 func OpenChunks(path string) (*ChunkFile, error) {
-	cf, err := openAnyVersion(path)
+	cf, err := OpenAnyVersion(path)
 	if err != nil {
 		return nil, err
 	}
@@ -40,9 +40,9 @@ func OpenChunks(path string) (*ChunkFile, error) {
 	return cf, nil
 }
 
-// openAnyVersion opens a chunks.parquet whatever its schema version: verify
+// OpenAnyVersion opens a chunks.parquet whatever its schema version: verify
 // reports a wrong version as a failed check, and must read it to do so.
-func openAnyVersion(path string) (_ *ChunkFile, err error) {
+func OpenAnyVersion(path string) (_ *ChunkFile, err error) {
 	defer recoverAs(&err, "read "+path)
 	f, _, err := OpenRegular(path)
 	if err != nil {

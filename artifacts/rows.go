@@ -133,11 +133,3 @@ func RowBefore(a, b schema.Chunk) bool {
 	}
 	return a.Order < b.Order
 }
-
-// shortHash is a hash cut to 12 characters for messages.
-func shortHash(s string) string {
-	if len(s) > 12 {
-		return s[:12]
-	}
-	return s
-}

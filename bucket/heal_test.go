@@ -12,6 +12,8 @@ import (
 
 	"github.com/ocean-safety/ingest/artifacts"
 	"github.com/ocean-safety/ingest/bucket"
+	"github.com/ocean-safety/ingest/depot"
+	"github.com/ocean-safety/ingest/integrity"
 	"github.com/ocean-safety/ingest/internal/testsnap"
 	"github.com/ocean-safety/ingest/stages"
 )
@@ -61,7 +63,7 @@ func TestPublishHeals(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if rep, err := artifacts.Verify(dir); err != nil || !rep.OK() {
+		if rep, err := integrity.Verify(dir); err != nil || !rep.OK() {
 			t.Errorf("latest does not verify: %v %v", err, rep.Problems())
 		}
 	}
@@ -123,7 +125,7 @@ func TestPublishHeals(t *testing.T) {
 			}
 			b := raw(t, url)
 			tt.damage(t, b, first.Name)
-			if _, err := s.Latest(ctx, t.TempDir()); tt.wantBroken != errors.Is(err, artifacts.ErrLatestBroken) {
+			if _, err := s.Latest(ctx, t.TempDir()); tt.wantBroken != errors.Is(err, depot.ErrLatestBroken) {
 				t.Errorf("Latest after the damage: got %v, want ErrLatestBroken: %v", err, tt.wantBroken)
 			}
 			again, err := s.Publish(ctx, build(t), 5)

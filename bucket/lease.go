@@ -11,7 +11,7 @@ import (
 	"gocloud.dev/blob"
 	"gocloud.dev/gcerrors"
 
-	"github.com/ocean-safety/ingest/artifacts"
+	"github.com/ocean-safety/ingest/depot"
 )
 
 // leaseFile is the lease of a publish prefix: at most one writer at a time.
@@ -29,7 +29,7 @@ const DefaultLeaseTTL = 10 * time.Minute
 
 // lease is what the lease object holds.
 type lease struct {
-	artifacts.Holder
+	depot.Holder
 	Expires string `json:"expires"` // RFC 3339: after it, the next run may take the lease over
 }
 
@@ -48,14 +48,14 @@ func (s *Store) ttl() time.Duration {
 
 // Acquire takes the prefix's lease, trying for up to wait, and returns the
 // function that gives it back; the lease is renewed while it is held. A
-// live lease of another run is an *artifacts.LockedError naming its holder.
+// live lease of another run is an *depot.LockedError naming its holder.
 // One whose run is over is taken over: its expiry has passed, or its holder
 // ran on this host and its process is gone (killed, crashed). A lease that
 // cannot be read (empty, not JSON) is named as such, and taken over once
 // the TTL has passed since it was written.
 func (s *Store) Acquire(ctx context.Context, wait time.Duration) (func() error, error) {
 	deadline := time.Now().Add(wait)
-	me := artifacts.Self()
+	me := depot.Self()
 	for {
 		body := s.newLease(me)
 		err := s.b.WriteAll(ctx, leaseFile, body, &blob.WriterOptions{IfNotExist: true})
@@ -90,15 +90,15 @@ func (s *Store) Acquire(ctx context.Context, wait time.Duration) (func() error, 
 }
 
 // newLease is the lease object of holder me, expiring a TTL from now.
-func (s *Store) newLease(me artifacts.Holder) []byte {
+func (s *Store) newLease(me depot.Holder) []byte {
 	b, _ := json.Marshal(lease{Holder: me, Expires: time.Now().UTC().Add(s.ttl()).Format(time.RFC3339Nano)})
 	return b
 }
 
 // readLease reads the lease another run holds and returns it as an
-// *artifacts.LockedError, or nil when that run is over and the lease may be
+// *depot.LockedError, or nil when that run is over and the lease may be
 // taken over (or it is gone already).
-func (s *Store) readLease(ctx context.Context) (*artifacts.LockedError, error) {
+func (s *Store) readLease(ctx context.Context) (*depot.LockedError, error) {
 	b, err := s.b.ReadAll(ctx, leaseFile)
 	if gcerrors.Code(err) == gcerrors.NotFound {
 		return nil, nil // given back meanwhile
@@ -123,13 +123,13 @@ func (s *Store) readLease(ctx context.Context) (*artifacts.LockedError, error) {
 		if time.Now().After(until) {
 			return nil, nil
 		}
-		return &artifacts.LockedError{Target: s.name, Note: fmt.Sprintf("its lease %s cannot be read (%d bytes, written %s, not a lease this tool writes); it is taken over after %s, or delete %s",
+		return &depot.LockedError{Target: s.name, Note: fmt.Sprintf("its lease %s cannot be read (%d bytes, written %s, not a lease this tool writes); it is taken over after %s, or delete %s",
 			leaseFile, len(b), a.ModTime.UTC().Format(time.RFC3339), until.UTC().Format(time.RFC3339), leaseFile)}, nil
 	}
 	if time.Now().After(exp) || l.Holder.Gone() {
 		return nil, nil
 	}
-	return &artifacts.LockedError{Target: s.name, Holder: l.Holder, Note: "its lease expires at " + l.Expires + " unless that run renews it"}, nil
+	return &depot.LockedError{Target: s.name, Holder: l.Holder, Note: "its lease expires at " + l.Expires + " unless that run renews it"}, nil
 }
 
 // held is a lease this process holds: renewed every third of its TTL by a
@@ -137,7 +137,7 @@ func (s *Store) readLease(ctx context.Context) (*artifacts.LockedError, error) {
 // a goroutine runs (the timer's): a lease must outlive any one call.
 type held struct {
 	s       *Store
-	me      artifacts.Holder
+	me      depot.Holder
 	mu      sync.Mutex
 	body    []byte // what the lease object holds while it is ours
 	timer   *time.Timer

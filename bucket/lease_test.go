@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ocean-safety/ingest/artifacts"
+	"github.com/ocean-safety/ingest/depot"
 	"github.com/ocean-safety/ingest/internal/testsnap"
 	"github.com/ocean-safety/ingest/stages"
 )
@@ -24,7 +24,7 @@ func gonePID(t *testing.T) int {
 	return cmd.Process.Pid
 }
 
-func leaseBody(h artifacts.Holder, expires time.Time) []byte {
+func leaseBody(h depot.Holder, expires time.Time) []byte {
 	b, _ := json.Marshal(map[string]any{"pid": h.PID, "host": h.Host, "started": h.Started, "process": h.Process, "expires": expires.UTC().Format(time.RFC3339)})
 	return b
 }
@@ -38,7 +38,7 @@ func leaseBody(h artifacts.Holder, expires time.Time) []byte {
 // no longer existed, and a lease that was not JSON never expired.
 func TestLeaseTakeover(t *testing.T) {
 	host, _ := os.Hostname()
-	me := artifacts.Self()
+	me := depot.Self()
 	later := time.Now().Add(time.Hour)
 	tests := []struct {
 		name     string
@@ -47,11 +47,11 @@ func TestLeaseTakeover(t *testing.T) {
 		want     bool          // taken
 		wantText string        // in the refusal
 	}{
-		{"this host, its process gone", leaseBody(artifacts.Holder{PID: gonePID(t), Host: host, Started: "2026-12-01T02:00:00Z"}, later), 0, true, ""},
-		{"this host, its pid taken by a later process", leaseBody(artifacts.Holder{PID: os.Getpid(), Host: host, Started: "2026-12-01T02:00:00Z", Process: "another start"}, later), 0, me.Process != "", ""},
+		{"this host, its process gone", leaseBody(depot.Holder{PID: gonePID(t), Host: host, Started: "2026-12-01T02:00:00Z"}, later), 0, true, ""},
+		{"this host, its pid taken by a later process", leaseBody(depot.Holder{PID: os.Getpid(), Host: host, Started: "2026-12-01T02:00:00Z", Process: "another start"}, later), 0, me.Process != "", ""},
 		{"this host, running", leaseBody(me, later), 0, false, "another ingest run is writing it (pid"},
-		{"another host, not expired", leaseBody(artifacts.Holder{PID: 1, Host: "elsewhere", Started: "2026-12-01T02:00:00Z"}, later), 0, false, "pid 1 on elsewhere"},
-		{"another host, expired", leaseBody(artifacts.Holder{PID: 1, Host: "elsewhere", Started: "2026-12-01T02:00:00Z"}, time.Now().Add(-time.Minute)), 0, true, ""},
+		{"another host, not expired", leaseBody(depot.Holder{PID: 1, Host: "elsewhere", Started: "2026-12-01T02:00:00Z"}, later), 0, false, "pid 1 on elsewhere"},
+		{"another host, expired", leaseBody(depot.Holder{PID: 1, Host: "elsewhere", Started: "2026-12-01T02:00:00Z"}, time.Now().Add(-time.Minute)), 0, true, ""},
 		{"empty, written just now", nil, 0, false, "cannot be read (0 bytes"},
 		{"not JSON, written just now", []byte("{garbage"), 0, false, "cannot be read (8 bytes"},
 		{"not JSON, older than the TTL", []byte("{garbage"), time.Nanosecond, true, ""},
@@ -103,7 +103,7 @@ func TestLeaseWait(t *testing.T) {
 		}
 		go cmd.Wait() // reaped when it ends, as its shell would
 		host, _ := os.Hostname()
-		body := leaseBody(artifacts.Holder{PID: cmd.Process.Pid, Host: host, Started: "2026-12-01T02:00:00Z"}, time.Now().Add(time.Hour))
+		body := leaseBody(depot.Holder{PID: cmd.Process.Pid, Host: host, Started: "2026-12-01T02:00:00Z"}, time.Now().Add(time.Hour))
 		if err := raw(t, url).WriteAll(context.Background(), ".lease", body, nil); err != nil {
 			t.Fatal(err)
 		}
@@ -133,7 +133,7 @@ func TestLeaseWait(t *testing.T) {
 	})
 	t.Run("the holder's lease expires", func(t *testing.T) {
 		url := fakeS3(t)
-		body := leaseBody(artifacts.Holder{PID: 1, Host: "elsewhere", Started: "2026-12-01T02:00:00Z"}, time.Now().Add(1500*time.Millisecond))
+		body := leaseBody(depot.Holder{PID: 1, Host: "elsewhere", Started: "2026-12-01T02:00:00Z"}, time.Now().Add(1500*time.Millisecond))
 		if err := raw(t, url).WriteAll(context.Background(), ".lease", body, nil); err != nil {
 			t.Fatal(err)
 		}
@@ -181,7 +181,7 @@ func TestLeaseRenewed(t *testing.T) {
 	if _, err := a.Acquire(ctx, 0); err != nil {
 		t.Fatal(err)
 	}
-	stolen := leaseBody(artifacts.Holder{PID: 7, Host: "elsewhere", Started: "2026-12-01T02:00:00Z"}, time.Now().Add(time.Hour))
+	stolen := leaseBody(depot.Holder{PID: 7, Host: "elsewhere", Started: "2026-12-01T02:00:00Z"}, time.Now().Add(time.Hour))
 	if err := raw(t, url).WriteAll(ctx, ".lease", stolen, nil); err != nil {
 		t.Fatal(err)
 	}

@@ -11,14 +11,15 @@ import (
 	"gocloud.dev/blob"
 
 	"github.com/ocean-safety/ingest/artifacts"
+	"github.com/ocean-safety/ingest/depot"
 )
 
 // List lists the prefix for ingest list: its snapshots with what their
 // manifests say, which one latest.json names, and the parts of sharded runs
 // under it (shard-K-of-N prefixes, here or one prefix down: a parts root of
 // run prefixes), each with its latest snapshot.
-func (s *Store) List(ctx context.Context) (*artifacts.Listing, error) {
-	l := &artifacts.Listing{Place: s.name}
+func (s *Store) List(ctx context.Context) (*depot.Listing, error) {
+	l := &depot.Listing{Place: s.name}
 	if latest, err := s.ReadLatest(ctx); err != nil {
 		return nil, err
 	} else if latest != nil {
@@ -43,7 +44,7 @@ func (s *Store) List(ctx context.Context) (*artifacts.Listing, error) {
 	}
 	for _, d := range top {
 		switch {
-		case artifacts.PartName.MatchString(d):
+		case depot.PartName.MatchString(d):
 			l.Parts = append(l.Parts, s.part(ctx, d, ""))
 		case strings.HasPrefix(d, ".") || snapshotName.MatchString(d):
 		default:
@@ -52,7 +53,7 @@ func (s *Store) List(ctx context.Context) (*artifacts.Listing, error) {
 				return nil, err
 			}
 			for _, p := range sub {
-				if artifacts.PartName.MatchString(p) {
+				if depot.PartName.MatchString(p) {
 					l.Parts = append(l.Parts, s.part(ctx, d+"/"+p, d))
 				}
 			}
@@ -60,7 +61,7 @@ func (s *Store) List(ctx context.Context) (*artifacts.Listing, error) {
 	}
 	// Two snapshots of one second are in no order an object store keeps:
 	// the one latest names goes first.
-	slices.SortStableFunc(l.Snapshots, func(a, b artifacts.ListedSnapshot) int {
+	slices.SortStableFunc(l.Snapshots, func(a, b depot.ListedSnapshot) int {
 		if a.Name[:16] != b.Name[:16] || a.Latest == b.Latest {
 			return strings.Compare(b.Name[:16], a.Name[:16])
 		}
@@ -69,7 +70,7 @@ func (s *Store) List(ctx context.Context) (*artifacts.Listing, error) {
 		}
 		return 1
 	})
-	artifacts.SortParts(l)
+	depot.SortParts(l)
 	return l, nil
 }
 
@@ -91,23 +92,23 @@ func (s *Store) dirs(ctx context.Context, b *blob.Bucket, prefix string) ([]stri
 	}
 }
 
-func (s *Store) describeSnapshot(ctx context.Context, b *blob.Bucket, key, path string) (artifacts.ListedSnapshot, error) {
+func (s *Store) describeSnapshot(ctx context.Context, b *blob.Bucket, key, path string) (depot.ListedSnapshot, error) {
 	mb, err := b.ReadAll(ctx, key+"/"+artifacts.ManifestFile)
 	if err != nil {
-		return artifacts.ListedSnapshot{}, fmt.Errorf("%s: read %s/%s: %w", s, key, artifacts.ManifestFile, err)
+		return depot.ListedSnapshot{}, fmt.Errorf("%s: read %s/%s: %w", s, key, artifacts.ManifestFile, err)
 	}
 	var m artifacts.Manifest
 	if err := json.Unmarshal(mb, &m); err != nil {
-		return artifacts.ListedSnapshot{}, fmt.Errorf("%s: %s/%s: %w", s, key, artifacts.ManifestFile, err)
+		return depot.ListedSnapshot{}, fmt.Errorf("%s: %s/%s: %w", s, key, artifacts.ManifestFile, err)
 	}
 	name := key[strings.LastIndexByte(key, '/')+1:]
-	return artifacts.DescribeSnapshot(name, path, m, int64(len(mb))), nil
+	return depot.DescribeSnapshot(name, path, m, int64(len(mb))), nil
 }
 
 // part describes the part at key (its latest snapshot, if it has one).
-func (s *Store) part(ctx context.Context, key, run string) artifacts.ListedPart {
-	m := artifacts.PartName.FindStringSubmatch(key[strings.LastIndexByte(key, '/')+1:])
-	p := artifacts.ListedPart{Path: s.at(key), Run: run, Shard: m[1] + "/" + m[2]}
+func (s *Store) part(ctx context.Context, key, run string) depot.ListedPart {
+	m := depot.PartName.FindStringSubmatch(key[strings.LastIndexByte(key, '/')+1:])
+	p := depot.ListedPart{Path: s.at(key), Run: run, Shard: m[1] + "/" + m[2]}
 	b, err := s.b.ReadAll(ctx, key+"/"+LatestFile)
 	if err != nil {
 		return p // a part whose run never published: listed as it is

@@ -16,6 +16,8 @@ import (
 	"gocloud.dev/gcerrors"
 
 	"github.com/ocean-safety/ingest/artifacts"
+	"github.com/ocean-safety/ingest/depot"
+	"github.com/ocean-safety/ingest/integrity"
 )
 
 // brokenPrefix holds the published snapshots that failed verification,
@@ -36,7 +38,7 @@ type brokenSnapshot struct {
 // publish verifies its own; latest's manifest must also be the one
 // latest.json records (latestSHA).
 func (s *Store) sameContent(ctx context.Context, m artifacts.Manifest, work, latest, latestSHA string) (good string, broken []brokenSnapshot, err error) {
-	key, err := artifacts.ContentKey(m)
+	key, err := depot.ContentKey(m)
 	if err != nil {
 		return "", nil, err
 	}
@@ -84,7 +86,7 @@ func (s *Store) check(ctx context.Context, name, key, work, manifestSHA string) 
 	if err := json.Unmarshal(mb, &m); err != nil {
 		return append(problems, "manifest.json: "+err.Error()), nil
 	}
-	if got, _ := artifacts.ContentKey(m); got != key {
+	if got, _ := depot.ContentKey(m); got != key {
 		problems = append(problems, fmt.Sprintf("manifest.json: describes content %q, the name says %s", got, key))
 	}
 	if err := os.MkdirAll(work, 0o755); err != nil {
@@ -101,7 +103,7 @@ func (s *Store) check(ctx context.Context, name, key, work, manifestSHA string) 
 	case err != nil:
 		return nil, err
 	}
-	rep, err := artifacts.VerifyContext(ctx, tmp)
+	rep, err := integrity.VerifyContext(ctx, tmp)
 	if err != nil {
 		return nil, err
 	}
@@ -110,7 +112,7 @@ func (s *Store) check(ctx context.Context, name, key, work, manifestSHA string) 
 
 // quarantine copies every object of the broken snapshot aside, under
 // brokenPrefix, before the publish removes it: evidence is never deleted.
-func (s *Store) quarantine(ctx context.Context, b brokenSnapshot) (artifacts.Quarantined, error) {
+func (s *Store) quarantine(ctx context.Context, b brokenSnapshot) (depot.Quarantined, error) {
 	aside := brokenPrefix + "/" + b.name + "-" + time.Now().UTC().Format("20060102T150405.000000000Z")
 	it := s.b.List(&blob.ListOptions{Prefix: b.name + "/"})
 	for {
@@ -119,11 +121,11 @@ func (s *Store) quarantine(ctx context.Context, b brokenSnapshot) (artifacts.Qua
 			break
 		}
 		if err != nil {
-			return artifacts.Quarantined{}, fmt.Errorf("%s: list %s: %w", s, b.name, err)
+			return depot.Quarantined{}, fmt.Errorf("%s: list %s: %w", s, b.name, err)
 		}
 		if err := s.b.Copy(ctx, aside+"/"+strings.TrimPrefix(o.Key, b.name+"/"), o.Key, nil); err != nil {
-			return artifacts.Quarantined{}, fmt.Errorf("%s: copy %s aside: %w", s, o.Key, err)
+			return depot.Quarantined{}, fmt.Errorf("%s: copy %s aside: %w", s, o.Key, err)
 		}
 	}
-	return artifacts.Quarantined{Name: b.name, Path: s.at(aside), Problems: b.problems}, nil
+	return depot.Quarantined{Name: b.name, Path: s.at(aside), Problems: b.problems}, nil
 }

@@ -27,6 +27,8 @@ import (
 	"gocloud.dev/gcerrors"
 
 	"github.com/ocean-safety/ingest/artifacts"
+	"github.com/ocean-safety/ingest/depot"
+	"github.com/ocean-safety/ingest/integrity"
 	"github.com/ocean-safety/ingest/internal/redact"
 )
 
@@ -65,7 +67,7 @@ type Store struct {
 	lease    *held // the lease this store holds, if any
 }
 
-var _ artifacts.Remote = (*Store)(nil)
+var _ depot.Remote = (*Store)(nil)
 
 // IsURL reports whether s names an object store (s3://, gs://, azblob://,
 // file://, mem://) rather than a local folder.
@@ -139,7 +141,7 @@ func (s *Store) Close() error { return s.b.Close() }
 var snapshotName = regexp.MustCompile(`^\d{8}T\d{6}Z-[0-9a-f]{12}$`)
 
 // ReadLatest reads latest.json; nil when nothing was published yet. One
-// that names no snapshot is an error wrapping artifacts.ErrLatestBroken.
+// that names no snapshot is an error wrapping depot.ErrLatestBroken.
 func (s *Store) ReadLatest(ctx context.Context) (*Latest, error) {
 	b, err := s.b.ReadAll(ctx, LatestFile)
 	if gcerrors.Code(err) == gcerrors.NotFound {
@@ -150,7 +152,7 @@ func (s *Store) ReadLatest(ctx context.Context) (*Latest, error) {
 	}
 	var l Latest
 	if err := json.Unmarshal(b, &l); err != nil || !snapshotName.MatchString(l.Name) {
-		return nil, fmt.Errorf("%w: %s: %s names no snapshot", artifacts.ErrLatestBroken, s, LatestFile)
+		return nil, fmt.Errorf("%w: %s: %s names no snapshot", depot.ErrLatestBroken, s, LatestFile)
 	}
 	return &l, nil
 }
@@ -159,7 +161,7 @@ func (s *Store) ReadLatest(ctx context.Context) (*Latest, error) {
 // cache: a snapshot never changes under its name) and returns its path; ""
 // when nothing was published yet. A latest.json that names a snapshot
 // that is not there (or not whole), or whose manifest is not the one it
-// records (manifest_sha256), is an error wrapping artifacts.ErrLatestBroken.
+// records (manifest_sha256), is an error wrapping depot.ErrLatestBroken.
 func (s *Store) Latest(ctx context.Context, dir string) (string, error) {
 	l, err := s.ReadLatest(ctx)
 	if err != nil || l == nil {
@@ -167,7 +169,7 @@ func (s *Store) Latest(ctx context.Context, dir string) (string, error) {
 	}
 	local, err := s.fetch(ctx, l.Name, dir, l.ManifestSHA256)
 	if errors.Is(err, errMissing) || errors.Is(err, errManifestDiffers) {
-		return "", fmt.Errorf("%w: %s: %s: %w", artifacts.ErrLatestBroken, s, LatestFile, err)
+		return "", fmt.Errorf("%w: %s: %s: %w", depot.ErrLatestBroken, s, LatestFile, err)
 	}
 	return local, err
 }
@@ -208,7 +210,7 @@ func (s *Store) fetch(ctx context.Context, name, dir, manifestSHA string) (strin
 		return "", fmt.Errorf("%s/%s has sha256 %s…, %s records %s…: %w", name, artifacts.ManifestFile, hex.EncodeToString(sum[:6]), LatestFile, manifestSHA[:min(12, len(manifestSHA))], errManifestDiffers)
 	}
 	if have, err := artifacts.ManifestBytes(local); err == nil && string(have) == string(mb) {
-		if _, err := artifacts.VerifyFiles(local); err == nil {
+		if _, err := integrity.VerifyFiles(local); err == nil {
 			return local, nil
 		}
 	}
@@ -271,19 +273,19 @@ func (s *Store) download(ctx context.Context, key, dst string) error {
 // of another time) is pointed at instead of uploaded again, if it verifies;
 // one that does not is copied aside (see quarantine), replaced by this
 // build and removed. A latest.json that names no good snapshot is replaced.
-func (s *Store) Publish(ctx context.Context, dir string, keep int) (*artifacts.Published, error) {
+func (s *Store) Publish(ctx context.Context, dir string, keep int) (*depot.Published, error) {
 	m, err := artifacts.ReadManifest(dir)
 	if err != nil {
 		return nil, err
 	}
-	name, err := artifacts.SnapshotName(m)
+	name, err := depot.SnapshotName(m)
 	if err != nil {
 		return nil, err
 	}
-	pub := &artifacts.Published{Name: name}
+	pub := &depot.Published{Name: name}
 	previous, latestSHA := "", ""
 	switch l, err := s.ReadLatest(ctx); {
-	case errors.Is(err, artifacts.ErrLatestBroken): // replaced by this publish
+	case errors.Is(err, depot.ErrLatestBroken): // replaced by this publish
 	case err != nil:
 		return nil, err
 	case l != nil:
@@ -324,7 +326,7 @@ func (s *Store) Publish(ctx context.Context, dir string, keep int) (*artifacts.P
 	for _, b := range broken {
 		if !removed[b.name] {
 			if err := s.remove(ctx, b.name); err != nil {
-				return pub, fmt.Errorf("%w: %w", artifacts.ErrPrune, err) // published; its copy is aside, the next run removes it
+				return pub, fmt.Errorf("%w: %w", depot.ErrPrune, err) // published; its copy is aside, the next run removes it
 			}
 		}
 		if b.name == previous {
@@ -332,7 +334,7 @@ func (s *Store) Publish(ctx context.Context, dir string, keep int) (*artifacts.P
 		}
 	}
 	if pub.Pruned, err = s.prune(ctx, keep, pub.Name, previous); err != nil {
-		return pub, fmt.Errorf("%w: %w", artifacts.ErrPrune, err)
+		return pub, fmt.Errorf("%w: %w", depot.ErrPrune, err)
 	}
 	return pub, nil
 }
@@ -486,7 +488,7 @@ func (s *Store) prefixes(ctx context.Context) ([]string, error) {
 // rollback and the night's diff report read.
 func (s *Store) prune(ctx context.Context, keep int, latest, previous string) ([]string, error) {
 	if keep < 1 {
-		keep = artifacts.DefaultKeep
+		keep = depot.DefaultKeep
 	}
 	names, err := s.Snapshots(ctx)
 	if err != nil {

@@ -14,6 +14,7 @@ import (
 
 	"github.com/ocean-safety/ingest/artifacts"
 	"github.com/ocean-safety/ingest/bucket"
+	"github.com/ocean-safety/ingest/integrity"
 	"github.com/ocean-safety/ingest/internal/testsnap"
 	"github.com/ocean-safety/ingest/stages"
 )
@@ -84,7 +85,7 @@ func TestPublish(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rep, err := artifacts.Verify(dir)
+	rep, err := integrity.Verify(dir)
 	if err != nil || !rep.OK() {
 		t.Errorf("the downloaded latest does not verify: %v %v", err, rep.Problems())
 	}

@@ -8,6 +8,7 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/ocean-safety/ingest/artifacts"
+	"github.com/ocean-safety/ingest/depot"
 	"github.com/ocean-safety/ingest/internal/testsnap"
 	"github.com/ocean-safety/ingest/pgsync"
 	"github.com/ocean-safety/ingest/stages"
@@ -19,7 +20,7 @@ func buildSource(t *testing.T, label string, files map[string]string) string {
 	cfg := stages.DefaultConfig()
 	cfg.Corpus, cfg.Workers, cfg.SourceLabel = testsnap.WriteCorpus(t, files, nil), 1, label
 	out := filepath.Join(t.TempDir(), "snap")
-	if _, err := stages.Run(context.Background(), cfg, artifacts.OutTarget(out, ""), stages.Options{}); err != nil {
+	if _, err := stages.Run(context.Background(), cfg, depot.OutTarget(out, ""), stages.Options{}); err != nil {
 		t.Fatal(err)
 	}
 	return out

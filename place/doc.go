@@ -1,7 +1,7 @@
 // Package place is where a command reads and writes, as its command line
 // names it: a folder on this machine, or a bucket URL (s3://, gs://,
 // azblob://, file://). It is the one place that tells the two apart: it
-// builds a run's artifacts.Target (Target, once, at the edge), makes a
+// builds a run's depot.Target (Target, once, at the edge), makes a
 // snapshot argument a local folder (Snapshot, Folder, Trusted, Part: a
 // bucket's is downloaded), places a sharded run's parts (Parts,
 // RemoveParts), and lists, reports and keeps state beside published

@@ -11,6 +11,7 @@ import (
 	"github.com/ocean-safety/ingest/artifacts"
 	"github.com/ocean-safety/ingest/bucket"
 	"github.com/ocean-safety/ingest/corpus"
+	"github.com/ocean-safety/ingest/depot"
 )
 
 // Parts are the places of a sharded run's n parts under root:
@@ -45,7 +46,7 @@ var partEntry = regexp.MustCompile(`^\.?shard-\d+-of-\d+(?:$|[.-])`)
 // holds anything but parts.
 func (f folder) checkParts() error {
 	place := string(f)
-	for _, name := range []string{artifacts.ManifestFile, artifacts.LatestLink} {
+	for _, name := range []string{artifacts.ManifestFile, depot.LatestLink} {
 		if _, err := os.Lstat(filepath.Join(place, name)); err == nil {
 			return refuse("%s holds a snapshot (%s): with --shard, --out and --publish name the folder parts go under (as %s/shard-K-of-N); give one of its own", place, name, place)
 		}

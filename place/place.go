@@ -8,8 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/ocean-safety/ingest/artifacts"
 	"github.com/ocean-safety/ingest/bucket"
+	"github.com/ocean-safety/ingest/depot"
 	"github.com/ocean-safety/ingest/internal/redact"
 )
 
@@ -32,7 +32,7 @@ type where interface {
 	// shown is the place as messages show it.
 	shown() string
 	// target is the target of a run publishing here.
-	target(ctx context.Context, keep int, prev string, work Work) (artifacts.Target, func(), error)
+	target(ctx context.Context, keep int, prev string, work Work) (depot.Target, func(), error)
 	// snapshot makes the snapshot the place names a local folder.
 	snapshot(ctx context.Context) (dir string, cleanup func(), err error)
 	// part makes a part the place names a local folder: the snapshot, or
@@ -42,7 +42,7 @@ type where interface {
 	checkParts() error
 	// removeParts removes the parts of n shards under the place.
 	removeParts(ctx context.Context, n int) error
-	list(ctx context.Context) (*artifacts.Listing, error)
+	list(ctx context.Context) (*depot.Listing, error)
 	// putDiff stores a diff report beside the snapshot name.
 	putDiff(ctx context.Context, name string, md, js []byte) (string, error)
 	// stateRoot is the folder the tool owns beside the snapshot named.
@@ -68,7 +68,7 @@ func Shown(place string) string { return parse(place).shown() }
 
 // List lists a publish folder, a snapshot folder, a parts folder or a
 // bucket prefix.
-func List(ctx context.Context, place string) (*artifacts.Listing, error) {
+func List(ctx context.Context, place string) (*depot.Listing, error) {
 	return parse(place).list(ctx)
 }
 

@@ -6,19 +6,19 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/ocean-safety/ingest/artifacts"
 	"github.com/ocean-safety/ingest/bucket"
+	"github.com/ocean-safety/ingest/depot"
 )
 
-func (f folder) list(context.Context) (*artifacts.Listing, error) {
-	l, err := artifacts.List(string(f))
+func (f folder) list(context.Context) (*depot.Listing, error) {
+	l, err := depot.List(string(f))
 	if err != nil {
 		return nil, refuse("list %s: %v", f, err)
 	}
 	return l, nil
 }
 
-func (p prefix) list(ctx context.Context) (*artifacts.Listing, error) {
+func (p prefix) list(ctx context.Context) (*depot.Listing, error) {
 	store, err := bucket.Open(ctx, string(p))
 	if err != nil {
 		return nil, err
@@ -55,9 +55,9 @@ func (p prefix) putDiff(ctx context.Context, name string, md, js []byte) (string
 func (f folder) stateRoot(Work) (string, error) {
 	dir := filepath.Clean(string(f))
 	if parent := filepath.Dir(dir); isPublishFolder(parent) {
-		return artifacts.PublishTarget(parent, 0, "").State(), nil
+		return depot.PublishTarget(parent, 0, "").State(), nil
 	}
-	return artifacts.OutTarget(dir, "").State(), nil
+	return depot.OutTarget(dir, "").State(), nil
 }
 
 func (p prefix) stateRoot(work Work) (string, error) {
@@ -69,10 +69,10 @@ func (p prefix) stateRoot(work Work) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	return artifacts.RemoteTarget(nil, dir, 0, "").State(), nil
+	return depot.RemoteTarget(nil, dir, 0, "").State(), nil
 }
 
 func isPublishFolder(dir string) bool {
-	_, err := artifacts.Latest(dir)
+	_, err := depot.Latest(dir)
 	return err == nil
 }

@@ -13,6 +13,8 @@ import (
 
 	"github.com/ocean-safety/ingest/artifacts"
 	"github.com/ocean-safety/ingest/bucket"
+	"github.com/ocean-safety/ingest/depot"
+	"github.com/ocean-safety/ingest/integrity"
 	"github.com/ocean-safety/ingest/internal/redact"
 )
 
@@ -42,7 +44,7 @@ func Folder(ctx context.Context, arg string) (dir string, cleanup func(), err er
 
 // Trusted is Folder for a reader that trusts what it reads (inspect, diff,
 // search, eval, thresholds, push): the snapshot's files must be those its
-// manifest describes (artifacts.VerifyFiles: sizes and SHA-256, no row
+// manifest describes (integrity.VerifyFiles: sizes and SHA-256, no row
 // decoded), so a tampered or damaged snapshot is named as such, not read as
 // if it were what its manifest says.
 func Trusted(ctx context.Context, arg string) (dir string, cleanup func(), err error) {
@@ -50,8 +52,8 @@ func Trusted(ctx context.Context, arg string) (dir string, cleanup func(), err e
 	if err != nil {
 		return "", cleanup, err
 	}
-	if _, err = artifacts.VerifyFiles(dir); err != nil {
-		var broken *artifacts.BrokenError
+	if _, err = integrity.VerifyFiles(dir); err != nil {
+		var broken *integrity.BrokenError
 		if errors.As(err, &broken) && dir != arg {
 			broken.Dir = redact.URL(arg) // not the temporary folder it was downloaded to
 		}
@@ -82,7 +84,7 @@ func isSnapshotDir(dir string) error {
 		return fmt.Errorf("%s: a file, not a snapshot folder", dir)
 	}
 	if _, err := os.Stat(filepath.Join(dir, artifacts.ManifestFile)); err != nil {
-		if latest, lerr := artifacts.Latest(dir); lerr == nil {
+		if latest, lerr := depot.Latest(dir); lerr == nil {
 			return fmt.Errorf("%s: a publish folder, not a snapshot; its latest snapshot is %s", dir, latest)
 		}
 		return fmt.Errorf("%s: not an ingest snapshot (no %s)", dir, artifacts.ManifestFile)
@@ -96,7 +98,7 @@ func (f folder) part(context.Context) (string, func(), error) {
 	if _, err := os.Stat(filepath.Join(string(f), artifacts.ManifestFile)); err == nil {
 		return string(f), func() {}, nil
 	}
-	dir, err := artifacts.Latest(string(f))
+	dir, err := depot.Latest(string(f))
 	if err != nil {
 		return "", func() {}, fmt.Errorf("no part there (did that shard's run finish?)")
 	}
@@ -121,7 +123,7 @@ func (p prefix) snapshot(ctx context.Context) (dir string, cleanup func(), err e
 		return "", cleanup, err
 	}
 	cleanup = func() { os.RemoveAll(tmp) }
-	if snap == artifacts.LatestLink {
+	if snap == depot.LatestLink {
 		dir, err = store.Latest(ctx, tmp)
 		if err == nil && dir == "" {
 			err = fmt.Errorf("%s: %w", store, ErrNothingPublished)
@@ -138,7 +140,7 @@ func (p prefix) snapshot(ctx context.Context) (dir string, cleanup func(), err e
 
 func (p prefix) part(ctx context.Context) (string, func(), error) {
 	if _, snap, err := splitSnapshotURL(string(p)); err != nil || !isSnapshotRef(snap) {
-		return prefix(p.join(artifacts.LatestLink)).snapshot(ctx)
+		return prefix(p.join(depot.LatestLink)).snapshot(ctx)
 	}
 	return p.snapshot(ctx)
 }
@@ -163,9 +165,9 @@ func splitSnapshotURL(raw string) (prefix, snapshot string, err error) {
 	return u.String(), snapshot, nil
 }
 
-// snapshotName is a published snapshot's folder name (artifacts.SnapshotName).
+// snapshotName is a published snapshot's folder name (depot.SnapshotName).
 var snapshotName = regexp.MustCompile(`^[0-9]{8}T[0-9]{6}Z-[0-9a-f]{12}$`)
 
 // isSnapshotRef reports whether a URL's last element names a snapshot
 // rather than a publish prefix: "latest" or a snapshot's folder name.
-func isSnapshotRef(s string) bool { return s == artifacts.LatestLink || snapshotName.MatchString(s) }
+func isSnapshotRef(s string) bool { return s == depot.LatestLink || snapshotName.MatchString(s) }

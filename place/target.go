@@ -8,9 +8,9 @@ import (
 	"fmt"
 	"path/filepath"
 
-	"github.com/ocean-safety/ingest/artifacts"
 	"github.com/ocean-safety/ingest/bucket"
 	"github.com/ocean-safety/ingest/corpus"
+	"github.com/ocean-safety/ingest/depot"
 	"github.com/ocean-safety/ingest/internal/redact"
 )
 
@@ -57,7 +57,7 @@ type Spec struct {
 // publish folder, or a bucket prefix (opened here; close releases it). A
 // shard's part goes under the parts' place, refused (ErrRefused) when that
 // place holds anything but parts.
-func Target(ctx context.Context, s Spec) (t artifacts.Target, close func(), err error) {
+func Target(ctx context.Context, s Spec) (t depot.Target, close func(), err error) {
 	if !s.Shard.Whole() {
 		for _, p := range []string{s.Out, s.Publish} {
 			if p == "" {
@@ -69,7 +69,7 @@ func Target(ctx context.Context, s Spec) (t artifacts.Target, close func(), err 
 		}
 	}
 	if s.Publish == "" {
-		return artifacts.OutTarget(s.part(s.Out), s.Prev), func() {}, nil
+		return depot.OutTarget(s.part(s.Out), s.Prev), func() {}, nil
 	}
 	return parse(s.PublishPlace()).target(ctx, s.Keep, s.Prev, s.Work)
 }
@@ -87,11 +87,11 @@ func (s Spec) part(place string) string {
 	return Join(place, s.Shard.Name())
 }
 
-func (f folder) target(_ context.Context, keep int, prev string, _ Work) (artifacts.Target, func(), error) {
-	return artifacts.PublishTarget(string(f), keep, prev), func() {}, nil
+func (f folder) target(_ context.Context, keep int, prev string, _ Work) (depot.Target, func(), error) {
+	return depot.PublishTarget(string(f), keep, prev), func() {}, nil
 }
 
-func (p prefix) target(ctx context.Context, keep int, prev string, work Work) (artifacts.Target, func(), error) {
+func (p prefix) target(ctx context.Context, keep int, prev string, work Work) (depot.Target, func(), error) {
 	store, err := bucket.Open(ctx, string(p))
 	if err != nil {
 		return nil, func() {}, err
@@ -101,5 +101,5 @@ func (p prefix) target(ctx context.Context, keep int, prev string, work Work) (a
 		store.Close()
 		return nil, func() {}, err
 	}
-	return artifacts.RemoteTarget(store, dir, keep, prev), func() { store.Close() }, nil
+	return depot.RemoteTarget(store, dir, keep, prev), func() { store.Close() }, nil
 }

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/ocean-safety/ingest/artifacts"
+	"github.com/ocean-safety/ingest/depot"
 	"github.com/ocean-safety/ingest/stages"
 )
 
@@ -29,7 +30,7 @@ func oceanSnapshot(t *testing.T) string {
 	cfg := stages.DefaultConfig()
 	cfg.Corpus = oceanCorpus
 	out := filepath.Join(t.TempDir(), "snap")
-	if _, err := stages.Run(context.Background(), cfg, artifacts.OutTarget(out, ""), stages.Options{}); err != nil {
+	if _, err := stages.Run(context.Background(), cfg, depot.OutTarget(out, ""), stages.Options{}); err != nil {
 		t.Fatalf("index %s: %v", oceanCorpus, err)
 	}
 	return out

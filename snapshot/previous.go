@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 
 	"github.com/ocean-safety/ingest/artifacts"
+	"github.com/ocean-safety/ingest/depot"
+	"github.com/ocean-safety/ingest/integrity"
 	"github.com/ocean-safety/ingest/lexical"
 	"github.com/ocean-safety/ingest/schema"
 )
@@ -32,11 +34,11 @@ type Previous struct {
 
 // Open opens the snapshot at dir for reuse after checking it is
 // whole: a readable manifest of this schema version, and every file it
-// lists of the size and hash it records (artifacts.VerifyFiles). A snapshot
+// lists of the size and hash it records (integrity.VerifyFiles). A snapshot
 // that fails is not trusted; the problem comes back as the error, for the
 // report.
 func Open(ctx context.Context, dir string) (*Previous, error) {
-	m, err := artifacts.VerifyFiles(dir)
+	m, err := integrity.VerifyFiles(dir)
 	if err != nil {
 		return nil, err
 	}
@@ -113,7 +115,7 @@ func (p *Previous) Close() {
 // Name is the snapshot's folder name in a publish layout, or "" when its
 // manifest cannot give one.
 func (p *Previous) Name() string {
-	name, err := artifacts.SnapshotName(p.Manifest)
+	name, err := depot.SnapshotName(p.Manifest)
 	if err != nil {
 		return ""
 	}

@@ -11,8 +11,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ocean-safety/ingest/artifacts"
 	"github.com/ocean-safety/ingest/corpus"
+	"github.com/ocean-safety/ingest/depot"
 )
 
 // benchCorpus writes a generated corpus of at least size bytes (prose,
@@ -89,7 +89,7 @@ func BenchmarkParseChunk(b *testing.B) {
 			cfg.Corpus, cfg.Workers = dir, workers
 			b.SetBytes(size)
 			for b.Loop() {
-				p, err := Plan(context.Background(), cfg, artifacts.OutTarget(b.TempDir(), ""), Options{})
+				p, err := Plan(context.Background(), cfg, depot.OutTarget(b.TempDir(), ""), Options{})
 				if err != nil || p.Bytes != size || p.Rejected != 0 {
 					b.Fatalf("plan: %v (%d bytes, want %d; %d rejected)", err, p.Bytes, size, p.Rejected)
 				}
@@ -133,7 +133,7 @@ func BenchmarkRerun(b *testing.B) {
 	version := 0
 	for b.Loop() {
 		t := time.Now()
-		if _, err := Plan(context.Background(), cfg.Config, artifacts.OutTarget(cfg.Out, ""), Options{}); err != nil {
+		if _, err := Plan(context.Background(), cfg.Config, depot.OutTarget(cfg.Out, ""), Options{}); err != nil {
 			b.Fatal(err)
 		}
 		plan += time.Since(t)

@@ -34,7 +34,7 @@ const (
 // Config is everything a run is shaped by, and how hard it works. The config
 // file and the flags fill it at the edge; Validate checks it once, before any
 // work starts. Where the run reads and writes is not here: that is its
-// artifacts.Target.
+// depot.Target.
 type Config struct {
 	Corpus  string `yaml:"corpus" json:"-"`
 	Workers int    `yaml:"workers" json:"-"` // 0: one per core

@@ -1,5 +1,5 @@
 // Package stages runs the ingest pipeline: Run takes a Config (what shapes
-// the snapshot and how hard to work), an artifacts.Target (where to read and
+// the snapshot and how hard to work), an depot.Target (where to read and
 // write) and Options (what is plugged in: header writer, embedder, reporter),
 // and publishes one snapshot or nothing.
 //

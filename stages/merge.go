@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/ocean-safety/ingest/artifacts"
+	"github.com/ocean-safety/ingest/depot"
 	"github.com/ocean-safety/ingest/schema"
 	"github.com/ocean-safety/ingest/snapshot"
 	"github.com/ocean-safety/ingest/thresholds"
@@ -42,7 +43,7 @@ type MergeConfig struct {
 // (doc_path, chunk_order) order reading one row group of each part at a
 // time, so memory does not grow with the corpus. Parts that do not make one
 // run fail with ErrParts before anything is written.
-func Merge(ctx context.Context, parts []string, cfg MergeConfig, target artifacts.Target, opt Options) (*Result, error) {
+func Merge(ctx context.Context, parts []string, cfg MergeConfig, target depot.Target, opt Options) (*Result, error) {
 	start := time.Now()
 	if opt.Logger == nil {
 		opt.Logger = slog.New(slog.DiscardHandler)
@@ -190,8 +191,8 @@ func sameRun(a, b artifacts.Manifest) string {
 type merger struct {
 	parts  []part
 	cfg    MergeConfig
-	target artifacts.Target
-	stage  *artifacts.Staging
+	target depot.Target
+	stage  *depot.Staging
 	opt    Options
 	runID  string
 }

@@ -7,7 +7,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/ocean-safety/ingest/artifacts"
+	"github.com/ocean-safety/ingest/depot"
 )
 
 // TestMergeShrink: a merge is held to publish.max_shrink as given, 0 (no
@@ -19,7 +19,7 @@ func TestMergeShrink(t *testing.T) {
 	offline := func() Options { return Options{} }
 	published := filepath.Join(t.TempDir(), "knowledge")
 	if _, err := Merge(context.Background(), runShards(t, cfg, 2, t.TempDir(), offline, ""), MergeConfig{Publish: cfg.Publish},
-		artifacts.PublishTarget(published, 3, ""), Options{}); err != nil {
+		depot.PublishTarget(published, 3, ""), Options{}); err != nil {
 		t.Fatal(err)
 	}
 	if err := os.Remove(filepath.Join(dir, "rip-currents.md")); err != nil {
@@ -36,7 +36,7 @@ func TestMergeShrink(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			_, err := Merge(context.Background(), parts, MergeConfig{Publish: PublishConfig{MaxShrink: tt.maxShrink}}, artifacts.PublishTarget(published, 3, ""), Options{})
+			_, err := Merge(context.Background(), parts, MergeConfig{Publish: PublishConfig{MaxShrink: tt.maxShrink}}, depot.PublishTarget(published, 3, ""), Options{})
 			if !errors.Is(err, tt.want) {
 				t.Errorf("max_shrink %g, one document of %d gone: got %v, want %v", tt.maxShrink, 29, err, tt.want)
 			}

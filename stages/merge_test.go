@@ -13,6 +13,8 @@ import (
 
 	"github.com/ocean-safety/ingest/artifacts"
 	"github.com/ocean-safety/ingest/corpus"
+	"github.com/ocean-safety/ingest/depot"
+	"github.com/ocean-safety/ingest/integrity"
 	"github.com/ocean-safety/ingest/models"
 	"github.com/ocean-safety/ingest/models/modelfake"
 )
@@ -40,7 +42,7 @@ func runShards(t *testing.T, cfg Config, n int, dir string, opt func() Options, 
 		c := cfg
 		c.Shard = corpus.Shard{Index: k, Count: n}
 		out := filepath.Join(dir, c.Shard.Name())
-		res, err := Run(context.Background(), c, artifacts.OutTarget(out, prev), opt())
+		res, err := Run(context.Background(), c, depot.OutTarget(out, prev), opt())
 		if err != nil {
 			t.Fatalf("shard %d/%d: %v", k, n, err)
 		}
@@ -83,7 +85,7 @@ func TestMergeEqualsWholeRun(t *testing.T) {
 				}
 			}
 			whole := filepath.Join(t.TempDir(), "whole")
-			want, err := Run(context.Background(), cfg, artifacts.OutTarget(whole, ""), opt())
+			want, err := Run(context.Background(), cfg, depot.OutTarget(whole, ""), opt())
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -93,7 +95,7 @@ func TestMergeEqualsWholeRun(t *testing.T) {
 			for _, n := range tt.shards {
 				parts := runShards(t, cfg, n, t.TempDir(), opt, "")
 				merged := filepath.Join(t.TempDir(), "merged")
-				got, err := Merge(context.Background(), parts, MergeConfig{}, artifacts.OutTarget(merged, ""), Options{})
+				got, err := Merge(context.Background(), parts, MergeConfig{}, depot.OutTarget(merged, ""), Options{})
 				if err != nil {
 					t.Fatalf("%d shards: merge: %v", n, err)
 				}
@@ -125,7 +127,7 @@ func TestMergeEqualsWholeRun(t *testing.T) {
 				if gm.Shard != nil {
 					t.Errorf("%d shards: the merge is marked as a part: %+v", n, gm.Shard)
 				}
-				if vr, err := artifacts.Verify(merged); err != nil || !vr.OK() {
+				if vr, err := integrity.Verify(merged); err != nil || !vr.OK() {
 					t.Errorf("%d shards: the merge does not verify: %v %v", n, err, vr.Problems())
 				}
 			}
@@ -170,7 +172,7 @@ func TestMergeRefuses(t *testing.T) {
 	opt := func() Options { return Options{ToolVersion: "test"} }
 	parts := runShards(t, cfg, 3, t.TempDir(), opt, "")
 	whole := filepath.Join(t.TempDir(), "whole")
-	if _, err := Run(context.Background(), cfg, artifacts.OutTarget(whole, ""), opt()); err != nil {
+	if _, err := Run(context.Background(), cfg, depot.OutTarget(whole, ""), opt()); err != nil {
 		t.Fatal(err)
 	}
 	other := cfg
@@ -202,7 +204,7 @@ func TestMergeRefuses(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			out := filepath.Join(t.TempDir(), "merged")
-			_, err := Merge(context.Background(), tt.parts, MergeConfig{}, artifacts.OutTarget(out, ""), Options{})
+			_, err := Merge(context.Background(), tt.parts, MergeConfig{}, depot.OutTarget(out, ""), Options{})
 			if err == nil || !strings.Contains(err.Error(), tt.want) {
 				t.Fatalf("got %v, want an error saying %q", err, tt.want)
 			}
@@ -215,23 +217,23 @@ func TestMergeRefuses(t *testing.T) {
 		})
 	}
 
-	if _, err := Merge(context.Background(), tonightParts, MergeConfig{Run: "night-3"}, artifacts.OutTarget(filepath.Join(t.TempDir(), "m"), ""), Options{}); err == nil || !strings.Contains(err.Error(), `belong to run "night-2", not "night-3"`) {
+	if _, err := Merge(context.Background(), tonightParts, MergeConfig{Run: "night-3"}, depot.OutTarget(filepath.Join(t.TempDir(), "m"), ""), Options{}); err == nil || !strings.Contains(err.Error(), `belong to run "night-2", not "night-3"`) {
 		t.Errorf("merge --run-id night-3 of night-2's parts: got %v", err)
 	}
-	if _, err := Merge(context.Background(), tonightParts, MergeConfig{Run: "night-2"}, artifacts.OutTarget(filepath.Join(t.TempDir(), "m"), ""), Options{}); err != nil {
+	if _, err := Merge(context.Background(), tonightParts, MergeConfig{Run: "night-2"}, depot.OutTarget(filepath.Join(t.TempDir(), "m"), ""), Options{}); err != nil {
 		t.Errorf("merge --run-id night-2 of night-2's parts: %v", err)
 	}
 
 	// A part where a whole snapshot is published, and the reverse.
 	c := cfg
 	c.Shard = corpus.Shard{Index: 0, Count: 3}
-	if _, err := Run(context.Background(), c, artifacts.OutTarget(whole, ""), opt()); err == nil || !strings.Contains(err.Error(), "holds a whole snapshot") {
+	if _, err := Run(context.Background(), c, depot.OutTarget(whole, ""), opt()); err == nil || !strings.Contains(err.Error(), "holds a whole snapshot") {
 		t.Errorf("a part over a whole snapshot: got %v", err)
 	}
-	if _, err := Run(context.Background(), cfg, artifacts.OutTarget(parts[0], ""), opt()); err == nil || !strings.Contains(err.Error(), "holds a part") {
+	if _, err := Run(context.Background(), cfg, depot.OutTarget(parts[0], ""), opt()); err == nil || !strings.Contains(err.Error(), "holds a part") {
 		t.Errorf("a whole run over a part: got %v", err)
 	}
-	if _, err := Merge(context.Background(), parts, MergeConfig{}, artifacts.OutTarget(parts[0], ""), Options{}); err == nil || !strings.Contains(err.Error(), "holds a part") {
+	if _, err := Merge(context.Background(), parts, MergeConfig{}, depot.OutTarget(parts[0], ""), Options{}); err == nil || !strings.Contains(err.Error(), "holds a part") {
 		t.Errorf("a merge over a part: got %v", err)
 	}
 }
@@ -289,7 +291,7 @@ func TestMergeRefusesOtherContent(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			out := filepath.Join(t.TempDir(), "merged")
-			_, err := Merge(context.Background(), tt.parts, MergeConfig{Run: "night-1"}, artifacts.OutTarget(out, ""), Options{})
+			_, err := Merge(context.Background(), tt.parts, MergeConfig{Run: "night-1"}, depot.OutTarget(out, ""), Options{})
 			if !errors.Is(err, ErrParts) || !strings.Contains(err.Error(), tt.want) {
 				t.Fatalf("got %v, want ErrParts saying %q", err, tt.want)
 			}
@@ -298,7 +300,7 @@ func TestMergeRefusesOtherContent(t *testing.T) {
 			}
 		})
 	}
-	if _, err := Merge(context.Background(), editedParts, MergeConfig{Run: "night-1"}, artifacts.OutTarget(filepath.Join(t.TempDir(), "m"), ""), Options{}); err != nil {
+	if _, err := Merge(context.Background(), editedParts, MergeConfig{Run: "night-1"}, depot.OutTarget(filepath.Join(t.TempDir(), "m"), ""), Options{}); err != nil {
 		t.Errorf("the parts of one corpus: %v", err)
 	}
 }
@@ -343,7 +345,7 @@ func TestShardReuse(t *testing.T) {
 	const n = 3
 	published := filepath.Join(t.TempDir(), "knowledge")
 	parts := runShards(t, cfg, n, t.TempDir(), opt, "")
-	first, err := Merge(context.Background(), parts, MergeConfig{}, artifacts.PublishTarget(published, 3, ""), Options{})
+	first, err := Merge(context.Background(), parts, MergeConfig{}, depot.PublishTarget(published, 3, ""), Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -355,7 +357,7 @@ func TestShardReuse(t *testing.T) {
 	if got := srv.Calls(modelfake.OllamaChat) + srv.Calls(modelfake.OllamaEmbed) - calls; got != 0 {
 		t.Errorf("unchanged corpus: got %d model calls, want 0", got)
 	}
-	second, err := Merge(context.Background(), parts, MergeConfig{}, artifacts.PublishTarget(published, 3, ""), Options{})
+	second, err := Merge(context.Background(), parts, MergeConfig{}, depot.PublishTarget(published, 3, ""), Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -383,7 +385,7 @@ func TestShardReuse(t *testing.T) {
 	for k := range n {
 		c := cfg
 		c.Shard = corpus.Shard{Index: k, Count: n}
-		res, err := Run(context.Background(), c, artifacts.OutTarget(filepath.Join(t.TempDir(), "part"), prev), opt())
+		res, err := Run(context.Background(), c, depot.OutTarget(filepath.Join(t.TempDir(), "part"), prev), opt())
 		if err != nil {
 			t.Fatal(err)
 		}

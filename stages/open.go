@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/ocean-safety/ingest/artifacts"
+	"github.com/ocean-safety/ingest/depot"
 	"github.com/ocean-safety/ingest/lexical"
 	"github.com/ocean-safety/ingest/models"
 	"github.com/ocean-safety/ingest/schema"
@@ -27,7 +28,7 @@ type ModelOpener func(ctx context.Context, prev *artifacts.Manifest) (models.Hea
 // built-in embedder). An embedder whose width is
 // not the previous snapshot's is refused: one vector index cannot mix
 // widths.
-func openModels(ctx context.Context, cfg Config, target artifacts.Target, opt Options) (Options, error) {
+func openModels(ctx context.Context, cfg Config, target depot.Target, opt Options) (Options, error) {
 	prev := previousManifest(target)
 	if opt.OpenModels != nil {
 		h, e, err := opt.OpenModels(ctx, prev)
@@ -55,7 +56,7 @@ func openModels(ctx context.Context, cfg Config, target artifacts.Target, opt Op
 // previousManifest is the manifest of the snapshot a run into target reuses
 // from, nil when there is none or it cannot be read (the run reports a
 // previous snapshot it cannot trust when it opens it).
-func previousManifest(target artifacts.Target) *artifacts.Manifest {
+func previousManifest(target depot.Target) *artifacts.Manifest {
 	dir := target.Previous()
 	if dir == "" {
 		return nil
@@ -74,7 +75,7 @@ func previousManifest(target artifacts.Target) *artifacts.Manifest {
 // work. The kind is checked before the lock, so a refused run writes
 // nothing, not even the lock's holder file, and again under it, against a
 // bucket's latest and whatever another run published in between.
-func claim(ctx context.Context, target artifacts.Target, corpusDir string, part bool, wait time.Duration) (*artifacts.Lock, error) {
+func claim(ctx context.Context, target depot.Target, corpusDir string, part bool, wait time.Duration) (*depot.Lock, error) {
 	if err := target.Check(corpusDir); err != nil {
 		return nil, err
 	}
@@ -95,7 +96,7 @@ func claim(ctx context.Context, target artifacts.Target, corpusDir string, part 
 // checkTargetKind refuses to write a part where a whole snapshot is
 // published (consumers would read one shard's documents as the corpus), and
 // a whole snapshot where parts are kept.
-func checkTargetKind(target artifacts.Target, part bool) error {
+func checkTargetKind(target depot.Target, part bool) error {
 	cur := target.Current()
 	if cur == "" {
 		return nil

@@ -15,6 +15,7 @@ import (
 	"github.com/ocean-safety/ingest/artifacts"
 	"github.com/ocean-safety/ingest/chunking"
 	"github.com/ocean-safety/ingest/corpus"
+	"github.com/ocean-safety/ingest/depot"
 	"github.com/ocean-safety/ingest/markdown"
 	"github.com/ocean-safety/ingest/models"
 	"github.com/ocean-safety/ingest/schema"
@@ -47,7 +48,7 @@ type Options struct {
 	Reporter    Reporter // nil: Discard
 	ToolVersion string
 	// LockWait is how long to wait for another run of the same target to
-	// finish (0: fail at once with an *artifacts.LockedError).
+	// finish (0: fail at once with an *depot.LockedError).
 	LockWait time.Duration
 	// Logger gets what the run does (nil: nothing is logged). The library
 	// never prints; progress and diagnostics go to Reporter.
@@ -71,7 +72,7 @@ type Result struct {
 	Status    Status
 	Manifest  artifacts.Manifest
 	Report    artifacts.Report
-	Published artifacts.Published // where the snapshot went
+	Published depot.Published // where the snapshot went
 	// Cleaned lists the temporary folders crashed runs had left beside the
 	// target, removed by this one.
 	Cleaned []string
@@ -95,7 +96,7 @@ var stageOrder = []string{stageParse, stageChunk, stageNormalise, stageHeader, s
 // are written in (doc_path, chunk_order) order whatever the number of
 // workers, because the order is fixed when work is submitted, not when it
 // finishes. Nothing is published unless the whole run succeeds.
-func Run(ctx context.Context, cfg Config, target artifacts.Target, opt Options) (*Result, error) {
+func Run(ctx context.Context, cfg Config, target depot.Target, opt Options) (*Result, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
@@ -135,7 +136,7 @@ func Run(ctx context.Context, cfg Config, target artifacts.Target, opt Options) 
 type run struct {
 	cfg        Config
 	opt        Options
-	target     artifacts.Target
+	target     depot.Target
 	parser     *markdown.Parser
 	chunker    *chunking.Chunker
 	normaliser Normaliser
@@ -158,7 +159,7 @@ type run struct {
 	lanes                models.Lanes
 	dispatch             *dispatcher
 
-	stage   *artifacts.Staging
+	stage   *depot.Staging
 	writer  *artifacts.ChunkWriter
 	prev    *snapshot.Previous // nil: nothing to reuse
 	journal *snapshot.Journal

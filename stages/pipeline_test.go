@@ -14,6 +14,7 @@ import (
 	"testing"
 
 	"github.com/ocean-safety/ingest/artifacts"
+	"github.com/ocean-safety/ingest/depot"
 	"github.com/ocean-safety/ingest/internal/golden"
 	"github.com/ocean-safety/ingest/lexical"
 	"github.com/ocean-safety/ingest/models"
@@ -36,7 +37,7 @@ func testConfig(corpusDir, out string, workers int) runConfig {
 
 // runOut runs rc into its --out folder.
 func runOut(ctx context.Context, rc runConfig, opt Options) (*Result, error) {
-	return Run(ctx, rc.Config, artifacts.OutTarget(rc.Out, ""), opt)
+	return Run(ctx, rc.Config, depot.OutTarget(rc.Out, ""), opt)
 }
 
 func mustRun(t *testing.T, rc runConfig, opt Options) *Result {

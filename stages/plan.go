@@ -5,8 +5,8 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/ocean-safety/ingest/artifacts"
 	"github.com/ocean-safety/ingest/corpus"
+	"github.com/ocean-safety/ingest/depot"
 	"github.com/ocean-safety/ingest/lexical"
 	"github.com/ocean-safety/ingest/models"
 	"github.com/ocean-safety/ingest/schema"
@@ -102,7 +102,7 @@ const chatOverhead = 2*5 + 3
 // since the vector reads the header). The target is checked as a run
 // checks it; a bucket's latest is not fetched (that takes the lock), so
 // only --prev is reused from there.
-func Plan(ctx context.Context, cfg Config, target artifacts.Target, opt Options) (*PlanResult, error) {
+func Plan(ctx context.Context, cfg Config, target depot.Target, opt Options) (*PlanResult, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}

@@ -6,7 +6,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/ocean-safety/ingest/artifacts"
+	"github.com/ocean-safety/ingest/depot"
 	"github.com/ocean-safety/ingest/models"
 	"github.com/ocean-safety/ingest/models/modelfake"
 )
@@ -36,7 +36,7 @@ func TestPlanEstimate(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			p, err := Plan(context.Background(), cfg.Config, artifacts.OutTarget(cfg.Out, ""), Options{Headers: h, Embedder: e})
+			p, err := Plan(context.Background(), cfg.Config, depot.OutTarget(cfg.Out, ""), Options{Headers: h, Embedder: e})
 			if err != nil {
 				t.Fatal(err)
 			}

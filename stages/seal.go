@@ -6,6 +6,7 @@ import (
 	"os"
 
 	"github.com/ocean-safety/ingest/artifacts"
+	"github.com/ocean-safety/ingest/depot"
 	"github.com/ocean-safety/ingest/schema"
 	"github.com/ocean-safety/ingest/snapshot"
 	"github.com/ocean-safety/ingest/thresholds"
@@ -30,7 +31,7 @@ type closing struct {
 
 // seal writes the closing files into the staging folder and returns the
 // result: a snapshot with a rejected document is partial.
-func seal(stage *artifacts.Staging, c closing) (*Result, error) {
+func seal(stage *depot.Staging, c closing) (*Result, error) {
 	m, rep := c.manifest, c.report
 	status := StatusOK
 	if m.Counts.Rejected > 0 {
@@ -52,7 +53,7 @@ func seal(stage *artifacts.Staging, c closing) (*Result, error) {
 	for k, n := range c.auditMore {
 		counts[k] = n
 	}
-	files := []artifacts.Closing{
+	files := []depot.Closing{
 		{Name: artifacts.ChunksFile, Write: func(string) (int, error) { return c.chunks() }},
 		{Name: artifacts.ThresholdsFile, Write: func(path string) (int, error) { return writeThresholds(path, c.thresholds) }},
 		{Name: artifacts.AuditFile, Write: func(string) (int, error) {
@@ -64,7 +65,7 @@ func seal(stage *artifacts.Staging, c closing) (*Result, error) {
 		{Name: artifacts.ReportFile, Write: func(path string) (int, error) { return 0, artifacts.WriteJSON(path, rep) }},
 	}
 	if c.documents != nil {
-		files = append(files, artifacts.Closing{Name: artifacts.DocumentsFile, Write: func(string) (int, error) { return c.documents() }})
+		files = append(files, depot.Closing{Name: artifacts.DocumentsFile, Write: func(string) (int, error) { return c.documents() }})
 	}
 	m.Files = map[string]artifacts.FileInfo{}
 	if err := stage.Seal(&m, files...); err != nil {

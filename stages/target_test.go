@@ -12,13 +12,14 @@ import (
 	"time"
 
 	"github.com/ocean-safety/ingest/artifacts"
+	"github.com/ocean-safety/ingest/depot"
 	"github.com/ocean-safety/ingest/models"
 	"github.com/ocean-safety/ingest/schema"
 )
 
 // countingTarget counts what a run asks of its target.
 type countingTarget struct {
-	artifacts.Target
+	depot.Target
 	checks, acquires int
 }
 
@@ -27,7 +28,7 @@ func (c *countingTarget) Check(corpus string) error {
 	return c.Target.Check(corpus)
 }
 
-func (c *countingTarget) Acquire(ctx context.Context, wait time.Duration) (*artifacts.Lock, error) {
+func (c *countingTarget) Acquire(ctx context.Context, wait time.Duration) (*depot.Lock, error) {
 	c.acquires++
 	return c.Target.Acquire(ctx, wait)
 }
@@ -43,7 +44,7 @@ type fakeRemote struct {
 	journal []byte
 }
 
-var _ artifacts.Remote = (*fakeRemote)(nil)
+var _ depot.Remote = (*fakeRemote)(nil)
 
 func (f *fakeRemote) String() string { return "fake://" + f.dir }
 
@@ -64,16 +65,16 @@ func (f *fakeRemote) Latest(_ context.Context, dir string) (string, error) {
 	return to, copyFiles(filepath.Join(f.dir, f.last), to)
 }
 
-func (f *fakeRemote) Publish(_ context.Context, dir string, _ int) (*artifacts.Published, error) {
+func (f *fakeRemote) Publish(_ context.Context, dir string, _ int) (*depot.Published, error) {
 	m, err := artifacts.ReadManifest(dir)
 	if err != nil {
 		return nil, err
 	}
-	name, err := artifacts.SnapshotName(m)
+	name, err := depot.SnapshotName(m)
 	if err != nil {
 		return nil, err
 	}
-	pub := &artifacts.Published{Name: name, Path: f.String() + "/" + name}
+	pub := &depot.Published{Name: name, Path: f.String() + "/" + name}
 	if f.last != "" {
 		pub.Previous = f.String() + "/" + f.last
 	}
@@ -129,12 +130,12 @@ func TestTargetOnce(t *testing.T) {
 	remote := &fakeRemote{dir: t.TempDir()}
 	tests := []struct {
 		name   string
-		target func(dir string) artifacts.Target
+		target func(dir string) depot.Target
 	}{
-		{"out folder", func(dir string) artifacts.Target { return artifacts.OutTarget(filepath.Join(dir, "snap"), "") }},
-		{"publish folder", func(dir string) artifacts.Target { return artifacts.PublishTarget(filepath.Join(dir, "pub"), 3, "") }},
-		{"bucket", func(dir string) artifacts.Target {
-			return artifacts.RemoteTarget(remote, filepath.Join(dir, "work"), 3, "")
+		{"out folder", func(dir string) depot.Target { return depot.OutTarget(filepath.Join(dir, "snap"), "") }},
+		{"publish folder", func(dir string) depot.Target { return depot.PublishTarget(filepath.Join(dir, "pub"), 3, "") }},
+		{"bucket", func(dir string) depot.Target {
+			return depot.RemoteTarget(remote, filepath.Join(dir, "work"), 3, "")
 		}},
 	}
 	for _, tt := range tests {
@@ -224,11 +225,11 @@ func TestRemoteTargetCorpus(t *testing.T) {
 	corpusDir := t.TempDir()
 	remote := &fakeRemote{dir: t.TempDir()}
 	t.Chdir(corpusDir)
-	if err := artifacts.RemoteTarget(remote, filepath.Join(t.TempDir(), "work"), 3, "").Check("."); err != nil {
+	if err := depot.RemoteTarget(remote, filepath.Join(t.TempDir(), "work"), 3, "").Check("."); err != nil {
 		t.Errorf("a work folder outside the corpus: got %v, want it accepted", err)
 	}
-	err := artifacts.RemoteTarget(remote, filepath.Join(corpusDir, "work"), 3, "").Check(".")
-	var no *artifacts.NotOwnedError
+	err := depot.RemoteTarget(remote, filepath.Join(corpusDir, "work"), 3, "").Check(".")
+	var no *depot.NotOwnedError
 	if !errors.As(err, &no) || no.Key != "publish" || no.Path != filepath.Join(corpusDir, "work") || !strings.Contains(no.Why, "inside the corpus") {
 		t.Errorf("a work folder inside the corpus: got %v, want it refused, naming the work folder", err)
 	}

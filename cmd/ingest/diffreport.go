@@ -8,7 +8,8 @@ import (
 
 	"github.com/urfave/cli/v3"
 
-	"github.com/ocean-safety/ingest/artifacts"
+	"github.com/ocean-safety/ingest/depot"
+	"github.com/ocean-safety/ingest/integrity"
 	"github.com/ocean-safety/ingest/place"
 	"github.com/ocean-safety/ingest/snapdiff"
 )
@@ -18,7 +19,7 @@ import (
 // what a reviewer reads before consumers do. It returns where the Markdown
 // went, or "" when there is nothing to compare (a first publish, or the
 // same snapshot again).
-func writeDiffReport(ctx context.Context, publish string, pub artifacts.Published) (string, error) {
+func writeDiffReport(ctx context.Context, publish string, pub depot.Published) (string, error) {
 	if pub.Previous == "" || pub.Reused {
 		return "", nil
 	}
@@ -34,7 +35,7 @@ func writeDiffReport(ctx context.Context, publish string, pub artifacts.Publishe
 		return "", err
 	}
 	defer cleanOld()
-	if _, err := artifacts.VerifyFiles(oldDir); err != nil { // a broken previous would diff as a change of the corpus
+	if _, err := integrity.VerifyFiles(oldDir); err != nil { // a broken previous would diff as a change of the corpus
 		return "", err
 	}
 	newDir, cleanNew, err := local(pub.Local, pub.Path)
@@ -58,7 +59,7 @@ func writeDiffReport(ctx context.Context, publish string, pub artifacts.Publishe
 
 // diffReport writes the diff report of --diff and says where, on stderr; a
 // failure is a warning: the snapshot is published either way.
-func diffReport(ctx context.Context, cmd *cli.Command, publish string, pub artifacts.Published) {
+func diffReport(ctx context.Context, cmd *cli.Command, publish string, pub depot.Published) {
 	if where, err := writeDiffReport(ctx, publish, pub); err != nil {
 		say(cmd, slog.LevelWarn, fmt.Sprintf("warning: the diff report: %v", err), "diff report failed", "error", err.Error())
 	} else if where != "" {

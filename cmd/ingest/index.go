@@ -13,9 +13,9 @@ import (
 
 	"github.com/urfave/cli/v3"
 
-	"github.com/ocean-safety/ingest/artifacts"
 	"github.com/ocean-safety/ingest/config"
 	"github.com/ocean-safety/ingest/corpus"
+	"github.com/ocean-safety/ingest/depot"
 	"github.com/ocean-safety/ingest/internal/redact"
 	"github.com/ocean-safety/ingest/place"
 	"github.com/ocean-safety/ingest/stages"
@@ -29,7 +29,7 @@ func indexCommand() *cli.Command {
 			&cli.StringFlag{Name: "corpus", Sources: cli.EnvVars("INGEST_CORPUS"), Usage: "corpus folder (Markdown files, walked recursively)"},
 			&cli.StringFlag{Name: "out", Sources: cli.EnvVars("INGEST_OUT"), Usage: "snapshot folder; replaced atomically when the run succeeds"},
 			&cli.StringFlag{Name: "publish", Sources: cli.EnvVars("INGEST_PUBLISH"), Usage: "publish as DIR/<name>/ and move DIR/latest to it when complete (instead of --out); a bucket URL (s3://, gs://, azblob://, file://) publishes there"},
-			&cli.IntFlag{Name: "keep", Value: artifacts.DefaultKeep, Usage: "with --publish: snapshots to keep (latest is never removed)"},
+			&cli.IntFlag{Name: "keep", Value: depot.DefaultKeep, Usage: "with --publish: snapshots to keep (latest is never removed)"},
 			&cli.StringFlag{Name: "config", Sources: cli.EnvVars("INGEST_CONFIG"), Usage: "YAML config file (unknown keys are errors); flags override it"},
 			&cli.StringFlag{Name: "prev", Sources: cli.EnvVars("INGEST_PREV"), Usage: "snapshot to reuse headers and vectors from (default: the one at --out)"},
 			&cli.IntFlag{Name: "workers", Sources: cli.EnvVars("INGEST_WORKERS"), HideDefault: true, Usage: "parallel workers (default: one per core)"},
@@ -69,7 +69,7 @@ func indexAction(ctx context.Context, cmd *cli.Command) error {
 		rep.done()
 	}
 	switch {
-	case errors.Is(err, artifacts.ErrPrune):
+	case errors.Is(err, depot.ErrPrune):
 		say(cmd, slog.LevelWarn, fmt.Sprintf("warning: %v", err), "prune failed", "error", err.Error())
 		err = nil
 	case errors.Is(err, stages.ErrShrink):
@@ -246,8 +246,8 @@ func applyRunFlags(cmd *cli.Command, cfg *stages.Config) {
 // targetError turns a target the tool refuses to write, or one another run
 // holds, into a usage error naming the flag.
 func targetError(err error) error {
-	var no *artifacts.NotOwnedError
-	var locked *artifacts.LockedError
+	var no *depot.NotOwnedError
+	var locked *depot.LockedError
 	switch {
 	case errors.As(err, &no):
 		return usageError{fmt.Errorf("--%s %s", no.Key, no.Error())}
@@ -258,7 +258,7 @@ func targetError(err error) error {
 }
 
 // plan prints what a run would do, without doing it.
-func plan(ctx context.Context, cmd *cli.Command, cfg stages.Config, target artifacts.Target, opts stages.Options) error {
+func plan(ctx context.Context, cmd *cli.Command, cfg stages.Config, target depot.Target, opts stages.Options) error {
 	p, err := stages.Plan(ctx, cfg, target, opts)
 	if err != nil {
 		return fmt.Errorf("plan: %w", err)
@@ -304,7 +304,7 @@ func previous(ctx context.Context, cmd *cli.Command, prev string) (string, func(
 		say(cmd, slog.LevelInfo, fmt.Sprintf("note: --prev %s: %v; nothing to reuse", redact.URL(prev), err), "nothing to reuse",
 			"prev", redact.URL(prev), "reason", err.Error())
 		return "", cleanup, nil
-	case errors.Is(err, artifacts.ErrLatestBroken):
+	case errors.Is(err, depot.ErrLatestBroken):
 		// As a previous snapshot that fails its checks: reported, not
 		// reused, and no reason to stop a run that can repair it.
 		say(cmd, slog.LevelWarn, fmt.Sprintf("warning: --prev %s: %v; nothing to reuse", redact.URL(prev), err), "nothing to reuse",

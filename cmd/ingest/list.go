@@ -8,7 +8,7 @@ import (
 
 	"github.com/urfave/cli/v3"
 
-	"github.com/ocean-safety/ingest/artifacts"
+	"github.com/ocean-safety/ingest/depot"
 	"github.com/ocean-safety/ingest/place"
 )
 
@@ -35,7 +35,7 @@ func listCommand() *cli.Command {
 	}
 }
 
-func printListing(w io.Writer, l *artifacts.Listing) {
+func printListing(w io.Writer, l *depot.Listing) {
 	if len(l.Snapshots) == 0 && len(l.Parts) == 0 {
 		fmt.Fprintf(w, "%s: no snapshot and no part\n", l.Place)
 		return

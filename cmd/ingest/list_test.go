@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ocean-safety/ingest/artifacts"
+	"github.com/ocean-safety/ingest/depot"
 )
 
 // TestListCommand: ingest list shows a publish folder's and a bucket's
@@ -68,7 +68,7 @@ func TestListCommand(t *testing.T) {
 			if code != exitOK {
 				t.Fatalf("exit %d: %s", code, stderr)
 			}
-			var l artifacts.Listing
+			var l depot.Listing
 			if err := json.Unmarshal([]byte(stdout), &l); err != nil {
 				t.Fatal(err)
 			}

@@ -8,7 +8,7 @@ import (
 
 	"github.com/urfave/cli/v3"
 
-	"github.com/ocean-safety/ingest/artifacts"
+	"github.com/ocean-safety/ingest/depot"
 	"github.com/ocean-safety/ingest/internal/redact"
 	"github.com/ocean-safety/ingest/place"
 	"github.com/ocean-safety/ingest/stages"
@@ -27,7 +27,7 @@ func mergeCommand() *cli.Command {
 			&cli.StringFlag{Name: "run-id", Sources: cli.EnvVars("INGEST_RUN_ID"), Usage: "the sharded run every part must belong to (index --run-id)"},
 			&cli.StringFlag{Name: "out", Sources: cli.EnvVars("INGEST_OUT"), Usage: "snapshot folder; replaced atomically when the merge succeeds"},
 			&cli.StringFlag{Name: "publish", Sources: cli.EnvVars("INGEST_PUBLISH"), Usage: "publish as DIR/<name>/ (or to a bucket URL) and move latest to it (instead of --out)"},
-			&cli.IntFlag{Name: "keep", Value: artifacts.DefaultKeep, Usage: "with --publish: snapshots to keep (latest is never removed)"},
+			&cli.IntFlag{Name: "keep", Value: depot.DefaultKeep, Usage: "with --publish: snapshots to keep (latest is never removed)"},
 			&cli.StringFlag{Name: "config", Sources: cli.EnvVars("INGEST_CONFIG"), Usage: "YAML config file, for publish.max_shrink"},
 			&cli.BoolFlag{Name: "allow-shrink", Usage: "publish even when the corpus lost more than publish.max_shrink of the current snapshot's documents"},
 			&cli.BoolFlag{Name: "diff", Usage: "with --publish: write <name>.diff.md and .diff.json beside the new snapshot, against the one latest pointed at before"},
@@ -43,7 +43,7 @@ func mergeCommand() *cli.Command {
 func mergeAction(ctx context.Context, cmd *cli.Command) error {
 	res, publish, err := runMerge(ctx, cmd)
 	switch {
-	case errors.Is(err, artifacts.ErrPrune):
+	case errors.Is(err, depot.ErrPrune):
 		say(cmd, slog.LevelWarn, fmt.Sprintf("warning: %v", err), "prune failed", "error", err.Error())
 		err = nil
 	case errors.Is(err, stages.ErrShrink):

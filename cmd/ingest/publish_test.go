@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/ocean-safety/ingest/artifacts"
+	"github.com/ocean-safety/ingest/depot"
 )
 
 // TestIndexPublish: --publish writes DIR/<name>/ and moves latest only when
@@ -24,13 +25,13 @@ func TestIndexPublish(t *testing.T) {
 		}
 	}
 	index()
-	first, err := artifacts.Latest(pub)
+	first, err := depot.Latest(pub)
 	if err != nil {
 		t.Fatal(err)
 	}
 	os.WriteFile(filepath.Join(corpusDir, "new.md"), []byte("# New\nSource: https://example.org\n\nA new document tonight.\n"), 0o644)
 	index()
-	second, err := artifacts.Latest(pub)
+	second, err := depot.Latest(pub)
 	if err != nil || second == first {
 		t.Fatalf("got latest %s (was %s), %v; want it moved", second, first, err)
 	}
@@ -92,7 +93,7 @@ func TestPublishDiffReport(t *testing.T) {
 		t.Fatal(err)
 	}
 	stderr := publish()
-	latest, err := artifacts.Latest(pub)
+	latest, err := depot.Latest(pub)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -13,6 +13,7 @@ import (
 	"github.com/urfave/cli/v3"
 
 	"github.com/ocean-safety/ingest/artifacts"
+	"github.com/ocean-safety/ingest/depot"
 	"github.com/ocean-safety/ingest/schema"
 	"github.com/ocean-safety/ingest/stages"
 )
@@ -40,8 +41,8 @@ type summarySnapshot struct {
 	Pruned   []string `json:"pruned,omitempty"`
 	// Quarantined are published snapshots of the same content that failed
 	// verification, moved aside (kept for inspection) and replaced.
-	Quarantined []artifacts.Quarantined `json:"quarantined,omitempty"`
-	RunID       string                  `json:"run_id"`
+	Quarantined []depot.Quarantined `json:"quarantined,omitempty"`
+	RunID       string              `json:"run_id"`
 }
 
 func newRunSummary(ctx context.Context, res *stages.Result, err error) runSummary {
@@ -171,7 +172,7 @@ func newLogger(cmd *cli.Command, rep *reporter) *slog.Logger {
 
 // printQuarantined says which published snapshots failed verification and
 // where they were moved, so nobody wonders where a folder went.
-func printQuarantined(cmd *cli.Command, pub artifacts.Published) {
+func printQuarantined(cmd *cli.Command, pub depot.Published) {
 	for _, q := range pub.Quarantined {
 		problems := q.Problems
 		if len(problems) > 3 {

@@ -8,7 +8,7 @@ import (
 
 	"github.com/urfave/cli/v3"
 
-	"github.com/ocean-safety/ingest/artifacts"
+	"github.com/ocean-safety/ingest/integrity"
 	"github.com/ocean-safety/ingest/place"
 )
 
@@ -27,14 +27,14 @@ func verifyCommand() *cli.Command {
 				return err
 			}
 			defer cleanup()
-			rep, err := artifacts.VerifyContext(ctx, dir)
+			rep, err := integrity.VerifyContext(ctx, dir)
 			if err != nil {
 				return err
 			}
 			rep.Dir = place.Shown(cmd.Args().First()) // a bucket's URL as given, not the folder it was fetched to
 			if cmd.Bool("json") {
 				if err := writeJSON(cmd.Root().Writer, struct {
-					*artifacts.VerifyReport
+					*integrity.VerifyReport
 					OK bool `json:"ok"`
 				}{rep, rep.OK()}); err != nil {
 					return err
@@ -51,7 +51,7 @@ func verifyCommand() *cli.Command {
 }
 
 // printVerify writes one line per check, its problems indented below it.
-func printVerify(w io.Writer, rep *artifacts.VerifyReport) {
+func printVerify(w io.Writer, rep *integrity.VerifyReport) {
 	fmt.Fprintf(w, "verify %s\n", rep.Dir)
 	for _, c := range rep.Checks {
 		fmt.Fprintf(w, "  %-7s %-14s %s\n", c.Status, c.Name, c.Detail)

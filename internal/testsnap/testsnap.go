@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/ocean-safety/ingest/artifacts"
+	"github.com/ocean-safety/ingest/depot"
 	"github.com/ocean-safety/ingest/schema"
 	"github.com/ocean-safety/ingest/stages"
 )
@@ -89,7 +90,7 @@ func Build(t testing.TB, corpusDir string, opt stages.Options) string {
 	cfg := stages.DefaultConfig()
 	cfg.Corpus, cfg.Workers, cfg.SourceLabel = corpusDir, 1, SourceLabel
 	out := filepath.Join(t.TempDir(), "snap")
-	if _, err := stages.Run(context.Background(), cfg, artifacts.OutTarget(out, ""), opt); err != nil {
+	if _, err := stages.Run(context.Background(), cfg, depot.OutTarget(out, ""), opt); err != nil {
 		t.Fatalf("build snapshot of %s: %v", corpusDir, err)
 	}
 	return out

@@ -1,4 +1,4 @@
-package artifacts
+package depot
 
 // syncDir does nothing on Windows: a folder cannot be opened for syncing
 // there, and NTFS journals its metadata, renames included.

@@ -1,6 +1,6 @@
 //go:build !linux && !darwin && !windows
 
-package artifacts
+package depot
 
 import (
 	"errors"

@@ -1,4 +1,4 @@
-package artifacts
+package depot
 
 import (
 	"context"
@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
+
+	"github.com/ocean-safety/ingest/artifacts"
 )
 
 // Target is where a run reads and writes: decided once, at the edge, from
@@ -71,12 +73,12 @@ const (
 )
 
 // snapshotFiles are the files a snapshot folder holds.
-var snapshotFiles = map[string]bool{ChunksFile: true, ManifestFile: true, ReportFile: true, ThresholdsFile: true, AuditFile: true, DocumentsFile: true}
+var snapshotFiles = map[string]bool{artifacts.ChunksFile: true, artifacts.ManifestFile: true, artifacts.ReportFile: true, artifacts.ThresholdsFile: true, artifacts.AuditFile: true, artifacts.DocumentsFile: true}
 
 // hasManifest reports whether dir holds a manifest.json: a snapshot, whole
 // (the manifest is written last), though not necessarily sound.
 func hasManifest(dir string) bool {
-	_, err := os.Stat(filepath.Join(dir, ManifestFile))
+	_, err := os.Stat(filepath.Join(dir, artifacts.ManifestFile))
 	return err == nil
 }
 
@@ -87,14 +89,14 @@ func hasManifest(dir string) bool {
 // prove nothing: anyone's folder can hold a manifest.json and a
 // chunks.parquet.
 func owned(dir string) bool {
-	m, err := ReadManifest(dir)
+	m, err := artifacts.ReadManifest(dir)
 	if err == nil {
 		return ownManifest(m)
 	}
 	if !hasManifest(dir) {
 		return false
 	}
-	cf, err := openAnyVersion(filepath.Join(dir, ChunksFile))
+	cf, err := artifacts.OpenAnyVersion(filepath.Join(dir, artifacts.ChunksFile))
 	if err != nil {
 		return false
 	}
@@ -102,14 +104,14 @@ func owned(dir string) bool {
 	return cf.SchemaVersion != ""
 }
 
-func ownManifest(m Manifest) bool {
+func ownManifest(m artifacts.Manifest) bool {
 	switch {
 	case m.SchemaVersion == "":
 		return false
 	case m.Tool != "":
-		return m.Tool == ToolName
+		return m.Tool == artifacts.ToolName
 	}
-	return isSHA256(m.CorpusFingerprint) && isSHA256(m.ConfigHash) && isSHA256(m.Files[ChunksFile].SHA256)
+	return isSHA256(m.CorpusFingerprint) && isSHA256(m.ConfigHash) && isSHA256(m.Files[artifacts.ChunksFile].SHA256)
 }
 
 func isSHA256(s string) bool { return len(s) == 64 && isHex(s, 64) }

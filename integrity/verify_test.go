@@ -1,4 +1,4 @@
-package artifacts_test
+package integrity_test
 
 import (
 	"context"
@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/ocean-safety/ingest/artifacts"
+	"github.com/ocean-safety/ingest/integrity"
 	"github.com/ocean-safety/ingest/internal/testsnap"
 	"github.com/ocean-safety/ingest/schema"
 	"github.com/ocean-safety/ingest/stages"
@@ -53,50 +54,50 @@ func TestVerify(t *testing.T) {
 			if err := os.Truncate(path, info.Size()/2); err != nil {
 				t.Fatal(err)
 			}
-		}, []string{artifacts.CheckFiles, artifacts.CheckParquet}, "chunks.parquet: "},
+		}, []string{integrity.CheckFiles, integrity.CheckParquet}, "chunks.parquet: "},
 		{"wrong schema version in the manifest", func(t *testing.T, dir string) {
 			editManifest(t, dir, func(m *artifacts.Manifest) { m.SchemaVersion = "99" })
-		}, []string{artifacts.CheckSchemaVersion}, `manifest says "99"`},
+		}, []string{integrity.CheckSchemaVersion}, `manifest says "99"`},
 		{"tampered row count", func(t *testing.T, dir string) {
 			editManifest(t, dir, func(m *artifacts.Manifest) {
 				f := m.Files[artifacts.ChunksFile]
 				f.Rows++
 				m.Files[artifacts.ChunksFile] = f
 			})
-		}, []string{artifacts.CheckRows}, " rows, files.chunks.parquet.rows says "},
+		}, []string{integrity.CheckRows}, " rows, files.chunks.parquet.rows says "},
 		{"modified report.json", func(t *testing.T, dir string) {
 			if err := os.WriteFile(filepath.Join(dir, artifacts.ReportFile), []byte("{}\n"), 0o644); err != nil {
 				t.Fatal(err)
 			}
-		}, []string{artifacts.CheckFiles}, "report.json: 3 bytes"},
+		}, []string{integrity.CheckFiles}, "report.json: 3 bytes"},
 		{"missing thresholds.md", func(t *testing.T, dir string) {
 			if err := os.Remove(filepath.Join(dir, artifacts.ThresholdsFile)); err != nil {
 				t.Fatal(err)
 			}
-		}, []string{artifacts.CheckFiles}, "thresholds.md: open"},
+		}, []string{integrity.CheckFiles}, "thresholds.md: open"},
 		{"tampered counts", func(t *testing.T, dir string) {
 			editManifest(t, dir, func(m *artifacts.Manifest) { m.Counts.ByKind["lore"]++; m.Counts.ByLang["xx"] = 1 })
-		}, []string{artifacts.CheckCounts}, "kind lore: 1 chunks, the manifest says 2"},
+		}, []string{integrity.CheckCounts}, "kind lore: 1 chunks, the manifest says 2"},
 		{"wrong dims in the manifest", func(t *testing.T, dir string) {
 			editManifest(t, dir, func(m *artifacts.Manifest) { m.Embedder.Dims = 768 })
-		}, []string{artifacts.CheckDims}, "want 768"},
+		}, []string{integrity.CheckDims}, "want 768"},
 		{"every problem, not the first", func(t *testing.T, dir string) {
 			editManifest(t, dir, func(m *artifacts.Manifest) { m.SchemaVersion = "99"; m.Counts.Chunks = 1 })
 			if err := os.WriteFile(filepath.Join(dir, artifacts.ReportFile), []byte("{}\n"), 0o644); err != nil {
 				t.Fatal(err)
 			}
-		}, []string{artifacts.CheckFiles, artifacts.CheckSchemaVersion, artifacts.CheckRows}, "report.json"},
+		}, []string{integrity.CheckFiles, integrity.CheckSchemaVersion, integrity.CheckRows}, "report.json"},
 		{"unreadable manifest", func(t *testing.T, dir string) {
 			if err := os.WriteFile(filepath.Join(dir, artifacts.ManifestFile), []byte("{"), 0o644); err != nil {
 				t.Fatal(err)
 			}
-		}, []string{artifacts.CheckManifest}, "read manifest"},
+		}, []string{integrity.CheckManifest}, "read manifest"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			dir := copySnapshot(t, good)
 			tt.tamper(t, dir)
-			rep, err := artifacts.Verify(dir)
+			rep, err := integrity.Verify(dir)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -132,16 +133,16 @@ func TestVerifyRows(t *testing.T) {
 			cs := handChunks("d.md", "A/x", "A/y")
 			cs[1].ContentHash = cs[0].ContentHash
 			return cs
-		}, []string{artifacts.CheckContentHash}},
+		}, []string{integrity.CheckContentHash}},
 		{"chunk id twice", func() []schema.Chunk {
 			cs := handChunks("d.md", "A/x", "A/y")
 			cs[1].ChunkID = cs[0].ChunkID
 			return cs
-		}, []string{artifacts.CheckUniqueIDs}},
+		}, []string{integrity.CheckUniqueIDs}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			rep, err := artifacts.Verify(writeHandSnapshot(t, tt.chunks()))
+			rep, err := integrity.Verify(writeHandSnapshot(t, tt.chunks()))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -156,11 +157,11 @@ func TestVerifyErrors(t *testing.T) {
 	good := buildSnapshot(t, writeCorpus(t, baseCorpus, nil), stages.Options{})
 	cancelled, cancel := context.WithCancel(context.Background())
 	cancel()
-	if _, err := artifacts.VerifyContext(cancelled, good); !errors.Is(err, context.Canceled) {
+	if _, err := integrity.VerifyContext(cancelled, good); !errors.Is(err, context.Canceled) {
 		t.Errorf("got %v for a cancelled context, want context.Canceled", err)
 	}
 	missing := filepath.Join(t.TempDir(), "nope")
-	if _, err := artifacts.Verify(missing); !errors.Is(err, os.ErrNotExist) {
+	if _, err := integrity.Verify(missing); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("got %v for a missing folder, want os.ErrNotExist", err)
 	}
 }
@@ -169,7 +170,7 @@ func TestVerifyErrors(t *testing.T) {
 // its rows read with no lead-in.
 func TestVerifyVersion2(t *testing.T) {
 	dir := "../testdata/v2snapshot/snap"
-	rep, err := artifacts.Verify(dir)
+	rep, err := integrity.Verify(dir)
 	if err != nil {
 		t.Fatal(err)
 	}

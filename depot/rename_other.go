@@ -1,6 +1,6 @@
 //go:build !linux
 
-package artifacts
+package depot
 
 import "errors"
 

@@ -1,6 +1,6 @@
 //go:build unix && !linux && !darwin
 
-package artifacts
+package depot
 
 import "syscall"
 

@@ -1,4 +1,4 @@
-package artifacts
+package integrity
 
 import (
 	"crypto/sha256"
@@ -7,22 +7,23 @@ import (
 	"strconv"
 	"unicode/utf8"
 
+	"github.com/ocean-safety/ingest/artifacts"
 	"github.com/ocean-safety/ingest/schema"
 )
 
 // rowChecks are the checks that read every row, in one pass.
 type rowChecks struct {
-	m                                          *Manifest // nil: compare rows with each other only
+	m                                          *artifacts.Manifest // nil: compare rows with each other only
 	dims                                       int
 	n, docs, thresholds                        int
 	last                                       schema.Chunk
 	ids                                        map[[16]byte]struct{} // a hash of each id: 16 bytes a row, not the id
-	got                                        Counts
+	got                                        artifacts.Counts
 	cRows, cDims, cOrder, cIDs, cHash, cCounts Check
 	cUTF8                                      Check
 }
 
-func newRowChecks(m *Manifest) rowChecks {
+func newRowChecks(m *artifacts.Manifest) rowChecks {
 	r := rowChecks{m: m, ids: map[[16]byte]struct{}{},
 		cRows: Check{Name: CheckRows}, cDims: Check{Name: CheckDims}, cOrder: Check{Name: CheckOrder},
 		cIDs: Check{Name: CheckUniqueIDs}, cHash: Check{Name: CheckContentHash}, cCounts: Check{Name: CheckCounts},
@@ -34,7 +35,7 @@ func newRowChecks(m *Manifest) rowChecks {
 }
 
 func (r *rowChecks) row(c schema.Chunk) {
-	if r.n > 0 && !RowBefore(r.last, c) {
+	if r.n > 0 && !artifacts.RowBefore(r.last, c) {
 		r.cOrder.problem("%s after %s", c.Key(), r.last.Key())
 	}
 	if r.n == 0 || c.DocPath != r.last.DocPath {
@@ -62,19 +63,19 @@ func (r *rowChecks) row(c schema.Chunk) {
 }
 
 // finish compares what the rows add up to with the file's footer and the manifest.
-func (r *rowChecks) finish(cf *ChunkFile) {
+func (r *rowChecks) finish(cf *artifacts.ChunkFile) {
 	if int64(r.n) != cf.Rows {
 		r.cRows.problem("%d rows read, the footer says %d", r.n, cf.Rows)
 	}
 	if r.m != nil {
-		if want := r.m.Files[ChunksFile].Rows; want != r.n {
-			r.cRows.problem("%d rows, files.%s.rows says %d", r.n, ChunksFile, want)
+		if want := r.m.Files[artifacts.ChunksFile].Rows; want != r.n {
+			r.cRows.problem("%d rows, files.%s.rows says %d", r.n, artifacts.ChunksFile, want)
 		}
 		if want := r.m.Counts.Chunks; want != r.n {
 			r.cRows.problem("%d rows, counts.chunks says %d", r.n, want)
 		}
 		if cf.Dims != r.m.Embedder.Dims {
-			r.cDims.problem("%s metadata says %d dimensions, the manifest %d", ChunksFile, cf.Dims, r.m.Embedder.Dims)
+			r.cDims.problem("%s metadata says %d dimensions, the manifest %d", artifacts.ChunksFile, cf.Dims, r.m.Embedder.Dims)
 		}
 		r.compareCounts()
 	}
@@ -117,8 +118,8 @@ func (r *rowChecks) compareCounts() {
 	if r.docs > want.Documents {
 		r.cCounts.problem("%d documents, the manifest says %d", r.docs, want.Documents)
 	}
-	if f, ok := r.m.Files[ThresholdsFile]; ok && f.Rows != r.thresholds {
-		r.cCounts.problem("%d thresholds, files.%s.rows says %d", r.thresholds, ThresholdsFile, f.Rows)
+	if f, ok := r.m.Files[artifacts.ThresholdsFile]; ok && f.Rows != r.thresholds {
+		r.cCounts.problem("%d thresholds, files.%s.rows says %d", r.thresholds, artifacts.ThresholdsFile, f.Rows)
 	}
 }
 
@@ -166,4 +167,12 @@ func invalidUTF8(c schema.Chunk) string {
 		}
 	}
 	return ""
+}
+
+// shortHash is a hash cut to 12 characters for messages.
+func shortHash(s string) string {
+	if len(s) > 12 {
+		return s[:12]
+	}
+	return s
 }

@@ -1,6 +1,6 @@
 //go:build !windows
 
-package artifacts
+package depot
 
 import (
 	"errors"

@@ -1,6 +1,6 @@
 //go:build !unix && !windows
 
-package artifacts
+package depot
 
 // signalZero cannot ask here: every process is taken to run.
 func signalZero(int) error { return nil }

@@ -1,4 +1,4 @@
-package artifacts
+package depot
 
 import (
 	"context"
@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"github.com/gofrs/flock"
+
+	"github.com/ocean-safety/ingest/artifacts"
 )
 
 // lockRetry is how often a waiting run tries the lock again: often enough
@@ -73,7 +75,7 @@ func lockState(ctx context.Context, t Target, wait time.Duration, parent, base s
 		return nil, &LockedError{Target: t.String(), Holder: holder(state)}
 	}
 	b, _ := json.Marshal(Self())
-	if err := writeFileSync(filepath.Join(state, holderFile), append(b, '\n')); err != nil {
+	if err := artifacts.WriteFileSync(filepath.Join(state, holderFile), append(b, '\n')); err != nil {
 		_ = fl.Unlock()
 		return nil, fmt.Errorf("lock %s: %w", t, err)
 	}

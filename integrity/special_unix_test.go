@@ -1,6 +1,6 @@
 //go:build unix
 
-package artifacts_test
+package integrity_test
 
 import (
 	"context"
@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/ocean-safety/ingest/artifacts"
+	"github.com/ocean-safety/ingest/integrity"
 	"github.com/ocean-safety/ingest/stages"
 )
 
@@ -30,13 +31,13 @@ func TestVerifySpecialFiles(t *testing.T) {
 		wantText   string
 	}{
 		{"chunks.parquet links to /dev/zero", artifacts.ChunksFile, func(p string) error { return os.Symlink("/dev/zero", p) },
-			artifacts.CheckFiles, "chunks.parquet is a character device, not a regular file"},
+			integrity.CheckFiles, "chunks.parquet is a character device, not a regular file"},
 		{"report.json is a named pipe", artifacts.ReportFile, func(p string) error { return syscall.Mkfifo(p, 0o644) },
-			artifacts.CheckFiles, "report.json is a named pipe, not a regular file"},
+			integrity.CheckFiles, "report.json is a named pipe, not a regular file"},
 		{"manifest.json is a named pipe", artifacts.ManifestFile, func(p string) error { return syscall.Mkfifo(p, 0o644) },
-			artifacts.CheckManifest, "manifest.json is a named pipe, not a regular file"},
+			integrity.CheckManifest, "manifest.json is a named pipe, not a regular file"},
 		{"chunks.parquet is a named pipe", artifacts.ChunksFile, func(p string) error { return syscall.Mkfifo(p, 0o644) },
-			artifacts.CheckParquet, "chunks.parquet is a named pipe"},
+			integrity.CheckParquet, "chunks.parquet is a named pipe"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -50,10 +51,10 @@ func TestVerifySpecialFiles(t *testing.T) {
 			}
 			rep := verifyWithin(t, dir)
 			c := rep.Check(tt.wantFailed)
-			if c.Status != artifacts.CheckFailed || !strings.Contains(strings.Join(c.Problems, "\n"), tt.wantText) {
+			if c.Status != integrity.CheckFailed || !strings.Contains(strings.Join(c.Problems, "\n"), tt.wantText) {
 				t.Errorf("got %s %s %q, want it failed with %q", c.Name, c.Status, c.Problems, tt.wantText)
 			}
-			if _, err := artifacts.VerifyFiles(dir); err == nil {
+			if _, err := integrity.VerifyFiles(dir); err == nil {
 				t.Errorf("VerifyFiles: got no error, want the snapshot refused")
 			}
 		})
@@ -62,15 +63,15 @@ func TestVerifySpecialFiles(t *testing.T) {
 
 // verifyWithin runs Verify and fails the test if it has not returned in a
 // minute: what a hang looks like in a test, not a speed target.
-func verifyWithin(t *testing.T, dir string) *artifacts.VerifyReport {
+func verifyWithin(t *testing.T, dir string) *integrity.VerifyReport {
 	t.Helper()
 	type result struct {
-		rep *artifacts.VerifyReport
+		rep *integrity.VerifyReport
 		err error
 	}
 	done := make(chan result, 1)
 	go func() {
-		rep, err := artifacts.VerifyContext(context.Background(), dir)
+		rep, err := integrity.VerifyContext(context.Background(), dir)
 		done <- result{rep, err}
 	}()
 	select {

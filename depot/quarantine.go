@@ -1,4 +1,4 @@
-package artifacts
+package depot
 
 import (
 	"context"
@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
+
+	"github.com/ocean-safety/ingest/integrity"
 )
 
 // A published snapshot that fails verification is never silently reused
@@ -73,7 +75,7 @@ func sameContent(ctx context.Context, dir, name string) (good string, broken []c
 		if !e.IsDir() || checkSnapshotName(e.Name()) != nil || !strings.HasSuffix(e.Name(), "-"+key) || !hasManifest(filepath.Join(dir, e.Name())) {
 			continue
 		}
-		rep, err := VerifyContext(ctx, filepath.Join(dir, e.Name()))
+		rep, err := integrity.VerifyContext(ctx, filepath.Join(dir, e.Name()))
 		if err != nil {
 			return "", nil, err
 		}

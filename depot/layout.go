@@ -1,4 +1,4 @@
-package artifacts
+package depot
 
 import (
 	"cmp"
@@ -14,6 +14,9 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/ocean-safety/ingest/artifacts"
+	"github.com/ocean-safety/ingest/integrity"
 )
 
 // A publish folder holds snapshots side by side, each in a folder named by
@@ -51,7 +54,7 @@ var ErrPrune = errors.New("prune old snapshots")
 // and two different outputs must never share a folder that readers may hold
 // open. The same output has the same content part, whenever it was made, so
 // publishing an unchanged corpus again adds nothing (see ContentKey).
-func SnapshotName(m Manifest) (string, error) {
+func SnapshotName(m artifacts.Manifest) (string, error) {
 	key, err := ContentKey(m)
 	if err != nil {
 		return "", err
@@ -64,10 +67,10 @@ func SnapshotName(m Manifest) (string, error) {
 }
 
 // ContentKey is the content part of a snapshot's name.
-func ContentKey(m Manifest) (string, error) {
-	chunks := m.Files[ChunksFile].SHA256
+func ContentKey(m artifacts.Manifest) (string, error) {
+	chunks := m.Files[artifacts.ChunksFile].SHA256
 	if !isHex(m.CorpusFingerprint, 12) || !isHex(m.ConfigHash, 12) || !isHex(chunks, 8) {
-		return "", fmt.Errorf("snapshot name: the manifest lacks a corpus fingerprint, config hash or %s SHA-256", ChunksFile)
+		return "", fmt.Errorf("snapshot name: the manifest lacks a corpus fingerprint, config hash or %s SHA-256", artifacts.ChunksFile)
 	}
 	sum := sha256.Sum256([]byte(m.CorpusFingerprint + "\x00" + m.ConfigHash + "\x00" + chunks))
 	return hex.EncodeToString(sum[:])[:12], nil
@@ -106,7 +109,7 @@ func PromoteLatest(dir, snapshotName string) error {
 	if err := checkSnapshotName(snapshotName); err != nil {
 		return fmt.Errorf("promote: %w", err)
 	}
-	if _, err := os.Stat(filepath.Join(dir, snapshotName, ManifestFile)); err != nil {
+	if _, err := os.Stat(filepath.Join(dir, snapshotName, artifacts.ManifestFile)); err != nil {
 		return fmt.Errorf("promote %s: not a complete snapshot: %w", snapshotName, err)
 	}
 	tmp := filepath.Join(dir, "."+LatestLink+".tmp-"+randomSuffix())
@@ -151,7 +154,7 @@ func (s *Staging) checkBuild(ctx context.Context) (string, error) {
 	if err := s.verify(ctx, s.Dir); err != nil {
 		return "", err
 	}
-	m, err := ReadManifest(s.Dir)
+	m, err := artifacts.ReadManifest(s.Dir)
 	if err != nil {
 		return "", err
 	}
@@ -163,7 +166,7 @@ func (s *Staging) verify(ctx context.Context, dir string) error {
 	if s.verified {
 		return nil
 	}
-	rep, err := VerifyContext(ctx, dir)
+	rep, err := integrity.VerifyContext(ctx, dir)
 	if err != nil {
 		return err
 	}
@@ -176,7 +179,7 @@ func (s *Staging) verify(ctx context.Context, dir string) error {
 // Verify checks the staged snapshot as Commit would, and returns the
 // problems found (none: it verifies, and Commit does not read it again).
 func (s *Staging) Verify(ctx context.Context) ([]string, error) {
-	rep, err := VerifyContext(ctx, s.Dir)
+	rep, err := integrity.VerifyContext(ctx, s.Dir)
 	if err != nil {
 		return nil, err
 	}
@@ -211,7 +214,7 @@ func moveIn(ctx context.Context, build, path, state string) (name string, reused
 	}
 	if err := os.Rename(build, path); err != nil {
 		// A concurrent publish of the same snapshot may have won the race.
-		if _, serr := os.Stat(filepath.Join(path, ManifestFile)); serr == nil {
+		if _, serr := os.Stat(filepath.Join(path, artifacts.ManifestFile)); serr == nil {
 			return name, true, broken, moved, nil
 		}
 		return "", false, nil, moved, err
@@ -274,11 +277,11 @@ func listSnapshots(dir string) ([]listedSnapshot, error) {
 		if !e.IsDir() || checkSnapshotName(e.Name()) != nil {
 			continue
 		}
-		m, err := ReadManifest(filepath.Join(dir, e.Name()))
+		m, err := artifacts.ReadManifest(filepath.Join(dir, e.Name()))
 		if err != nil || !ownManifest(m) {
 			continue // not a snapshot of ours, or one too damaged to date: never pruned
 		}
-		info, err := os.Stat(filepath.Join(dir, e.Name(), ManifestFile))
+		info, err := os.Stat(filepath.Join(dir, e.Name(), artifacts.ManifestFile))
 		if err != nil {
 			continue
 		}

@@ -1,4 +1,4 @@
-package artifacts
+package integrity
 
 import (
 	"context"
@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/ocean-safety/ingest/artifacts"
 	"github.com/ocean-safety/ingest/schema"
 )
 
@@ -134,18 +135,18 @@ func VerifyContext(ctx context.Context, dir string) (*VerifyReport, error) {
 // inspect, thresholds, a run reusing a previous snapshot) runs it first: it
 // reads each file once and decodes no row. The error is a *BrokenError, or
 // the error of a dir that is not there.
-func VerifyFiles(dir string) (Manifest, error) {
+func VerifyFiles(dir string) (artifacts.Manifest, error) {
 	if info, err := os.Stat(dir); err != nil {
-		return Manifest{}, err
+		return artifacts.Manifest{}, err
 	} else if !info.IsDir() {
-		return Manifest{}, fmt.Errorf("%s: not a folder", dir)
+		return artifacts.Manifest{}, fmt.Errorf("%s: not a folder", dir)
 	}
 	v := verifier{dir: dir}
 	v.manifest()
 	v.files()
 	rep := VerifyReport{Dir: dir, Checks: []Check{v.cManifest, v.cFiles}}
 	if !rep.OK() {
-		return Manifest{}, &BrokenError{Dir: dir, Failed: rep.Failed(), Problems: rep.Problems()}
+		return artifacts.Manifest{}, &BrokenError{Dir: dir, Failed: rep.Failed(), Problems: rep.Problems()}
 	}
 	return *v.m, nil
 }
@@ -165,14 +166,14 @@ func (e *BrokenError) Error() string {
 // verifier runs the checks of one snapshot.
 type verifier struct {
 	dir                                  string
-	m                                    *Manifest // nil when unreadable
+	m                                    *artifacts.Manifest // nil when unreadable
 	cManifest, cFiles, cSchema, cParquet Check
 	rows                                 rowChecks
 }
 
 func (v *verifier) manifest() {
 	v.cManifest = Check{Name: CheckManifest}
-	m, err := ReadManifest(v.dir)
+	m, err := artifacts.ReadManifest(v.dir)
 	if err != nil {
 		v.cManifest.problem("%v", err)
 	} else {
@@ -180,8 +181,8 @@ func (v *verifier) manifest() {
 		if m.SchemaVersion == "" {
 			v.cManifest.problem("no schema_version")
 		}
-		if _, ok := m.Files[ChunksFile]; !ok {
-			v.cManifest.problem("files has no %s", ChunksFile)
+		if _, ok := m.Files[artifacts.ChunksFile]; !ok {
+			v.cManifest.problem("files has no %s", artifacts.ChunksFile)
 		}
 		if m.Embedder.Dims < 1 {
 			v.cManifest.problem("embedder dims %d", m.Embedder.Dims)
@@ -208,7 +209,7 @@ func (v *verifier) files() {
 			v.cFiles.problem("%s: not a file name of the snapshot", name)
 			continue
 		}
-		got, err := Describe(filepath.Join(v.dir, name))
+		got, err := artifacts.Describe(filepath.Join(v.dir, name))
 		switch {
 		case err != nil:
 			v.cFiles.problem("%s: %v", name, err)
@@ -224,12 +225,12 @@ func (v *verifier) files() {
 // chunks opens chunks.parquet and runs the checks that read its rows.
 func (v *verifier) chunks(ctx context.Context) error {
 	v.cParquet = Check{Name: CheckParquet}
-	v.cSchema = Check{Name: CheckSchemaVersion, Detail: "this build reads " + SchemaVersion}
-	if v.m != nil && !ReadsSchema(v.m.SchemaVersion) {
-		v.cSchema.problem("manifest says %q, this build reads %q", v.m.SchemaVersion, SchemaVersion)
+	v.cSchema = Check{Name: CheckSchemaVersion, Detail: "this build reads " + artifacts.SchemaVersion}
+	if v.m != nil && !artifacts.ReadsSchema(v.m.SchemaVersion) {
+		v.cSchema.problem("manifest says %q, this build reads %q", v.m.SchemaVersion, artifacts.SchemaVersion)
 	}
 	v.rows = newRowChecks(v.m)
-	cf, err := openAnyVersion(filepath.Join(v.dir, ChunksFile))
+	cf, err := artifacts.OpenAnyVersion(filepath.Join(v.dir, artifacts.ChunksFile))
 	if err != nil {
 		v.cParquet.problem("%v", err)
 		settle(&v.cParquet)
@@ -241,11 +242,11 @@ func (v *verifier) chunks(ctx context.Context) error {
 	if v.m == nil {
 		v.rows.dims = cf.Dims
 	}
-	if !ReadsSchema(cf.SchemaVersion) {
-		v.cSchema.problem("%s says %q, this build reads %q", ChunksFile, cf.SchemaVersion, SchemaVersion)
+	if !artifacts.ReadsSchema(cf.SchemaVersion) {
+		v.cSchema.problem("%s says %q, this build reads %q", artifacts.ChunksFile, cf.SchemaVersion, artifacts.SchemaVersion)
 	}
 	if v.m != nil && cf.SchemaVersion != v.m.SchemaVersion {
-		v.cSchema.problem("%s says %q, the manifest %q", ChunksFile, cf.SchemaVersion, v.m.SchemaVersion)
+		v.cSchema.problem("%s says %q, the manifest %q", artifacts.ChunksFile, cf.SchemaVersion, v.m.SchemaVersion)
 	}
 	settle(&v.cSchema)
 	err = cf.Each(ctx, func(c schema.Chunk) error {

@@ -1,4 +1,4 @@
-package artifacts
+package depot
 
 import (
 	"context"
@@ -6,6 +6,8 @@ import (
 	"os"
 	"path/filepath"
 	"time"
+
+	"github.com/ocean-safety/ingest/artifacts"
 )
 
 // outTarget is an --out folder: one snapshot, replaced atomically when a
@@ -102,7 +104,7 @@ func checkOutDir(t Target, out string) error {
 	}
 	if !owned(out) {
 		if hasManifest(out) {
-			return refuse(t, "not an ingest snapshot (its %s was not written by ingest); choose an empty or new folder", ManifestFile)
+			return refuse(t, "not an ingest snapshot (its %s was not written by ingest); choose an empty or new folder", artifacts.ManifestFile)
 		}
 		return refuse(t, "not an ingest snapshot (holds %s); choose an empty or new folder", entries[0].Name())
 	}

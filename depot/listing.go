@@ -1,4 +1,4 @@
-package artifacts
+package depot
 
 import (
 	"cmp"
@@ -7,6 +7,8 @@ import (
 	"regexp"
 	"slices"
 	"strconv"
+
+	"github.com/ocean-safety/ingest/artifacts"
 )
 
 // Listing is what a publish place holds, for ingest list: its snapshots,
@@ -50,7 +52,7 @@ type ListedPart struct {
 var PartName = regexp.MustCompile(`^shard-(\d+)-of-(\d+)$`)
 
 // DescribeSnapshot is a snapshot's line in a listing, from its manifest.
-func DescribeSnapshot(name, path string, m Manifest, manifestBytes int64) ListedSnapshot {
+func DescribeSnapshot(name, path string, m artifacts.Manifest, manifestBytes int64) ListedSnapshot {
 	s := ListedSnapshot{Name: name, Path: path, CreatedAt: m.CreatedAt, Documents: m.Counts.Documents, Chunks: m.Counts.Chunks,
 		Embedder: m.Embedder.Name, Dims: m.Embedder.Dims, HeaderWriter: m.HeaderWriter, Bytes: manifestBytes}
 	for _, f := range m.Files {
@@ -129,12 +131,12 @@ func List(dir string) (*Listing, error) {
 }
 
 func localSnapshot(dir string) (ListedSnapshot, bool) {
-	m, err := ReadManifest(dir)
+	m, err := artifacts.ReadManifest(dir)
 	if err != nil {
 		return ListedSnapshot{}, false
 	}
 	var size int64
-	if info, err := os.Stat(filepath.Join(dir, ManifestFile)); err == nil {
+	if info, err := os.Stat(filepath.Join(dir, artifacts.ManifestFile)); err == nil {
 		size = info.Size()
 	}
 	name := filepath.Base(dir)

@@ -1,4 +1,4 @@
-package artifacts_test
+package depot_test
 
 import (
 	"context"
@@ -14,14 +14,24 @@ import (
 	"time"
 
 	"github.com/ocean-safety/ingest/artifacts"
+	"github.com/ocean-safety/ingest/depot"
+	"github.com/ocean-safety/ingest/internal/testsnap"
 	"github.com/ocean-safety/ingest/stages"
+)
+
+var (
+	baseCorpus      = testsnap.Base
+	testSourceLabel = testsnap.SourceLabel
+	writeCorpus     = testsnap.WriteCorpus
+	buildSnapshot   = testsnap.Build
+	copySnapshot    = testsnap.Copy
 )
 
 // publishPipeline runs the pipeline over corpusDir into the publish folder
 // dir, and returns what it published and the previous snapshot its target
 // chose to reuse from.
-func publishPipeline(dir string, keep int, corpusDir string) (*artifacts.Published, string, error) {
-	target := artifacts.PublishTarget(dir, keep, "")
+func publishPipeline(dir string, keep int, corpusDir string) (*depot.Published, string, error) {
+	target := depot.PublishTarget(dir, keep, "")
 	prev := target.Previous()
 	cfg := stages.DefaultConfig()
 	cfg.Corpus, cfg.Workers, cfg.SourceLabel = corpusDir, 1, testSourceLabel
@@ -34,8 +44,8 @@ func publishPipeline(dir string, keep int, corpusDir string) (*artifacts.Publish
 
 // publishBuild stages a snapshot written by build into the publish folder
 // dir and commits it.
-func publishBuild(dir string, keep int, build func(staging string) error) (*artifacts.Published, error) {
-	st, err := artifacts.PublishTarget(dir, keep, "").Stage()
+func publishBuild(dir string, keep int, build func(staging string) error) (*depot.Published, error) {
+	st, err := depot.PublishTarget(dir, keep, "").Stage()
 	if err != nil {
 		return nil, err
 	}
@@ -51,7 +61,7 @@ func snapshotInto(t *testing.T, corpusDir, out string) error {
 	src := filepath.Join(t.TempDir(), "snap")
 	cfg := stages.DefaultConfig()
 	cfg.Corpus, cfg.Workers, cfg.SourceLabel = corpusDir, 1, testSourceLabel
-	if _, err := stages.Run(context.Background(), cfg, artifacts.OutTarget(src, ""), stages.Options{}); err != nil {
+	if _, err := stages.Run(context.Background(), cfg, depot.OutTarget(src, ""), stages.Options{}); err != nil {
 		return err
 	}
 	entries, err := os.ReadDir(src)
@@ -116,7 +126,7 @@ func TestPublishSequence(t *testing.T) {
 	names := map[int]string{}
 	for k, s := range steps {
 		var gotPrevious string
-		var pub *artifacts.Published
+		var pub *depot.Published
 		var err error
 		if s.build == nil {
 			pub, gotPrevious, err = publishPipeline(dir, s.keep, corpusVariant(t, s.variant))
@@ -150,7 +160,7 @@ func TestPublishSequence(t *testing.T) {
 				t.Errorf("%s: got pruned %v, want %v", s.name, pub.Pruned, wantPruned)
 			}
 		}
-		latest, err := artifacts.Latest(dir)
+		latest, err := depot.Latest(dir)
 		if err != nil {
 			t.Fatalf("%s: %v", s.name, err)
 		}
@@ -165,7 +175,7 @@ func TestPublishSequence(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if name, _ := artifacts.SnapshotName(m); name != names[5] {
+	if name, _ := depot.SnapshotName(m); name != names[5] {
 		t.Errorf("got folder %s, want it named %s by its manifest", names[5], name)
 	}
 }
@@ -208,10 +218,10 @@ func TestPruneKeepsLatest(t *testing.T) {
 	for _, n := range names {
 		os.WriteFile(filepath.Join(dir, n+".diff.md"), []byte("diff"), 0o644)
 	}
-	if err := artifacts.PromoteLatest(dir, names[0]); err != nil { // a rollback to the oldest
+	if err := depot.PromoteLatest(dir, names[0]); err != nil { // a rollback to the oldest
 		t.Fatal(err)
 	}
-	pruned, err := artifacts.Prune(dir, 1)
+	pruned, err := depot.Prune(dir, 1)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -224,28 +234,28 @@ func TestPruneKeepsLatest(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(dir, names[2]+".diff.md")); err != nil {
 		t.Errorf("got %s.diff.md removed, want it kept with its snapshot", names[2])
 	}
-	if _, err := artifacts.Prune(dir, 0); err == nil {
+	if _, err := depot.Prune(dir, 0); err == nil {
 		t.Errorf("got no error for keep 0, want one")
 	}
-	if _, err := artifacts.PublishTarget(dir, -1, "").Stage(); err == nil {
+	if _, err := depot.PublishTarget(dir, -1, "").Stage(); err == nil {
 		t.Errorf("got no error staging for keep -1, want one before any build")
 	}
 }
 
 func TestLatestAndPromoteErrors(t *testing.T) {
 	dir := t.TempDir()
-	if _, err := artifacts.Latest(dir); !errors.Is(err, os.ErrNotExist) {
+	if _, err := depot.Latest(dir); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("got %v before any publish, want os.ErrNotExist", err)
 	}
 	if err := os.Mkdir(filepath.Join(dir, "partial"), 0o755); err != nil {
 		t.Fatal(err)
 	}
 	for _, name := range []string{"partial", "../elsewhere", ".hidden", "latest", ""} {
-		if err := artifacts.PromoteLatest(dir, name); err == nil {
+		if err := depot.PromoteLatest(dir, name); err == nil {
 			t.Errorf("got no error promoting %q, want one", name)
 		}
 	}
-	if _, err := os.Lstat(filepath.Join(dir, artifacts.LatestLink)); !errors.Is(err, os.ErrNotExist) {
+	if _, err := os.Lstat(filepath.Join(dir, depot.LatestLink)); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("got latest made by a refused promote, want none (%v)", err)
 	}
 }
@@ -291,7 +301,7 @@ func TestLatestNeverPartial(t *testing.T) {
 
 // readLatest resolves latest and checks its files against its manifest.
 func readLatest(dir string) error {
-	path, err := artifacts.Latest(dir)
+	path, err := depot.Latest(dir)
 	if err != nil {
 		return err
 	}
@@ -346,11 +356,24 @@ func TestOutOwnership(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			dir := copySnapshot(t, good)
 			tt.tamper(t, dir)
-			err := artifacts.OutTarget(dir, "").Check("")
-			var no *artifacts.NotOwnedError
+			err := depot.OutTarget(dir, "").Check("")
+			var no *depot.NotOwnedError
 			if got := !errors.As(err, &no); got != tt.owned {
 				t.Errorf("got owned %v (%v), want %v", got, err, tt.owned)
 			}
 		})
+	}
+}
+
+// editManifest rewrites a snapshot's manifest through fn.
+func editManifest(t *testing.T, dir string, fn func(*artifacts.Manifest)) {
+	t.Helper()
+	m, err := artifacts.ReadManifest(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fn(&m)
+	if err := artifacts.WriteJSON(filepath.Join(dir, artifacts.ManifestFile), m); err != nil {
+		t.Fatal(err)
 	}
 }

@@ -1,11 +1,8 @@
-package artifacts
+package depot
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 )
@@ -46,21 +43,4 @@ func commitOut(dir, out string) error {
 		return fmt.Errorf("publish %s: %w", out, err)
 	}
 	return os.RemoveAll(old)
-}
-
-// Describe returns a file's size and SHA-256, for the manifest. Only a
-// regular file is read, and no further than its size when opened (see
-// OpenRegular).
-func Describe(path string) (FileInfo, error) {
-	f, err := boundedFile(path)
-	if err != nil {
-		return FileInfo{}, err
-	}
-	defer f.Close()
-	h := sha256.New()
-	n, err := io.Copy(h, f)
-	if err != nil {
-		return FileInfo{}, fmt.Errorf("hash %s: %w", path, err)
-	}
-	return FileInfo{Bytes: n, SHA256: hex.EncodeToString(h.Sum(nil))}, nil
 }
