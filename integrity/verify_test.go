@@ -18,7 +18,6 @@ import (
 
 var (
 	baseCorpus        = testsnap.Base
-	testSourceLabel   = testsnap.SourceLabel
 	writeCorpus       = testsnap.WriteCorpus
 	buildSnapshot     = testsnap.Build
 	copySnapshot      = testsnap.Copy
