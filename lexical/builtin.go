@@ -30,6 +30,10 @@ func (*Builtin) Name() string { return "builtin-hash-v1" }
 // Dims is the width of its vectors.
 func (b *Builtin) Dims() int { return b.dims }
 
+// Offline reports that the embedder is free and deterministic, calling no
+// server.
+func (*Builtin) Offline() bool { return true }
+
 // Embed returns one vector per text, in order. The vectors of one call share
 // one allocation: they are written together and dropped together.
 func (b *Builtin) Embed(ctx context.Context, texts []string) ([][]float32, error) {

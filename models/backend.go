@@ -17,12 +17,13 @@ import (
 )
 
 // Backend defaults, each with its reason.
-const (
-	defaultModelTimeout = 120 * time.Second // a 7B model's answer on a CPU; a hung server is given up on after it
-	defaultOllamaHost   = "http://127.0.0.1:11434"
-	defaultOpenAIKeyEnv = "OPENAI_API_KEY"
-	probeText           = "dimension probe" // embedded once at start when a server does not say its width
-)
+const defaultModelTimeout = 120 * time.Second // a 7B model's answer on a CPU; a hung server is given up on after it
+
+const defaultOllamaHost = "http://127.0.0.1:11434"
+
+const defaultOpenAIKeyEnv = "OPENAI_API_KEY"
+
+const probeText = "dimension probe" // embedded once at start when a server does not say its width
 
 // ErrBackendSetup marks a start-up check that failed: the model server or
 // the model is not what the flags say. Nothing has been read or written yet.
@@ -260,7 +261,7 @@ func newModelHeaders(s modelServer, kind, model string, info modelInfo, cfg Back
 
 // announcedSlots is what server i says of its own parallelism (0: nothing).
 func announcedSlots(s modelServer, info modelInfo, i int) int {
-	if p, ok := s.(*pool); ok {
+	if p, ok := s.(interface{ slots(int) int }); ok {
 		return p.slots(i)
 	}
 	return info.slots

@@ -31,9 +31,6 @@ var _ Embedder = (*lexical.Builtin)(nil)
 // extractive header writer, the built-in embedder), whose results are not
 // worth journaling and that call no server.
 func Offline(x any) bool {
-	switch x.(type) {
-	case *Extractive, *lexical.Builtin:
-		return true
-	}
-	return false
+	o, ok := x.(interface{ Offline() bool })
+	return ok && o.Offline()
 }

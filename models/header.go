@@ -58,6 +58,10 @@ type Extractive struct {
 // NewExtractive returns the offline header writer capped at maxChars runes.
 func NewExtractive(maxChars int) *Extractive { return &Extractive{maxChars: maxChars} }
 
+// Offline reports that the writer is free and deterministic, calling no
+// server (see models.Offline).
+func (*Extractive) Offline() bool { return true }
+
 // Name implements HeaderWriter.
 //
 // v2: a code block is named, not quoted; v3: the sentence read without

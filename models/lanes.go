@@ -92,8 +92,8 @@ func (single) route(string) int        { return 0 }
 func (single) healthy(int) (bool, int) { return true, 0 }
 
 func routerOf(s chatServer) router {
-	if p, ok := s.(*pool); ok {
-		return p
+	if r, ok := s.(router); ok {
+		return r
 	}
 	return single{}
 }

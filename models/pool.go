@@ -298,7 +298,7 @@ func (p *pool) stats() []schema.EndpointStats {
 
 // endpointStats is the pool's account, when s is a pool.
 func endpointStats(s any) []schema.EndpointStats {
-	if p, ok := s.(*pool); ok {
+	if p, ok := s.(interface{ stats() []schema.EndpointStats }); ok {
 		return p.stats()
 	}
 	return nil

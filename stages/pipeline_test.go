@@ -229,6 +229,9 @@ type failingEmbedder struct {
 
 var errEmbedder = errors.New("injected: model server gone")
 
+// Offline: it stands in for a model server.
+func (e *failingEmbedder) Offline() bool { return false }
+
 func (e *failingEmbedder) Embed(ctx context.Context, texts []string) ([][]float32, error) {
 	if e.calls.Add(1) > e.after {
 		if e.cancel != nil {
@@ -380,6 +383,9 @@ type recordingEmbedder struct {
 	mu    sync.Mutex
 	sizes []int
 }
+
+// Offline: it stands in for a model server.
+func (e *recordingEmbedder) Offline() bool { return false }
 
 func (e *recordingEmbedder) Embed(ctx context.Context, texts []string) ([][]float32, error) {
 	e.mu.Lock()

@@ -27,6 +27,9 @@ type countingHeaders struct {
 
 func (h *countingHeaders) Name() string { return h.name }
 
+// Offline: it stands in for a model server.
+func (h *countingHeaders) Offline() bool { return false }
+
 func (h *countingHeaders) Header(ctx context.Context, doc schema.Document, c schema.Chunk) (models.Enrichment, error) {
 	h.calls.Add(1)
 	e, err := h.Extractive.Header(ctx, doc, c)
@@ -47,6 +50,9 @@ type countingEmbedder struct {
 var errServerDied = errors.New("injected: server died")
 
 func (e *countingEmbedder) Name() string { return e.name }
+
+// Offline: it stands in for a model server.
+func (e *countingEmbedder) Offline() bool { return false }
 
 func (e *countingEmbedder) Embed(ctx context.Context, texts []string) ([][]float32, error) {
 	if n := e.calls.Add(1); e.failAfter > 0 && n > e.failAfter {
