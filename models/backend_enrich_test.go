@@ -182,7 +182,7 @@ var chunkLast = regexp.MustCompile(`(?s)<chunk-([0-9a-f]{12})>\n.*\n</chunk-([0-
 // cut only when it does not fit alone, and that every prompt fits the
 // window with room for the answer and a repair round.
 func TestHeaderDocumentCap(t *testing.T) {
-	doc, c := backendDoc()
+	doc, c := capDoc()
 	doc.Text += strings.Repeat("Sand and sea. ", 1000)
 	long := c
 	long.Text = strings.Repeat("Waves break on the bar at low tide. ", 300) // about 3,300 tokens
@@ -210,7 +210,7 @@ func TestHeaderDocumentCap(t *testing.T) {
 			p := h.userMessage(pc.get(doc), doc, tc.chunk)
 			body := p[strings.Index(p, "Title: "):strings.Index(p, "</document-")]
 			n := utf8.RuneCountInString(body) - utf8.RuneCountInString("Title: "+doc.Title+"\n\n")
-			if n > tc.wantDocMax+len("\n[document cut here]\n") || n < tc.wantDocMin || !chunkLast.MatchString(p) {
+			if n > tc.wantDocMax+len("\n[document cut here]\n") || n < tc.wantDocMin || !capChunkLast.MatchString(p) {
 				t.Errorf("got %d document runes in the prompt, want %d to %d, with the chunk last", n, tc.wantDocMin, tc.wantDocMax)
 			}
 			if got := strings.Contains(p, chunkCut); got != tc.wantCut {
@@ -357,3 +357,18 @@ func TestUsageMeasured(t *testing.T) {
 		})
 	}
 }
+
+// capDoc is a small document and one of its paragraphs (backendDoc's).
+func capDoc() (schema.Document, schema.Chunk) {
+	text := "# Rip currents\n\nRip currents pull swimmers away from the beach.\n\n## Escape\n\n" +
+		"If a rip current catches you, swim parallel to the shore. Waves above 1.5 m are dangerous.\n"
+	doc := schema.Document{Path: "safety/rips.md", Title: "Rip currents", Lang: schema.LangEN, Kind: schema.KindSafety, Text: text}
+	c := schema.Chunk{
+		DocPath: doc.Path, DocTitle: doc.Title, Lang: schema.LangEN, Kind: schema.KindSafety, Element: schema.ElementParagraph,
+		SectionPath: []string{"Escape"}, Text: "If a rip current catches you, swim parallel to the shore. Waves above 1.5 m are dangerous.",
+	}
+	return doc, c
+}
+
+// capChunkLast matches a prompt that ends with the fenced chunk (chunkLast).
+var capChunkLast = regexp.MustCompile(`(?s)<chunk-([0-9a-f]{12})>\n.*\n</chunk-([0-9a-f]{12})>$`)

@@ -20,8 +20,9 @@ const (
 	defaultTries        = 4                      // a restarting server or a short overload passes; a dead one fails in seconds
 	defaultRetryInitial = 500 * time.Millisecond // a model server's 503 "loading" clears in about a second
 	defaultRetryMax     = 10 * time.Second       // between two tries, so a run never sleeps long on one call
-	maxRetryAfter       = 2 * time.Minute        // a Retry-After beyond this is a server asking us to stop, not to wait
 )
+
+const maxRetryAfter = 2 * time.Minute // a Retry-After beyond this is a server asking us to stop, not to wait
 
 // RetryPolicy bounds the tries of one model call. Zero fields take the defaults.
 type RetryPolicy struct {

@@ -16,6 +16,10 @@ const (
 	// gains beyond it on one run's prompts, and a mistaken measure cannot
 	// flood it.
 	DefaultMaxWidth = 32
+)
+
+// How a server's width is learned, each setting with its reason.
+const (
 	// roundCalls is the fewest answers a width is judged on (and at least
 	// one per call in flight): fewer are noise.
 	roundCalls = 4
