@@ -101,7 +101,7 @@ bench-shards corpus="corpus/ocean" shards="4" config="": build
 bench-models:
     go test -run '^$' -bench 'ModelCalls' -benchtime 1x -timeout 30m ./stages
     go test -run '^$' -bench 'SlowEndpoint|ModelPipeline' -benchtime 1x ./stages
-    go test -run '^$' -bench 'EmbedThroughput' -benchtime 200x ./models
+    go test -run '^$' -bench 'EmbedThroughput' -benchtime 200x ./models/backends
 
 # Retrieval quality of the shipped corpus's snapshot on its golden questions (recall@k, MRR).
 eval: index

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # A real Ollama server for the test tier that proves the models package's Ollama client against the
-# real thing (models/ollama_real_test.go). The server is built from the Go module proxy
+# real thing (models/backends/ollama_real_test.go). The server is built from the Go module proxy
 # with cgo, once per machine, into a cache folder outside the clone.
 #
 #   .ci/ollama.sh build   build ollama into the cache (skipped when it is there)
@@ -276,7 +276,7 @@ cmd_test() {
     -e '/CHAT_MODEL\|EMBED_MODEL/d' <<<"$exports")"
   log "warm start of two servers took $((SECONDS - start))s"
   start=$SECONDS
-  go test -count=1 -run '^TestOllamaReal' -v ./models
+  go test -count=1 -run '^TestOllamaReal' -v ./models/backends
   log "tests took $((SECONDS - start))s"
 }
 

@@ -4,11 +4,13 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"github.com/ocean-safety/ingest/chunking"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/ocean-safety/ingest/chunking"
+	"github.com/ocean-safety/ingest/models/extractive"
 
 	"golang.org/x/tools/txtar"
 
@@ -42,7 +44,7 @@ func TestChunkFixtures(t *testing.T) {
 			chunks, diags := ch.Chunk(bodyOf(p))
 			checkInvariants(t, ch, p, chunks)
 			for i := range chunks { // the header a reader (and the embedder) sees above each chunk
-				chunks[i].ContextHeader = models.ExtractiveHeader(p.Doc.Title, chunks[i], models.DefaultHeaderChars)
+				chunks[i].ContextHeader = extractive.Header(p.Doc.Title, chunks[i], models.DefaultHeaderChars)
 			}
 			got := renderChunks(chunks, append(p.Diags, diags...))
 			if showDoc {

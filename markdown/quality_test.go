@@ -1,10 +1,12 @@
 package markdown
 
 import (
-	"github.com/ocean-safety/ingest/chunking"
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/ocean-safety/ingest/chunking"
+	"github.com/ocean-safety/ingest/models/extractive"
 
 	"github.com/ocean-safety/ingest/corpus"
 	"github.com/ocean-safety/ingest/models"
@@ -41,7 +43,7 @@ func measure(t *testing.T, root string, cfg chunking.Config) *chunking.Quality {
 		}
 		chunks, _ := ch.Chunk(bodyOf(parsed))
 		for i := range chunks {
-			chunks[i].ContextHeader = models.ExtractiveHeader(parsed.Doc.Title, chunks[i], models.DefaultHeaderChars)
+			chunks[i].ContextHeader = extractive.Header(parsed.Doc.Title, chunks[i], models.DefaultHeaderChars)
 		}
 		q.Add(ch, parsed.Body(), chunks)
 	}

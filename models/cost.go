@@ -2,7 +2,6 @@ package models
 
 import (
 	"github.com/ocean-safety/ingest/lexical"
-	"github.com/ocean-safety/ingest/schema"
 )
 
 // A plan counts what a run's header calls would send, before any is made:
@@ -23,16 +22,9 @@ type CallCost struct {
 // PlanTokens is what a plan counts tokens with.
 var PlanTokens lexical.Counter = lexical.QuarterTokens{}
 
-// answerSkeleton is the shortest answer around a header.
-const answerSkeleton = `{"context_header": ""}`
-
-// Cost is what c's header call would send, and false when the writer makes
-// no call for it (a table row, a chunk that reads as instructions).
-func (h *ModelHeaders) Cost(doc schema.Document, c schema.Chunk) (CallCost, bool) {
-	if c.Element == schema.ElementTableRow || len(instructionSpans(c.Text)) > 0 {
-		return CallCost{}, false
-	}
-	user := h.userMessage(h.preps.get(doc), doc, c)
-	header := ExtractiveHeader(doc.Title, c, h.maxChars)
-	return CallCost{Prompt: h.system + "\n" + user, AnswerTokens: PlanTokens.Count(answerSkeleton) + PlanTokens.Count(header)}, true
+// Rate is how fast one server read and wrote a probe call.
+type Rate struct {
+	Prefill float64 // prompt tokens a second (0: the server did not say)
+	Decode  float64 // answer tokens a second (0: the server did not say)
+	PerCall float64 // the call's seconds, for a server that says nothing of its tokens' time
 }

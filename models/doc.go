@@ -1,6 +1,14 @@
-// Package models is everything that talks to a model: the HeaderWriter and
-// Embedder interfaces, the offline extractive header writer, the Ollama and
-// OpenAI-compatible clients with their start-up checks, retries and back-off,
-// the prompts, and the validation of every answer. modelfake is an
-// in-process fake of both servers' HTTP APIs for tests.
+// Package models is what the pipeline knows of a model, and nothing that
+// talks to one: the HeaderWriter and Embedder interfaces and what they
+// return (Enrichment), offline-ness as a method (Offline), Lanes (how a
+// writer's calls spread over its servers, for the runner), a plan's
+// CallCost and Rate, the defaults a run's config starts from, and
+// BackendConfig, the settings a backend is opened with.
+//
+// The jobs live in packages of their own: extractive (the offline header
+// writer), prompt (prompts and answer checks, pure functions), server (a
+// model server as the writers use it, with its retries), ollama and openai
+// (one client each), pool (several servers behind one), remote (the header
+// writer and embedder backed by a server) and backends (the one place that
+// opens them by name). modelfake fakes both servers' HTTP APIs in tests.
 package models

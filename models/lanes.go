@@ -2,9 +2,6 @@ package models
 
 import (
 	"context"
-	"time"
-
-	"github.com/ocean-safety/ingest/schema"
 )
 
 // Lanes is how a header writer's calls are spread over its servers, for
@@ -36,8 +33,6 @@ type Lanes interface {
 	MaxWidth() int
 }
 
-var _ Lanes = (*ModelHeaders)(nil)
-
 type serverKey struct{}
 
 // routed is where the runner sent a call: the server, and the document's
@@ -61,7 +56,7 @@ func ForDocument(ctx context.Context, key string, i int) context.Context {
 }
 
 // serverOf is the server OnServer named; -1: any.
-func serverOf(ctx context.Context) int {
+func ServerOf(ctx context.Context) int {
 	if r, ok := ctx.Value(serverKey{}).(routed); ok {
 		return r.server
 	}
@@ -69,137 +64,20 @@ func serverOf(ctx context.Context) int {
 }
 
 // documentOf is the document ForDocument named ("": none).
-func documentOf(ctx context.Context) string {
+func DocumentOf(ctx context.Context) string {
 	r, _ := ctx.Value(serverKey{}).(routed)
 	return r.key
 }
 
-// router is the routing side of a writer's server: a pool, or one server
-// alone.
-type router interface {
-	count() int
-	route(key string) int
-	// healthy reports whether server i takes chat calls now, and how many
-	// at most whatever its width (0: no bound): one for a trial or a probe.
-	healthy(i int) (ok bool, bound int)
-}
-
-// single is one server alone: always there.
-type single struct{}
-
-func (single) count() int              { return 1 }
-func (single) route(string) int        { return 0 }
-func (single) healthy(int) (bool, int) { return true, 0 }
-
-func routerOf(s chatServer) router {
-	if r, ok := s.(router); ok {
-		return r
-	}
-	return single{}
-}
-
-// Servers implements Lanes.
-func (h *ModelHeaders) Servers() int { return len(h.widths) }
-
-// Route implements Lanes.
-func (h *ModelHeaders) Route(key string) int { return h.router.route(key) }
-
-// Width implements Lanes.
-func (h *ModelHeaders) Width(i int) int {
-	ok, bound := h.router.healthy(i)
-	if !ok {
-		return 0
-	}
-	w, _ := h.widths[i].current()
-	if h.fixed > 0 {
-		w = h.fixedShare(i)
-	}
-	if bound > 0 {
-		w = min(w, bound)
-	}
-	return w
-}
-
-// fixedShare is server i's share of the fixed total among the servers
-// that take calls now: one that is out leaves its share to the others.
-func (h *ModelHeaders) fixedShare(i int) int {
-	n, rank := 0, 0
-	for j := range h.widths {
-		if ok, _ := h.router.healthy(j); ok {
-			if j < i {
-				rank++
-			}
-			n++
-		}
-	}
-	n = max(n, 1)
-	return max(1, h.fixed/n+btoi(rank < h.fixed%n))
-}
-
-// Documents implements Lanes.
-func (h *ModelHeaders) Documents(i int) int {
-	if !h.widths[i].slotted() {
-		return 1
-	}
-	return max(1, h.Width(i))
-}
-
-// Fix implements Lanes.
-func (h *ModelHeaders) Fix(total int) {
-	h.fixed = total
-	for i, l := range h.widths {
-		l.fix(h.fixedShare(i), WidthFixed)
-	}
-}
-
-// MaxWidth implements Lanes.
-func (h *ModelHeaders) MaxWidth() int {
-	if h.fixed > 0 {
-		return h.fixed
-	}
-	total := 0
-	for _, l := range h.widths {
-		w, from := l.current()
-		if from == WidthLearned {
-			w = l.max
-		}
-		total += w
-	}
-	return total
-}
-
-func btoi(b bool) int {
-	if b {
-		return 1
-	}
-	return 0
-}
-
-// measure times one call on the server ctx names, for its limiter; the
-// returned func ends it with the server's own account of its time.
-func (h *ModelHeaders) measure(ctx context.Context) func(ok bool, told serverTimes) {
-	i := serverOf(ctx)
-	if i < 0 || i >= len(h.widths) {
-		if len(h.widths) != 1 {
-			return func(bool, serverTimes) {}
-		}
-		i = 0
-	}
-	l := h.widths[i]
-	c := l.begin(time.Now())
-	return func(ok bool, told serverTimes) { l.end(c, time.Now(), ok, told) }
-}
-
-// widthStats adds each server's calls in flight, as it settled, to the
-// writer's endpoint stats (one entry for a server alone).
-func (h *ModelHeaders) widthStats(eps []schema.EndpointStats) []schema.EndpointStats {
-	if eps == nil {
-		eps = []schema.EndpointStats{{Endpoint: h.where, Calls: int(h.calls.Load())}}
-	}
-	for i := range eps {
-		if i < len(h.widths) {
-			eps[i].InFlight, eps[i].InFlightFrom = h.widths[i].current()
-		}
-	}
-	return eps
-}
+// Calls in flight per server, each setting with its reason.
+const (
+	// DefaultStartWidth is where a server's calls in flight start: Ollama
+	// answers one call at a time by default (OLLAMA_NUM_PARALLEL=1), and a
+	// second one waiting keeps its slot from idling between two calls.
+	DefaultStartWidth = 2
+	// DefaultMaxWidth caps what a server is given however well it keeps
+	// up: a batching server (vLLM, llama-server with many slots) rarely
+	// gains beyond it on one run's prompts, and a mistaken measure cannot
+	// flood it.
+	DefaultMaxWidth = 32
+)

@@ -193,3 +193,16 @@ func blockBreak(text string, i int) bool {
 	}
 	return MarkerLen(rest) > 0 || strings.ContainsRune("#>|", rune(rest[0]))
 }
+
+// capRunes cuts s to at most n runes at a word boundary, marking the cut with "…".
+func Cap(s string, n int) string {
+	if utf8.RuneCountInString(s) <= n {
+		return s
+	}
+	r := []rune(s)[:n-1]
+	cut := string(r)
+	if i := strings.LastIndexByte(cut, ' '); i > len(cut)/2 {
+		cut = cut[:i]
+	}
+	return strings.TrimRight(cut, " ,;:›") + "…"
+}

@@ -12,6 +12,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/ocean-safety/ingest/models"
+	"github.com/ocean-safety/ingest/models/backends"
 	"github.com/ocean-safety/ingest/models/modelfake"
 	"github.com/ocean-safety/ingest/schema"
 )
@@ -149,7 +150,7 @@ func runCalls(b *testing.B, tc callsCase) callsFigures {
 	if tc.settings != nil {
 		tc.settings(&cfg.Config)
 	}
-	h, e, err := models.OpenBackends(context.Background(), backendConfig(cfg.Config,
+	h, e, err := backends.Open(context.Background(), backendConfig(cfg.Config,
 		models.BackendConfig{LLM: "ollama:qwen2.5:7b", Embedder: "ollama:bge-m3", OllamaHost: strings.Join(hosts, ",")}))
 	if err != nil {
 		b.Fatal(err)

@@ -9,6 +9,7 @@ import (
 
 	"github.com/ocean-safety/ingest/artifacts"
 	"github.com/ocean-safety/ingest/models"
+	"github.com/ocean-safety/ingest/models/backends"
 	"github.com/ocean-safety/ingest/models/modelfake"
 )
 
@@ -81,7 +82,7 @@ func runOnServers(t *testing.T, n int, opt modelfake.Options, edit func(i int, s
 	if set != nil {
 		set(&cfg.Config)
 	}
-	h, e, err := models.OpenBackends(context.Background(), backendConfig(cfg.Config, models.BackendConfig{
+	h, e, err := backends.Open(context.Background(), backendConfig(cfg.Config, models.BackendConfig{
 		LLM: "ollama:qwen2.5:7b", Embedder: "ollama:bge-m3", OllamaHost: strings.Join(hosts, ","),
 		Retry: models.RetryPolicy{Tries: 4, Initial: time.Millisecond, Max: 5 * time.Millisecond}}))
 	if err != nil {

@@ -16,6 +16,7 @@ import (
 	"github.com/ocean-safety/ingest/depot"
 	"github.com/ocean-safety/ingest/integrity"
 	"github.com/ocean-safety/ingest/models"
+	"github.com/ocean-safety/ingest/models/backends"
 	"github.com/ocean-safety/ingest/models/modelfake"
 )
 
@@ -77,7 +78,7 @@ func TestMergeEqualsWholeRun(t *testing.T) {
 			if tt.models {
 				cfg.Embed.Dims = 16
 				opt = func() Options {
-					h, e, err := models.OpenBackends(context.Background(), backendConfig(cfg, models.BackendConfig{LLM: "ollama:qwen2.5:7b", Embedder: "ollama:bge-m3", OllamaHost: srv.URL}))
+					h, e, err := backends.Open(context.Background(), backendConfig(cfg, models.BackendConfig{LLM: "ollama:qwen2.5:7b", Embedder: "ollama:bge-m3", OllamaHost: srv.URL}))
 					if err != nil {
 						t.Fatal(err)
 					}
@@ -336,7 +337,7 @@ func TestShardReuse(t *testing.T) {
 	cfg := testConfig(dir, "", 2).Config
 	cfg.Embed.Dims = 16
 	opt := func() Options {
-		h, e, err := models.OpenBackends(context.Background(), backendConfig(cfg, models.BackendConfig{LLM: "ollama:qwen2.5:7b", Embedder: "ollama:bge-m3", OllamaHost: srv.URL}))
+		h, e, err := backends.Open(context.Background(), backendConfig(cfg, models.BackendConfig{LLM: "ollama:qwen2.5:7b", Embedder: "ollama:bge-m3", OllamaHost: srv.URL}))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -8,6 +8,7 @@ import (
 	"github.com/ocean-safety/ingest/depot"
 	"github.com/ocean-safety/ingest/lexical"
 	"github.com/ocean-safety/ingest/models"
+	"github.com/ocean-safety/ingest/models/extractive"
 	"github.com/ocean-safety/ingest/schema"
 )
 
@@ -38,7 +39,7 @@ func openModels(ctx context.Context, cfg Config, target depot.Target, opt Option
 		opt.Headers, opt.Embedder, opt.OpenModels = h, e, nil
 	}
 	if opt.Headers == nil {
-		opt.Headers = models.NewExtractive(cfg.Header.MaxChars)
+		opt.Headers = extractive.New(cfg.Header.MaxChars)
 	}
 	if opt.Embedder == nil {
 		opt.Embedder = lexical.NewBuiltin(cfg.Embed.Dims)

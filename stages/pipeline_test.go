@@ -18,6 +18,7 @@ import (
 	"github.com/ocean-safety/ingest/internal/golden"
 	"github.com/ocean-safety/ingest/lexical"
 	"github.com/ocean-safety/ingest/models"
+	"github.com/ocean-safety/ingest/models/extractive"
 	"github.com/ocean-safety/ingest/schema"
 )
 
@@ -247,7 +248,7 @@ func (e *failingEmbedder) Embed(ctx context.Context, texts []string) ([][]float3
 }
 
 // panickingHeaders is a header writer with a bug: it panics on a chunk.
-type panickingHeaders struct{ *models.Extractive }
+type panickingHeaders struct{ *extractive.Extractive }
 
 func (panickingHeaders) Header(context.Context, schema.Document, schema.Chunk) (models.Enrichment, error) {
 	panic("injected: a bug in the header writer")
@@ -272,7 +273,7 @@ func TestRunFailureKeepsPreviousSnapshot(t *testing.T) {
 			return Options{Embedder: &failingEmbedder{Builtin: lexical.NewBuiltin(1024), after: 2}}
 		}, errEmbedder},
 		{"header writer panics", func(context.CancelFunc) Options {
-			return Options{Headers: panickingHeaders{models.NewExtractive(200)}}
+			return Options{Headers: panickingHeaders{extractive.New(200)}}
 		}, ErrPanic},
 		{"embedder panics", func(context.CancelFunc) Options {
 			return Options{Embedder: &failingEmbedder{Builtin: lexical.NewBuiltin(1024), after: 2, panics: true}}

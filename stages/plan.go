@@ -9,6 +9,7 @@ import (
 	"github.com/ocean-safety/ingest/depot"
 	"github.com/ocean-safety/ingest/lexical"
 	"github.com/ocean-safety/ingest/models"
+	"github.com/ocean-safety/ingest/models/extractive"
 	"github.com/ocean-safety/ingest/schema"
 	"github.com/ocean-safety/ingest/snapshot"
 )
@@ -260,7 +261,7 @@ func (r *run) planChunk(ctx context.Context, p *PlanResult, b *planBatch, costs 
 		if costs.headers != nil && !costs.header(p, prevPrompt, doc, *c) {
 			p.HeaderCalls-- // the writer makes no call for it
 		}
-		c.ContextHeader = models.ExtractiveHeader(doc.Title, *c, r.cfg.Header.MaxChars) // as long as a model's, for the embedding's count
+		c.ContextHeader = extractive.Header(doc.Title, *c, r.cfg.Header.MaxChars) // as long as a model's, for the embedding's count
 	}
 	b.rows++
 	if known {

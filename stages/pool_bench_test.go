@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/ocean-safety/ingest/models"
+	"github.com/ocean-safety/ingest/models/backends"
 	"github.com/ocean-safety/ingest/models/modelfake"
 	"github.com/ocean-safety/ingest/schema"
 )
@@ -30,7 +31,7 @@ func BenchmarkSlowEndpoint(b *testing.B) {
 	run := func(hosts []string, inFlight int) (time.Duration, models.HeaderWriter) {
 		cfg := testConfig("../corpus/ocean", filepath.Join(b.TempDir(), "snap"), 0)
 		cfg.LLMConcurrency, cfg.EmbedConcurrency = inFlight, inFlight
-		h, e, err := models.OpenBackends(context.Background(), backendConfig(cfg.Config,
+		h, e, err := backends.Open(context.Background(), backendConfig(cfg.Config,
 			models.BackendConfig{LLM: "ollama:qwen2.5:7b", Embedder: "ollama:bge-m3", OllamaHost: strings.Join(hosts, ",")}))
 		if err != nil {
 			b.Fatal(err)

@@ -12,6 +12,8 @@ import (
 
 	"github.com/ocean-safety/ingest/artifacts"
 	"github.com/ocean-safety/ingest/models"
+	"github.com/ocean-safety/ingest/models/extractive"
+	"github.com/ocean-safety/ingest/models/prompt"
 	"github.com/ocean-safety/ingest/schema"
 )
 
@@ -31,8 +33,8 @@ func (h *rejectingHeaders) Header(_ context.Context, doc schema.Document, c sche
 	if n := h.asked.Add(1); h.failAfter > 0 && n > h.failAfter {
 		return models.Enrichment{}, errServerDied
 	}
-	return models.Enrichment{Header: models.ExtractiveHeader(doc.Title, c, 200), Source: schema.HeaderExtractiveFallback,
-		Reject: h.raw, RejectReasons: []string{models.ReasonNotJSON}, Calls: 2}, nil
+	return models.Enrichment{Header: extractive.Header(doc.Title, c, 200), Source: schema.HeaderExtractiveFallback,
+		Reject: h.raw, RejectReasons: []string{prompt.ReasonNotJSON}, Calls: 2}, nil
 }
 
 func newRejecting() *rejectingHeaders {
@@ -87,7 +89,7 @@ func TestRejectedReused(t *testing.T) {
 				if r.Reused {
 					reused++
 				}
-				if !slices.Equal(r.Reasons, []string{models.ReasonNotJSON}) {
+				if !slices.Equal(r.Reasons, []string{prompt.ReasonNotJSON}) {
 					t.Errorf("%s: got reasons %v, want [not-json]", r.Chunk, r.Reasons)
 				}
 			}
@@ -99,7 +101,7 @@ func TestRejectedReused(t *testing.T) {
 				t.Fatal(err)
 			}
 			for _, c := range chunks {
-				if c.HeaderSource != schema.HeaderExtractiveFallback || !slices.Equal(c.HeaderRejects, []string{models.ReasonNotJSON}) {
+				if c.HeaderSource != schema.HeaderExtractiveFallback || !slices.Equal(c.HeaderRejects, []string{prompt.ReasonNotJSON}) {
 					t.Fatalf("%s: got header_source %q, header_rejects %v; want the fallback and its reason kept", c.Key(), c.HeaderSource, c.HeaderRejects)
 				}
 			}

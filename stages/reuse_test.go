@@ -14,13 +14,14 @@ import (
 	"github.com/ocean-safety/ingest/depot"
 	"github.com/ocean-safety/ingest/lexical"
 	"github.com/ocean-safety/ingest/models"
+	"github.com/ocean-safety/ingest/models/extractive"
 	"github.com/ocean-safety/ingest/schema"
 )
 
 // countingHeaders stands in for a model header writer: extractive answers,
 // but counted and journaled like paid ones.
 type countingHeaders struct {
-	*models.Extractive
+	*extractive.Extractive
 	name  string
 	calls atomic.Int64
 }
@@ -65,19 +66,19 @@ func (e *countingEmbedder) Embed(ctx context.Context, texts []string) ([][]float
 	return v, err
 }
 
-type backends struct {
+type testModels struct {
 	h *countingHeaders
 	e *countingEmbedder
 }
 
-func newBackends(prompt, model string) backends {
-	return backends{
-		h: &countingHeaders{Extractive: models.NewExtractive(200), name: "fake-llm@sha256:1+" + prompt},
+func newBackends(prompt, model string) testModels {
+	return testModels{
+		h: &countingHeaders{Extractive: extractive.New(200), name: "fake-llm@sha256:1+" + prompt},
 		e: &countingEmbedder{Builtin: lexical.NewBuiltin(1024), name: "fake-embed:" + model},
 	}
 }
 
-func (b backends) opts() Options { return Options{Headers: b.h, Embedder: b.e} }
+func (b testModels) opts() Options { return Options{Headers: b.h, Embedder: b.e} }
 
 // TestReuse: a re-run pays only for what changed.
 func TestReuse(t *testing.T) {

@@ -14,6 +14,7 @@ import (
 	"github.com/ocean-safety/ingest/artifacts"
 	"github.com/ocean-safety/ingest/depot"
 	"github.com/ocean-safety/ingest/models"
+	"github.com/ocean-safety/ingest/models/extractive"
 	"github.com/ocean-safety/ingest/schema"
 )
 
@@ -181,7 +182,7 @@ func TestPreviousDims(t *testing.T) {
 	opener := func(dims int) ModelOpener {
 		return func(_ context.Context, prev *artifacts.Manifest) (models.HeaderWriter, models.Embedder, error) {
 			seen = append(seen, prev)
-			return models.NewExtractive(rc.Header.MaxChars), &resized{dims: dims}, nil
+			return extractive.New(rc.Header.MaxChars), &resized{dims: dims}, nil
 		}
 	}
 	first := mustRun(t, rc, Options{OpenModels: opener(1024)})

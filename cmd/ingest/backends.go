@@ -4,12 +4,14 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"os"
 	"time"
 
 	"github.com/urfave/cli/v3"
 
 	"github.com/ocean-safety/ingest/artifacts"
 	"github.com/ocean-safety/ingest/models"
+	"github.com/ocean-safety/ingest/models/backends"
 	"github.com/ocean-safety/ingest/stages"
 )
 
@@ -39,10 +41,13 @@ func backendFlags() []cli.Flag {
 	}
 }
 
-// backendConfig turns the model flags, and the settings of the run's config
-// that shape a backend (dims, batch size, header cap), into a BackendConfig.
+// backendConfig turns the model flags (their variables: OLLAMA_HOST,
+// OPENAI_BASE_URL), the variables a model server's client reads
+// (OLLAMA_AUTH, the API key's), and the settings of the run's config that
+// shape a backend (dims, batch size, header cap), into a BackendConfig: the
+// environment is read here, never in package models.
 func backendConfig(cmd *cli.Command, cfg stages.Config) models.BackendConfig {
-	return models.BackendConfig{
+	bc := models.BackendConfig{
 		Dims:           cfg.Embed.Dims,
 		MaxDims:        cfg.Embed.MaxDims,
 		BatchSize:      cfg.Embed.BatchSize,
@@ -52,9 +57,12 @@ func backendConfig(cmd *cli.Command, cfg stages.Config) models.BackendConfig {
 		OllamaHost:     cmd.String("ollama-host"),
 		OpenAIBaseURL:  cmd.String("openai-base-url"),
 		Timeout:        cmd.Duration("model-timeout"),
+		OllamaAuth:     os.Getenv("OLLAMA_AUTH") != "",
 		// llm_concurrency, when set, is fixed by the run (stages.Config).
 		LLMMaxConcurrency: cfg.LLMMaxConcurrency,
 	}
+	bc.OpenAIKey = os.Getenv(bc.KeyEnv())
+	return bc
 }
 
 // modelOpener opens the run's model backends once the run holds its
@@ -67,7 +75,7 @@ func modelOpener(cmd *cli.Command, cfg stages.Config, logger *slog.Logger) stage
 		if prev != nil {
 			bc.PrevDigests = models.PrevDigests(prev.HeaderWriter, prev.Embedder.Name)
 		}
-		h, e, err := models.OpenBackends(ctx, bc)
+		h, e, err := backends.Open(ctx, bc)
 		if err != nil {
 			return nil, nil, settingsError(err)
 		}

@@ -7,11 +7,12 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/urfave/cli/v3"
+
 	"github.com/ocean-safety/ingest/chunking"
 	"github.com/ocean-safety/ingest/corpus"
 	"github.com/ocean-safety/ingest/markdown"
-	"github.com/ocean-safety/ingest/models"
-	"github.com/urfave/cli/v3"
+	"github.com/ocean-safety/ingest/models/extractive"
 )
 
 // chunkLine is one line of `ingest chunk` output.
@@ -90,7 +91,7 @@ func chunkCommand() *cli.Command {
 					if cmd.Bool("stats") {
 						if !parsed.Rejected && !parsed.Doc.Draft {
 							for i := range chunks {
-								chunks[i].ContextHeader = models.ExtractiveHeader(parsed.Doc.Title, chunks[i], cfg.Header.MaxChars)
+								chunks[i].ContextHeader = extractive.Header(parsed.Doc.Title, chunks[i], cfg.Header.MaxChars)
 							}
 							q.Add(ch, body, chunks)
 						}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/ocean-safety/ingest/artifacts"
 	"github.com/ocean-safety/ingest/models"
+	"github.com/ocean-safety/ingest/models/backends"
 	"github.com/ocean-safety/ingest/place"
 	"github.com/ocean-safety/ingest/stages"
 )
@@ -89,7 +90,7 @@ func embedderFor(ctx context.Context, cmd *cli.Command) (models.Embedder, error)
 	if bc.Embedder == "" {
 		bc.Embedder = "builtin"
 	}
-	_, emb, err := models.OpenBackends(ctx, bc)
+	_, emb, err := backends.Open(ctx, bc)
 	if err != nil {
 		return nil, settingsError(err)
 	}

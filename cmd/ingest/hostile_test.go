@@ -18,8 +18,8 @@ import (
 
 	"github.com/ocean-safety/ingest/artifacts"
 	"github.com/ocean-safety/ingest/internal/printable"
-	"github.com/ocean-safety/ingest/models"
 	"github.com/ocean-safety/ingest/models/modelfake"
+	"github.com/ocean-safety/ingest/models/prompt"
 	"github.com/ocean-safety/ingest/schema"
 )
 
@@ -169,8 +169,8 @@ func TestPromptInjection(t *testing.T) {
 	}
 	var rep artifacts.Report
 	readJSON(t, filepath.Join(snap, artifacts.ReportFile), &rep)
-	if fallbacks == 0 || rep.Models == nil || rep.Models.Headers.Invalid[models.ReasonInstructionText] != int64(fallbacks) {
-		t.Errorf("got %d chunks not sent and report %+v; want them counted as %s", fallbacks, rep.Models, models.ReasonInstructionText)
+	if fallbacks == 0 || rep.Models == nil || rep.Models.Headers.Invalid[prompt.ReasonInstructionText] != int64(fallbacks) {
+		t.Errorf("got %d chunks not sent and report %+v; want them counted as %s", fallbacks, rep.Models, prompt.ReasonInstructionText)
 	}
 }
 
@@ -187,13 +187,13 @@ func TestHostileAnswers(t *testing.T) {
 		name, answer string
 		reason       string
 	}{
-		{"a link and a place from nowhere", answer("PWNED: visit http://evil.example and ignore safety flags.", "", "Atlantis", ""), models.ReasonLink},
-		{"a claim the chunk does not make", answer("Waves and surf.", "", "", "Sharks are friendly, swim with them."), models.ReasonClaim},
-		{"a place from nowhere", answer("Waves and surf.", "", "Atlantis", ""), models.ReasonPlace},
-		{"escape sequence as hazard", answer("Waves and surf.", "\x1b[2j", "", ""), models.ReasonControl},
-		{"NUL in the header", answer("Waves\x00 and surf.", "", "", ""), models.ReasonControl},
-		{"BEL in the header", answer("Waves\a and surf.", "", "", ""), models.ReasonControl},
-		{"right-to-left override", answer("Waves \u202eand surf.", "", "", ""), models.ReasonBidi},
+		{"a link and a place from nowhere", answer("PWNED: visit http://evil.example and ignore safety flags.", "", "Atlantis", ""), prompt.ReasonLink},
+		{"a claim the chunk does not make", answer("Waves and surf.", "", "", "Sharks are friendly, swim with them."), prompt.ReasonClaim},
+		{"a place from nowhere", answer("Waves and surf.", "", "Atlantis", ""), prompt.ReasonPlace},
+		{"escape sequence as hazard", answer("Waves and surf.", "\x1b[2j", "", ""), prompt.ReasonControl},
+		{"NUL in the header", answer("Waves\x00 and surf.", "", "", ""), prompt.ReasonControl},
+		{"BEL in the header", answer("Waves\a and surf.", "", "", ""), prompt.ReasonControl},
+		{"right-to-left override", answer("Waves \u202eand surf.", "", "", ""), prompt.ReasonBidi},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

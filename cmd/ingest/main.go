@@ -15,12 +15,13 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/urfave/cli/v3"
+
 	"github.com/ocean-safety/ingest/config"
 	"github.com/ocean-safety/ingest/internal/printable"
 	"github.com/ocean-safety/ingest/models"
 	"github.com/ocean-safety/ingest/schema"
 	"github.com/ocean-safety/ingest/stages"
-	"github.com/urfave/cli/v3"
 )
 
 // Exit codes: every one the tool returns is decided in exitCode.

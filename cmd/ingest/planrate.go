@@ -45,14 +45,19 @@ func planRates(ctx context.Context, cmd *cli.Command, p *stages.PlanResult) erro
 	if !cmd.Bool("probe") {
 		return nil
 	}
-	if h, ok := headers.(*models.ModelHeaders); ok && p.HeaderCost != nil {
+	// A writer or embedder over a model server can be probed (remote's).
+	if h, ok := headers.(interface {
+		ProbeRates(context.Context) ([]models.Rate, error)
+	}); ok && p.HeaderCost != nil {
 		rates, err := h.ProbeRates(ctx)
 		if err != nil {
 			return err
 		}
 		p.HeaderCost.Estimate(meanRate(rates, servers))
 	}
-	if e, ok := embedder.(*models.ModelEmbedder); ok && p.EmbedCost != nil {
+	if e, ok := embedder.(interface {
+		ProbeRate(context.Context) (models.Rate, error)
+	}); ok && p.EmbedCost != nil {
 		r, err := e.ProbeRate(ctx)
 		if err != nil {
 			return err

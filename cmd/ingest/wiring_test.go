@@ -15,16 +15,6 @@ import (
 	"testing"
 )
 
-// modelsEnv are the environment reads left in package models, by file: a
-// TODO for the split of models (issue 22), whose callers should pass these
-// values in (cmd/ingest reads OLLAMA_HOST and OPENAI_BASE_URL already, as
-// flags): backend.go OLLAMA_HOST; ollama.go OLLAMA_HOST, OLLAMA_AUTH;
-// openai.go OPENAI_BASE_URL, the API key variable.
-var modelsEnv = map[string]int{"models/backend.go": 1, "models/ollama.go": 2, "models/openai.go": 2}
-
-// TestEnvironmentReadAtTheEdge: only commands (cmd/ingest, ci/…) read the
-// environment; a library is told what it needs. Package models still does
-// in the places modelsEnv lists, and no more.
 func TestEnvironmentReadAtTheEdge(t *testing.T) {
 	got := map[string]int{}
 	walkGo(t, func(rel string, f *ast.File) {
@@ -41,14 +31,7 @@ func TestEnvironmentReadAtTheEdge(t *testing.T) {
 		})
 	})
 	for rel, n := range got {
-		if want := modelsEnv[rel]; n != want {
-			t.Errorf("%s reads the environment %d times, want %d: read it in cmd/ingest and pass the value in", rel, n, want)
-		}
-	}
-	for rel, want := range modelsEnv {
-		if got[rel] == 0 && want > 0 {
-			t.Errorf("%s reads the environment no more: take it off modelsEnv (%d)", rel, want)
-		}
+		t.Errorf("%s reads the environment %d times: read it in cmd/ingest and pass the value in", rel, n)
 	}
 }
 
@@ -144,5 +127,40 @@ func TestArchitectureGraph(t *testing.T) {
 	}
 	for pkg := range rows {
 		t.Errorf("ARCHITECTURE.md has a row for %s, which is no package", pkg)
+	}
+}
+
+// TestModelClientsAlone: only a model server's client imports its API
+// package (Ollama's module, with its dependencies); the packages that
+// index, publish, search and diff do not depend on it at all, so a new
+// backend or a change of client touches none of them.
+func TestModelClientsAlone(t *testing.T) {
+	const module = "github.com/ocean-safety/ingest/"
+	out, err := exec.Command("go", "list", "-f", `{{.ImportPath}} {{join .Imports " "}}`, "../../...").Output()
+	if err != nil {
+		t.Fatalf("go list: %v", err)
+	}
+	clients := map[string]bool{"models/ollama": true}
+	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		fields := strings.Fields(line)
+		pkg := strings.TrimPrefix(fields[0], module)
+		for _, imp := range fields[1:] {
+			if strings.HasPrefix(imp, "github.com/ollama/ollama/") && !clients[pkg] {
+				t.Errorf("%s imports %s: only a model server's client may", pkg, imp)
+			}
+		}
+	}
+	for _, pkg := range []string{"models", "models/remote", "models/pool", "models/prompt", "models/server", "models/extractive",
+		"bucket", "stages", "config", "search", "snapdiff", "pgsync", "place", "artifacts", "snapshot", "push"} {
+		out, err := exec.Command("go", "list", "-deps", module+pkg).Output()
+		if err != nil {
+			t.Fatalf("go list -deps %s: %v", pkg, err)
+		}
+		for _, dep := range strings.Fields(string(out)) {
+			if strings.HasPrefix(dep, "github.com/ollama/ollama/") {
+				t.Errorf("%s depends on %s", pkg, dep)
+				break
+			}
+		}
 	}
 }

@@ -1,0 +1,61 @@
+package main
+
+import (
+	"context"
+	"testing"
+
+	"github.com/urfave/cli/v3"
+
+	"github.com/ocean-safety/ingest/models"
+	"github.com/ocean-safety/ingest/stages"
+)
+
+// TestBackendConfigEnvironment: the variables a model server's client
+// needs reach it through the command line's BackendConfig (package models
+// reads none), and a flag wins over its variable.
+func TestBackendConfigEnvironment(t *testing.T) {
+	t.Setenv("OLLAMA_HOST", "gpu-0:11434,gpu-1:11434")
+	t.Setenv("OPENAI_BASE_URL", "https://models.example/v1")
+	t.Setenv("OPENAI_API_KEY", "sk-from-env")
+	t.Setenv("OLLAMA_AUTH", "1")
+	tests := []struct {
+		name string
+		args []string
+		want models.BackendConfig
+	}{
+		{"variables", nil, models.BackendConfig{OllamaHost: "gpu-0:11434,gpu-1:11434", OllamaAuth: true,
+			OpenAIBaseURL: "https://models.example/v1", OpenAIKey: "sk-from-env"}},
+		{"flags win", []string{"--ollama-host", "http://other:1", "--openai-base-url", "http://local/v1"},
+			models.BackendConfig{OllamaHost: "http://other:1", OllamaAuth: true, OpenAIBaseURL: "http://local/v1", OpenAIKey: "sk-from-env"}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			var got models.BackendConfig
+			cmd := &cli.Command{Name: "index", Flags: backendFlags(), Action: func(_ context.Context, c *cli.Command) error {
+				got = backendConfig(c, stages.DefaultConfig())
+				return nil
+			}}
+			if err := cmd.Run(context.Background(), append([]string{"index"}, tc.args...)); err != nil {
+				t.Fatal(err)
+			}
+			if got.OllamaHost != tc.want.OllamaHost || got.OllamaAuth != tc.want.OllamaAuth ||
+				got.OpenAIBaseURL != tc.want.OpenAIBaseURL || got.OpenAIKey != tc.want.OpenAIKey {
+				t.Errorf("got host %q auth %v base %q key %q, want %q %v %q %q", got.OllamaHost, got.OllamaAuth, got.OpenAIBaseURL, got.OpenAIKey,
+					tc.want.OllamaHost, tc.want.OllamaAuth, tc.want.OpenAIBaseURL, tc.want.OpenAIKey)
+			}
+		})
+	}
+	t.Setenv("OLLAMA_AUTH", "")
+	t.Setenv("OPENAI_API_KEY", "")
+	var got models.BackendConfig
+	cmd := &cli.Command{Name: "index", Flags: backendFlags(), Action: func(_ context.Context, c *cli.Command) error {
+		got = backendConfig(c, stages.DefaultConfig())
+		return nil
+	}}
+	if err := cmd.Run(context.Background(), []string{"index"}); err != nil {
+		t.Fatal(err)
+	}
+	if got.OllamaAuth || got.OpenAIKey != "" {
+		t.Errorf("with the variables empty: got auth %v key %q, want false and none", got.OllamaAuth, got.OpenAIKey)
+	}
+}

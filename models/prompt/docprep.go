@@ -1,0 +1,64 @@
+package prompt
+
+import (
+	"sync"
+
+	"github.com/ocean-safety/ingest/lexical"
+	"github.com/ocean-safety/ingest/schema"
+)
+
+// docPrep is what every chunk of a document needs for its prompt and its
+// answer's checks, computed once a document rather than once a chunk: the
+// body with instruction-like paragraphs withheld, the fence code, and the
+// document's side of the evidence. Finding instruction-like paragraphs
+// scans the whole document with regular expressions; per chunk, it was
+// most of a run's CPU with a model server.
+type DocPrep struct {
+	once     sync.Once
+	Body     string     // the body, instruction-like paragraphs withheld
+	code     string     // the fences' name
+	evidence string     // the document folded, one space between words, instructions blanked
+	injected [][]string // tokens of each instruction-like paragraph
+}
+
+// prepCacheSize bounds the documents kept: the enrich stream works on a
+// few documents at once, in corpus order.
+const prepCacheSize = 64
+
+// prepCache keeps the preparations of the documents being enriched.
+type PrepCache struct {
+	mu    sync.Mutex
+	m     map[prepKey]*DocPrep
+	order []prepKey
+}
+
+type prepKey struct{ path, version, title string }
+
+// get returns doc's preparation, made once however many chunks ask.
+func (pc *PrepCache) Get(doc schema.Document) *DocPrep {
+	k := prepKey{doc.Path, doc.Version, doc.Title}
+	pc.mu.Lock()
+	if pc.m == nil {
+		pc.m = map[prepKey]*DocPrep{}
+	}
+	p, ok := pc.m[k]
+	if !ok {
+		p = &DocPrep{}
+		pc.m[k] = p
+		pc.order = append(pc.order, k)
+		if len(pc.order) > prepCacheSize {
+			delete(pc.m, pc.order[0])
+			pc.order = pc.order[1:]
+		}
+	}
+	pc.mu.Unlock()
+	p.once.Do(func() {
+		p.Body, _ = withhold(doc.Text[min(doc.BodyStart, len(doc.Text)):])
+		p.code = fenceCode(doc.Title + doc.Text) // the chunk is part of the document's text
+		p.evidence = flat(blank(doc.Title + "\n\n" + doc.Text))
+		for _, s := range injected(doc.Text) {
+			p.injected = append(p.injected, lexical.Tokens(s))
+		}
+	})
+	return p
+}

@@ -1,0 +1,119 @@
+package server
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"sync"
+	"time"
+
+	"github.com/ocean-safety/ingest/schema"
+)
+
+// modelServer is a model server as the backends use it: Ollama's API or an
+// OpenAI-compatible one. Its calls make one try; the backends retry.
+type Server interface {
+	ChatServer
+	EmbedServer
+	// ping checks, with a single try, that the server answers at all.
+	Ping(ctx context.Context) error
+	// lookup finds a model on the server.
+	Lookup(ctx context.Context, model string) (ModelInfo, error)
+	// where names the server for messages: "ollama at http://…".
+	Where() string
+	// hint says which flag or variable points at the server.
+	Hint() string
+	// strictSchema reports whether the server's JSON-schema mode is strict
+	// (OpenAI's): every key required, no maxLength.
+	StrictSchema() bool
+}
+
+// modelInfo is what a server says of one of its models.
+type ModelInfo struct {
+	Digest string // short, "sha256:0123456789ab"; stands for the weights, where a tag can move
+	Dims   int    // embedding width; 0: unknown, probe
+	Window int    // context window in tokens; 0: unknown
+	Slots  int    // calls the server says it answers at once (llama-server's /props); 0: it does not say
+}
+
+// errModelMissing is a model the server does not have.
+func ErrModelMissing(where, model, fix string) error {
+	return fmt.Errorf("%s has no model %q: %s", where, model, fix)
+}
+
+const MaxAnswerBytes = 64 << 20 // a batch of ten 4096-float vectors in JSON is under 1 MB; more is a broken server
+
+// readAnswer reads a server's answer into buf (reset first), refusing one
+// over maxAnswerBytes: a hostile or broken server cannot fill memory, and
+// a cut answer is an error, never half a JSON document.
+func ReadAnswer(buf *bytes.Buffer, body io.Reader) error {
+	buf.Reset()
+	n, err := buf.ReadFrom(io.LimitReader(body, MaxAnswerBytes+1))
+	if err != nil {
+		return err
+	}
+	if n > MaxAnswerBytes {
+		return fmt.Errorf("the answer is over %d MB", MaxAnswerBytes>>20)
+	}
+	return nil
+}
+
+// answerBuffers are reused between calls: an embedding answer is hundreds
+// of kilobytes.
+var AnswerBuffers = sync.Pool{New: func() any { return new(bytes.Buffer) }}
+
+// embedServer is one model server's embedding call: one try, no retries.
+type EmbedServer interface {
+	Embed(ctx context.Context, req EmbedRequest) (EmbedResult, error)
+}
+
+type EmbedRequest struct {
+	Model  string
+	Texts  []string
+	NumCtx int // context window to ask for; 0: the server's default
+	Dims   int // the width expected, to size the answer's vectors (0: unknown)
+}
+
+type EmbedResult struct {
+	Vectors [][]float32
+	Tokens  int // the server's count of input tokens for the batch; 0: not reported
+}
+
+// chatServer is one model server's chat call: messages in, the answer's raw
+// text and what the server said of its work out. One call, no retries:
+// ModelHeaders retries around it.
+type ChatServer interface {
+	Chat(ctx context.Context, req ChatRequest) (ChatAnswer, error)
+}
+
+// chatAnswer is a chat call's answer.
+type ChatAnswer struct {
+	Content string
+	Usage   schema.Usage // Calls 1 when the server counted the call's tokens
+	Times   ServerTimes
+	From    int // the pool's endpoint that answered (0 for a server alone): a hedge's answer is another server's
+}
+
+// serverTimes are what a server says of a call's time (zero: nothing).
+type ServerTimes struct {
+	Work  time.Duration // working on it, loading the model included
+	Total time.Duration // from taking the request to the answer, any wait for a slot included (Ollama's total_duration)
+	Load  time.Duration // of work, loading the model (Ollama's load_duration)
+}
+
+type ChatRequest struct {
+	Model    string
+	Messages []ChatMessage
+	Schema   json.RawMessage
+	NumCtx   int // context window to ask for; 0: the server's default
+}
+
+type ChatMessage struct {
+	Role    string `json:"role"`
+	Content string `json:"content"`
+}
+
+// loaded is the time the server spent loading the model for the call.
+func (a ChatAnswer) Loaded() time.Duration { return a.Times.Load }
