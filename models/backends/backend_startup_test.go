@@ -74,7 +74,6 @@ func TestOpenBackendsChecks(t *testing.T) {
 			want: []string{"2048 dimensions", "embed.max_dims: 1024"},
 		},
 
-
 		{
 			name: "unknown backend",
 			cfg:  func(string) models.BackendConfig { return models.BackendConfig{LLM: "gpt-4"} },
