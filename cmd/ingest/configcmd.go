@@ -2,8 +2,6 @@ package main
 
 import (
 	"context"
-	"fmt"
-	"io"
 	"os"
 	"slices"
 	"strings"
@@ -11,7 +9,7 @@ import (
 	"github.com/urfave/cli/v3"
 
 	"github.com/ocean-safety/ingest/config"
-	"github.com/ocean-safety/ingest/corpus"
+	"github.com/ocean-safety/ingest/internal/console"
 )
 
 // runSettingFlags are index's flags that set a config key, by flag name.
@@ -63,7 +61,7 @@ func configCommand() *cli.Command {
 				}
 				return writeJSON(cmd.Root().Writer, leaves)
 			}
-			printSettings(cmd.Root().Writer, path, f.Run.Corpus, settings)
+			console.PrintSettings(cmd.Root().Writer, path, f.Run.Corpus, settings)
 			if err := f.Validate(); err != nil {
 				return settingsError(err) // shown, and named as index would name it
 			}
@@ -106,32 +104,4 @@ func overrides(cmd *cli.Command) map[string]config.Origin {
 		over[key] = o
 	}
 	return over
-}
-
-func printSettings(w io.Writer, path, corpusDir string, settings []config.Setting) {
-	from := "the defaults"
-	if path != "" {
-		from += ", " + path
-	}
-	fmt.Fprintf(w, "# what ingest index runs with: %s, the environment and the flags, each over the one before\n", from)
-	for _, s := range settings {
-		name := s.Key[strings.LastIndexByte(s.Key, '.')+1:]
-		line := strings.Repeat("  ", s.Depth) + name + ":"
-		if s.Source == "" { // a mapping: its keys follow
-			fmt.Fprintln(w, line)
-			continue
-		}
-		line += " " + s.Text
-		note := s.Source
-		if s.Where != "" {
-			note += " " + s.Where
-		}
-		switch {
-		case s.Key == "chunk.min" && s.Text == "-1":
-			note += " (left out: a quarter of chunk.max)"
-		case s.Key == "source_label" && s.Text == `""` && corpusDir != "":
-			note += " (left out: " + corpus.DefaultSourceLabel(corpusDir) + ", from the corpus folder)"
-		}
-		fmt.Fprintf(w, "%-44s # %s\n", line, note)
-	}
 }

@@ -1,25 +1,20 @@
 package main
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
+	"fmt"
 	"io"
 	"log/slog"
 	"os"
 	"strings"
-	"sync"
-	"time"
 
+	"github.com/ocean-safety/ingest/internal/console"
+	"github.com/ocean-safety/ingest/schema"
 	"github.com/urfave/cli/v3"
 )
 
-// With --log-format json a log collector reads stderr: every line is a
-// JSON object. What a person reads as lines (diagnostics, the run's
-// summary, notes, the error) is then a record of its own, with fields a
-// query can use; anything else that reaches stderr (a library's line, a
-// flag parser's message) is wrapped into a record by jsonLines, so no line
-// is left that a collector cannot parse.
+// What a command tells its user on stderr goes through say; how a run's
+// progress, diagnostics and summary look is package console's.
 
 // logFormatJSON reports whether the command line asks for JSON logs:
 // --log-format json (or =json), else INGEST_LOG_FORMAT=json. Decided before
@@ -50,81 +45,48 @@ func jsonLogs(cmd *cli.Command) bool {
 	return false
 }
 
-// records is the logger of what a command tells its user on stderr, as
-// JSON: at every level, whatever --log-level says (that filters the run's
-// own log, not its output).
-func records(w io.Writer) *slog.Logger {
-	return slog.New(slog.NewJSONHandler(w, &slog.HandlerOptions{Level: slog.LevelDebug}))
-}
-
 // say tells the user one thing on stderr: line for a person, or, with
 // --log-format json, a record of msg and attrs at level.
 func say(cmd *cli.Command, level slog.Level, line, msg string, attrs ...any) {
 	w := cmd.Root().ErrWriter
 	if jsonLogs(cmd) {
-		records(w).Log(context.Background(), level, msg, attrs...)
+		console.Records(w).Log(context.Background(), level, msg, attrs...)
 		return
 	}
 	io.WriteString(w, line+"\n")
 }
 
-// jsonLines is stderr with --log-format json: lines that are JSON objects
-// pass as they are; any other line becomes {"time", "level": "INFO",
-// "msg": line}. A line is written whole, once its newline arrives (or at
-// Close).
-type jsonLines struct {
-	mu      sync.Mutex
-	w       io.Writer
-	partial []byte
+// progressMode decides how progress is shown on w (console.ProgressMode,
+// given $TERM).
+func progressMode(w io.Writer, quiet bool) string {
+	return console.ProgressMode(w, quiet, os.Getenv("TERM"))
 }
 
-func newJSONLines(w io.Writer) *jsonLines { return &jsonLines{w: w} }
-
-func (j *jsonLines) Write(p []byte) (int, error) {
-	j.mu.Lock()
-	defer j.mu.Unlock()
-	j.partial = append(j.partial, p...)
-	for {
-		i := bytes.IndexByte(j.partial, '\n')
-		if i < 0 {
-			return len(p), nil
+// noteUnmatchedIgnores says which --ignore codes matched no diagnostic of
+// the run, with the nearest code it had: a typo must not pass for a quiet
+// corpus.
+func noteUnmatchedIgnores(cmd *cli.Command, codes []string, ds []schema.Diagnostic) {
+	seen := map[string]bool{}
+	var have []string
+	for _, d := range ds {
+		if !seen[d.Code] {
+			seen[d.Code] = true
+			have = append(have, d.Code)
 		}
-		line := j.partial[:i]
-		if err := j.line(line); err != nil {
-			return 0, err
+	}
+	for _, c := range codes {
+		if seen[c] {
+			continue
 		}
-		j.partial = j.partial[i+1:]
+		msg := fmt.Sprintf("note: --ignore %s matched no diagnostic of this run", c)
+		s := nearest(c, have)
+		if s != "" {
+			msg += fmt.Sprintf("; did you mean %s?", s)
+		}
+		say(cmd, slog.LevelWarn, msg, "ignored code matched no diagnostic", "code", c, "nearest", s)
 	}
 }
 
-func (j *jsonLines) line(line []byte) error {
-	if t := bytes.TrimSpace(line); len(t) > 0 && t[0] == '{' && json.Valid(t) {
-		_, err := j.w.Write(append(t, '\n'))
-		return err
-	}
-	if len(bytes.TrimSpace(line)) == 0 {
-		return nil // a blank line is no record
-	}
-	b, _ := json.Marshal(struct {
-		Time  string `json:"time"`
-		Level string `json:"level"`
-		Msg   string `json:"msg"`
-	}{time.Now().Format(time.RFC3339Nano), "INFO", string(line)})
-	_, err := j.w.Write(append(b, '\n'))
-	return err
-}
-
-// Close writes what is left of an unfinished line.
-func (j *jsonLines) Close() error {
-	j.mu.Lock()
-	defer j.mu.Unlock()
-	if len(j.partial) == 0 {
-		return nil
-	}
-	err := j.line(j.partial)
-	j.partial = nil
-	return err
-}
-
-// Unwrap returns the writer underneath, for a terminal check.
-func (j *jsonLines) Unwrap() io.Writer { return j.w }
+// plural is console.Plural, for the plan's lines, which this package still
+// prints (index.go, planrate.go).
+var plural = console.Plural

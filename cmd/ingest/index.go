@@ -16,6 +16,7 @@ import (
 	"github.com/ocean-safety/ingest/config"
 	"github.com/ocean-safety/ingest/corpus"
 	"github.com/ocean-safety/ingest/depot"
+	"github.com/ocean-safety/ingest/internal/console"
 	"github.com/ocean-safety/ingest/internal/redact"
 	"github.com/ocean-safety/ingest/place"
 	"github.com/ocean-safety/ingest/stages"
@@ -66,7 +67,7 @@ func indexAction(ctx context.Context, cmd *cli.Command) error {
 	rep := newIndexReporter(cmd)
 	res, publish, err := runIndex(ctx, cmd, rep)
 	if rep != nil {
-		rep.done()
+		rep.Done()
 	}
 	switch {
 	case errors.Is(err, depot.ErrPrune):
@@ -112,15 +113,15 @@ func indexAction(ctx context.Context, cmd *cli.Command) error {
 func summarise(ctx context.Context, cmd *cli.Command, res *stages.Result, err error) {
 	if jsonLogs(cmd) {
 		s := newRunSummary(ctx, res, err)
-		records(cmd.Root().ErrWriter).Info("run summary", "status", s.Status, "exit_code", s.ExitCode, "summary", s)
+		console.Records(cmd.Root().ErrWriter).Info("run summary", "status", s.Status, "exit_code", s.ExitCode, "summary", s)
 		return
 	}
-	printSummary(cmd.Root().ErrWriter, res)
+	console.PrintSummary(cmd.Root().ErrWriter, res)
 }
 
 // newIndexReporter is the progress and diagnostics display of a run, or
 // nil for --plan, which prints its own.
-func newIndexReporter(cmd *cli.Command) *reporter {
+func newIndexReporter(cmd *cli.Command) *console.Reporter {
 	if cmd.Bool("plan") {
 		return nil
 	}
@@ -139,12 +140,12 @@ func newIndexReporter(cmd *cli.Command) *reporter {
 			mode = "json"
 		}
 	}
-	return newReporter(errw, mode, cmd.String("llm") != "none", newDiagnostics(errw, verbosity, format))
+	return console.NewReporter(errw, mode, cmd.String("llm") != "none", console.NewDiagnostics(errw, verbosity, format))
 }
 
 // runIndex turns the flags and the config file into a run and runs it (or
 // its plan).
-func runIndex(ctx context.Context, cmd *cli.Command, rep *reporter) (*stages.Result, string, error) {
+func runIndex(ctx context.Context, cmd *cli.Command, rep *console.Reporter) (*stages.Result, string, error) {
 	f, err := loadConfig(cmd)
 	if err != nil {
 		return nil, "", err
@@ -273,11 +274,11 @@ func plan(ctx context.Context, cmd *cli.Command, cfg stages.Config, target depot
 	if jsonLogs(cmd) {
 		format = "json"
 	}
-	d := newDiagnostics(cmd.Root().ErrWriter, "", format)
+	d := console.NewDiagnostics(cmd.Root().ErrWriter, "", format)
 	for _, x := range p.Diagnostics {
-		d.add(x)
+		d.Add(x)
 	}
-	d.summary()
+	d.Summary()
 	w := cmd.Root().Writer
 	fmt.Fprintf(w, "plan: %s (%d rejected, %.1f MB), %s\n", plural(p.Documents, "document"), p.Rejected, float64(p.Bytes)/1e6, plural(p.Chunks, "chunk"))
 	fmt.Fprintf(w, "  headers: %s (%s reused); embeddings: %s of up to %d texts (%s reused)\n",

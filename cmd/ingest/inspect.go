@@ -3,31 +3,13 @@ package main
 import (
 	"context"
 	"fmt"
-	"io"
-	"path/filepath"
 
 	"github.com/urfave/cli/v3"
 
-	"github.com/ocean-safety/ingest/artifacts"
+	"github.com/ocean-safety/ingest/internal/console"
 	"github.com/ocean-safety/ingest/place"
-	"github.com/ocean-safety/ingest/schema"
+	"github.com/ocean-safety/ingest/snapshot"
 )
-
-// inspection is what inspect prints: the manifest's summary and the counts
-// read back from chunks.parquet.
-type inspection struct {
-	Dir      string             `json:"dir"`
-	Manifest artifacts.Manifest `json:"manifest"`
-	ReadBack struct {
-		Documents int              `json:"documents"` // with at least one chunk
-		Chunks    int              `json:"chunks"`
-		Dims      int              `json:"dims"`
-		Counts    artifacts.Counts `json:"counts"`
-	} `json:"read_back"`
-	// OK says the file agrees with the manifest: the same chunks, and no
-	// more documents than it counts (one can yield no chunk).
-	OK bool `json:"ok"`
-}
 
 func inspectCommand() *cli.Command {
 	return &cli.Command{
@@ -44,7 +26,7 @@ func inspectCommand() *cli.Command {
 				return err
 			}
 			defer cleanup()
-			in, err := inspect(ctx, dir)
+			in, err := snapshot.Inspect(ctx, dir)
 			if err != nil {
 				return err
 			}
@@ -52,7 +34,7 @@ func inspectCommand() *cli.Command {
 			if cmd.Bool("json") {
 				err = writeJSON(cmd.Root().Writer, in)
 			} else {
-				printInspection(cmd.Root().Writer, in)
+				console.PrintInspection(cmd.Root().Writer, in)
 			}
 			if err != nil {
 				return err
@@ -65,45 +47,4 @@ func inspectCommand() *cli.Command {
 			return nil
 		},
 	}
-}
-
-func inspect(ctx context.Context, dir string) (*inspection, error) {
-	in := &inspection{Dir: dir}
-	var err error
-	if in.Manifest, err = artifacts.ReadManifest(dir); err != nil {
-		return nil, err
-	}
-	cf, err := artifacts.OpenChunks(filepath.Join(dir, artifacts.ChunksFile))
-	if err != nil {
-		return nil, err
-	}
-	defer cf.Close()
-	docs := map[string]bool{}
-	err = cf.Each(ctx, func(c schema.Chunk) error {
-		in.ReadBack.Counts.Add(c)
-		docs[c.DocPath] = true
-		return nil
-	})
-	if err != nil {
-		return nil, err
-	}
-	in.ReadBack.Documents, in.ReadBack.Chunks, in.ReadBack.Dims = len(docs), in.ReadBack.Counts.Chunks, cf.Dims
-	// A document can be ingested and yield no chunk (a title and nothing
-	// else): it counts in the manifest, not in the file. So the file may
-	// name fewer documents, never more; verify agrees.
-	in.OK = in.ReadBack.Chunks == in.Manifest.Counts.Chunks && in.ReadBack.Documents <= in.Manifest.Counts.Documents
-	return in, nil
-}
-
-func printInspection(w io.Writer, in *inspection) {
-	m, rb := in.Manifest, in.ReadBack
-	fmt.Fprintf(w, "snapshot %s\n", in.Dir)
-	fmt.Fprintf(w, "  schema %s, tool %s, run %s, created %s\n", m.SchemaVersion, m.ToolVersion, m.RunID, m.CreatedAt)
-	fmt.Fprintf(w, "  corpus fingerprint %s\n  config hash %s\n", m.CorpusFingerprint, m.ConfigHash)
-	fmt.Fprintf(w, "  embedder %s (%d dims), headers %s, tokenizer %s, budget %d %s\n",
-		m.Embedder.Name, m.Embedder.Dims, m.HeaderWriter, m.Tokenizer, m.ChunkMax, m.ChunkUnit)
-	fmt.Fprintf(w, "  read back: %d chunks of %d documents (the manifest counts %d documents; one can yield no chunk), %d-dim vectors\n",
-		rb.Chunks, rb.Documents, m.Counts.Documents, rb.Dims)
-	fmt.Fprintf(w, "  by kind:    %s\n  by lang:    %s\n  by element: %s\n",
-		formatCounts(rb.Counts.ByKind), formatCounts(rb.Counts.ByLang), formatCounts(rb.Counts.ByElement))
 }

@@ -18,6 +18,7 @@ import (
 	"github.com/urfave/cli/v3"
 
 	"github.com/ocean-safety/ingest/config"
+	"github.com/ocean-safety/ingest/internal/console"
 	"github.com/ocean-safety/ingest/internal/printable"
 	"github.com/ocean-safety/ingest/models"
 	"github.com/ocean-safety/ingest/schema"
@@ -98,7 +99,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	stdout, stderr = printable.NewWriter(newScrubber(stdout, args)), printable.NewWriter(newScrubber(stderr, args))
 	jsonOut := logFormatJSON(args)
 	if jsonOut { // every line of stderr a JSON object (console.go)
-		jl := newJSONLines(stderr)
+		jl := console.NewJSONLines(stderr)
 		defer jl.Close()
 		stderr = jl
 	}
@@ -152,7 +153,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	switch {
 	case msg == "":
 	case jsonOut:
-		records(stderr).Error(msg, "exit_code", code)
+		console.Records(stderr).Error(msg, "exit_code", code)
 	default:
 		fmt.Fprintf(stderr, "ingest: %s\n", msg)
 	}

@@ -3,12 +3,12 @@ package main
 import (
 	"context"
 	"fmt"
-	"io"
 	"strings"
 
 	"github.com/urfave/cli/v3"
 
 	"github.com/ocean-safety/ingest/integrity"
+	"github.com/ocean-safety/ingest/internal/console"
 	"github.com/ocean-safety/ingest/place"
 )
 
@@ -40,31 +40,12 @@ func verifyCommand() *cli.Command {
 					return err
 				}
 			} else {
-				printVerify(cmd.Root().Writer, rep)
+				console.PrintVerify(cmd.Root().Writer, rep)
 			}
 			if failed := rep.Failed(); len(failed) > 0 {
 				return fmt.Errorf("verify %s: %s failed", rep.Dir, strings.Join(failed, ", "))
 			}
 			return nil
 		},
-	}
-}
-
-// printVerify writes one line per check, its problems indented below it.
-func printVerify(w io.Writer, rep *integrity.VerifyReport) {
-	fmt.Fprintf(w, "verify %s\n", rep.Dir)
-	for _, c := range rep.Checks {
-		fmt.Fprintf(w, "  %-7s %-14s %s\n", c.Status, c.Name, c.Detail)
-		for _, p := range c.Problems {
-			fmt.Fprintf(w, "            %s\n", p)
-		}
-		if c.More > 0 {
-			fmt.Fprintf(w, "            and %d more\n", c.More)
-		}
-	}
-	if failed := rep.Failed(); len(failed) > 0 {
-		fmt.Fprintf(w, "%d of %d checks failed: %s\n", len(failed), len(rep.Checks), strings.Join(failed, ", "))
-	} else {
-		fmt.Fprintf(w, "all %d checks passed\n", len(rep.Checks))
 	}
 }

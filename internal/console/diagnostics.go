@@ -1,4 +1,4 @@
-package main
+package console
 
 import (
 	"context"
@@ -10,7 +10,6 @@ import (
 	"strings"
 
 	"github.com/ocean-safety/ingest/internal/printable"
-	"github.com/urfave/cli/v3"
 
 	"github.com/ocean-safety/ingest/schema"
 )
@@ -20,13 +19,13 @@ import (
 // thousand warnings do not bury the summary. report.json has them all.
 const shownDiagnostics = 20
 
-// diagnostics prints a run's diagnostics as they come and a summary at the
+// Diagnostics prints a run's diagnostics as they come and a summary at the
 // end. Verbosity: "quiet" (errors only), "" (the first shownDiagnostics
 // errors and warnings; info, such as an oversize code block kept whole, is
 // only counted: nothing to act on should push out what is), "verbose" (all). Format: "text" (path:line: severity: message [code]) or
 // "github" (GitHub Actions annotations). Not safe for concurrent use: the
 // reporter that owns it locks.
-type diagnostics struct {
+type Diagnostics struct {
 	w         io.Writer
 	verbosity string
 	format    string
@@ -36,17 +35,17 @@ type diagnostics struct {
 	ignored   map[string]int // by code and severity: accepted by the config or --ignore
 }
 
-// newDiagnostics prints to w's raw writer (printable.Raw): its lines escape
+// NewDiagnostics prints to w's raw writer (printable.Raw): its lines escape
 // their values themselves, and the github format's are workflow commands.
 // Format: "text", "github", or "json" (a record a line, for --log-format
 // json).
-func newDiagnostics(w io.Writer, verbosity, format string) *diagnostics {
-	return &diagnostics{w: printable.Raw(w), verbosity: verbosity, format: format, counts: map[string]int{}, ignored: map[string]int{}}
+func NewDiagnostics(w io.Writer, verbosity, format string) *Diagnostics {
+	return &Diagnostics{w: printable.Raw(w), verbosity: verbosity, format: format, counts: map[string]int{}, ignored: map[string]int{}}
 }
 
-// add prints d, or counts it for the summary; it reports whether anything
+// Add prints d, or counts it for the summary; it reports whether anything
 // was written.
-func (p *diagnostics) add(d schema.Diagnostic) bool {
+func (p *Diagnostics) Add(d schema.Diagnostic) bool {
 	if d.Ignored {
 		p.ignored[d.Code+"\x00"+string(d.Severity)]++
 		return false
@@ -60,7 +59,7 @@ func (p *diagnostics) add(d schema.Diagnostic) bool {
 	}
 	p.shown++
 	if p.format == "json" {
-		records(p.w).Log(context.Background(), severityLevel(d.Severity), "diagnostic", "path", printable.Escape(d.Path), "line", d.Line,
+		Records(p.w).Log(context.Background(), severityLevel(d.Severity), "diagnostic", "path", printable.Escape(d.Path), "line", d.Line,
 			"code", printable.Escape(d.Code), "severity", d.Severity, "message", printable.Escape(d.Message))
 		return true
 	}
@@ -88,7 +87,7 @@ type codeCount struct {
 // line is d's line, its path and message escaped (printable.Escape): a
 // file name or a value quoted in a message can neither drive the terminal
 // nor start a line of its own.
-func (p *diagnostics) line(d schema.Diagnostic) string {
+func (p *Diagnostics) line(d schema.Diagnostic) string {
 	d.Path, d.Message, d.Code = printable.Escape(d.Path), printable.Escape(d.Message), printable.Escape(d.Code)
 	if p.format != "github" {
 		return d.String()
@@ -104,11 +103,11 @@ func (p *diagnostics) line(d schema.Diagnostic) string {
 	return "::" + level + " " + props + ",title=" + escapeProperty(d.Code) + "::" + escapeData(d.Message+" ["+d.Code+"]")
 }
 
-// summary prints one line per code with its count, errors first, then
+// Summary prints one line per code with its count, errors first, then
 // warnings, then info, when some diagnostics were not shown one by one.
-func (p *diagnostics) summary() {
+func (p *Diagnostics) Summary() {
 	if p.format == "json" {
-		log := records(p.w)
+		log := Records(p.w)
 		if n := total(p.ignored); n > 0 {
 			log.Info("diagnostics ignored", "ignored", n, "by_code", p.sorted(p.ignored))
 		}
@@ -130,14 +129,14 @@ func (p *diagnostics) summary() {
 
 // byCode prints one line per code of counts, errors first, then the most
 // frequent.
-func (p *diagnostics) byCode(counts map[string]int) {
+func (p *Diagnostics) byCode(counts map[string]int) {
 	for _, c := range p.sorted(counts) {
 		fmt.Fprintf(p.w, "  %d × %s (%s)\n", c.Count, printable.Escape(c.Code), c.Severity)
 	}
 }
 
 // sorted is counts by code, errors first, then the most frequent.
-func (p *diagnostics) sorted(counts map[string]int) []codeCount {
+func (p *Diagnostics) sorted(counts map[string]int) []codeCount {
 	keys := make([]string, 0, len(counts))
 	for k := range counts {
 		keys = append(keys, k)
@@ -168,31 +167,6 @@ func total(counts map[string]int) int {
 		n += c
 	}
 	return n
-}
-
-// noteUnmatchedIgnores says which --ignore codes matched no diagnostic of
-// the run, with the nearest code it had: a typo must not pass for a quiet
-// corpus.
-func noteUnmatchedIgnores(cmd *cli.Command, codes []string, ds []schema.Diagnostic) {
-	seen := map[string]bool{}
-	var have []string
-	for _, d := range ds {
-		if !seen[d.Code] {
-			seen[d.Code] = true
-			have = append(have, d.Code)
-		}
-	}
-	for _, c := range codes {
-		if seen[c] {
-			continue
-		}
-		msg := fmt.Sprintf("note: --ignore %s matched no diagnostic of this run", c)
-		s := nearest(c, have)
-		if s != "" {
-			msg += fmt.Sprintf("; did you mean %s?", s)
-		}
-		say(cmd, slog.LevelWarn, msg, "ignored code matched no diagnostic", "code", c, "nearest", s)
-	}
 }
 
 // escapeData and escapeProperty escape a GitHub Actions workflow command's

@@ -1,4 +1,4 @@
-package main
+package console
 
 import (
 	"bytes"
@@ -33,11 +33,11 @@ func TestDiagnosticsPrinter(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			var buf bytes.Buffer
-			p := newDiagnostics(&buf, tt.verbosity, tt.format)
+			p := NewDiagnostics(&buf, tt.verbosity, tt.format)
 			for _, d := range many() {
-				p.add(d)
+				p.Add(d)
 			}
-			p.summary()
+			p.Summary()
 			out := buf.String()
 			if n := strings.Count(out, "\n"); n != tt.wantLines {
 				t.Errorf("got %d lines, want %d:\n%s", n, tt.wantLines, out)

@@ -1,4 +1,4 @@
-package main
+package console
 
 import (
 	"fmt"
@@ -15,7 +15,7 @@ import (
 	"github.com/ocean-safety/ingest/stages"
 )
 
-// reporter shows a run's progress and its diagnostics and log lines:
+// Reporter shows a run's progress and its diagnostics and log lines:
 //   - on a terminal, bars per stage with counts, rate and ETA (mpb, which
 //     redraws at its own pace and prints other lines above the bars);
 //   - in a CI log, a plain TERM=dumb terminal or a pipe, a plain line every
@@ -23,7 +23,7 @@ import (
 //   - with --quiet, no progress at all.
 //
 // The run calls it from several goroutines; it locks.
-type reporter struct {
+type Reporter struct {
 	mu       sync.Mutex
 	w        io.Writer
 	mode     string // "bars", "plain" or "quiet"
@@ -33,33 +33,37 @@ type reporter struct {
 	parsed   [2]int
 	enriched [2]int
 	written  int
-	diags    *diagnostics
+	diags    *Diagnostics
 
 	bars                *mpb.Progress
 	parseBar, enrichBar *mpb.Bar
 	writeBar            *mpb.Bar
 }
 
-var _ stages.Reporter = (*reporter)(nil)
+var _ stages.Reporter = (*Reporter)(nil)
 
 const plainEvery = 5 * time.Second // often enough to show life in a CI log, rare enough to read
 
-// progressMode decides how progress is shown on w.
-func progressMode(w io.Writer, quiet bool) string {
+// ProgressMode decides how progress is shown on w; term is $TERM, which the
+// command reads.
+func ProgressMode(w io.Writer, quiet bool, term string) string {
 	switch {
 	case quiet:
 		return "quiet"
-	case isTerminal(w) && os.Getenv("TERM") != "dumb":
+	case IsTerminal(w) && term != "dumb":
 		return "bars"
 	}
 	return "plain"
 }
 
-func newReporter(w io.Writer, mode string, enrich bool, diags *diagnostics) *reporter {
+// NewReporter shows progress on w in mode ("bars", "plain", "json" or
+// "quiet", see ProgressMode), with the enrich stage when a model writes
+// headers, and prints diagnostics through diags (text on w when nil).
+func NewReporter(w io.Writer, mode string, enrich bool, diags *Diagnostics) *Reporter {
 	if diags == nil {
-		diags = newDiagnostics(w, "", "text")
+		diags = NewDiagnostics(w, "", "text")
 	}
-	r := &reporter{w: w, mode: mode, enrich: enrich, start: time.Now(), last: time.Now(), diags: diags}
+	r := &Reporter{w: w, mode: mode, enrich: enrich, start: time.Now(), last: time.Now(), diags: diags}
 	if mode == "bars" {
 		r.bars = mpb.New(mpb.WithOutput(printable.Raw(w)), mpb.WithWidth(32), mpb.WithRefreshRate(200*time.Millisecond)) // its own escape sequences
 		r.parseBar = r.bar("parse+chunk", "docs", 0)
@@ -74,13 +78,13 @@ func newReporter(w io.Writer, mode string, enrich bool, diags *diagnostics) *rep
 	return r
 }
 
-func (r *reporter) bar(name, unit string, total int64) *mpb.Bar {
+func (r *Reporter) bar(name, unit string, total int64) *mpb.Bar {
 	return r.bars.AddBar(total,
 		mpb.PrependDecorators(decor.Name(name, decor.WC{C: decor.DindentRight | decor.DextraSpace}), decor.CountersNoUnit("%d/%d "+unit)),
 		mpb.AppendDecorators(decor.AverageSpeed(nil, "%.0f/s"), decor.Name(" · ETA "), decor.AverageETA(decor.ET_STYLE_GO)))
 }
 
-func (r *reporter) Progress(stage string, done, total int) {
+func (r *Reporter) Progress(stage string, done, total int) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	switch stage {
@@ -99,7 +103,7 @@ func (r *reporter) Progress(stage string, done, total int) {
 	if (r.mode == "plain" || r.mode == "json") && time.Since(r.last) >= plainEvery {
 		r.last = time.Now()
 		if r.mode == "json" {
-			records(r.w).Info("progress", "parsed", r.parsed[0], "documents", r.parsed[1], "enriched", r.enriched[0], "written", r.written,
+			Records(r.w).Info("progress", "parsed", r.parsed[0], "documents", r.parsed[1], "enriched", r.enriched[0], "written", r.written,
 				"seconds", time.Since(r.start).Seconds())
 		} else {
 			fmt.Fprintf(r.w, "progress: %s\n", r.line())
@@ -107,7 +111,7 @@ func (r *reporter) Progress(stage string, done, total int) {
 	}
 }
 
-func (r *reporter) set(b *mpb.Bar, done, total int) {
+func (r *Reporter) set(b *mpb.Bar, done, total int) {
 	if b == nil {
 		return
 	}
@@ -118,7 +122,7 @@ func (r *reporter) set(b *mpb.Bar, done, total int) {
 }
 
 // line is the progress of every stage on one line, with rates and an ETA.
-func (r *reporter) line() string {
+func (r *Reporter) line() string {
 	secs := time.Since(r.start).Seconds()
 	rate := func(n int) float64 {
 		if secs <= 0 {
@@ -137,14 +141,14 @@ func (r *reporter) line() string {
 	return s + fmt.Sprintf(" · embed+write %d chunks (%.0f/s)", r.written, rate(r.written))
 }
 
-func (r *reporter) Diagnostic(d schema.Diagnostic) {
+func (r *Reporter) Diagnostic(d schema.Diagnostic) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	r.diags.add(d)
+	r.diags.Add(d)
 }
 
 // Write prints a log line: above the bars on a terminal.
-func (r *reporter) Write(p []byte) (int, error) {
+func (r *Reporter) Write(p []byte) (int, error) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if r.bars != nil {
@@ -153,9 +157,9 @@ func (r *reporter) Write(p []byte) (int, error) {
 	return r.w.Write(p)
 }
 
-// done ends the progress display, then prints the diagnostics' summary,
+// Done ends the progress display, then prints the diagnostics' summary,
 // before the run's summary.
-func (r *reporter) done() {
+func (r *Reporter) Done() {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if r.bars != nil {
@@ -168,10 +172,11 @@ func (r *reporter) done() {
 		r.bars = nil
 		r.diags.w = r.w
 	}
-	r.diags.summary()
+	r.diags.Summary()
 }
 
-func isTerminal(w io.Writer) bool {
+// IsTerminal reports whether w, unwrapped, is a terminal.
+func IsTerminal(w io.Writer) bool {
 	for {
 		u, ok := w.(interface{ Unwrap() io.Writer })
 		if !ok {

@@ -1,0 +1,41 @@
+package console
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/ocean-safety/ingest/config"
+	"github.com/ocean-safety/ingest/corpus"
+)
+
+// PrintSettings prints the effective settings as YAML, each leaf with its
+// source: the config file at path (empty: none) over the defaults, for the
+// corpus folder corpusDir.
+func PrintSettings(w io.Writer, path, corpusDir string, settings []config.Setting) {
+	from := "the defaults"
+	if path != "" {
+		from += ", " + path
+	}
+	fmt.Fprintf(w, "# what ingest index runs with: %s, the environment and the flags, each over the one before\n", from)
+	for _, s := range settings {
+		name := s.Key[strings.LastIndexByte(s.Key, '.')+1:]
+		line := strings.Repeat("  ", s.Depth) + name + ":"
+		if s.Source == "" { // a mapping: its keys follow
+			fmt.Fprintln(w, line)
+			continue
+		}
+		line += " " + s.Text
+		note := s.Source
+		if s.Where != "" {
+			note += " " + s.Where
+		}
+		switch {
+		case s.Key == "chunk.min" && s.Text == "-1":
+			note += " (left out: a quarter of chunk.max)"
+		case s.Key == "source_label" && s.Text == `""` && corpusDir != "":
+			note += " (left out: " + corpus.DefaultSourceLabel(corpusDir) + ", from the corpus folder)"
+		}
+		fmt.Fprintf(w, "%-44s # %s\n", line, note)
+	}
+}

@@ -1,0 +1,28 @@
+package console
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/ocean-safety/ingest/integrity"
+)
+
+// PrintVerify writes one line per check, its problems indented below it.
+func PrintVerify(w io.Writer, rep *integrity.VerifyReport) {
+	fmt.Fprintf(w, "verify %s\n", rep.Dir)
+	for _, c := range rep.Checks {
+		fmt.Fprintf(w, "  %-7s %-14s %s\n", c.Status, c.Name, c.Detail)
+		for _, p := range c.Problems {
+			fmt.Fprintf(w, "            %s\n", p)
+		}
+		if c.More > 0 {
+			fmt.Fprintf(w, "            and %d more\n", c.More)
+		}
+	}
+	if failed := rep.Failed(); len(failed) > 0 {
+		fmt.Fprintf(w, "%d of %d checks failed: %s\n", len(failed), len(rep.Checks), strings.Join(failed, ", "))
+	} else {
+		fmt.Fprintf(w, "all %d checks passed\n", len(rep.Checks))
+	}
+}
