@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/ocean-safety/ingest/internal/console"
+	"github.com/ocean-safety/ingest/internal/forgive"
 	"github.com/ocean-safety/ingest/schema"
 	"github.com/urfave/cli/v3"
 )
@@ -79,7 +80,7 @@ func noteUnmatchedIgnores(cmd *cli.Command, codes []string, ds []schema.Diagnost
 			continue
 		}
 		msg := fmt.Sprintf("note: --ignore %s matched no diagnostic of this run", c)
-		s := nearest(c, have)
+		s := forgive.Nearest(c, have)
 		if s != "" {
 			msg += fmt.Sprintf("; did you mean %s?", s)
 		}

@@ -19,6 +19,7 @@ import (
 
 	"github.com/ocean-safety/ingest/config"
 	"github.com/ocean-safety/ingest/internal/console"
+	"github.com/ocean-safety/ingest/internal/forgive"
 	"github.com/ocean-safety/ingest/internal/printable"
 	"github.com/ocean-safety/ingest/models"
 	"github.com/ocean-safety/ingest/schema"
@@ -104,9 +105,9 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		stderr = jl
 	}
 	unknown := "" // a command name that is none of ours
-	args = completionArgs(args)
+	args = forgive.CompletionArgs(args)
 	onUsage := func(_ context.Context, cmd *cli.Command, err error, _ bool) error {
-		return usageError{forgiveFlag(cmd, args, err)}
+		return usageError{forgive.Flag(cmd, args, err)}
 	}
 	app := &cli.Command{
 		Name:                  "ingest",
@@ -126,8 +127,10 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		c.OnUsageError = onUsage // one line per error, no help page after it
 		withExamples(c)
 	}
-	err := unknownCommand(app, args)
-	if err == nil {
+	err := forgive.UnknownCommand(app, args)
+	if err != nil {
+		err = usageError{err}
+	} else {
 		err = app.Run(ctx, args)
 	}
 	if err == nil && unknown != "" {

@@ -1,4 +1,4 @@
-package main
+package forgive
 
 import (
 	"errors"
@@ -10,15 +10,10 @@ import (
 	"github.com/urfave/cli/v3"
 )
 
-// A CLI that forgives a typo says what was typed and what was meant: the
-// flag parser reports "-wrokers" for --wrokers and suggests nothing, and a
-// misspelt command followed by flags fails on the first flag, since the
-// root has none of them.
-
-// unknownCommand is the error for args whose first word names no command
-// (nil when it does, or when the first word is a flag: the parser decides
-// those), with the nearest command's name.
-func unknownCommand(app *cli.Command, args []string) error {
+// UnknownCommand is the error for args whose first word names no command
+// of app (nil when it does, or when the first word is a flag: the parser
+// decides those), with the nearest command's name.
+func UnknownCommand(app *cli.Command, args []string) error {
 	if len(args) < 2 || strings.HasPrefix(args[1], "-") || args[1] == "help" || args[1] == "h" {
 		return nil
 	}
@@ -32,10 +27,10 @@ func unknownCommand(app *cli.Command, args []string) error {
 		return nil
 	}
 	msg := fmt.Sprintf("unknown command %q (ingest help lists the commands)", name)
-	if s := nearest(name, commandNames(app)); s != "" {
+	if s := Nearest(name, commandNames(app)); s != "" {
 		msg = fmt.Sprintf("unknown command %q; did you mean %q? (ingest help lists the commands)", name, s)
 	}
-	return usageError{errors.New(msg)}
+	return errors.New(msg)
 }
 
 func commandNames(app *cli.Command) []string {
@@ -51,9 +46,10 @@ func commandNames(app *cli.Command) []string {
 // undefinedFlag is the flag parser's message for a flag a command lacks.
 var undefinedFlag = regexp.MustCompile(`flag provided but not defined: -+([^\s=]+)`)
 
-// forgiveFlag rewrites the parser's error for an unknown flag of cmd: the
-// flag as it was typed in args, and the nearest flag cmd has.
-func forgiveFlag(cmd *cli.Command, args []string, err error) error {
+// Flag rewrites the parser's error for an unknown flag of cmd: the flag as
+// it was typed in args, and the nearest flag cmd has. Any other error is
+// returned as it is.
+func Flag(cmd *cli.Command, args []string, err error) error {
 	m := undefinedFlag.FindStringSubmatch(err.Error())
 	if m == nil || cmd == nil {
 		return err
@@ -74,7 +70,7 @@ func forgiveFlag(cmd *cli.Command, args []string, err error) error {
 		where = "ingest"
 	}
 	msg := fmt.Sprintf("unknown flag %s for %s", typed, where)
-	if s := nearest(name, names); s != "" {
+	if s := Nearest(name, names); s != "" {
 		dashes := "--"
 		if len(s) == 1 {
 			dashes = "-"
@@ -82,13 +78,13 @@ func forgiveFlag(cmd *cli.Command, args []string, err error) error {
 		msg += fmt.Sprintf("; did you mean %s%s?", dashes, s)
 	}
 	msg += fmt.Sprintf(" (%s --help lists them)", where)
-	return usageError{errors.New(msg)}
+	return errors.New(msg)
 }
 
-// nearest is the candidate closest to typed, if it is close enough to be
+// Nearest is the candidate closest to typed, if it is close enough to be
 // a typo of it: within a third of its length in edits (two at least, so a
 // swapped pair or a doubled letter of a short name still counts).
-func nearest(typed string, candidates []string) string {
+func Nearest(typed string, candidates []string) string {
 	best, bestD := "", -1
 	for _, c := range candidates {
 		if d := editDistance(strings.ToLower(typed), strings.ToLower(c)); bestD < 0 || d < bestD {
@@ -133,9 +129,9 @@ func editDistance(a, b string) int {
 // pwsh.
 var shellAliases = map[string]string{"powershell": "pwsh", "PowerShell": "pwsh", "Powershell": "pwsh"}
 
-// completionArgs maps "completion powershell" to the name urfave/cli gives
+// CompletionArgs maps "completion powershell" to the name urfave/cli gives
 // the script ("completion pwsh").
-func completionArgs(args []string) []string {
+func CompletionArgs(args []string) []string {
 	if len(args) >= 3 && args[1] == "completion" {
 		if to, ok := shellAliases[args[2]]; ok {
 			args = slices.Clone(args)
