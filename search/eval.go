@@ -108,6 +108,24 @@ func Evaluate(ctx context.Context, ix *Index, qs *QuestionSet, ks []int) (*Repor
 }
 
 // crossLingual reports whether no document answering q is in q's language.
+// EvaluateDir loads the snapshot in dir and evaluates it (Evaluate). With
+// check, the snapshot must hold every document and section the questions
+// name, or the error, naming the snapshot as shown, lists what it lacks; a
+// baseline may be older than the questions, and its misses are part of the
+// difference.
+func EvaluateDir(ctx context.Context, dir, shown string, qs *QuestionSet, ks []int, check bool) (*Report, error) {
+	ix, err := Load(ctx, dir)
+	if err != nil {
+		return nil, err
+	}
+	if check {
+		if err := ix.Check(qs); err != nil {
+			return nil, fmt.Errorf("the questions do not match snapshot %s:\n%w", shown, err)
+		}
+	}
+	return Evaluate(ctx, ix, qs, ks)
+}
+
 func (ix *Index) crossLingual(q Question) bool {
 	for _, d := range q.RelevantDocs() {
 		if ix.DocLang(d) == q.Lang {

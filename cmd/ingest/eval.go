@@ -11,6 +11,7 @@ import (
 
 	"github.com/urfave/cli/v3"
 
+	"github.com/ocean-safety/ingest/internal/console"
 	"github.com/ocean-safety/ingest/place"
 	"github.com/ocean-safety/ingest/search"
 )
@@ -19,18 +20,8 @@ import (
 // model is actually given.
 const gateK = search.DefaultTopK
 
-// evalOutput is the --json form of `ingest eval`.
-type evalOutput struct {
-	Snapshot  string         `json:"snapshot"`
-	Questions string         `json:"questions"`
-	Report    *search.Report `json:"report"`
-	Baseline  *evalBaseline  `json:"baseline,omitempty"`
-}
-
-type evalBaseline struct {
-	Snapshot string         `json:"snapshot"`
-	Report   *search.Report `json:"report"`
-}
+// evalOutput is the --json form of `ingest eval` (console.EvalOutput).
+type evalOutput = console.EvalOutput
 
 func evalCommand() *cli.Command {
 	return &cli.Command{
@@ -71,7 +62,7 @@ func evalCommand() *cli.Command {
 				if err != nil {
 					return fmt.Errorf("baseline: %w", err)
 				}
-				out.Baseline = &evalBaseline{Snapshot: base, Report: rep}
+				out.Baseline = &console.EvalBaseline{Snapshot: base, Report: rep}
 			}
 			if err := writeEval(cmd.Root().Writer, cmd.Bool("json"), cmd.String("output"), out, qs); err != nil {
 				return err
@@ -87,25 +78,15 @@ func evalCommand() *cli.Command {
 	}
 }
 
-// evaluate loads a snapshot and evaluates it. The snapshot under test must
-// hold every document and section the questions name; a baseline may be
-// older than the questions, and its misses are part of the difference.
+// evaluate makes the snapshot argument a folder and evaluates it
+// (search.EvaluateDir): check for the snapshot under test, not a baseline.
 func evaluate(ctx context.Context, arg string, qs *search.QuestionSet, ks []int, check bool) (*search.Report, error) {
 	dir, cleanup, err := place.Trusted(ctx, arg)
 	if err != nil {
 		return nil, err
 	}
 	defer cleanup()
-	ix, err := search.Load(ctx, dir)
-	if err != nil {
-		return nil, err
-	}
-	if check {
-		if err := ix.Check(qs); err != nil {
-			return nil, fmt.Errorf("the questions do not match snapshot %s:\n%w", arg, err)
-		}
-	}
-	return search.Evaluate(ctx, ix, qs, ks)
+	return search.EvaluateDir(ctx, dir, arg, qs, ks, check)
 }
 
 func parseKs(s string) ([]int, error) {
@@ -124,6 +105,8 @@ func parseKs(s string) ([]int, error) {
 	return ks, nil
 }
 
+// writeEval writes the report: as JSON to --output's file, and on stdout as
+// JSON or as the table.
 func writeEval(stdout io.Writer, asJSON bool, file string, out evalOutput, qs *search.QuestionSet) error {
 	b, err := json.MarshalIndent(out, "", "  ")
 	if err != nil {
@@ -139,84 +122,6 @@ func writeEval(stdout io.Writer, asJSON bool, file string, out evalOutput, qs *s
 		_, err = stdout.Write(b)
 		return err
 	}
-	printEval(stdout, out, qs)
+	console.PrintEval(stdout, out, qs)
 	return nil
-}
-
-// printEval prints the report as a Markdown table, a row per mode and
-// group; with a baseline each number is followed by its difference.
-func printEval(w io.Writer, out evalOutput, qs *search.QuestionSet) {
-	answerable := 0
-	for _, q := range qs.Questions {
-		if q.Answerable() {
-			answerable++
-		}
-	}
-	fmt.Fprintf(w, "Retrieval on %s: %d questions from %s (%d answerable, %d without an answer).\n",
-		out.Snapshot, len(qs.Questions), out.Questions, answerable, len(qs.Questions)-answerable)
-	fmt.Fprintln(w, "Ranks are of distinct documents: recall@k counts a question when its expected document, or an")
-	fmt.Fprintln(w, "acceptable alternate, is among the first k documents retrieved. Top scores of the questions")
-	fmt.Fprintln(w, "without an answer are on each mode's scale (BM25 score, cosine, RRF score). answer@k counts a")
-	fmt.Fprintln(w, "question that names an answer phrase when the text of one of the first k chunks holds it.")
-	if out.Baseline != nil {
-		fmt.Fprintf(w, "Each number is followed by its difference from the baseline %s.\n", out.Baseline.Snapshot)
-	}
-	fmt.Fprintln(w)
-
-	head := []string{"mode", "questions", "n"}
-	for _, k := range out.Report.K {
-		head = append(head, fmt.Sprintf("recall@%d", k))
-	}
-	head = append(head, "MRR")
-	answers := 0
-	for _, q := range qs.Questions {
-		if q.Answer != "" {
-			answers++
-		}
-	}
-	if answers > 0 {
-		head = append(head, "answers")
-		for _, k := range out.Report.K {
-			head = append(head, fmt.Sprintf("answer@%d", k))
-		}
-	}
-	head = append(head, "no answer", "top mean", "top max")
-	fmt.Fprintf(w, "| %s |\n|%s\n", strings.Join(head, " | "), strings.Repeat("---|", len(head)))
-	for _, c := range out.Report.Cells {
-		var base *search.Cell
-		if out.Baseline != nil {
-			if b, ok := out.Baseline.Report.Cell(c.Mode, c.Group); ok {
-				base = &b
-			}
-		}
-		row := []string{string(c.Mode), c.Group, strconv.Itoa(c.Answerable)}
-		for i := range out.Report.K {
-			row = append(row, evalNumber(c.Answerable, c.Recall[i], base, func(b *search.Cell) float64 { return b.Recall[i] }))
-		}
-		row = append(row, evalNumber(c.Answerable, c.MRR, base, func(b *search.Cell) float64 { return b.MRR }))
-		if answers > 0 {
-			row = append(row, strconv.Itoa(c.Answers))
-			for i := range out.Report.K {
-				row = append(row, evalNumber(c.Answers, c.AnswerAt[i], base, func(b *search.Cell) float64 { return b.AnswerAt[i] }))
-			}
-		}
-		row = append(row,
-			strconv.Itoa(c.NoAnswer),
-			evalNumber(c.NoAnswer, c.NoAnswerTop, base, func(b *search.Cell) float64 { return b.NoAnswerTop }),
-			evalNumber(c.NoAnswer, c.NoAnswerMax, base, func(b *search.Cell) float64 { return b.NoAnswerMax }))
-		fmt.Fprintf(w, "| %s |\n", strings.Join(row, " | "))
-	}
-}
-
-// evalNumber formats one cell: "–" when it is over no question, else the
-// value and, with a baseline, the difference from it.
-func evalNumber(n int, v float64, base *search.Cell, of func(*search.Cell) float64) string {
-	if n == 0 {
-		return "–"
-	}
-	s := fmt.Sprintf("%.3f", v)
-	if base != nil {
-		s += fmt.Sprintf(" (%+.3f)", v-of(base))
-	}
-	return s
 }

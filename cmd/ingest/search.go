@@ -4,39 +4,16 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/urfave/cli/v3"
 
+	"github.com/ocean-safety/ingest/internal/console"
 	"github.com/ocean-safety/ingest/internal/redact"
 	"github.com/ocean-safety/ingest/place"
 	"github.com/ocean-safety/ingest/schema"
 	"github.com/ocean-safety/ingest/search"
 )
-
-// excerptRunes is how much of a chunk a text result shows: two terminal
-// lines, enough to recognise the passage.
-const excerptRunes = 160
-
-// searchOutput is the --json form of `ingest search`.
-type searchOutput struct {
-	Query    string          `json:"query"`
-	Snapshot string          `json:"snapshot"`
-	Mode     search.Mode     `json:"mode"`
-	K        int             `json:"k"`
-	Filter   searchFilter    `json:"filter"`
-	Beaches  []string        `json:"beaches"` // named by the question: other beaches' lore was left out
-	Results  []search.Result `json:"results"`
-}
-
-type searchFilter struct {
-	Lang        schema.Lang `json:"lang,omitempty"`
-	Kind        schema.Kind `json:"kind,omitempty"`
-	BeachID     string      `json:"beach,omitempty"`
-	SourceLabel string      `json:"source,omitempty"`
-}
 
 func searchCommand() *cli.Command {
 	return &cli.Command{
@@ -81,15 +58,15 @@ func searchCommand() *cli.Command {
 			if opt.Filter.BeachID == "" {
 				beaches = ix.Beaches(query)
 			}
-			out := searchOutput{Query: query, Snapshot: redact.URL(arg), Mode: opt.Mode, K: opt.K, Beaches: beaches, Results: res,
-				Filter: searchFilter{opt.Filter.Lang, opt.Filter.Kind, opt.Filter.BeachID, opt.Filter.SourceLabel}}
+			out := console.SearchOutput{Query: query, Snapshot: redact.URL(arg), Mode: opt.Mode, K: opt.K, Beaches: beaches, Results: res,
+				Filter: console.SearchFilter{Lang: opt.Filter.Lang, Kind: opt.Filter.Kind, BeachID: opt.Filter.BeachID, SourceLabel: opt.Filter.SourceLabel}}
 			if cmd.Bool("json") {
 				enc := json.NewEncoder(cmd.Root().Writer)
 				enc.SetEscapeHTML(false)
 				enc.SetIndent("", "  ")
 				return enc.Encode(out)
 			}
-			printResults(cmd.Root().Writer, ix.Len(), out)
+			console.PrintResults(cmd.Root().Writer, ix.Len(), out)
 			return nil
 		},
 	}
@@ -128,40 +105,4 @@ func searchOptions(cmd *cli.Command) (search.Options, error) {
 	opt.Filter.BeachID = cmd.String("beach")
 	opt.Filter.SourceLabel = cmd.String("source")
 	return opt, nil
-}
-
-func printResults(w io.Writer, chunks int, out searchOutput) {
-	fmt.Fprintf(w, "%s search of %s (%d chunks)", out.Mode, out.Snapshot, chunks)
-	if len(out.Beaches) > 0 {
-		fmt.Fprintf(w, "; the question names %s: other beaches' lore left out", strings.Join(out.Beaches, ", "))
-	}
-	fmt.Fprintln(w)
-	if len(out.Results) == 0 {
-		fmt.Fprintln(w, "no matching chunks")
-		return
-	}
-	for i, r := range out.Results {
-		where := r.DocPath
-		if len(r.SectionPath) > 0 {
-			where += " › " + strings.Join(r.SectionPath, " › ")
-		}
-		tags := string(r.Lang) + " " + string(r.Kind)
-		if r.BeachID != "" {
-			tags += " " + r.BeachID
-		}
-		fmt.Fprintf(w, "%2d. %.4f  %s  [%s]\n    %s\n", i+1, r.Score, where, tags, excerpt(r.Text, excerptRunes))
-	}
-}
-
-// excerpt is text on one line, cut to at most n runes at a word boundary.
-func excerpt(text string, n int) string {
-	s := strings.Join(strings.Fields(text), " ")
-	if utf8.RuneCountInString(s) <= n {
-		return s
-	}
-	cut := string([]rune(s)[:n-1])
-	if i := strings.LastIndexByte(cut, ' '); i > len(cut)/2 {
-		cut = cut[:i]
-	}
-	return strings.TrimRight(cut, " ,;:") + "…"
 }
