@@ -5,6 +5,6 @@
 // snapshot argument a local folder (Snapshot, Folder, Trusted, Part: a
 // bucket's is downloaded), places a sharded run's parts (Parts,
 // RemoveParts), and lists, reports and keeps state beside published
-// snapshots (List, PutDiff, StateRoot). It reads no environment: what a
-// bucket's work folder is comes in Work.
+// snapshots (List, PutDiff and WriteDiff, the --diff report, StateRoot).
+// It reads no environment: what a bucket's work folder is comes in Work.
 package place

@@ -4,12 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
+	"io/fs"
 
 	"github.com/urfave/cli/v3"
 
 	"github.com/ocean-safety/ingest/config"
+	"github.com/ocean-safety/ingest/internal/console"
 	"github.com/ocean-safety/ingest/site"
 )
 
@@ -35,49 +35,23 @@ func initCommand() *cli.Command {
 			if err != nil {
 				return usage("init: %v", err)
 			}
-			text := config.Starter(config.Site{Generator: l.Generator, Evidence: l.Evidence, Content: l.Content, Lang: l.Lang, Langs: l.Langs,
-				SiteURL: l.SiteURL, Partials: l.Partials, Documents: l.Documents})
+			found := config.Site{Generator: l.Generator, Evidence: l.Evidence, Content: l.Content, Lang: l.Lang, Langs: l.Langs,
+				SiteURL: l.SiteURL, Partials: l.Partials, Documents: l.Documents}
+			text := config.Starter(found)
 			out := cmd.String("output")
 			if out == "-" {
 				_, err := fmt.Fprint(cmd.Root().Writer, text)
 				return err
 			}
-			if err := writeNew(out, []byte(text), cmd.Bool("force")); err != nil {
+			err = config.WriteNew(out, []byte(text), cmd.Bool("force"))
+			if errors.Is(err, fs.ErrExist) {
+				return usage("%s exists; keep it, or pass --force to replace it", out)
+			}
+			if err != nil {
 				return err
 			}
-			what := "no generator recognised"
-			if l.Generator != "" {
-				what = l.Generator + ", by " + l.Evidence
-			}
-			fmt.Fprintf(cmd.Root().ErrWriter, "wrote %s for %s (%s; %d Markdown files", out, l.Content, what, l.Documents)
-			if len(l.Langs) > 0 {
-				fmt.Fprintf(cmd.Root().ErrWriter, "; language folders %v", l.Langs)
-			}
-			fmt.Fprintf(cmd.Root().ErrWriter, ")\nnext: ingest config --config %s --corpus %s, then ingest index --corpus %s --config %s --out out/knowledge\n", out, l.Content, l.Content, out)
+			console.PrintStarter(cmd.Root().ErrWriter, out, found)
 			return nil
 		},
 	}
-}
-
-// writeNew writes a file that must not exist yet (unless force), whole or
-// not at all.
-func writeNew(path string, b []byte, force bool) error {
-	if _, err := os.Lstat(path); err == nil && !force {
-		return usage("%s exists; keep it, or pass --force to replace it", path)
-	} else if err != nil && !errors.Is(err, os.ErrNotExist) {
-		return err
-	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
-	if err != nil {
-		return err
-	}
-	_, err = tmp.Write(b)
-	err = errors.Join(err, tmp.Sync(), tmp.Close())
-	if err == nil {
-		err = os.Rename(tmp.Name(), path)
-	}
-	if err != nil {
-		os.Remove(tmp.Name())
-	}
-	return err
 }

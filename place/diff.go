@@ -1,0 +1,54 @@
+package place
+
+import (
+	"bytes"
+	"context"
+
+	"github.com/ocean-safety/ingest/depot"
+	"github.com/ocean-safety/ingest/integrity"
+	"github.com/ocean-safety/ingest/snapdiff"
+)
+
+// WriteDiff writes <name>.diff.md and <name>.diff.json beside a newly
+// published snapshot, against the one latest pointed at before (--diff):
+// what a reviewer reads before consumers do. It returns where the Markdown
+// went, or "" when there is nothing to compare (a first publish, or the
+// same snapshot again). publish is where the run published, as its command
+// line named it.
+func WriteDiff(ctx context.Context, publish string, pub depot.Published) (string, error) {
+	if pub.Previous == "" || pub.Reused {
+		return "", nil
+	}
+	// The run's own copies where it has them; a download otherwise.
+	local := func(dir, at string) (string, func(), error) {
+		if dir != "" {
+			return dir, func() {}, nil
+		}
+		return Snapshot(ctx, at)
+	}
+	oldDir, cleanOld, err := local(pub.PreviousLocal, pub.Previous)
+	if err != nil {
+		return "", err
+	}
+	defer cleanOld()
+	if _, err := integrity.VerifyFiles(oldDir); err != nil { // a broken previous would diff as a change of the corpus
+		return "", err
+	}
+	newDir, cleanNew, err := local(pub.Local, pub.Path)
+	if err != nil {
+		return "", err
+	}
+	defer cleanNew()
+	rep, err := snapdiff.CompareContext(ctx, oldDir, newDir)
+	if err != nil {
+		return "", err
+	}
+	var md, js bytes.Buffer
+	if err := rep.WriteMarkdown(&md); err != nil {
+		return "", err
+	}
+	if err := rep.WriteJSON(&js); err != nil {
+		return "", err
+	}
+	return PutDiff(ctx, publish, pub.Name, md.Bytes(), js.Bytes())
+}
