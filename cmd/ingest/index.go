@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
-	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -188,12 +187,7 @@ func runIndex(ctx context.Context, cmd *cli.Command, rep *console.Reporter) (*st
 	}
 	defer closeTarget()
 	logger := newLogger(cmd, rep)
-	if cfg.Workers > 0 && cfg.Workers < runtime.GOMAXPROCS(0) {
-		// --workers N is N cores' worth: the runner's streams, the
-		// collector and the Parquet writer share them, so a CI job told
-		// to use one core uses one.
-		defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(cfg.Workers)) // as it was, once the run is done
-	}
+	defer stages.LimitProcs(cfg.Workers)() // --workers N is N cores' worth
 	opts := stages.Options{ToolVersion: buildVersion(), OpenModels: modelOpener(cmd, cfg, logger), LockWait: cmd.Duration("wait"), Logger: logger}
 	if cmd.Bool("plan") {
 		return nil, "", plan(ctx, cmd, cfg, target, opts)
