@@ -59,7 +59,7 @@ func configCommand() *cli.Command {
 						leaves = append(leaves, s)
 					}
 				}
-				return writeJSON(cmd.Root().Writer, leaves)
+				return console.WriteJSON(cmd.Root().Writer, leaves)
 			}
 			console.PrintSettings(cmd.Root().Writer, path, f.Run.Corpus, settings)
 			if err := f.Validate(); err != nil {

@@ -84,7 +84,7 @@ func indexAction(ctx context.Context, cmd *cli.Command) error {
 		diffReport(ctx, cmd, publish, res.Published)
 	}
 	if cmd.Bool("json") && !cmd.Bool("plan") {
-		if werr := writeJSON(cmd.Root().Writer, newRunSummary(ctx, res, err)); werr != nil {
+		if werr := console.WriteJSON(cmd.Root().Writer, newRunSummary(ctx, res, err)); werr != nil {
 			return werr
 		}
 		return err
@@ -262,7 +262,7 @@ func plan(ctx context.Context, cmd *cli.Command, cfg stages.Config, target depot
 		return fmt.Errorf("plan: %w", err)
 	}
 	if cmd.Bool("json") {
-		return writeJSON(cmd.Root().Writer, p)
+		return console.WriteJSON(cmd.Root().Writer, p)
 	}
 	format := cmd.String("diagnostics-format")
 	if jsonLogs(cmd) {

@@ -32,7 +32,7 @@ func inspectCommand() *cli.Command {
 			}
 			in.Dir = place.Shown(cmd.Args().First()) // a bucket's URL as given, not the folder it was fetched to
 			if cmd.Bool("json") {
-				err = writeJSON(cmd.Root().Writer, in)
+				err = console.WriteJSON(cmd.Root().Writer, in)
 			} else {
 				console.PrintInspection(cmd.Root().Writer, in)
 			}

@@ -24,7 +24,7 @@ func listCommand() *cli.Command {
 				return placeError(err)
 			}
 			if cmd.Bool("json") {
-				return writeJSON(cmd.Root().Writer, l)
+				return console.WriteJSON(cmd.Root().Writer, l)
 			}
 			console.PrintListing(cmd.Root().Writer, l)
 			return nil

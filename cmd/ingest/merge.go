@@ -9,6 +9,7 @@ import (
 	"github.com/urfave/cli/v3"
 
 	"github.com/ocean-safety/ingest/depot"
+	"github.com/ocean-safety/ingest/internal/console"
 	"github.com/ocean-safety/ingest/internal/redact"
 	"github.com/ocean-safety/ingest/place"
 	"github.com/ocean-safety/ingest/stages"
@@ -67,7 +68,7 @@ func mergeAction(ctx context.Context, cmd *cli.Command) error {
 		}
 	}
 	if cmd.Bool("json") {
-		if werr := writeJSON(cmd.Root().Writer, newRunSummary(ctx, res, err)); werr != nil {
+		if werr := console.WriteJSON(cmd.Root().Writer, newRunSummary(ctx, res, err)); werr != nil {
 			return werr
 		}
 		return err

@@ -1,9 +1,6 @@
 package main
 
 import (
-	"encoding/json"
-	"io"
-
 	"github.com/urfave/cli/v3"
 )
 
@@ -11,12 +8,4 @@ import (
 // for machines; its shape is in the usage and in README.md.
 func jsonFlag(shape string) cli.Flag {
 	return &cli.BoolFlag{Name: "json", Usage: "print " + shape + " on stdout"}
-}
-
-// writeJSON writes v as indented JSON and a newline.
-func writeJSON(w io.Writer, v any) error {
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	enc.SetEscapeHTML(false)
-	return enc.Encode(v)
 }

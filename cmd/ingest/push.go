@@ -51,7 +51,7 @@ func pushCommand() *cli.Command {
 					return settingsError(err)
 				}
 				if cmd.Bool("json") {
-					return writeJSON(w, p)
+					return console.WriteJSON(w, p)
 				}
 				console.PrintPush(w, "plan: push", p)
 				fmt.Fprintln(w, "nothing sent (--plan)")
@@ -60,12 +60,12 @@ func pushCommand() *cli.Command {
 			rep, err := push.Push(ctx, opt)
 			if err != nil {
 				if rep != nil && cmd.Bool("json") {
-					writeJSON(w, rep)
+					console.WriteJSON(w, rep)
 				}
 				return settingsError(err)
 			}
 			if cmd.Bool("json") {
-				return writeJSON(w, rep)
+				return console.WriteJSON(w, rep)
 			}
 			console.PrintPush(w, "push", &rep.Plan)
 			fmt.Fprintf(w, "pushed in %.2fs: %d requests (%d retries), %d polls, %d bytes; trace %s\n",

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"strings"
 
@@ -61,10 +60,7 @@ func searchCommand() *cli.Command {
 			out := console.SearchOutput{Query: query, Snapshot: redact.URL(arg), Mode: opt.Mode, K: opt.K, Beaches: beaches, Results: res,
 				Filter: console.SearchFilter{Lang: opt.Filter.Lang, Kind: opt.Filter.Kind, BeachID: opt.Filter.BeachID, SourceLabel: opt.Filter.SourceLabel}}
 			if cmd.Bool("json") {
-				enc := json.NewEncoder(cmd.Root().Writer)
-				enc.SetEscapeHTML(false)
-				enc.SetIndent("", "  ")
-				return enc.Encode(out)
+				return console.WriteJSON(cmd.Root().Writer, out)
 			}
 			console.PrintResults(cmd.Root().Writer, ix.Len(), out)
 			return nil

@@ -44,7 +44,7 @@ func syncCommand() *cli.Command {
 					return err
 				}
 				if cmd.Bool("json") {
-					return writeJSON(w, p)
+					return console.WriteJSON(w, p)
 				}
 				console.PrintSyncPlan(w, p, !opt.Migrate)
 				return nil
@@ -54,7 +54,7 @@ func syncCommand() *cli.Command {
 				return err
 			}
 			if cmd.Bool("json") {
-				return writeJSON(w, rep)
+				return console.WriteJSON(w, rep)
 			}
 			console.PrintSyncReport(w, rep)
 			return nil

@@ -2,15 +2,13 @@ package main
 
 import (
 	"context"
-	"encoding/json"
-	"path/filepath"
 
 	"github.com/urfave/cli/v3"
 
-	"github.com/ocean-safety/ingest/artifacts"
+	"github.com/ocean-safety/ingest/internal/console"
 	"github.com/ocean-safety/ingest/place"
 	"github.com/ocean-safety/ingest/schema"
-	"github.com/ocean-safety/ingest/thresholds"
+	"github.com/ocean-safety/ingest/snapshot"
 )
 
 func thresholdsCommand() *cli.Command {
@@ -28,37 +26,9 @@ func thresholdsCommand() *cli.Command {
 				return err
 			}
 			defer cleanup()
-			cf, err := artifacts.OpenChunks(filepath.Join(dir, artifacts.ChunksFile))
-			if err != nil {
-				return err
-			}
-			defer cf.Close()
-			if !cmd.Bool("json") { // the proposal, in memory bounded by its values
-				var p thresholds.Proposal
-				err = cf.Each(ctx, func(c schema.Chunk) error {
-					for _, t := range c.Thresholds {
-						p.Add(t)
-					}
-					return nil
-				})
-				if err == nil {
-					_, err = p.WriteTo(cmd.Root().Writer)
-				}
-				return err
-			}
-			ts := []schema.Threshold{}
-			err = cf.Each(ctx, func(c schema.Chunk) error {
-				ts = append(ts, c.Thresholds...)
-				return nil
+			return console.PrintThresholds(cmd.Root().Writer, cmd.Bool("json"), func(fn func(schema.Threshold)) error {
+				return snapshot.EachThreshold(ctx, dir, fn)
 			})
-			if err != nil {
-				return err
-			}
-			thresholds.Sort(ts)
-			enc := json.NewEncoder(cmd.Root().Writer)
-			enc.SetEscapeHTML(false)
-			enc.SetIndent("", "  ")
-			return enc.Encode(ts)
 		},
 	}
 }

@@ -33,7 +33,7 @@ func verifyCommand() *cli.Command {
 			}
 			rep.Dir = place.Shown(cmd.Args().First()) // a bucket's URL as given, not the folder it was fetched to
 			if cmd.Bool("json") {
-				if err := writeJSON(cmd.Root().Writer, struct {
+				if err := console.WriteJSON(cmd.Root().Writer, struct {
 					*integrity.VerifyReport
 					OK bool `json:"ok"`
 				}{rep, rep.OK()}); err != nil {
