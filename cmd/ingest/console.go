@@ -1,10 +1,7 @@
 package main
 
 import (
-	"context"
-	"fmt"
 	"io"
-	"log/slog"
 	"os"
 	"strings"
 
@@ -46,15 +43,10 @@ func jsonLogs(cmd *cli.Command) bool {
 	return false
 }
 
-// say tells the user one thing on stderr: line for a person, or, with
-// --log-format json, a record of msg and attrs at level.
-func say(cmd *cli.Command, level slog.Level, line, msg string, attrs ...any) {
-	w := cmd.Root().ErrWriter
-	if jsonLogs(cmd) {
-		console.Records(w).Log(context.Background(), level, msg, attrs...)
-		return
-	}
-	io.WriteString(w, line+"\n")
+// tell is what cmd tells its user on stderr: lines, or with --log-format
+// json, records.
+func tell(cmd *cli.Command) console.Teller {
+	return console.Teller{W: cmd.Root().ErrWriter, JSON: jsonLogs(cmd)}
 }
 
 // progressMode decides how progress is shown on w (console.ProgressMode,
@@ -66,7 +58,7 @@ func progressMode(w io.Writer, quiet bool) string {
 // noteUnmatchedIgnores says which --ignore codes matched no diagnostic of
 // the run, with the nearest code it had: a typo must not pass for a quiet
 // corpus.
-func noteUnmatchedIgnores(cmd *cli.Command, codes []string, ds []schema.Diagnostic) {
+func noteUnmatchedIgnores(t console.Teller, codes []string, ds []schema.Diagnostic) {
 	seen := map[string]bool{}
 	var have []string
 	for _, d := range ds {
@@ -76,15 +68,9 @@ func noteUnmatchedIgnores(cmd *cli.Command, codes []string, ds []schema.Diagnost
 		}
 	}
 	for _, c := range codes {
-		if seen[c] {
-			continue
+		if !seen[c] {
+			t.UnmatchedIgnore(c, forgive.Nearest(c, have))
 		}
-		msg := fmt.Sprintf("note: --ignore %s matched no diagnostic of this run", c)
-		s := forgive.Nearest(c, have)
-		if s != "" {
-			msg += fmt.Sprintf("; did you mean %s?", s)
-		}
-		say(cmd, slog.LevelWarn, msg, "ignored code matched no diagnostic", "code", c, "nearest", s)
 	}
 }
 

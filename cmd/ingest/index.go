@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"log/slog"
 	"os"
 	"slices"
 	"strconv"
@@ -16,7 +15,6 @@ import (
 	"github.com/ocean-safety/ingest/corpus"
 	"github.com/ocean-safety/ingest/depot"
 	"github.com/ocean-safety/ingest/internal/console"
-	"github.com/ocean-safety/ingest/internal/redact"
 	"github.com/ocean-safety/ingest/place"
 	"github.com/ocean-safety/ingest/stages"
 )
@@ -70,7 +68,7 @@ func indexAction(ctx context.Context, cmd *cli.Command) error {
 	}
 	switch {
 	case errors.Is(err, depot.ErrPrune):
-		say(cmd, slog.LevelWarn, fmt.Sprintf("warning: %v", err), "prune failed", "error", err.Error())
+		tell(cmd).PruneFailed(err)
 		err = nil
 	case errors.Is(err, stages.ErrShrink):
 		err = fmt.Errorf("index: %w; to accept it, run again with --allow-shrink", err)
@@ -90,32 +88,16 @@ func indexAction(ctx context.Context, cmd *cli.Command) error {
 		return err
 	}
 	if res != nil {
-		for _, c := range res.Cleaned {
-			say(cmd, slog.LevelInfo, fmt.Sprintf("removed %s, left by an interrupted run", c), "removed a leftover of an interrupted run", "path", c)
-		}
+		t := tell(cmd)
+		t.Cleaned(res.Cleaned)
 		if publish != "" {
-			printQuarantined(cmd, res.Published)
-			note := ""
-			if res.Published.Reused {
-				note = " (identical to a snapshot already there, which verifies)"
-			}
-			say(cmd, slog.LevelInfo, fmt.Sprintf("latest → %s%s", res.Published.Path, note), "latest moved", "path", res.Published.Path, "reused", res.Published.Reused)
+			t.Quarantined(res.Published)
+			t.Latest(res.Published, true)
 		}
-		summarise(ctx, cmd, res, err)
-		noteUnmatchedIgnores(cmd, cmd.StringSlice("ignore"), res.Report.Diagnostics)
+		t.Summary(res, newRunSummary(ctx, res, err))
+		noteUnmatchedIgnores(t, cmd.StringSlice("ignore"), res.Report.Diagnostics)
 	}
 	return err
-}
-
-// summarise tells the run's outcome on stderr: the summary a person reads,
-// or with --log-format json one record holding what --json prints.
-func summarise(ctx context.Context, cmd *cli.Command, res *stages.Result, err error) {
-	if jsonLogs(cmd) {
-		s := newRunSummary(ctx, res, err)
-		console.Records(cmd.Root().ErrWriter).Info("run summary", "status", s.Status, "exit_code", s.ExitCode, "summary", s)
-		return
-	}
-	console.PrintSummary(cmd.Root().ErrWriter, res)
 }
 
 // newIndexReporter is the progress and diagnostics display of a run, or
@@ -296,14 +278,12 @@ func previous(ctx context.Context, cmd *cli.Command, prev string) (string, func(
 	case errors.Is(err, place.ErrNothingPublished):
 		// The first night of a deployment that names where it will
 		// publish: nothing to reuse yet, as on any first run.
-		say(cmd, slog.LevelInfo, fmt.Sprintf("note: --prev %s: %v; nothing to reuse", redact.URL(prev), err), "nothing to reuse",
-			"prev", redact.URL(prev), "reason", err.Error())
+		tell(cmd).NothingToReuse(prev, err, false)
 		return "", cleanup, nil
 	case errors.Is(err, depot.ErrLatestBroken):
 		// As a previous snapshot that fails its checks: reported, not
 		// reused, and no reason to stop a run that can repair it.
-		say(cmd, slog.LevelWarn, fmt.Sprintf("warning: --prev %s: %v; nothing to reuse", redact.URL(prev), err), "nothing to reuse",
-			"prev", redact.URL(prev), "reason", err.Error())
+		tell(cmd).NothingToReuse(prev, err, true)
 		return "", cleanup, nil
 	}
 	return dir, cleanup, err

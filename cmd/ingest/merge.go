@@ -4,13 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"log/slog"
 
 	"github.com/urfave/cli/v3"
 
 	"github.com/ocean-safety/ingest/depot"
 	"github.com/ocean-safety/ingest/internal/console"
-	"github.com/ocean-safety/ingest/internal/redact"
 	"github.com/ocean-safety/ingest/place"
 	"github.com/ocean-safety/ingest/stages"
 )
@@ -45,7 +43,7 @@ func mergeAction(ctx context.Context, cmd *cli.Command) error {
 	res, publish, err := runMerge(ctx, cmd)
 	switch {
 	case errors.Is(err, depot.ErrPrune):
-		say(cmd, slog.LevelWarn, fmt.Sprintf("warning: %v", err), "prune failed", "error", err.Error())
+		tell(cmd).PruneFailed(err)
 		err = nil
 	case errors.Is(err, stages.ErrShrink):
 		err = fmt.Errorf("merge: %w; to accept it, run again with --allow-shrink", err)
@@ -61,11 +59,7 @@ func mergeAction(ctx context.Context, cmd *cli.Command) error {
 		diffReport(ctx, cmd, publish, res.Published)
 	}
 	if res != nil && cmd.Bool("remove-parts") {
-		if rerr := place.RemoveParts(ctx, cmd.String("parts"), cmd.Int("shards")); rerr != nil {
-			say(cmd, slog.LevelWarn, fmt.Sprintf("warning: the merge is published; removing the parts: %v", rerr), "removing the parts failed", "error", rerr.Error())
-		} else {
-			say(cmd, slog.LevelInfo, fmt.Sprintf("removed the parts at %s", redact.URL(cmd.String("parts"))), "removed the parts", "parts", redact.URL(cmd.String("parts")))
-		}
+		tell(cmd).PartsRemoved(cmd.String("parts"), place.RemoveParts(ctx, cmd.String("parts"), cmd.Int("shards")))
 	}
 	if cmd.Bool("json") {
 		if werr := console.WriteJSON(cmd.Root().Writer, newRunSummary(ctx, res, err)); werr != nil {
@@ -74,11 +68,12 @@ func mergeAction(ctx context.Context, cmd *cli.Command) error {
 		return err
 	}
 	if res != nil {
+		t := tell(cmd)
 		if publish != "" {
-			printQuarantined(cmd, res.Published)
-			say(cmd, slog.LevelInfo, fmt.Sprintf("latest → %s", res.Published.Path), "latest moved", "path", res.Published.Path, "reused", res.Published.Reused)
+			t.Quarantined(res.Published)
+			t.Latest(res.Published, false)
 		}
-		summarise(ctx, cmd, res, err)
+		t.Summary(res, newRunSummary(ctx, res, err))
 	}
 	return err
 }

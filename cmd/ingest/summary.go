@@ -6,11 +6,9 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"strings"
 
 	"github.com/urfave/cli/v3"
 
-	"github.com/ocean-safety/ingest/depot"
 	"github.com/ocean-safety/ingest/internal/console"
 	"github.com/ocean-safety/ingest/stages"
 )
@@ -61,17 +59,4 @@ func newLogger(cmd *cli.Command, rep *console.Reporter) *slog.Logger {
 		return slog.New(slog.NewJSONHandler(w, opts))
 	}
 	return slog.New(slog.NewTextHandler(w, opts))
-}
-
-// printQuarantined says which published snapshots failed verification and
-// where they were moved, so nobody wonders where a folder went.
-func printQuarantined(cmd *cli.Command, pub depot.Published) {
-	for _, q := range pub.Quarantined {
-		problems := q.Problems
-		if len(problems) > 3 {
-			problems = append(problems[:3:3], fmt.Sprintf("and %d more", len(q.Problems)-3))
-		}
-		say(cmd, slog.LevelWarn, fmt.Sprintf("warning: %s failed verification (%s): replaced by this run's snapshot and moved aside to %s for inspection",
-			q.Name, strings.Join(problems, "; "), q.Path), "a published snapshot failed verification: moved aside", "name", q.Name, "problems", q.Problems, "moved_to", q.Path)
-	}
 }
