@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"strconv"
+	"strings"
 
 	"github.com/ocean-safety/ingest/schema"
 )
@@ -124,6 +126,24 @@ func EvaluateDir(ctx context.Context, dir, shown string, qs *QuestionSet, ks []i
 		}
 	}
 	return Evaluate(ctx, ix, qs, ks)
+}
+
+// ParseKs reads the k values of recall@k: comma-separated whole numbers of
+// at least 1, each kept once, in the order given.
+func ParseKs(s string) ([]int, error) {
+	var ks []int
+	seen := map[int]bool{}
+	for _, f := range strings.Split(s, ",") {
+		k, err := strconv.Atoi(strings.TrimSpace(f))
+		if err != nil || k < 1 {
+			return nil, fmt.Errorf("%q: want comma-separated whole numbers of at least 1, such as 1,3,5,10", s)
+		}
+		if !seen[k] {
+			seen[k] = true
+			ks = append(ks, k)
+		}
+	}
+	return ks, nil
 }
 
 func (ix *Index) crossLingual(q Question) bool {

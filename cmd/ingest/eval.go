@@ -6,8 +6,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"strconv"
-	"strings"
 
 	"github.com/urfave/cli/v3"
 
@@ -41,9 +39,9 @@ func evalCommand() *cli.Command {
 			if dir == "" || qfile == "" || cmd.Args().Len() > 0 {
 				return usage("eval needs --snapshot DIR and --questions FILE, and no arguments")
 			}
-			ks, err := parseKs(cmd.String("k"))
+			ks, err := search.ParseKs(cmd.String("k"))
 			if err != nil {
-				return usageError{err}
+				return usage("--k %v", err)
 			}
 			minRecall := cmd.Float("min-recall")
 			if minRecall < 0 || minRecall > 1 {
@@ -87,22 +85,6 @@ func evaluate(ctx context.Context, arg string, qs *search.QuestionSet, ks []int,
 	}
 	defer cleanup()
 	return search.EvaluateDir(ctx, dir, arg, qs, ks, check)
-}
-
-func parseKs(s string) ([]int, error) {
-	var ks []int
-	seen := map[int]bool{}
-	for _, f := range strings.Split(s, ",") {
-		k, err := strconv.Atoi(strings.TrimSpace(f))
-		if err != nil || k < 1 {
-			return nil, fmt.Errorf("--k %q: want comma-separated whole numbers of at least 1, such as 1,3,5,10", s)
-		}
-		if !seen[k] {
-			seen[k] = true
-			ks = append(ks, k)
-		}
-	}
-	return ks, nil
 }
 
 // writeEval writes the report: as JSON to --output's file, and on stdout as

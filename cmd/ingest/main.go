@@ -134,11 +134,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		err = app.Run(ctx, args)
 	}
 	if err == nil && unknown != "" {
-		msg := fmt.Sprintf("unknown command %q (ingest help lists the commands)", unknown)
-		if s := cli.SuggestCommand(app.Commands, unknown); s != "" {
-			msg = fmt.Sprintf("unknown command %q; did you mean %q? (ingest help lists the commands)", unknown, s)
-		}
-		err = usageError{errors.New(msg)}
+		err = usageError{forgive.NotFound(app, unknown)}
 	}
 	code := exitCode(ctx, err)
 	var stopped *stages.Stopped
@@ -153,12 +149,8 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	default:
 		msg = err.Error()
 	}
-	switch {
-	case msg == "":
-	case jsonOut:
-		console.Records(stderr).Error(msg, "exit_code", code)
-	default:
-		fmt.Fprintf(stderr, "ingest: %s\n", msg)
+	if msg != "" {
+		console.Teller{W: stderr, JSON: jsonOut}.Failed(msg, code)
 	}
 	return code
 }
@@ -238,26 +230,5 @@ func settingsError(err error) error {
 	if !errors.As(err, &se) && !errors.Is(err, models.ErrBackendSetup) {
 		return err // not a setting: a server or disk problem
 	}
-	return usageError{errors.New(describeSettings(err))}
-}
-
-func describeSettings(err error) string {
-	if j, ok := err.(interface{ Unwrap() []error }); ok {
-		var lines []string
-		for _, e := range j.Unwrap() {
-			lines = append(lines, describeSettings(e))
-		}
-		return strings.Join(lines, "\n")
-	}
-	if se, ok := err.(*schema.SettingError); ok {
-		name := se.Key
-		if flag, ok := settingFlags[se.Key]; ok {
-			name = flag
-			if flag != "--"+strings.ReplaceAll(se.Key, "_", "-") {
-				name += " (" + se.Key + ")" // a config key of another name
-			}
-		}
-		return name + ": " + se.Err.Error()
-	}
-	return err.Error()
+	return usageError{errors.New(console.DescribeSettings(err, settingFlags))}
 }

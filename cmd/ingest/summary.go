@@ -52,11 +52,5 @@ func newLogger(cmd *cli.Command, rep *console.Reporter) *slog.Logger {
 	if rep != nil {
 		w = rep
 	}
-	var level slog.Level
-	_ = level.UnmarshalText([]byte(cmd.String("log-level")))
-	opts := &slog.HandlerOptions{Level: level}
-	if cmd.String("log-format") == "json" {
-		return slog.New(slog.NewJSONHandler(w, opts))
-	}
-	return slog.New(slog.NewTextHandler(w, opts))
+	return console.NewLogger(w, cmd.String("log-level"), cmd.String("log-format"))
 }

@@ -84,3 +84,15 @@ func (j *JSONLines) Close() error {
 
 // Unwrap returns the writer underneath, for a terminal check.
 func (j *JSONLines) Unwrap() io.Writer { return j.w }
+
+// NewLogger is a run's logger on w at level (debug, info, warn, error: the
+// flag's validator has checked it), as text or, with format json, JSON.
+func NewLogger(w io.Writer, level, format string) *slog.Logger {
+	var l slog.Level
+	_ = l.UnmarshalText([]byte(level))
+	opts := &slog.HandlerOptions{Level: l}
+	if format == "json" {
+		return slog.New(slog.NewJSONHandler(w, opts))
+	}
+	return slog.New(slog.NewTextHandler(w, opts))
+}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/ocean-safety/ingest/config"
 	"github.com/ocean-safety/ingest/corpus"
+	"github.com/ocean-safety/ingest/schema"
 )
 
 // PrintSettings prints the effective settings as YAML, each leaf with its
@@ -38,4 +39,28 @@ func PrintSettings(w io.Writer, path, corpusDir string, settings []config.Settin
 		}
 		fmt.Fprintf(w, "%-44s # %s\n", line, note)
 	}
+}
+
+// DescribeSettings is the bad settings in err, a line each, each named by
+// the flag that sets it where flags has one (with its config key when the
+// names differ) and by its config key otherwise.
+func DescribeSettings(err error, flags map[string]string) string {
+	if j, ok := err.(interface{ Unwrap() []error }); ok {
+		var lines []string
+		for _, e := range j.Unwrap() {
+			lines = append(lines, DescribeSettings(e, flags))
+		}
+		return strings.Join(lines, "\n")
+	}
+	if se, ok := err.(*schema.SettingError); ok {
+		name := se.Key
+		if flag, ok := flags[se.Key]; ok {
+			name = flag
+			if flag != "--"+strings.ReplaceAll(se.Key, "_", "-") {
+				name += " (" + se.Key + ")" // a config key of another name
+			}
+		}
+		return name + ": " + se.Err.Error()
+	}
+	return err.Error()
 }

@@ -118,3 +118,12 @@ func (t Teller) UnmatchedIgnore(code, nearest string) {
 	}
 	t.Say(slog.LevelWarn, msg, "ignored code matched no diagnostic", "code", code, "nearest", nearest)
 }
+
+// Failed tells the error a command ended with, and its exit code.
+func (t Teller) Failed(msg string, code int) {
+	if t.JSON {
+		Records(t.W).Error(msg, "exit_code", code)
+		return
+	}
+	fmt.Fprintf(t.W, "ingest: %s\n", msg)
+}

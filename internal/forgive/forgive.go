@@ -140,3 +140,13 @@ func CompletionArgs(args []string) []string {
 	}
 	return args
 }
+
+// NotFound is the error for a command name the parser found none of app's
+// (its CommandNotFound), with the command urfave/cli suggests.
+func NotFound(app *cli.Command, name string) error {
+	msg := fmt.Sprintf("unknown command %q (ingest help lists the commands)", name)
+	if s := cli.SuggestCommand(app.Commands, name); s != "" {
+		msg = fmt.Sprintf("unknown command %q; did you mean %q? (ingest help lists the commands)", name, s)
+	}
+	return errors.New(msg)
+}
