@@ -66,38 +66,7 @@ func indexAction(ctx context.Context, cmd *cli.Command) error {
 	if rep != nil {
 		rep.Done()
 	}
-	switch {
-	case errors.Is(err, depot.ErrPrune):
-		tell(cmd).PruneFailed(err)
-		err = nil
-	case errors.Is(err, stages.ErrShrink):
-		err = fmt.Errorf("index: %w; to accept it, run again with --allow-shrink", err)
-	case err != nil && !errors.Is(err, stages.ErrStrict) && !errors.As(err, new(usageError)):
-		err = fmt.Errorf("index: %w", targetError(settingsError(err)))
-	}
-	if err == nil && res != nil && res.Status == stages.StatusPartial {
-		err = errPartial
-	}
-	if res != nil && publish != "" && cmd.Bool("diff") {
-		diffReport(ctx, cmd, publish, res.Published)
-	}
-	if cmd.Bool("json") && !cmd.Bool("plan") {
-		if werr := console.WriteJSON(cmd.Root().Writer, newRunSummary(ctx, res, err)); werr != nil {
-			return werr
-		}
-		return err
-	}
-	if res != nil {
-		t := tell(cmd)
-		t.Cleaned(res.Cleaned)
-		if publish != "" {
-			t.Quarantined(res.Published)
-			t.Latest(res.Published, true)
-		}
-		t.Summary(res, newRunSummary(ctx, res, err))
-		noteUnmatchedIgnores(t, cmd.StringSlice("ignore"), res.Report.Diagnostics)
-	}
-	return err
+	return finish(ctx, cmd, "index", res, publish, err)
 }
 
 // newIndexReporter is the progress and diagnostics display of a run, or

@@ -2,13 +2,11 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 
 	"github.com/urfave/cli/v3"
 
 	"github.com/ocean-safety/ingest/depot"
-	"github.com/ocean-safety/ingest/internal/console"
 	"github.com/ocean-safety/ingest/place"
 	"github.com/ocean-safety/ingest/stages"
 )
@@ -41,41 +39,7 @@ func mergeCommand() *cli.Command {
 
 func mergeAction(ctx context.Context, cmd *cli.Command) error {
 	res, publish, err := runMerge(ctx, cmd)
-	switch {
-	case errors.Is(err, depot.ErrPrune):
-		tell(cmd).PruneFailed(err)
-		err = nil
-	case errors.Is(err, stages.ErrShrink):
-		err = fmt.Errorf("merge: %w; to accept it, run again with --allow-shrink", err)
-	case errors.Is(err, stages.ErrParts):
-		err = usageError{fmt.Errorf("merge: %w", err)}
-	case err != nil && !errors.As(err, new(usageError)):
-		err = fmt.Errorf("merge: %w", targetError(settingsError(err)))
-	}
-	if err == nil && res != nil && res.Status == stages.StatusPartial {
-		err = errPartial
-	}
-	if res != nil && publish != "" && cmd.Bool("diff") {
-		diffReport(ctx, cmd, publish, res.Published)
-	}
-	if res != nil && cmd.Bool("remove-parts") {
-		tell(cmd).PartsRemoved(cmd.String("parts"), place.RemoveParts(ctx, cmd.String("parts"), cmd.Int("shards")))
-	}
-	if cmd.Bool("json") {
-		if werr := console.WriteJSON(cmd.Root().Writer, newRunSummary(ctx, res, err)); werr != nil {
-			return werr
-		}
-		return err
-	}
-	if res != nil {
-		t := tell(cmd)
-		if publish != "" {
-			t.Quarantined(res.Published)
-			t.Latest(res.Published, false)
-		}
-		t.Summary(res, newRunSummary(ctx, res, err))
-	}
-	return err
+	return finish(ctx, cmd, "merge", res, publish, err)
 }
 
 func runMerge(ctx context.Context, cmd *cli.Command) (*stages.Result, string, error) {
