@@ -52,3 +52,19 @@ func WriteDiff(ctx context.Context, publish string, pub depot.Published) (string
 	}
 	return PutDiff(ctx, publish, pub.Name, md.Bytes(), js.Bytes())
 }
+
+// Compare is what changed from snapshot from to snapshot to, each named as
+// a command line names one (a folder, a publish folder's latest, a
+// bucket's URL/latest or URL/<name>: Trusted).
+func Compare(ctx context.Context, from, to string) (*snapdiff.Report, error) {
+	var err error
+	dirs := make([]string, 2)
+	for i, arg := range []string{from, to} {
+		var cleanup func()
+		if dirs[i], cleanup, err = Trusted(ctx, arg); err != nil {
+			return nil, err
+		}
+		defer cleanup()
+	}
+	return snapdiff.CompareContext(ctx, dirs[0], dirs[1])
+}

@@ -2,6 +2,7 @@ package snapshot
 
 import (
 	"context"
+	"fmt"
 	"path/filepath"
 
 	"github.com/ocean-safety/ingest/artifacts"
@@ -52,4 +53,15 @@ func Inspect(ctx context.Context, dir string) (*Inspection, error) {
 	// name fewer documents, never more; verify agrees.
 	in.OK = in.ReadBack.Chunks == in.Manifest.Counts.Chunks && in.ReadBack.Documents <= in.Manifest.Counts.Documents
 	return in, nil
+}
+
+// Mismatch is the error of an inspection whose file does not agree with
+// its manifest (nil when it does).
+func (in *Inspection) Mismatch() error {
+	if in.OK {
+		return nil
+	}
+	m, rb := in.Manifest, in.ReadBack
+	return fmt.Errorf("inspect %s: the file holds %d chunks of %d documents, the manifest says %d of %d",
+		in.Dir, rb.Chunks, rb.Documents, m.Counts.Chunks, m.Counts.Documents)
 }

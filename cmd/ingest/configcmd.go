@@ -53,13 +53,7 @@ func configCommand() *cli.Command {
 				return err
 			}
 			if cmd.Bool("json") {
-				var leaves []config.Setting
-				for _, s := range settings {
-					if s.Source != "" {
-						leaves = append(leaves, s)
-					}
-				}
-				return console.WriteJSON(cmd.Root().Writer, leaves)
+				return console.WriteSettingsJSON(cmd.Root().Writer, settings)
 			}
 			console.PrintSettings(cmd.Root().Writer, path, f.Run.Corpus, settings)
 			if err := f.Validate(); err != nil {

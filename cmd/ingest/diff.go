@@ -5,7 +5,6 @@ import (
 	"errors"
 
 	"github.com/ocean-safety/ingest/place"
-	"github.com/ocean-safety/ingest/snapdiff"
 	"github.com/urfave/cli/v3"
 )
 
@@ -36,19 +35,7 @@ func diffCommand() *cli.Command {
 			if format != "md" && format != "json" {
 				return usage("diff --format %q: want md or json", format)
 			}
-			var err error
-			dirs := make([]string, 2)
-			for i, arg := range cmd.Args().Slice() {
-				var cleanup func()
-				if dirs[i], cleanup, err = place.Trusted(ctx, arg); err != nil {
-					break
-				}
-				defer cleanup()
-			}
-			var rep *snapdiff.Report
-			if err == nil {
-				rep, err = snapdiff.CompareContext(ctx, dirs[0], dirs[1])
-			}
+			rep, err := place.Compare(ctx, cmd.Args().Get(0), cmd.Args().Get(1))
 			if err != nil && cmd.Bool("exit-code") && ctx.Err() == nil {
 				return diffTrouble{err}
 			}

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"fmt"
 
 	"github.com/urfave/cli/v3"
 
@@ -31,20 +30,10 @@ func inspectCommand() *cli.Command {
 				return err
 			}
 			in.Dir = place.Shown(cmd.Args().First()) // a bucket's URL as given, not the folder it was fetched to
-			if cmd.Bool("json") {
-				err = console.WriteJSON(cmd.Root().Writer, in)
-			} else {
-				console.PrintInspection(cmd.Root().Writer, in)
-			}
-			if err != nil {
+			if err := console.WriteInspection(cmd.Root().Writer, in, cmd.Bool("json")); err != nil {
 				return err
 			}
-			if !in.OK {
-				m, rb := in.Manifest, in.ReadBack
-				return fmt.Errorf("inspect %s: the file holds %d chunks of %d documents, the manifest says %d of %d",
-					in.Dir, rb.Chunks, rb.Documents, m.Counts.Chunks, m.Counts.Documents)
-			}
-			return nil
+			return in.Mismatch()
 		},
 	}
 }

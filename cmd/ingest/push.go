@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"fmt"
 	"os"
 
 	"github.com/urfave/cli/v3"
@@ -53,8 +52,7 @@ func pushCommand() *cli.Command {
 				if cmd.Bool("json") {
 					return console.WriteJSON(w, p)
 				}
-				console.PrintPush(w, "plan: push", p)
-				fmt.Fprintln(w, "nothing sent (--plan)")
+				console.PrintPushPlan(w, p)
 				return nil
 			}
 			rep, err := push.Push(ctx, opt)
@@ -67,9 +65,7 @@ func pushCommand() *cli.Command {
 			if cmd.Bool("json") {
 				return console.WriteJSON(w, rep)
 			}
-			console.PrintPush(w, "push", &rep.Plan)
-			fmt.Fprintf(w, "pushed in %.2fs: %d requests (%d retries), %d polls, %d bytes; trace %s\n",
-				rep.Seconds, rep.Sent.Requests, rep.Sent.Retries, rep.Sent.Polls, rep.Sent.Bytes, rep.TraceID)
+			console.PrintPushReport(w, rep)
 			return nil
 		},
 	}

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"fmt"
 	"strings"
 
 	"github.com/urfave/cli/v3"
@@ -45,24 +44,16 @@ func searchCommand() *cli.Command {
 				return err
 			}
 			defer cleanup()
-			ix, err := search.Load(ctx, dir)
+			a, err := search.Ask(ctx, dir, query, opt)
 			if err != nil {
 				return err
 			}
-			res, err := ix.Search(ctx, query, opt)
-			if err != nil {
-				return fmt.Errorf("search: %w", err)
-			}
-			var beaches []string
-			if opt.Filter.BeachID == "" {
-				beaches = ix.Beaches(query)
-			}
-			out := console.SearchOutput{Query: query, Snapshot: redact.URL(arg), Mode: opt.Mode, K: opt.K, Beaches: beaches, Results: res,
+			out := console.SearchOutput{Query: query, Snapshot: redact.URL(arg), Mode: opt.Mode, K: opt.K, Beaches: a.Beaches, Results: a.Results,
 				Filter: console.SearchFilter{Lang: opt.Filter.Lang, Kind: opt.Filter.Kind, BeachID: opt.Filter.BeachID, SourceLabel: opt.Filter.SourceLabel}}
 			if cmd.Bool("json") {
 				return console.WriteJSON(cmd.Root().Writer, out)
 			}
-			console.PrintResults(cmd.Root().Writer, ix.Len(), out)
+			console.PrintResults(cmd.Root().Writer, a.Chunks, out)
 			return nil
 		},
 	}

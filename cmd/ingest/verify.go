@@ -32,15 +32,8 @@ func verifyCommand() *cli.Command {
 				return err
 			}
 			rep.Dir = place.Shown(cmd.Args().First()) // a bucket's URL as given, not the folder it was fetched to
-			if cmd.Bool("json") {
-				if err := console.WriteJSON(cmd.Root().Writer, struct {
-					*integrity.VerifyReport
-					OK bool `json:"ok"`
-				}{rep, rep.OK()}); err != nil {
-					return err
-				}
-			} else {
-				console.PrintVerify(cmd.Root().Writer, rep)
+			if err := console.WriteVerify(cmd.Root().Writer, rep, cmd.Bool("json")); err != nil {
+				return err
 			}
 			if failed := rep.Failed(); len(failed) > 0 {
 				return fmt.Errorf("verify %s: %s failed", rep.Dir, strings.Join(failed, ", "))

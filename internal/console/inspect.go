@@ -20,3 +20,12 @@ func PrintInspection(w io.Writer, in *snapshot.Inspection) {
 	fmt.Fprintf(w, "  by kind:    %s\n  by lang:    %s\n  by element: %s\n",
 		FormatCounts(rb.Counts.ByKind), FormatCounts(rb.Counts.ByLang), FormatCounts(rb.Counts.ByElement))
 }
+
+// WriteInspection writes in as JSON, or as PrintInspection's text.
+func WriteInspection(w io.Writer, in *snapshot.Inspection, asJSON bool) error {
+	if asJSON {
+		return WriteJSON(w, in)
+	}
+	PrintInspection(w, in)
+	return nil
+}

@@ -7,8 +7,21 @@ import (
 	"github.com/ocean-safety/ingest/push"
 )
 
-// PrintPush prints a push's plan, under verb ("plan: push", "push").
-func PrintPush(w io.Writer, verb string, p *push.Plan) {
+// PrintPushPlan prints what a push would send, and that it sent nothing.
+func PrintPushPlan(w io.Writer, p *push.Plan) {
+	printPush(w, "plan: push", p)
+	fmt.Fprintln(w, "nothing sent (--plan)")
+}
+
+// PrintPushReport prints what a push sent.
+func PrintPushReport(w io.Writer, rep *push.Report) {
+	printPush(w, "push", &rep.Plan)
+	fmt.Fprintf(w, "pushed in %.2fs: %d requests (%d retries), %d polls, %d bytes; trace %s\n",
+		rep.Seconds, rep.Sent.Requests, rep.Sent.Retries, rep.Sent.Polls, rep.Sent.Bytes, rep.TraceID)
+}
+
+// printPush prints a push's plan, under verb.
+func printPush(w io.Writer, verb string, p *push.Plan) {
 	s := p.Snapshot
 	fmt.Fprintf(w, "%s %s (%d documents, %d chunks, %s %d dims)\n  to %s, tenant %s, source %s\n  state: %s\n",
 		verb, s.Name, s.Documents, s.Rows, s.Embedder, s.Dims, p.Destination, p.Tenant, p.SourceLabel, p.State)

@@ -64,3 +64,15 @@ func DescribeSettings(err error, flags map[string]string) string {
 	}
 	return err.Error()
 }
+
+// WriteSettingsJSON writes the settings that are values (not mappings) as
+// a JSON array of {key, value, source, where}.
+func WriteSettingsJSON(w io.Writer, settings []config.Setting) error {
+	var leaves []config.Setting
+	for _, s := range settings {
+		if s.Source != "" {
+			leaves = append(leaves, s)
+		}
+	}
+	return WriteJSON(w, leaves)
+}

@@ -26,3 +26,16 @@ func PrintVerify(w io.Writer, rep *integrity.VerifyReport) {
 		fmt.Fprintf(w, "all %d checks passed\n", len(rep.Checks))
 	}
 }
+
+// WriteVerify writes rep as JSON, with whether it passed ("ok"), or as
+// PrintVerify's text.
+func WriteVerify(w io.Writer, rep *integrity.VerifyReport, asJSON bool) error {
+	if asJSON {
+		return WriteJSON(w, struct {
+			*integrity.VerifyReport
+			OK bool `json:"ok"`
+		}{rep, rep.OK()})
+	}
+	PrintVerify(w, rep)
+	return nil
+}
