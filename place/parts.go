@@ -103,3 +103,25 @@ func (p prefix) removeParts(ctx context.Context, n int) error {
 	}
 	return errors.Join(errs...)
 }
+
+// PartDirs makes each of args a part's local folder (Part); cleanup
+// removes what was downloaded. An argument that is no part is an error
+// naming it, after the others are cleaned up.
+func PartDirs(ctx context.Context, args []string) (dirs []string, cleanup func(), err error) {
+	var cleanups []func()
+	cleanup = func() {
+		for i := len(cleanups) - 1; i >= 0; i-- {
+			cleanups[i]()
+		}
+	}
+	for _, a := range args {
+		dir, c, err := Part(ctx, a)
+		if err != nil {
+			cleanup()
+			return nil, func() {}, fmt.Errorf("part %s: %w", a, err)
+		}
+		cleanups = append(cleanups, c)
+		dirs = append(dirs, dir)
+	}
+	return dirs, cleanup, nil
+}

@@ -74,6 +74,6 @@ func noteUnmatchedIgnores(t console.Teller, codes []string, ds []schema.Diagnost
 	}
 }
 
-// plural is console.Plural, for the plan's lines, which this package still
-// prints (index.go, planrate.go).
+// plural is console.Plural, for the plan's cost lines, which this package
+// still prints (planrate.go's printCost).
 var plural = console.Plural

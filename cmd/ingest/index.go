@@ -125,11 +125,14 @@ func runIndex(ctx context.Context, cmd *cli.Command, rep *console.Reporter) (*st
 		return nil, "", settingsError(err)
 	}
 	if spec.Prev != "" {
-		dir, cleanup, err := previous(ctx, cmd, spec.Prev)
+		dir, cleanup, none, err := place.Previous(ctx, spec.Prev)
 		if err != nil {
 			return nil, "", err
 		}
 		defer cleanup()
+		if none != nil { // a note, or a warning when latest is broken
+			tell(cmd).NothingToReuse(spec.Prev, none, !errors.Is(none, place.ErrNothingPublished))
+		}
 		spec.Prev = dir
 	}
 	target, closeTarget, err := place.Target(ctx, spec)
@@ -219,43 +222,9 @@ func plan(ctx context.Context, cmd *cli.Command, cfg stages.Config, target depot
 	if jsonLogs(cmd) {
 		format = "json"
 	}
-	d := console.NewDiagnostics(cmd.Root().ErrWriter, "", format)
-	for _, x := range p.Diagnostics {
-		d.Add(x)
-	}
-	d.Summary()
-	w := cmd.Root().Writer
-	fmt.Fprintf(w, "plan: %s (%d rejected, %.1f MB), %s\n", plural(p.Documents, "document"), p.Rejected, float64(p.Bytes)/1e6, plural(p.Chunks, "chunk"))
-	fmt.Fprintf(w, "  headers: %s (%s reused); embeddings: %s of up to %d texts (%s reused)\n",
-		plural(p.HeaderCalls, "model call"), plural(p.HeadersReused, "header"), plural(p.EmbeddingCalls, "call"), cfg.Embed.BatchSize, plural(p.VectorsReused, "vector"))
-	printCost(w, "header", p.Tokenizer, p.HeaderCost)
-	printCost(w, "embedding", p.Tokenizer, p.EmbedCost)
-	if p.Previous != "" {
-		fmt.Fprintf(w, "  reusing from %s\n", p.Previous)
-	}
-	fmt.Fprintf(w, "  read in %.2fs\n", p.Seconds)
+	console.PrintDiagnostics(cmd.Root().ErrWriter, format, p.Diagnostics)
+	console.PrintPlan(cmd.Root().Writer, p, cfg.Embed.BatchSize, printCost)
 	return nil
-}
-
-// previous makes --prev a local folder (a bucket's snapshot downloaded,
-// see place.Snapshot). A bucket's latest that nothing was published to
-// yet, or that names no good snapshot, is said and reused from no more
-// than a first run is.
-func previous(ctx context.Context, cmd *cli.Command, prev string) (string, func(), error) {
-	dir, cleanup, err := place.Snapshot(ctx, prev)
-	switch {
-	case errors.Is(err, place.ErrNothingPublished):
-		// The first night of a deployment that names where it will
-		// publish: nothing to reuse yet, as on any first run.
-		tell(cmd).NothingToReuse(prev, err, false)
-		return "", cleanup, nil
-	case errors.Is(err, depot.ErrLatestBroken):
-		// As a previous snapshot that fails its checks: reported, not
-		// reused, and no reason to stop a run that can repair it.
-		tell(cmd).NothingToReuse(prev, err, true)
-		return "", cleanup, nil
-	}
-	return dir, cleanup, err
 }
 
 // shardFlags reads --shard K/N, or --shards N with K from

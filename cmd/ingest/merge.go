@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"fmt"
 
 	"github.com/urfave/cli/v3"
 
@@ -66,15 +65,11 @@ func runMerge(ctx context.Context, cmd *cli.Command) (*stages.Result, string, er
 	if cmd.Bool("remove-parts") && cmd.String("parts") == "" {
 		return nil, "", usage("--remove-parts removes what --parts DIR --shards N names; give the parts that way")
 	}
-	var dirs []string
-	for _, a := range args {
-		dir, cleanup, err := place.Part(ctx, a)
-		if err != nil {
-			return nil, "", usageError{fmt.Errorf("part %s: %w", a, err)}
-		}
-		defer cleanup()
-		dirs = append(dirs, dir)
+	dirs, cleanup, err := place.PartDirs(ctx, args)
+	if err != nil {
+		return nil, "", usageError{err}
 	}
+	defer cleanup()
 	target, closeTarget, err := place.Target(ctx, place.Spec{Out: out, Publish: publish, Keep: cmd.Int("keep"), Work: work()})
 	if err != nil {
 		return nil, "", placeError(err)

@@ -1,0 +1,34 @@
+package console
+
+import (
+	"fmt"
+	"io"
+
+	"github.com/ocean-safety/ingest/schema"
+	"github.com/ocean-safety/ingest/stages"
+)
+
+// PrintDiagnostics prints ds as a run shows them by default (the first
+// ones, then a count per code) in format: text, github or json.
+func PrintDiagnostics(w io.Writer, format string, ds []schema.Diagnostic) {
+	d := NewDiagnostics(w, "", format)
+	for _, x := range ds {
+		d.Add(x)
+	}
+	d.Summary()
+}
+
+// PrintPlan prints what a run would do (--plan): documents, chunks, model
+// and embedding calls of up to batch texts, what is reused; cost prints
+// each model's estimated cost (the command's, beside the rates it reads).
+func PrintPlan(w io.Writer, p *stages.PlanResult, batch int, cost func(w io.Writer, what, tokenizer string, c *stages.Cost)) {
+	fmt.Fprintf(w, "plan: %s (%d rejected, %.1f MB), %s\n", Plural(p.Documents, "document"), p.Rejected, float64(p.Bytes)/1e6, Plural(p.Chunks, "chunk"))
+	fmt.Fprintf(w, "  headers: %s (%s reused); embeddings: %s of up to %d texts (%s reused)\n",
+		Plural(p.HeaderCalls, "model call"), Plural(p.HeadersReused, "header"), Plural(p.EmbeddingCalls, "call"), batch, Plural(p.VectorsReused, "vector"))
+	cost(w, "header", p.Tokenizer, p.HeaderCost)
+	cost(w, "embedding", p.Tokenizer, p.EmbedCost)
+	if p.Previous != "" {
+		fmt.Fprintf(w, "  reusing from %s\n", p.Previous)
+	}
+	fmt.Fprintf(w, "  read in %.2fs\n", p.Seconds)
+}
