@@ -3,13 +3,12 @@ package main
 import (
 	"context"
 	"os"
-	"slices"
-	"strings"
 
 	"github.com/urfave/cli/v3"
 
 	"github.com/ocean-safety/ingest/config"
 	"github.com/ocean-safety/ingest/internal/console"
+	"github.com/ocean-safety/ingest/internal/forgive"
 )
 
 // runSettingFlags are index's flags that set a config key, by flag name.
@@ -76,10 +75,7 @@ func overrides(cmd *cli.Command) map[string]config.Origin {
 		if !cmd.IsSet(name) {
 			continue
 		}
-		typed := slices.ContainsFunc(args, func(a string) bool {
-			n, _, _ := strings.Cut(strings.TrimLeft(a, "-"), "=")
-			return strings.HasPrefix(a, "-") && n == name
-		})
+		typed := forgive.Typed(args, name)
 		o := config.Origin{Source: config.FromFlag, Where: "--" + name}
 		if !typed {
 			for _, f := range cmd.Flags {

@@ -3,7 +3,6 @@ package main
 import (
 	"io"
 	"os"
-	"strings"
 
 	"github.com/ocean-safety/ingest/internal/console"
 	"github.com/ocean-safety/ingest/internal/forgive"
@@ -18,14 +17,7 @@ import (
 // --log-format json (or =json), else INGEST_LOG_FORMAT=json. Decided before
 // the flags are parsed, so even a usage error is a record.
 func logFormatJSON(args []string) bool {
-	for i, a := range args {
-		name, v, ok := strings.Cut(strings.TrimLeft(a, "-"), "=")
-		if !strings.HasPrefix(a, "-") || name != "log-format" {
-			continue
-		}
-		if !ok && i+1 < len(args) {
-			v = args[i+1]
-		}
+	if v, ok := forgive.Value(args, "log-format"); ok {
 		return v == "json"
 	}
 	return os.Getenv("INGEST_LOG_FORMAT") == "json"
@@ -59,18 +51,12 @@ func progressMode(w io.Writer, quiet bool) string {
 // the run, with the nearest code it had: a typo must not pass for a quiet
 // corpus.
 func noteUnmatchedIgnores(t console.Teller, codes []string, ds []schema.Diagnostic) {
-	seen := map[string]bool{}
 	var have []string
 	for _, d := range ds {
-		if !seen[d.Code] {
-			seen[d.Code] = true
-			have = append(have, d.Code)
-		}
+		have = append(have, d.Code)
 	}
-	for _, c := range codes {
-		if !seen[c] {
-			t.UnmatchedIgnore(c, forgive.Nearest(c, have))
-		}
+	for _, u := range forgive.Unmatched(codes, have) {
+		t.UnmatchedIgnore(u.Given, u.Nearest)
 	}
 }
 

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -90,11 +89,10 @@ func evaluate(ctx context.Context, arg string, qs *search.QuestionSet, ks []int,
 // writeEval writes the report: as JSON to --output's file, and on stdout as
 // JSON or as the table.
 func writeEval(stdout io.Writer, asJSON bool, file string, out evalOutput, qs *search.QuestionSet) error {
-	b, err := json.MarshalIndent(out, "", "  ")
+	b, err := console.EvalJSON(out)
 	if err != nil {
-		return fmt.Errorf("encode eval report: %w", err)
+		return err
 	}
-	b = append(b, '\n')
 	if file != "" {
 		if err := os.WriteFile(file, b, 0o644); err != nil {
 			return fmt.Errorf("write eval report: %w", err)

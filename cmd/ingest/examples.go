@@ -1,8 +1,7 @@
 package main
 
 import (
-	"strings"
-
+	"github.com/ocean-safety/ingest/internal/console"
 	"github.com/urfave/cli/v3"
 )
 
@@ -60,12 +59,5 @@ func withExamples(c *cli.Command) {
 	if len(ex) == 0 || c.CustomHelpTemplate != "" {
 		return
 	}
-	var b strings.Builder
-	b.WriteString(cli.CommandHelpTemplate)
-	b.WriteString("\nEXAMPLES:\n")
-	for _, e := range ex {
-		// Braces would open a template action: quoted as template strings.
-		b.WriteString("   " + strings.NewReplacer("{{", `{{"{{"}}`, "}}", `{{"}}"}}`).Replace(e) + "\n")
-	}
-	c.CustomHelpTemplate = b.String()
+	c.CustomHelpTemplate = console.HelpTemplate(cli.CommandHelpTemplate, ex)
 }

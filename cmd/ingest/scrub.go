@@ -3,7 +3,6 @@ package main
 import (
 	"io"
 	"os"
-	"strings"
 
 	"github.com/ocean-safety/ingest/internal/redact"
 )
@@ -16,13 +15,6 @@ import (
 // message that quotes an address the library did not build (an HTTP
 // client's error, a server's answer, an encoded endpoint option).
 func newScrubber(w io.Writer, args []string) io.Writer {
-	var values []string
-	for _, a := range args {
-		values = append(values, a)
-		if _, v, ok := strings.Cut(a, "="); ok { // --ollama-host=URL
-			values = append(values, v)
-		}
-	}
-	values = append(values, redact.Environment(os.Environ(), "OPENAI_API_KEY", pushTokenEnv)...) // and push's bearer token
+	values := append(redact.CommandLine(args), redact.Environment(os.Environ(), "OPENAI_API_KEY", pushTokenEnv)...) // and push's bearer token
 	return redact.NewScrubber(w, redact.Secrets(values...))
 }

@@ -1,6 +1,7 @@
 package console
 
 import (
+	"encoding/json"
 	"fmt"
 	"io"
 	"strconv"
@@ -99,4 +100,14 @@ func evalNumber(n int, v float64, base *search.Cell, of func(*search.Cell) float
 		s += fmt.Sprintf(" (%+.3f)", v-of(base))
 	}
 	return s
+}
+
+// EvalJSON is out as the --json document (and --output's file): indented,
+// with a newline.
+func EvalJSON(out EvalOutput) ([]byte, error) {
+	b, err := json.MarshalIndent(out, "", "  ")
+	if err != nil {
+		return nil, fmt.Errorf("encode eval report: %w", err)
+	}
+	return append(b, '\n'), nil
 }

@@ -150,3 +150,28 @@ func NotFound(app *cli.Command, name string) error {
 	}
 	return errors.New(msg)
 }
+
+// A Miss is a name given that matched none of those there were, with the
+// nearest of them ("" for none close enough).
+type Miss struct{ Given, Nearest string }
+
+// Unmatched is each of given that is none of have (a list that may repeat
+// names), with the nearest name have holds: an --ignore code that matched
+// no diagnostic of the run is most likely a typo of one that did.
+func Unmatched(given, have []string) []Miss {
+	seen := map[string]bool{}
+	var names []string
+	for _, h := range have {
+		if !seen[h] {
+			seen[h] = true
+			names = append(names, h)
+		}
+	}
+	var out []Miss
+	for _, g := range given {
+		if !seen[g] {
+			out = append(out, Miss{g, Nearest(g, names)})
+		}
+	}
+	return out
+}

@@ -55,3 +55,12 @@ func TestCompletionArgs(t *testing.T) {
 		t.Errorf("the caller's args were changed: got %q", args)
 	}
 }
+
+func TestUnmatched(t *testing.T) {
+	have := []string{"table-in-prose", "oversize", "table-in-prose"}
+	got := Unmatched([]string{"oversize", "tabel-in-prose", "nothing-like-it"}, have)
+	want := []Miss{{"tabel-in-prose", "table-in-prose"}, {"nothing-like-it", ""}}
+	if !slices.Equal(got, want) {
+		t.Errorf("got %v, want %v", got, want)
+	}
+}
