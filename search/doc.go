@@ -9,6 +9,7 @@
 // It also owns retrieval evaluation: the golden-questions file (read and
 // validated strictly), recall@k and MRR per mode and language, and the
 // no-answer scores. DefaultMode and DefaultTopK are the defaults of the
-// retrieval.mode and retrieval.top_k settings. It never prints; cmd/ingest
-// formats what it returns.
+// retrieval.mode and retrieval.top_k settings. Ask and EvaluateDir do the
+// same over a snapshot folder. It never prints; internal/console formats
+// what it returns.
 package search

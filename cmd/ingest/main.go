@@ -99,7 +99,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	// own, escaped, to printable.Raw).
 	stdout, stderr = printable.NewWriter(newScrubber(stdout, args)), printable.NewWriter(newScrubber(stderr, args))
 	jsonOut := logFormatJSON(args)
-	if jsonOut { // every line of stderr a JSON object (console.go)
+	if jsonOut { // every line of stderr a JSON object (console.JSONLines)
 		jl := console.NewJSONLines(stderr)
 		defer jl.Close()
 		stderr = jl
