@@ -160,3 +160,14 @@ func (p RetryPolicy) WithDefaults() RetryPolicy {
 	}
 	return p
 }
+
+// Spec is the llm or embedder setting that names a model in a manifest:
+// "ollama:bge-m3@sha256…" was made by ollama:bge-m3 (its digest is the
+// server's to match), the built-in embedder by builtin.
+func Spec(name string) string {
+	if name == "builtin-hash-v1" {
+		return "builtin"
+	}
+	spec, _, _ := strings.Cut(name, "@")
+	return spec
+}

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/ocean-safety/ingest/corpus"
+	"github.com/ocean-safety/ingest/internal/testsnap"
 )
 
 func TestSnapshotURLs(t *testing.T) {
@@ -99,5 +100,21 @@ func TestWork(t *testing.T) {
 	}
 	if d, _ := (Work{Dir: "/w", Cache: "/cache"}).dir("s3://b/p"); d != "/w" {
 		t.Errorf("got %s, want INGEST_WORK_DIR as given", d)
+	}
+}
+
+// TestManifest: a snapshot's manifest read where its argument names it; a
+// folder that holds no snapshot is refused.
+func TestManifest(t *testing.T) {
+	dir := testsnap.WriteHand(t, testsnap.HandChunks("a.md", "prose: Rip currents pull swimmers away."))
+	m, err := Manifest(context.Background(), dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.Embedder.Name == "" || m.Counts.Chunks != 1 {
+		t.Errorf("got embedder %q and %d chunks, want the snapshot's (1 chunk)", m.Embedder.Name, m.Counts.Chunks)
+	}
+	if _, err := Manifest(context.Background(), t.TempDir()); err == nil {
+		t.Error("got a manifest from an empty folder, want an error")
 	}
 }

@@ -171,3 +171,15 @@ var snapshotName = regexp.MustCompile(`^[0-9]{8}T[0-9]{6}Z-[0-9a-f]{12}$`)
 // isSnapshotRef reports whether a URL's last element names a snapshot
 // rather than a publish prefix: "latest" or a snapshot's folder name.
 func isSnapshotRef(s string) bool { return s == depot.LatestLink || snapshotName.MatchString(s) }
+
+// Manifest reads the manifest of the snapshot arg names: a folder, or a
+// bucket's URL/latest or URL/NAME, downloaded to a temporary folder that
+// is removed before it returns.
+func Manifest(ctx context.Context, arg string) (artifacts.Manifest, error) {
+	dir, cleanup, err := Snapshot(ctx, arg)
+	if err != nil {
+		return artifacts.Manifest{}, err
+	}
+	defer cleanup()
+	return artifacts.ReadManifest(dir)
+}

@@ -71,20 +71,15 @@ func embedderFor(ctx context.Context, cmd *cli.Command) (models.Embedder, error)
 	bc := backendConfig(cmd, cfg)
 	bc.LLM = "none"
 	var want *artifacts.Component
-	if dir := cmd.String("snapshot"); dir != "" {
-		dir, cleanup, err := place.Snapshot(ctx, dir) // a bucket's URL/latest is downloaded
-		if err != nil {
-			return nil, err
-		}
-		defer cleanup()
-		m, err := artifacts.ReadManifest(dir)
+	if arg := cmd.String("snapshot"); arg != "" {
+		m, err := place.Manifest(ctx, arg)
 		if err != nil {
 			return nil, err
 		}
 		want = &m.Embedder
 		bc.Dims = m.Embedder.Dims
 		if bc.Embedder == "" {
-			bc.Embedder = embedderFlag(m.Embedder.Name)
+			bc.Embedder = models.Spec(m.Embedder.Name)
 		}
 	}
 	if bc.Embedder == "" {
@@ -99,15 +94,4 @@ func embedderFor(ctx context.Context, cmd *cli.Command) (models.Embedder, error)
 			errEmbedderDiffers, bc.Embedder, emb.Name(), emb.Dims(), want.Name, want.Dims)}
 	}
 	return emb, nil
-}
-
-// embedderFlag is the --embedder value that names a manifest's embedder:
-// "ollama:bge-m3@sha256…" was made by ollama:bge-m3 (the digest is checked
-// after), and the built-in one by builtin.
-func embedderFlag(name string) string {
-	if name == "builtin-hash-v1" {
-		return "builtin"
-	}
-	flag, _, _ := strings.Cut(name, "@")
-	return flag
 }
