@@ -17,6 +17,10 @@ type HeaderWriter interface {
 	// answer the writer cannot use is not an error: it falls back to the
 	// extractive header and says so in Enrichment.Source and Reject.
 	Header(ctx context.Context, doc schema.Document, c schema.Chunk) (Enrichment, error)
+	// Calls reports whether Header asks a model for c: false when the
+	// writer answers c itself, at once and without a call (offline, or a
+	// chunk it never sends). A plan counts its calls by it.
+	Calls(c schema.Chunk) bool
 }
 
 // Enrichment is what a HeaderWriter produced for one chunk.

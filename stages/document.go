@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/ocean-safety/ingest/artifacts"
+	"github.com/ocean-safety/ingest/reuse"
 	"github.com/ocean-safety/ingest/schema"
 	"github.com/ocean-safety/ingest/snapshot"
 )
@@ -118,16 +119,16 @@ func (res *docResult) mergeEnriched(outs []enriched) {
 }
 
 // enrich gives c its header and fields: reused when the previous snapshot
-// or the journal has them under the same key, else written (and journaled),
+// or the journal has them (see reuse.Resolver.Header), else written (and journaled),
 // in a slot (see callSlot; nil: none needed, offline). It touches only c and
 // its own result, so the chunks of a document can be enriched at once.
 func (r *run) enrich(ctx context.Context, doc schema.Document, prev snapshot.Reuse, c *schema.Chunk, slot func(context.Context) (context.Context, func(), error)) enriched {
 	t := time.Now()
 	var out enriched
-	key := snapshot.HeaderKey(r.keys.Header, doc.Title, *c)
-	e, fromJournal, ok := r.reusedHeader(prev, key)
-	if ok {
-		out.reused, out.fromJournal = true, fromJournal
+	h := r.reuse.Header(prev, doc, *c)
+	e := h.Enrichment
+	if h.From != reuse.Miss {
+		out.reused, out.fromJournal = true, h.From == reuse.Journal
 	} else {
 		cctx, done := ctx, func() {}
 		if slot != nil {
@@ -152,7 +153,7 @@ func (r *run) enrich(ctx context.Context, doc schema.Document, prev snapshot.Reu
 		}
 		// Journaled whatever the answer: a fallback costs its calls
 		// like a success, and a resumed run must not pay them again.
-		if err := r.journalPutHeader(key, e); err != nil {
+		if err := r.reuse.PutHeader(h.Key, e); err != nil {
 			out.err = err
 			return out
 		}

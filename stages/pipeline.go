@@ -18,6 +18,7 @@ import (
 	"github.com/ocean-safety/ingest/depot"
 	"github.com/ocean-safety/ingest/markdown"
 	"github.com/ocean-safety/ingest/models"
+	"github.com/ocean-safety/ingest/reuse"
 	"github.com/ocean-safety/ingest/schema"
 	"github.com/ocean-safety/ingest/snapshot"
 )
@@ -134,20 +135,18 @@ func Run(ctx context.Context, cfg Config, target depot.Target, opt Options) (*Re
 // stream's callbacks (see runner.go) and merged after they finish. The
 // journal and the audit log lock themselves; errs is safe from anywhere.
 type run struct {
-	cfg        Config
-	opt        Options
-	target     depot.Target
-	parser     *markdown.Parser
-	chunker    *chunking.Chunker
-	normaliser Normaliser
-	headers    models.HeaderWriter
-	embed      models.Embedder
-	rep        Reporter
-	runID      string
-	keys       artifacts.CacheKeys
-	// journal what costs: a model's headers and vectors, not the offline ones
-	journalHeaders, journalVectors bool
-	offlineHeaders                 bool // headers are written on the documents' workers
+	cfg            Config
+	opt            Options
+	target         depot.Target
+	parser         *markdown.Parser
+	chunker        *chunking.Chunker
+	normaliser     Normaliser
+	headers        models.HeaderWriter
+	embed          models.Embedder
+	rep            Reporter
+	runID          string
+	keys           artifacts.CacheKeys
+	offlineHeaders bool // headers are written on the documents' workers
 	// batchMisses is how many texts to embed a batch waits for: a model
 	// server's embed.batch_size, so calls start as soon as there is one;
 	// offline, a whole batch of rows, so the streams hand over work in
@@ -163,6 +162,7 @@ type run struct {
 	writer  *artifacts.ChunkWriter
 	prev    *snapshot.Previous // nil: nothing to reuse
 	journal *snapshot.Journal
+	reuse   *reuse.Resolver // over prev's offers and the journal, once it is open
 	audit   *snapshot.Audit
 	errs    firstError
 	// setup holds what was found before the streams started (a previous
@@ -223,8 +223,8 @@ func newRun(cfg Config, opt Options) (*run, error) {
 		cfg: cfg, opt: opt, parser: markdown.NewParser(cfg.Corpus, cfg.CorpusOptions()), chunker: chunker,
 		headers: opt.Headers, embed: opt.Embedder, rep: opt.Reporter,
 		runID: newRunID(), keys: snapshot.CacheKeys(opt.Headers.Name(), cfg.Header.MaxChars, opt.Embedder.Name(), opt.Embedder.Dims()),
-		journalHeaders: !models.Offline(opt.Headers), journalVectors: !models.Offline(opt.Embedder), offlineHeaders: models.Offline(opt.Headers),
-		batchMisses: batchMisses(cfg, opt.Embedder), lanes: lanes,
+		offlineHeaders: models.Offline(opt.Headers),
+		batchMisses:    batchMisses(cfg, opt.Embedder), lanes: lanes,
 	}, nil
 }
 
@@ -287,6 +287,7 @@ func (r *run) run(ctx context.Context) (*Result, error) {
 	if r.journal, err = r.openJournal(ctx); err != nil {
 		return nil, err
 	}
+	r.reuse = reuse.New(r.keys, r.headers, r.embed, r.journal, r.cfg.RetryRejected)
 	prevDir := ""
 	if r.prev != nil {
 		prevDir = r.prev.Dir

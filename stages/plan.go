@@ -10,6 +10,7 @@ import (
 	"github.com/ocean-safety/ingest/lexical"
 	"github.com/ocean-safety/ingest/models"
 	"github.com/ocean-safety/ingest/models/extractive"
+	"github.com/ocean-safety/ingest/reuse"
 	"github.com/ocean-safety/ingest/schema"
 	"github.com/ocean-safety/ingest/snapshot"
 )
@@ -132,6 +133,7 @@ func Plan(ctx context.Context, cfg Config, target depot.Target, opt Options) (*P
 	if r.journal != nil {
 		defer r.journal.Close()
 	}
+	r.reuse = reuse.New(r.keys, r.headers, r.embed, r.journal, r.cfg.RetryRejected)
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	r.errs.cancel = cancel
@@ -208,11 +210,11 @@ func (r *run) newPlanCosts(p *PlanResult) *planCosts {
 }
 
 // header counts c's header call; prev is the document's last prompt ("":
-// none yet). False: the writer makes no call for it.
-func (pc *planCosts) header(p *PlanResult, prev *string, doc schema.Document, c schema.Chunk) bool {
+// none yet).
+func (pc *planCosts) header(p *PlanResult, prev *string, doc schema.Document, c schema.Chunk) {
 	cost, ok := pc.headers.Cost(doc, c)
 	if !ok {
-		return false
+		return // the writer makes no call for it (see models.HeaderWriter.Calls)
 	}
 	last := *prev
 	if last == "" {
@@ -224,7 +226,6 @@ func (pc *planCosts) header(p *PlanResult, prev *string, doc schema.Document, c 
 	hc.CachedTokens += models.PlanTokens.Count(cost.Prompt[:commonPrefix(last, cost.Prompt)])
 	hc.AnswerTokens += cost.AnswerTokens
 	*prev, pc.last = cost.Prompt, cost.Prompt
-	return true
 }
 
 // commonPrefix is the bytes a and b share at their start, at a rune
@@ -240,39 +241,36 @@ func commonPrefix(a, b string) int {
 	return n
 }
 
-// planChunk counts what c would cost: its header (reused, offline, or a
-// model call) and its vector (reused, or a text in a batch).
+// planChunk counts what c would cost, as the run resolves it (see
+// reuse.Resolver): its header (reused, answered by the writer at once, or
+// a model call) and its vector (reused, or a text in a batch).
 func (r *run) planChunk(ctx context.Context, p *PlanResult, b *planBatch, costs *planCosts, prevPrompt *string, doc schema.Document, prev snapshot.Reuse, c *schema.Chunk) {
 	known := true
-	key := snapshot.HeaderKey(r.keys.Header, doc.Title, *c)
-	if e, _, ok := r.reusedHeader(prev, key); ok {
-		c.ContextHeader = e.Header
+	switch h := r.reuse.Header(prev, doc, *c); {
+	case h.From != reuse.Miss:
+		c.ContextHeader = h.Enrichment.Header
 		p.HeadersReused++
-	} else if models.Offline(r.headers) || c.Element == schema.ElementTableRow {
-		en, err := r.headers.Header(ctx, doc, *c) // offline: no call (a model writer answers table rows itself)
+	case !h.Call:
+		en, err := r.headers.Header(ctx, doc, *c) // no call: the writer answers it at once
 		if err != nil {
 			r.errs.set(err)
 			return
 		}
 		c.ContextHeader = en.Header
-	} else {
+	default:
 		p.HeaderCalls++
 		known = false // the model's header is part of the text embedded
-		if costs.headers != nil && !costs.header(p, prevPrompt, doc, *c) {
-			p.HeaderCalls-- // the writer makes no call for it
+		if costs.headers != nil {
+			costs.header(p, prevPrompt, doc, *c)
 		}
 		c.ContextHeader = extractive.Header(doc.Title, *c, r.cfg.Header.MaxChars) // as long as a model's, for the embedding's count
 	}
 	b.rows++
 	if known {
-		vkey := snapshot.VectorKey(r.keys.Vector, lexical.EmbedInput(*c))
-		if _, ok := prev.Vectors[vkey]; ok {
+		_, _, from := r.reuse.Vector(prev, lexical.EmbedInput(*c))
+		known = from != reuse.Miss
+		if known {
 			p.VectorsReused++
-			known = true
-		} else if _, ok := r.journalVector(vkey); ok {
-			p.VectorsReused++
-		} else {
-			known = false
 		}
 	}
 	if !known {

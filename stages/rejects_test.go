@@ -29,6 +29,8 @@ type rejectingHeaders struct {
 
 func (h *rejectingHeaders) Name() string { return h.name }
 
+func (h *rejectingHeaders) Calls(schema.Chunk) bool { return true }
+
 func (h *rejectingHeaders) Header(_ context.Context, doc schema.Document, c schema.Chunk) (models.Enrichment, error) {
 	if n := h.asked.Add(1); h.failAfter > 0 && n > h.failAfter {
 		return models.Enrichment{}, errServerDied

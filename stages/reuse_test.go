@@ -31,6 +31,9 @@ func (h *countingHeaders) Name() string { return h.name }
 // Offline: it stands in for a model server.
 func (h *countingHeaders) Offline() bool { return false }
 
+// Calls is true: every chunk is a call, as Header counts it.
+func (h *countingHeaders) Calls(schema.Chunk) bool { return true }
+
 func (h *countingHeaders) Header(ctx context.Context, doc schema.Document, c schema.Chunk) (models.Enrichment, error) {
 	h.calls.Add(1)
 	e, err := h.Extractive.Header(ctx, doc, c)

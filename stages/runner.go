@@ -15,6 +15,7 @@ import (
 	"github.com/ocean-safety/ingest/corpus"
 	"github.com/ocean-safety/ingest/lexical"
 	"github.com/ocean-safety/ingest/models"
+	"github.com/ocean-safety/ingest/reuse"
 	"github.com/ocean-safety/ingest/schema"
 	"github.com/ocean-safety/ingest/snapshot"
 )
@@ -222,18 +223,16 @@ type batch struct {
 // journal has it.
 func (r *run) addToBatch(dt *docTally, b *batch, c schema.Chunk, ru snapshot.Reuse) {
 	input := lexical.EmbedInput(c)
-	key := snapshot.VectorKey(r.keys.Vector, input)
-	if v, ok := ru.Vectors[key]; ok {
-		c.Embedding = v
-		dt.calls.VectorsReused++
-		input = ""
-	} else if v, ok := r.journalVector(key); ok {
-		c.Embedding = v
-		dt.calls.VectorsReused++
-		dt.calls.FromJournal++
-		input = ""
-	} else {
+	key, v, from := r.reuse.Vector(ru, input)
+	if from == reuse.Miss {
 		b.misses++
+	} else {
+		c.Embedding = v
+		dt.calls.VectorsReused++
+		if from == reuse.Journal {
+			dt.calls.FromJournal++
+		}
+		input = ""
 	}
 	b.rows = append(b.rows, c)
 	b.inputs = append(b.inputs, input)
@@ -300,7 +299,7 @@ func (r *run) embedMissing(ctx context.Context, b batch) (int, error) {
 			return calls, fmt.Errorf("embedder %s returned %d dimensions, want %d", r.embed.Name(), len(vecs[j]), r.embed.Dims())
 		}
 		b.rows[i].Embedding = vecs[j]
-		if err := r.journalPutVector(b.keys[i], vecs[j]); err != nil {
+		if err := r.reuse.PutVector(b.keys[i], vecs[j]); err != nil {
 			return calls, err
 		}
 	}

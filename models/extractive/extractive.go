@@ -39,6 +39,9 @@ func (e *Extractive) Header(_ context.Context, doc schema.Document, c schema.Chu
 	return models.Enrichment{Header: Header(doc.Title, c, e.maxChars), Source: schema.HeaderExtractive}, nil
 }
 
+// Calls implements HeaderWriter: the extractive writer calls no model.
+func (*Extractive) Calls(schema.Chunk) bool { return false }
+
 // ExtractiveHeader builds the extractive header of c: title › section path:
 // what the chunk is about. It is exported for the model-backed writers,
 // whose failures fall back to it.

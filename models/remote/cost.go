@@ -3,7 +3,6 @@ package remote
 import (
 	"github.com/ocean-safety/ingest/models"
 	"github.com/ocean-safety/ingest/models/extractive"
-	"github.com/ocean-safety/ingest/models/prompt"
 	"github.com/ocean-safety/ingest/schema"
 )
 
@@ -13,7 +12,7 @@ const answerSkeleton = `{"context_header": ""}`
 // Cost is what c's header call would send, and false when the writer makes
 // no call for it (a table row, a chunk that reads as instructions).
 func (h *ModelHeaders) Cost(doc schema.Document, c schema.Chunk) (models.CallCost, bool) {
-	if c.Element == schema.ElementTableRow || len(prompt.InstructionSpans(c.Text)) > 0 {
+	if !h.Calls(c) {
 		return models.CallCost{}, false
 	}
 	user := h.userMessage(h.preps.Get(doc), doc, c)

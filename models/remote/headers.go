@@ -55,15 +55,21 @@ func (h *ModelHeaders) Stats() schema.ModelStats {
 		Invalid: h.invalid.snapshot(), BadThresholds: h.badThresholds.Load(), Endpoints: h.widthStats(endpointStats(h.server)), Usage: h.usage.snapshot()}
 }
 
+// Calls implements HeaderWriter: every chunk is sent but a table row (its
+// header is its table's context; a model adds cost, not facts) and a chunk
+// with instruction text (the model would read it as instructions).
+func (h *ModelHeaders) Calls(c schema.Chunk) bool {
+	return c.Element != schema.ElementTableRow && len(prompt.InstructionSpans(c.Text)) == 0
+}
+
 // Header implements HeaderWriter.
 func (h *ModelHeaders) Header(ctx context.Context, doc schema.Document, c schema.Chunk) (models.Enrichment, error) {
-	if c.Element == schema.ElementTableRow {
-		// A row's header is its table's context; a model adds cost, not facts.
+	switch {
+	case h.Calls(c):
+	case c.Element == schema.ElementTableRow:
 		return models.Enrichment{Header: extractive.Header(doc.Title, c, h.maxChars), Source: schema.HeaderExtractive}, nil
-	}
-	if len(prompt.InstructionSpans(c.Text)) > 0 {
-		// Not sent: the model would read it as instructions. Not quoted in
-		// the header either.
+	default:
+		// Not quoted in the header either.
 		h.invalid.add([]string{prompt.ReasonInstructionText})
 		return models.Enrichment{Header: extractive.LocationHeader(doc.Title, c, h.maxChars), Source: schema.HeaderExtractiveFallback,
 			RejectReasons: []string{prompt.ReasonInstructionText}}, nil
