@@ -16,6 +16,7 @@ import (
 	"github.com/ocean-safety/ingest/chunking"
 	"github.com/ocean-safety/ingest/corpus"
 	"github.com/ocean-safety/ingest/depot"
+	"github.com/ocean-safety/ingest/dispatch"
 	"github.com/ocean-safety/ingest/markdown"
 	"github.com/ocean-safety/ingest/models"
 	"github.com/ocean-safety/ingest/reuse"
@@ -156,7 +157,7 @@ type run struct {
 	// writer with servers (lanes) has its calls admitted by dispatch.
 	llmSlots, embedSlots slots
 	lanes                models.Lanes
-	dispatch             *dispatcher
+	dispatch             *dispatch.Dispatcher
 
 	stage   *depot.Staging
 	writer  *artifacts.ChunkWriter

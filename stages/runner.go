@@ -13,6 +13,7 @@ import (
 	"github.com/sourcegraph/conc/stream"
 
 	"github.com/ocean-safety/ingest/corpus"
+	"github.com/ocean-safety/ingest/dispatch"
 	"github.com/ocean-safety/ingest/lexical"
 	"github.com/ocean-safety/ingest/models"
 	"github.com/ocean-safety/ingest/reuse"
@@ -24,7 +25,7 @@ import (
 // ordered streams, each bounding its goroutines: documents (parse, chunk,
 // normalise; cfg.Workers), enrichment (headers and fields, one chunk a task,
 // submitted in document order; a model writer's calls are admitted by the
-// dispatcher, dispatch.go: one server a document, each server's calls in
+// dispatcher (package dispatch): one server a document, each server's calls in
 // flight as it serves them) and embedding batches (embed and write;
 // cfg.EmbedConcurrency). Each stream's callbacks feed the next, so parsing
 // keeps the model server's slots full. Order is fixed at submit time — a
@@ -53,7 +54,7 @@ const (
 	// dispatchWindow is enrichWindow for a writer whose calls the
 	// dispatcher admits: a slot works through a document a chunk at a time,
 	// and the chunks of the documents after it wait in the window (see
-	// dispatcher.share); tasks waiting for a slot are goroutines parked in
+	// dispatch.Dispatcher); tasks waiting for a slot are goroutines parked in
 	// acquire, and a chunk is a few kilobytes.
 	dispatchWindow = 8
 )
@@ -88,7 +89,7 @@ func (r *run) stream(ctx context.Context, paths []string) tally {
 	window := r.cfg.LLMConcurrency * enrichWindow
 	if r.lanes != nil {
 		window = r.lanes.MaxWidth() * dispatchWindow
-		r.dispatch = newDispatcher(r.lanes, window)
+		r.dispatch = dispatch.New(r.lanes, window)
 	}
 	enrich := stream.New().WithMaxGoroutines(window)
 	batches := stream.New().WithMaxGoroutines(r.cfg.EmbedConcurrency * batchWindow)
@@ -200,13 +201,13 @@ func (r *run) callSlot(path string) func(context.Context) (context.Context, func
 			return ctx, r.llmSlots.release, nil
 		}
 	}
-	doc := r.dispatch.document(path)
+	doc := r.dispatch.Document(path)
 	return func(ctx context.Context) (context.Context, func(), error) {
-		s, ok := r.dispatch.acquire(ctx, doc)
+		s, ok := r.dispatch.Acquire(ctx, doc)
 		if !ok {
 			return ctx, nil, ctx.Err()
 		}
-		return models.ForDocument(ctx, path, s), func() { r.dispatch.release(doc, s) }, nil
+		return models.ForDocument(ctx, path, s), func() { r.dispatch.Release(doc, s) }, nil
 	}
 }
 

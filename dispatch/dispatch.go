@@ -1,4 +1,4 @@
-package stages
+package dispatch
 
 import (
 	"context"
@@ -9,7 +9,7 @@ import (
 	"github.com/ocean-safety/ingest/models"
 )
 
-// dispatcher admits the enrich stream's model calls, a chunk at a time (a
+// Dispatcher admits the enrich stream's model calls, a chunk at a time (a
 // chunk's call and its repair): one server a document, at most Width(i)
 // chunks in flight on server i. It starts no goroutine: the enrich
 // stream's tasks wait in acquire, and release hands their places on.
@@ -37,18 +37,18 @@ import (
 //
 // A document whose server turns slow, rests or leaves the run is routed
 // again, its answered chunks kept.
-type dispatcher struct {
+type Dispatcher struct {
 	lanes  models.Lanes
 	window int // chunks the enrich stream holds a server (see share)
 
 	mu       sync.Mutex
 	inflight []int
-	going    []map[*docLane]bool // each server's documents with a chunk in flight
+	going    []map[*Doc]bool // each server's documents with a chunk in flight
 	waiting  []*ticket           // in submission order
 }
 
-// docLane is one document's place in the dispatcher.
-type docLane struct {
+// Doc is one document's place in the dispatcher.
+type Doc struct {
 	key      string
 	server   int  // -1 until its first chunk is admitted, or while it is routed again
 	started  bool // a chunk of it was admitted: it moves only when its server is out
@@ -58,7 +58,7 @@ type docLane struct {
 
 // ticket is one chunk waiting for a server.
 type ticket struct {
-	doc   *docLane
+	doc   *Doc
 	ready chan int // the server it was admitted to
 }
 
@@ -73,23 +73,25 @@ const rebalance = 2
 // back from a rest while nothing was in flight to say so.
 const recheck = time.Second
 
-func newDispatcher(l models.Lanes, window int) *dispatcher {
-	d := &dispatcher{lanes: l, window: max(1, window/l.Servers()), inflight: make([]int, l.Servers())}
+// New returns the dispatcher of l's servers; window is the chunks the
+// enrich stream holds in all, running or waiting (see share).
+func New(l models.Lanes, window int) *Dispatcher {
+	d := &Dispatcher{lanes: l, window: max(1, window/l.Servers()), inflight: make([]int, l.Servers())}
 	for range l.Servers() {
-		d.going = append(d.going, map[*docLane]bool{})
+		d.going = append(d.going, map[*Doc]bool{})
 	}
 	return d
 }
 
-// document is the dispatcher's record of a document, made on the enrich
+// Document is the dispatcher's record of a document, made on the enrich
 // stream's callback goroutine when its chunks are submitted.
-func (d *dispatcher) document(key string) *docLane {
-	return &docLane{key: key, server: -1}
+func (d *Dispatcher) Document(key string) *Doc {
+	return &Doc{key: key, server: -1}
 }
 
-// acquire waits until a chunk of doc may go, and returns the server it
+// Acquire waits until a chunk of doc may go, and returns the server it
 // goes to; false when ctx ends first.
-func (d *dispatcher) acquire(ctx context.Context, doc *docLane) (int, bool) {
+func (d *Dispatcher) Acquire(ctx context.Context, doc *Doc) (int, bool) {
 	t := &ticket{doc: doc, ready: make(chan int, 1)}
 	d.mu.Lock()
 	d.waiting = append(d.waiting, t)
@@ -121,14 +123,14 @@ func (d *dispatcher) acquire(ctx context.Context, doc *docLane) (int, bool) {
 	}
 }
 
-// release ends a chunk's calls on server s.
-func (d *dispatcher) release(doc *docLane, s int) {
+// Release ends a chunk's calls on server s.
+func (d *Dispatcher) Release(doc *Doc, s int) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	d.releaseLocked(doc, s)
 }
 
-func (d *dispatcher) releaseLocked(doc *docLane, s int) {
+func (d *Dispatcher) releaseLocked(doc *Doc, s int) {
 	d.inflight[s]--
 	doc.inflight--
 	if doc.inflight == 0 {
@@ -138,7 +140,7 @@ func (d *dispatcher) releaseLocked(doc *docLane, s int) {
 }
 
 // grant admits every waiting chunk a server has room for; d.mu is held.
-func (d *dispatcher) grant() {
+func (d *Dispatcher) grant() {
 	n := len(d.inflight)
 	widths := make([]int, n)
 	for s := range n {
@@ -150,8 +152,8 @@ func (d *dispatcher) grant() {
 			doc.server = -1
 		}
 	}
-	routes := map[*docLane]int{}
-	route := func(doc *docLane) int {
+	routes := map[*Doc]int{}
+	route := func(doc *Doc) int {
 		if doc.server >= 0 {
 			return doc.server
 		}
@@ -195,8 +197,8 @@ func (d *dispatcher) grant() {
 	}
 }
 
-// pick is the waiting chunk server s takes (see dispatcher), -1 for none.
-func (d *dispatcher) pick(s int, widths []int, load []float64, route func(*docLane) int) int {
+// pick is the waiting chunk server s takes (see Dispatcher), -1 for none.
+func (d *Dispatcher) pick(s int, widths []int, load []float64, route func(*Doc) int) int {
 	fresh, moving, behind, helping := -1, -1, -1, -1
 	slots := d.lanes.Documents(s)
 	for i, t := range d.waiting {
@@ -245,13 +247,13 @@ func (d *dispatcher) pick(s int, widths []int, load []float64, route func(*docLa
 // it, which wait in the stream's window for it to finish; a window of B
 // chunks a server holds that for D·slots/(B+D) slots' worth of it. Each
 // slot more costs the document's prefix once, over D/share chunks.
-func (d *dispatcher) share(doc *docLane, slots int) int {
+func (d *Dispatcher) share(doc *Doc, slots int) int {
 	n := doc.waiting + doc.inflight
 	return max(1, (slots*n+d.window+n-1)/(d.window+n))
 }
 
 // admit sends waiting chunk i to server s; d.mu is held.
-func (d *dispatcher) admit(i, s int) {
+func (d *Dispatcher) admit(i, s int) {
 	t := d.waiting[i]
 	d.waiting = slices.Delete(d.waiting, i, i+1)
 	t.doc.server, t.doc.started = s, true
