@@ -44,7 +44,7 @@ type Dispatcher struct {
 	mu       sync.Mutex
 	inflight []int
 	going    []map[*Doc]bool // each server's documents with a chunk in flight
-	waiting  []*ticket           // in submission order
+	waiting  []*ticket       // in submission order
 }
 
 // Doc is one document's place in the dispatcher.

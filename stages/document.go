@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/ocean-safety/ingest/artifacts"
+	"github.com/ocean-safety/ingest/quantities"
 	"github.com/ocean-safety/ingest/reuse"
 	"github.com/ocean-safety/ingest/schema"
 	"github.com/ocean-safety/ingest/snapshot"
@@ -146,7 +147,7 @@ func (r *run) enrich(ctx context.Context, doc schema.Document, prev snapshot.Reu
 		}
 		out.calls = en.Calls
 		e = snapshot.Enrichment{Header: en.Header, Source: en.Source, Fields: en.Fields}
-		e.Thresholds, out.ungrounded = ground(*c, en.Thresholds, nil)
+		e.Thresholds, out.ungrounded = quantities.Ground(*c, en.Thresholds, nil)
 		if e.Fallback() {
 			rej := artifacts.NewReject(c.Key(), en.RejectReasons, en.Reject)
 			e.Reasons, e.Raw, e.RawBytes = rej.Reasons, rej.Raw, rej.RawBytes

@@ -8,6 +8,7 @@ import (
 	"github.com/ocean-safety/ingest/chunking"
 	"github.com/ocean-safety/ingest/corpus"
 	"github.com/ocean-safety/ingest/markdown"
+	"github.com/ocean-safety/ingest/quantities"
 	"github.com/ocean-safety/ingest/schema"
 )
 
@@ -63,7 +64,7 @@ func FuzzDocument(f *testing.F) {
 				if !c.Element.Valid() {
 					t.Fatalf("chunk %d: element %q", c.Order, c.Element)
 				}
-				Normaliser{}.Normalise(&c)
+				quantities.Normaliser{}.Normalise(&c)
 			}
 			srcLines := strings.Count(src, "\n") + strings.Count(src, "\r") + 1 // a rejected document's positions are in its bytes
 			for _, d := range append(p.Diags, diags...) {

@@ -19,6 +19,7 @@ import (
 	"github.com/ocean-safety/ingest/dispatch"
 	"github.com/ocean-safety/ingest/markdown"
 	"github.com/ocean-safety/ingest/models"
+	"github.com/ocean-safety/ingest/quantities"
 	"github.com/ocean-safety/ingest/reuse"
 	"github.com/ocean-safety/ingest/schema"
 	"github.com/ocean-safety/ingest/snapshot"
@@ -141,7 +142,7 @@ type run struct {
 	target         depot.Target
 	parser         *markdown.Parser
 	chunker        *chunking.Chunker
-	normaliser     Normaliser
+	normaliser     quantities.Normaliser
 	headers        models.HeaderWriter
 	embed          models.Embedder
 	rep            Reporter

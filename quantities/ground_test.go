@@ -1,4 +1,4 @@
-package stages
+package quantities
 
 import (
 	"math"
@@ -44,7 +44,7 @@ func TestGround(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			c := schema.Chunk{DocPath: "safety/rules.md", Order: 2, Lang: tt.lang, Element: schema.ElementParagraph, Text: tt.text, LineStart: 7}
 			Normaliser{}.Normalise(&c)
-			got, ungrounded := ground(c, []models.ProposedThreshold{tt.proposed}, nil)
+			got, ungrounded := Ground(c, []models.ProposedThreshold{tt.proposed}, nil)
 			if (len(ungrounded) == 1) != tt.wantUngrounded {
 				t.Fatalf("got ungrounded %+v, want ungrounded %v", ungrounded, tt.wantUngrounded)
 			}

@@ -1,4 +1,4 @@
-package stages
+package quantities
 
 import (
 	"unicode/utf8"

@@ -1,4 +1,4 @@
-package stages
+package quantities
 
 import (
 	"math"
@@ -14,14 +14,14 @@ import (
 // quantity of the text: enough for "5 ft" stated as 1.52 m, not for 1.5 → 2.
 const groundTolerance = 0.02
 
-// ground keeps the model's proposed thresholds that the units parser finds
+// Ground keeps the model's proposed thresholds that the units parser finds
 // in the chunk (same SI value within tolerance) and returns the rest as
 // ungrounded: a model may read a bound into a chunk, it may not invent one.
 // A between is checked as the rules read one: its value (the lower end, as
 // the prompt asks) must open a range of the text ("1–2 m", "entre 18 e 22
 // °C"), whose upper end it takes. A proposal the rule extractor already
 // made is not repeated.
-func ground(c schema.Chunk, proposed []models.ProposedThreshold, ungrounded []artifacts.UngroundedThreshold) ([]schema.Threshold, []artifacts.UngroundedThreshold) {
+func Ground(c schema.Chunk, proposed []models.ProposedThreshold, ungrounded []artifacts.UngroundedThreshold) ([]schema.Threshold, []artifacts.UngroundedThreshold) {
 	var out []schema.Threshold
 	var ranges []units.Quantity // parsed on the first between
 	parsed := false
