@@ -12,7 +12,7 @@ import (
 
 // finish closes the snapshot in the staging folder: the Parquet file, the
 // thresholds, the audit log, the report, a part's documents list and, last,
-// the manifest (see seal).
+// the manifest (see Seal).
 func (r *run) finish(t tally, skipped []schema.Skipped, start time.Time) (*Result, error) {
 	calls := t.calls
 	calls.EmbedCalls = t.rows.embedCalls
@@ -35,7 +35,7 @@ func (r *run) finish(t tally, skipped []schema.Skipped, start time.Time) (*Resul
 		RunID:             r.runID,
 		CreatedAt:         time.Now().UTC().Format(time.RFC3339),
 		CorpusFingerprint: hex.EncodeToString(t.fingerprint.Sum(nil)),
-		InputFingerprint:  inputFingerprint(t.input, skipped),
+		InputFingerprint:  InputFingerprint(t.input, skipped),
 		BuildID:           snapshot.BuildID(),
 		ConfigHash:        r.cfg.Hash(),
 		HeaderWriter:      r.headers.Name(),
@@ -49,17 +49,17 @@ func (r *run) finish(t tally, skipped []schema.Skipped, start time.Time) (*Resul
 		Calls:             calls,
 		Shard:             r.part,
 	}
-	c := closing{
-		chunks: func() (int, error) {
+	c := Closing{
+		Chunks: func() (int, error) {
 			if err := r.writer.Close(); err != nil {
 				return 0, err
 			}
 			return r.writer.Rows(), nil
 		},
-		thresholds: &t.thresholds, audit: r.audit, report: rep, manifest: m,
+		Thresholds: &t.thresholds, Audit: r.audit, Report: rep, Manifest: m,
 	}
 	if r.part != nil {
-		c.documents = func() (int, error) {
+		c.Documents = func() (int, error) {
 			if err := r.partDocs.Close(); err != nil {
 				return 0, err
 			}
@@ -67,7 +67,7 @@ func (r *run) finish(t tally, skipped []schema.Skipped, start time.Time) (*Resul
 			return m.Counts.Documents + m.Counts.Rejected + m.Counts.Drafts, nil
 		}
 	}
-	return seal(r.stage, c)
+	return Seal(r.stage, c)
 }
 
 // sizeTally is an empty tally of chunk sizes in the run's budget unit.

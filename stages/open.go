@@ -69,14 +69,14 @@ func previousManifest(target depot.Target) *artifacts.Manifest {
 	return &m
 }
 
-// claim checks a run may write target (not the corpus's place, nor a place
+// Claim checks a run may write target (not the corpus's place, nor a place
 // it does not own, nor one holding the other kind of snapshot: a part where
 // a whole one is, or the reverse), takes its lock, which resolves it (a
 // bucket's previous snapshot fetched): what a run and a merge do before any
 // work. The kind is checked before the lock, so a refused run writes
 // nothing, not even the lock's holder file, and again under it, against a
 // bucket's latest and whatever another run published in between.
-func claim(ctx context.Context, target depot.Target, corpusDir string, part bool, wait time.Duration) (*depot.Lock, error) {
+func Claim(ctx context.Context, target depot.Target, corpusDir string, part bool, wait time.Duration) (*depot.Lock, error) {
 	if err := target.Check(corpusDir); err != nil {
 		return nil, err
 	}

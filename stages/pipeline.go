@@ -103,7 +103,7 @@ func Run(ctx context.Context, cfg Config, target depot.Target, opt Options) (*Re
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
-	lock, err := claim(ctx, target, cfg.Corpus, !cfg.Shard.Whole(), opt.LockWait)
+	lock, err := Claim(ctx, target, cfg.Corpus, !cfg.Shard.Whole(), opt.LockWait)
 	if err != nil {
 		return nil, err
 	}
@@ -224,7 +224,7 @@ func newRun(cfg Config, opt Options) (*run, error) {
 	return &run{
 		cfg: cfg, opt: opt, parser: markdown.NewParser(cfg.Corpus, cfg.CorpusOptions()), chunker: chunker,
 		headers: opt.Headers, embed: opt.Embedder, rep: opt.Reporter,
-		runID: newRunID(), keys: snapshot.CacheKeys(opt.Headers.Name(), cfg.Header.MaxChars, opt.Embedder.Name(), opt.Embedder.Dims()),
+		runID: NewRunID(), keys: snapshot.CacheKeys(opt.Headers.Name(), cfg.Header.MaxChars, opt.Embedder.Name(), opt.Embedder.Dims()),
 		offlineHeaders: models.Offline(opt.Headers),
 		batchMisses:    batchMisses(cfg, opt.Embedder), lanes: lanes,
 	}, nil
@@ -242,7 +242,7 @@ func (r *run) run(ctx context.Context) (*Result, error) {
 		if err != nil {
 			return nil, err
 		}
-		r.part.Content = inputFingerprint(h, listing.Skipped)
+		r.part.Content = InputFingerprint(h, listing.Skipped)
 		listing = r.cfg.Shard.Select(listing)
 	}
 	paths, skipped := listing.Docs, listing.Skipped
@@ -403,7 +403,9 @@ func (r *run) plausible(t tally, skipped int) error {
 	return nil
 }
 
-func newRunID() string {
+// NewRunID is a new run id: when it started, and 8 random bytes (a run
+// and a merge have one each).
+func NewRunID() string {
 	var b [8]byte
 	_, _ = rand.Read(b[:])
 	return time.Now().UTC().Format("20060102T150405Z") + "-" + hex.EncodeToString(b[:])

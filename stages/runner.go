@@ -340,7 +340,7 @@ func (r *run) hashInputs(ctx context.Context, paths []string) (hash.Hash, error)
 				if err != nil && first == nil {
 					first = err
 				}
-				inputLine(h, p, sum)
+				InputLine(h, p, sum)
 			}
 		}))
 	}

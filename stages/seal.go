@@ -12,27 +12,27 @@ import (
 	"github.com/ocean-safety/ingest/thresholds"
 )
 
-// closing is what a run and a merge close a snapshot with, in the order
-// the files are written: chunks.parquet (its writer closed by chunks),
+// Closing is what a run and a merge (package parts) close a snapshot
+// with, in the order the files are written: chunks.parquet (its writer closed by Chunks),
 // thresholds.md, audit.jsonl completed with the snapshot's counts,
 // report.json, a part's documents.jsonl, and last the manifest, which
 // records them all.
-type closing struct {
-	chunks     func() (rows int, err error)
-	thresholds *thresholds.Proposal
-	audit      *snapshot.Audit
-	auditMore  map[string]int // more counts for the audit's last event (a merge's parts)
-	report     artifacts.Report
-	documents  func() (rows int, err error) // a part's documents list; nil for a whole snapshot
-	// manifest is the snapshot's manifest with its Counts and Calls: seal
+type Closing struct {
+	Chunks     func() (rows int, err error)
+	Thresholds *thresholds.Proposal
+	Audit      *snapshot.Audit
+	AuditMore  map[string]int // more counts for the audit's last event (a merge's parts)
+	Report     artifacts.Report
+	Documents  func() (rows int, err error) // a part's documents list; nil for a whole snapshot
+	// Manifest is the snapshot's manifest with its Counts and Calls: Seal
 	// adds the files, the counts by severity and the status's consequences.
-	manifest artifacts.Manifest
+	Manifest artifacts.Manifest
 }
 
-// seal writes the closing files into the staging folder and returns the
+// Seal writes the closing files into the staging folder and returns the
 // result: a snapshot with a rejected document is partial.
-func seal(stage *depot.Staging, c closing) (*Result, error) {
-	m, rep := c.manifest, c.report
+func Seal(stage *depot.Staging, c Closing) (*Result, error) {
+	m, rep := c.Manifest, c.Report
 	status := StatusOK
 	if m.Counts.Rejected > 0 {
 		status = StatusPartial
@@ -50,22 +50,22 @@ func seal(stage *depot.Staging, c closing) (*Result, error) {
 	}
 	counts := map[string]int{"documents": m.Counts.Documents, "rejected": m.Counts.Rejected, "chunks": m.Counts.Chunks,
 		"chunks_superseded": m.Calls.Superseded, "header_calls": m.Calls.HeaderCalls, "embed_calls": m.Calls.EmbedCalls}
-	for k, n := range c.auditMore {
+	for k, n := range c.AuditMore {
 		counts[k] = n
 	}
 	files := []depot.Closing{
-		{Name: artifacts.ChunksFile, Write: func(string) (int, error) { return c.chunks() }},
-		{Name: artifacts.ThresholdsFile, Write: func(path string) (int, error) { return writeThresholds(path, c.thresholds) }},
+		{Name: artifacts.ChunksFile, Write: func(string) (int, error) { return c.Chunks() }},
+		{Name: artifacts.ThresholdsFile, Write: func(path string) (int, error) { return writeThresholds(path, c.Thresholds) }},
 		{Name: artifacts.AuditFile, Write: func(string) (int, error) {
-			if err := c.audit.Complete(counts); err != nil {
+			if err := c.Audit.Complete(counts); err != nil {
 				return 0, fmt.Errorf("write %s: %w", artifacts.AuditFile, err)
 			}
 			return 0, nil
 		}},
 		{Name: artifacts.ReportFile, Write: func(path string) (int, error) { return 0, artifacts.WriteJSON(path, rep) }},
 	}
-	if c.documents != nil {
-		files = append(files, depot.Closing{Name: artifacts.DocumentsFile, Write: func(string) (int, error) { return c.documents() }})
+	if c.Documents != nil {
+		files = append(files, depot.Closing{Name: artifacts.DocumentsFile, Write: func(string) (int, error) { return c.Documents() }})
 	}
 	m.Files = map[string]artifacts.FileInfo{}
 	if err := stage.Seal(&m, files...); err != nil {

@@ -104,7 +104,7 @@ func (r *run) collect(t *docTally, res docResult, total int) []schema.Chunk {
 	}
 	t.done++
 	r.rep.Progress(StageEnriched, t.done, total)
-	inputLine(t.input, res.path, res.raw)
+	InputLine(t.input, res.path, res.raw)
 	r.superseded(res)
 	pd := artifacts.PartDoc{Path: res.path, Input: res.raw, Diagnostics: len(res.diags)}
 	if res.rejected {

@@ -23,11 +23,11 @@ import (
 // instead of rebuilding them: the nightly run of a quiet corpus costs a read
 // of the corpus, not a rewrite of the snapshot.
 
-// inputLine feeds one file into an input fingerprint.
-func inputLine(h hash.Hash, path, raw string) { fmt.Fprintf(h, "%s\x00%s\n", path, raw) }
+// InputLine feeds one file into an input fingerprint.
+func InputLine(h hash.Hash, path, raw string) { fmt.Fprintf(h, "%s\x00%s\n", path, raw) }
 
-// inputFingerprint closes an input fingerprint with the skipped files.
-func inputFingerprint(h hash.Hash, skipped []schema.Skipped) string {
+// InputFingerprint closes an input fingerprint with the skipped files.
+func InputFingerprint(h hash.Hash, skipped []schema.Skipped) string {
 	for _, s := range skipped {
 		fmt.Fprintf(h, "skipped\x00%s\x00%s\n", s.Path, s.Reason)
 	}
@@ -52,7 +52,7 @@ func (r *run) unchangedInput(ctx context.Context, paths []string, skipped []sche
 	if err != nil {
 		return "", false, err
 	}
-	input := inputFingerprint(h, skipped)
+	input := InputFingerprint(h, skipped)
 	return input, input == m.InputFingerprint, nil
 }
 

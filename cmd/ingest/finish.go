@@ -9,6 +9,7 @@ import (
 
 	"github.com/ocean-safety/ingest/depot"
 	"github.com/ocean-safety/ingest/internal/console"
+	"github.com/ocean-safety/ingest/parts"
 	"github.com/ocean-safety/ingest/place"
 	"github.com/ocean-safety/ingest/stages"
 )
@@ -27,7 +28,7 @@ func finish(ctx context.Context, cmd *cli.Command, name string, res *stages.Resu
 		err = nil
 	case errors.Is(err, stages.ErrShrink):
 		err = fmt.Errorf("%s: %w; to accept it, run again with --allow-shrink", name, err)
-	case errors.Is(err, stages.ErrParts): // a merge's
+	case errors.Is(err, parts.ErrMismatch): // a merge's
 		err = usageError{fmt.Errorf("%s: %w", name, err)}
 	case err != nil && !errors.Is(err, stages.ErrStrict) && !errors.As(err, new(usageError)):
 		err = fmt.Errorf("%s: %w", name, targetError(settingsError(err)))

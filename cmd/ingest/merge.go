@@ -6,6 +6,7 @@ import (
 	"github.com/urfave/cli/v3"
 
 	"github.com/ocean-safety/ingest/depot"
+	"github.com/ocean-safety/ingest/parts"
 	"github.com/ocean-safety/ingest/place"
 	"github.com/ocean-safety/ingest/stages"
 )
@@ -75,9 +76,9 @@ func runMerge(ctx context.Context, cmd *cli.Command) (*stages.Result, string, er
 		return nil, "", placeError(err)
 	}
 	defer closeTarget()
-	mc := stages.MergeConfig{Publish: f.Run.Publish, AllowShrink: cmd.Bool("allow-shrink"), Run: cmd.String("run-id")}
+	mc := parts.Config{Publish: f.Run.Publish, AllowShrink: cmd.Bool("allow-shrink"), Run: cmd.String("run-id")}
 	opts := stages.Options{LockWait: cmd.Duration("wait"), Logger: newLogger(cmd, nil)}
-	res, err := stages.Merge(ctx, dirs, mc, target, opts)
+	res, err := parts.Merge(ctx, dirs, mc, target, opts)
 	return res, publish, err
 }
 

@@ -1,4 +1,4 @@
-package stages
+package parts
 
 import (
 	"bytes"
@@ -18,6 +18,7 @@ import (
 	"github.com/ocean-safety/ingest/models"
 	"github.com/ocean-safety/ingest/models/backends"
 	"github.com/ocean-safety/ingest/models/modelfake"
+	"github.com/ocean-safety/ingest/stages"
 )
 
 // shardCorpus is the shipped corpus with a rejected document, a draft, a
@@ -36,14 +37,14 @@ func shardCorpus(t *testing.T) string {
 
 // runShards runs every shard of cfg's corpus into parts under dir and
 // returns the parts' folders.
-func runShards(t *testing.T, cfg Config, n int, dir string, opt func() Options, prev string) []string {
+func runShards(t *testing.T, cfg stages.Config, n int, dir string, opt func() stages.Options, prev string) []string {
 	t.Helper()
 	var parts []string
 	for k := range n {
 		c := cfg
 		c.Shard = corpus.Shard{Index: k, Count: n}
 		out := filepath.Join(dir, c.Shard.Name())
-		res, err := Run(context.Background(), c, depot.OutTarget(out, prev), opt())
+		res, err := stages.Run(context.Background(), c, depot.OutTarget(out, prev), opt())
 		if err != nil {
 			t.Fatalf("shard %d/%d: %v", k, n, err)
 		}
@@ -74,19 +75,19 @@ func TestMergeEqualsWholeRun(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			cfg := testConfig(dir, "", 2).Config
 			cfg.RequireSource = true
-			opt := func() Options { return Options{ToolVersion: "test"} }
+			opt := func() stages.Options { return stages.Options{ToolVersion: "test"} }
 			if tt.models {
 				cfg.Embed.Dims = 16
-				opt = func() Options {
+				opt = func() stages.Options {
 					h, e, err := backends.Open(context.Background(), backendConfig(cfg, models.BackendConfig{LLM: "ollama:qwen2.5:7b", Embedder: "ollama:bge-m3", OllamaHost: srv.URL}))
 					if err != nil {
 						t.Fatal(err)
 					}
-					return Options{ToolVersion: "test", Headers: h, Embedder: e}
+					return stages.Options{ToolVersion: "test", Headers: h, Embedder: e}
 				}
 			}
 			whole := filepath.Join(t.TempDir(), "whole")
-			want, err := Run(context.Background(), cfg, depot.OutTarget(whole, ""), opt())
+			want, err := stages.Run(context.Background(), cfg, depot.OutTarget(whole, ""), opt())
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -96,7 +97,7 @@ func TestMergeEqualsWholeRun(t *testing.T) {
 			for _, n := range tt.shards {
 				parts := runShards(t, cfg, n, t.TempDir(), opt, "")
 				merged := filepath.Join(t.TempDir(), "merged")
-				got, err := Merge(context.Background(), parts, MergeConfig{}, depot.OutTarget(merged, ""), Options{})
+				got, err := Merge(context.Background(), parts, Config{}, depot.OutTarget(merged, ""), stages.Options{})
 				if err != nil {
 					t.Fatalf("%d shards: merge: %v", n, err)
 				}
@@ -170,10 +171,10 @@ func modelRejects(r artifacts.Report) any {
 func TestMergeRefuses(t *testing.T) {
 	dir := shardCorpus(t)
 	cfg := testConfig(dir, "", 2).Config
-	opt := func() Options { return Options{ToolVersion: "test"} }
+	opt := func() stages.Options { return stages.Options{ToolVersion: "test"} }
 	parts := runShards(t, cfg, 3, t.TempDir(), opt, "")
 	whole := filepath.Join(t.TempDir(), "whole")
-	if _, err := Run(context.Background(), cfg, depot.OutTarget(whole, ""), opt()); err != nil {
+	if _, err := stages.Run(context.Background(), cfg, depot.OutTarget(whole, ""), opt()); err != nil {
 		t.Fatal(err)
 	}
 	other := cfg
@@ -205,12 +206,12 @@ func TestMergeRefuses(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			out := filepath.Join(t.TempDir(), "merged")
-			_, err := Merge(context.Background(), tt.parts, MergeConfig{}, depot.OutTarget(out, ""), Options{})
+			_, err := Merge(context.Background(), tt.parts, Config{}, depot.OutTarget(out, ""), stages.Options{})
 			if err == nil || !strings.Contains(err.Error(), tt.want) {
 				t.Fatalf("got %v, want an error saying %q", err, tt.want)
 			}
-			if tt.name != "a whole snapshot" && tt.name != "none" && !errors.Is(err, ErrParts) {
-				t.Errorf("got %v, want ErrParts", err)
+			if tt.name != "a whole snapshot" && tt.name != "none" && !errors.Is(err, ErrMismatch) {
+				t.Errorf("got %v, want ErrMismatch", err)
 			}
 			if _, err := os.Stat(out); !errors.Is(err, os.ErrNotExist) {
 				t.Errorf("got %s written, want nothing", out)
@@ -218,23 +219,23 @@ func TestMergeRefuses(t *testing.T) {
 		})
 	}
 
-	if _, err := Merge(context.Background(), tonightParts, MergeConfig{Run: "night-3"}, depot.OutTarget(filepath.Join(t.TempDir(), "m"), ""), Options{}); err == nil || !strings.Contains(err.Error(), `belong to run "night-2", not "night-3"`) {
+	if _, err := Merge(context.Background(), tonightParts, Config{Run: "night-3"}, depot.OutTarget(filepath.Join(t.TempDir(), "m"), ""), stages.Options{}); err == nil || !strings.Contains(err.Error(), `belong to run "night-2", not "night-3"`) {
 		t.Errorf("merge --run-id night-3 of night-2's parts: got %v", err)
 	}
-	if _, err := Merge(context.Background(), tonightParts, MergeConfig{Run: "night-2"}, depot.OutTarget(filepath.Join(t.TempDir(), "m"), ""), Options{}); err != nil {
+	if _, err := Merge(context.Background(), tonightParts, Config{Run: "night-2"}, depot.OutTarget(filepath.Join(t.TempDir(), "m"), ""), stages.Options{}); err != nil {
 		t.Errorf("merge --run-id night-2 of night-2's parts: %v", err)
 	}
 
 	// A part where a whole snapshot is published, and the reverse.
 	c := cfg
 	c.Shard = corpus.Shard{Index: 0, Count: 3}
-	if _, err := Run(context.Background(), c, depot.OutTarget(whole, ""), opt()); err == nil || !strings.Contains(err.Error(), "holds a whole snapshot") {
+	if _, err := stages.Run(context.Background(), c, depot.OutTarget(whole, ""), opt()); err == nil || !strings.Contains(err.Error(), "holds a whole snapshot") {
 		t.Errorf("a part over a whole snapshot: got %v", err)
 	}
-	if _, err := Run(context.Background(), cfg, depot.OutTarget(parts[0], ""), opt()); err == nil || !strings.Contains(err.Error(), "holds a part") {
+	if _, err := stages.Run(context.Background(), cfg, depot.OutTarget(parts[0], ""), opt()); err == nil || !strings.Contains(err.Error(), "holds a part") {
 		t.Errorf("a whole run over a part: got %v", err)
 	}
-	if _, err := Merge(context.Background(), parts, MergeConfig{}, depot.OutTarget(parts[0], ""), Options{}); err == nil || !strings.Contains(err.Error(), "holds a part") {
+	if _, err := Merge(context.Background(), parts, Config{}, depot.OutTarget(parts[0], ""), stages.Options{}); err == nil || !strings.Contains(err.Error(), "holds a part") {
 		t.Errorf("a merge over a part: got %v", err)
 	}
 }
@@ -249,7 +250,7 @@ func TestMergeRefusesOtherContent(t *testing.T) {
 	dir := shardCorpus(t)
 	cfg := testConfig(dir, "", 2).Config
 	cfg.ShardRun = "night-1"
-	opt := func() Options { return Options{ToolVersion: "test"} }
+	opt := func() stages.Options { return stages.Options{ToolVersion: "test"} }
 	parts := runShards(t, cfg, 3, t.TempDir(), opt, "")
 	b, err := os.ReadFile(filepath.Join(dir, "rip-currents.md"))
 	if err != nil {
@@ -292,16 +293,16 @@ func TestMergeRefusesOtherContent(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			out := filepath.Join(t.TempDir(), "merged")
-			_, err := Merge(context.Background(), tt.parts, MergeConfig{Run: "night-1"}, depot.OutTarget(out, ""), Options{})
-			if !errors.Is(err, ErrParts) || !strings.Contains(err.Error(), tt.want) {
-				t.Fatalf("got %v, want ErrParts saying %q", err, tt.want)
+			_, err := Merge(context.Background(), tt.parts, Config{Run: "night-1"}, depot.OutTarget(out, ""), stages.Options{})
+			if !errors.Is(err, ErrMismatch) || !strings.Contains(err.Error(), tt.want) {
+				t.Fatalf("got %v, want ErrMismatch saying %q", err, tt.want)
 			}
 			if _, err := os.Stat(out); !errors.Is(err, os.ErrNotExist) {
 				t.Errorf("got %s written, want nothing", out)
 			}
 		})
 	}
-	if _, err := Merge(context.Background(), editedParts, MergeConfig{Run: "night-1"}, depot.OutTarget(filepath.Join(t.TempDir(), "m"), ""), Options{}); err != nil {
+	if _, err := Merge(context.Background(), editedParts, Config{Run: "night-1"}, depot.OutTarget(filepath.Join(t.TempDir(), "m"), ""), stages.Options{}); err != nil {
 		t.Errorf("the parts of one corpus: %v", err)
 	}
 }
@@ -336,17 +337,17 @@ func TestShardReuse(t *testing.T) {
 	defer srv.Close()
 	cfg := testConfig(dir, "", 2).Config
 	cfg.Embed.Dims = 16
-	opt := func() Options {
+	opt := func() stages.Options {
 		h, e, err := backends.Open(context.Background(), backendConfig(cfg, models.BackendConfig{LLM: "ollama:qwen2.5:7b", Embedder: "ollama:bge-m3", OllamaHost: srv.URL}))
 		if err != nil {
 			t.Fatal(err)
 		}
-		return Options{ToolVersion: "test", Headers: h, Embedder: e}
+		return stages.Options{ToolVersion: "test", Headers: h, Embedder: e}
 	}
 	const n = 3
 	published := filepath.Join(t.TempDir(), "knowledge")
 	parts := runShards(t, cfg, n, t.TempDir(), opt, "")
-	first, err := Merge(context.Background(), parts, MergeConfig{}, depot.PublishTarget(published, 3, ""), Options{})
+	first, err := Merge(context.Background(), parts, Config{}, depot.PublishTarget(published, 3, ""), stages.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -358,7 +359,7 @@ func TestShardReuse(t *testing.T) {
 	if got := srv.Calls(modelfake.OllamaChat) + srv.Calls(modelfake.OllamaEmbed) - calls; got != 0 {
 		t.Errorf("unchanged corpus: got %d model calls, want 0", got)
 	}
-	second, err := Merge(context.Background(), parts, MergeConfig{}, depot.PublishTarget(published, 3, ""), Options{})
+	second, err := Merge(context.Background(), parts, Config{}, depot.PublishTarget(published, 3, ""), stages.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -386,7 +387,7 @@ func TestShardReuse(t *testing.T) {
 	for k := range n {
 		c := cfg
 		c.Shard = corpus.Shard{Index: k, Count: n}
-		res, err := Run(context.Background(), c, depot.OutTarget(filepath.Join(t.TempDir(), "part"), prev), opt())
+		res, err := stages.Run(context.Background(), c, depot.OutTarget(filepath.Join(t.TempDir(), "part"), prev), opt())
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -1,4 +1,4 @@
-package stages
+package parts
 
 import (
 	"context"
@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/ocean-safety/ingest/depot"
+	"github.com/ocean-safety/ingest/stages"
 )
 
 // TestMergeShrink: a merge is held to publish.max_shrink as given, 0 (no
@@ -16,10 +17,10 @@ import (
 func TestMergeShrink(t *testing.T) {
 	dir := copyCorpus(t, "../corpus/ocean", nil)
 	cfg := testConfig(dir, "", 1).Config
-	offline := func() Options { return Options{} }
+	offline := func() stages.Options { return stages.Options{} }
 	published := filepath.Join(t.TempDir(), "knowledge")
-	if _, err := Merge(context.Background(), runShards(t, cfg, 2, t.TempDir(), offline, ""), MergeConfig{Publish: cfg.Publish},
-		depot.PublishTarget(published, 3, ""), Options{}); err != nil {
+	if _, err := Merge(context.Background(), runShards(t, cfg, 2, t.TempDir(), offline, ""), Config{Publish: cfg.Publish},
+		depot.PublishTarget(published, 3, ""), stages.Options{}); err != nil {
 		t.Fatal(err)
 	}
 	if err := os.Remove(filepath.Join(dir, "rip-currents.md")); err != nil {
@@ -31,12 +32,12 @@ func TestMergeShrink(t *testing.T) {
 		maxShrink float64
 		want      error
 	}{
-		{"none may go", 0, ErrShrink},
-		{"the default", DefaultConfig().Publish.MaxShrink, nil},
+		{"none may go", 0, stages.ErrShrink},
+		{"the default", stages.DefaultConfig().Publish.MaxShrink, nil},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			_, err := Merge(context.Background(), parts, MergeConfig{Publish: PublishConfig{MaxShrink: tt.maxShrink}}, depot.PublishTarget(published, 3, ""), Options{})
+			_, err := Merge(context.Background(), parts, Config{Publish: stages.PublishConfig{MaxShrink: tt.maxShrink}}, depot.PublishTarget(published, 3, ""), stages.Options{})
 			if !errors.Is(err, tt.want) {
 				t.Errorf("max_shrink %g, one document of %d gone: got %v, want %v", tt.maxShrink, 29, err, tt.want)
 			}

@@ -1,4 +1,4 @@
-package stages
+package parts
 
 import (
 	"context"
@@ -18,19 +18,20 @@ import (
 	"github.com/ocean-safety/ingest/depot"
 	"github.com/ocean-safety/ingest/schema"
 	"github.com/ocean-safety/ingest/snapshot"
+	"github.com/ocean-safety/ingest/stages"
 	"github.com/ocean-safety/ingest/thresholds"
 )
 
-// ErrParts is a set of part snapshots that do not make one run: a shard
+// ErrMismatch is a set of part snapshots that do not make one run: a shard
 // missing or given twice, parts of different corpora, configs or builds.
-var ErrParts = errors.New("parts do not make one run")
+var ErrMismatch = errors.New("parts do not make one run")
 
-// MergeConfig guards what a merge publishes, as Config.Publish and
+// Config guards what a merge publishes, as Config.Publish and
 // Config.AllowShrink guard a run.
-type MergeConfig struct {
+type Config struct {
 	// Publish is the run config's (DefaultConfig's without a file): its
 	// max_shrink as given, 0 letting no document go.
-	Publish     PublishConfig
+	Publish     stages.PublishConfig
 	AllowShrink bool
 	// Run, when set, is the run every part must belong to (--run-id).
 	Run string
@@ -42,23 +43,23 @@ type MergeConfig struct {
 // as one unsharded run of the corpus would make. Rows are merged in
 // (doc_path, chunk_order) order reading one row group of each part at a
 // time, so memory does not grow with the corpus. Parts that do not make one
-// run fail with ErrParts before anything is written.
-func Merge(ctx context.Context, parts []string, cfg MergeConfig, target depot.Target, opt Options) (*Result, error) {
+// run fail with ErrMismatch before anything is written.
+func Merge(ctx context.Context, parts []string, cfg Config, target depot.Target, opt stages.Options) (*stages.Result, error) {
 	start := time.Now()
 	if opt.Logger == nil {
 		opt.Logger = slog.New(slog.DiscardHandler)
 	}
 	if opt.Reporter == nil {
-		opt.Reporter = Discard
+		opt.Reporter = stages.Discard
 	}
 	ps, err := openParts(parts)
 	if err != nil {
 		return nil, err
 	}
 	if got := ps[0].m.Shard.Run; cfg.Run != "" && got != cfg.Run {
-		return nil, fmt.Errorf("%w: the parts belong to run %q, not %q", ErrParts, got, cfg.Run)
+		return nil, fmt.Errorf("%w: the parts belong to run %q, not %q", ErrMismatch, got, cfg.Run)
 	}
-	lock, err := claim(ctx, target, "", false, opt.LockWait)
+	lock, err := stages.Claim(ctx, target, "", false, opt.LockWait)
 	if err != nil {
 		return nil, err
 	}
@@ -67,7 +68,7 @@ func Merge(ctx context.Context, parts []string, cfg MergeConfig, target depot.Ta
 	if err != nil {
 		return nil, err
 	}
-	m := &merger{parts: ps, cfg: cfg, target: target, stage: stage, opt: opt, runID: newRunID()}
+	m := &merger{parts: ps, cfg: cfg, target: target, stage: stage, opt: opt, runID: stages.NewRunID()}
 	res, err := m.merge(ctx, start)
 	if err != nil {
 		_ = stage.Abort()
@@ -95,7 +96,7 @@ type part struct {
 // config, build and models. The parts come back in shard order.
 func openParts(dirs []string) ([]part, error) {
 	if len(dirs) == 0 {
-		return nil, fmt.Errorf("%w: no part given", ErrParts)
+		return nil, fmt.Errorf("%w: no part given", ErrMismatch)
 	}
 	var ps []part
 	for _, dir := range dirs {
@@ -104,10 +105,10 @@ func openParts(dirs []string) ([]part, error) {
 			return nil, fmt.Errorf("part %s: %w", dir, err)
 		}
 		if m.Shard == nil {
-			return nil, fmt.Errorf("%w: %s is a whole snapshot, not a part (made without --shard)", ErrParts, dir)
+			return nil, fmt.Errorf("%w: %s is a whole snapshot, not a part (made without --shard)", ErrMismatch, dir)
 		}
 		if m.SchemaVersion != artifacts.SchemaVersion {
-			return nil, fmt.Errorf("%w: part %s has schema version %q, this build writes %q", ErrParts, dir, m.SchemaVersion, artifacts.SchemaVersion)
+			return nil, fmt.Errorf("%w: part %s has schema version %q, this build writes %q", ErrMismatch, dir, m.SchemaVersion, artifacts.SchemaVersion)
 		}
 		for _, name := range []string{artifacts.ChunksFile, artifacts.DocumentsFile, artifacts.ReportFile} {
 			want, ok := m.Files[name]
@@ -138,12 +139,12 @@ func openParts(dirs []string) ([]part, error) {
 		sh := p.m.Shard
 		switch {
 		case sh.Count != n:
-			return nil, fmt.Errorf("%w: %s is shard %d of %d, %s of %d", ErrParts, p.dir, sh.Index, sh.Count, ps[0].dir, n)
+			return nil, fmt.Errorf("%w: %s is shard %d of %d, %s of %d", ErrMismatch, p.dir, sh.Index, sh.Count, ps[0].dir, n)
 		case i > 0 && sh.Index == ps[i-1].m.Shard.Index:
-			return nil, fmt.Errorf("%w: shard %d of %d given twice (%s and %s)", ErrParts, sh.Index, n, ps[i-1].dir, p.dir)
+			return nil, fmt.Errorf("%w: shard %d of %d given twice (%s and %s)", ErrMismatch, sh.Index, n, ps[i-1].dir, p.dir)
 		}
 		if diff := sameRun(first, p.m); diff != "" {
-			return nil, fmt.Errorf("%w: %s and %s differ in %s", ErrParts, ps[0].dir, p.dir, diff)
+			return nil, fmt.Errorf("%w: %s and %s differ in %s", ErrMismatch, ps[0].dir, p.dir, diff)
 		}
 	}
 	if len(ps) != n {
@@ -157,7 +158,7 @@ func openParts(dirs []string) ([]part, error) {
 				missing = append(missing, k)
 			}
 		}
-		return nil, fmt.Errorf("%w: %d of %d shards given; missing shard %v", ErrParts, len(ps), n, missing)
+		return nil, fmt.Errorf("%w: %d of %d shards given; missing shard %v", ErrMismatch, len(ps), n, missing)
 	}
 	return ps, nil
 }
@@ -190,10 +191,10 @@ func sameRun(a, b artifacts.Manifest) string {
 // merger is one merge.
 type merger struct {
 	parts  []part
-	cfg    MergeConfig
+	cfg    Config
 	target depot.Target
 	stage  *depot.Staging
-	opt    Options
+	opt    stages.Options
 	runID  string
 }
 
@@ -206,18 +207,18 @@ type docTotals struct {
 	models      artifacts.ModelReport // rejects and ungrounded thresholds, listed and counted
 }
 
-func (m *merger) merge(ctx context.Context, start time.Time) (*Result, error) {
+func (m *merger) merge(ctx context.Context, start time.Time) (*stages.Result, error) {
 	first := m.parts[0]
 	dt, err := m.documents()
 	if err != nil {
 		return nil, err
 	}
-	input := inputFingerprint(dt.input, first.report.Skipped)
+	input := stages.InputFingerprint(dt.input, first.report.Skipped)
 	switch {
 	case first.m.Shard.Content == "":
-		return nil, fmt.Errorf("%w: the parts record no corpus content fingerprint (made by an older ingest): run the shards again", ErrParts)
+		return nil, fmt.Errorf("%w: the parts record no corpus content fingerprint (made by an older ingest): run the shards again", ErrMismatch)
 	case input != first.m.Shard.Content:
-		return nil, fmt.Errorf("%w: the documents the parts read are not the corpus every part fingerprinted (a document changed while its shard ran): run the shards again", ErrParts)
+		return nil, fmt.Errorf("%w: the documents the parts read are not the corpus every part fingerprinted (a document changed while its shard ran): run the shards again", ErrMismatch)
 	}
 	if err := m.plausible(dt.counts.Documents); err != nil {
 		return nil, err
@@ -259,10 +260,10 @@ func (m *merger) merge(ctx context.Context, start time.Time) (*Result, error) {
 	man.Calls = calls
 	man.Shard = nil
 	man.Previous = commonPrevious(m.parts)
-	return seal(m.stage, closing{
-		chunks:     func() (int, error) { return rows.Chunks, nil }, // written and closed by m.chunks
-		thresholds: ts, audit: audit, auditMore: map[string]int{"parts": len(m.parts)},
-		report: rep, manifest: man,
+	return stages.Seal(m.stage, stages.Closing{
+		Chunks:     func() (int, error) { return rows.Chunks, nil }, // written and closed by m.chunks
+		Thresholds: ts, Audit: audit, AuditMore: map[string]int{"parts": len(m.parts)},
+		Report: rep, Manifest: man,
 	})
 }
 
@@ -311,11 +312,11 @@ func (m *merger) documents() (docTotals, error) {
 		h, p := heads[at], m.parts[at]
 		d := h.doc.d
 		if total > 0 && d.Path <= last {
-			return dt, fmt.Errorf("%w: %s is listed twice or out of order (part %s)", ErrParts, d.Path, p.dir)
+			return dt, fmt.Errorf("%w: %s is listed twice or out of order (part %s)", ErrMismatch, d.Path, p.dir)
 		}
 		last = d.Path
 		total++
-		inputLine(dt.input, d.Path, d.Input)
+		stages.InputLine(dt.input, d.Path, d.Input)
 		switch d.Status {
 		case artifacts.DocIngested:
 			dt.counts.Documents++
@@ -352,7 +353,7 @@ func (m *merger) documents() (docTotals, error) {
 		}
 	}
 	if listed := first.m.Shard.Listed; total != listed {
-		return dt, fmt.Errorf("%w: the parts account for %d documents, the corpus listing has %d", ErrParts, total, listed)
+		return dt, fmt.Errorf("%w: the parts account for %d documents, the corpus listing has %d", ErrMismatch, total, listed)
 	}
 	return dt, nil
 }
@@ -454,7 +455,7 @@ func (m *merger) chunks(ctx context.Context, dims int, sizes *schema.SizeTally) 
 		for h.row != nil && h.row.DocPath == doc {
 			if err := w.Write(*h.row); err != nil {
 				w.Abort()
-				return counts, nil, fmt.Errorf("%w: part %s: %w", ErrParts, m.parts[at].dir, err)
+				return counts, nil, fmt.Errorf("%w: part %s: %w", ErrMismatch, m.parts[at].dir, err)
 			}
 			counts.Add(*h.row)
 			sizes.Add(*h.row)
@@ -514,10 +515,10 @@ func commonPrevious(ps []part) *artifacts.PreviousRef {
 }
 
 // plausible refuses an empty merge, and one that would shrink the target's
-// current snapshot more than publish.max_shrink allows (see run.plausible).
+// current snapshot more than publish.max_shrink allows (as a run does).
 func (m *merger) plausible(docs int) error {
 	if docs == 0 {
-		return fmt.Errorf("%w: the parts hold no ingested document; nothing published", ErrNothing)
+		return fmt.Errorf("%w: the parts hold no ingested document; nothing published", stages.ErrNothing)
 	}
 	cur := m.target.Current()
 	if cur == "" || m.cfg.AllowShrink {
@@ -528,7 +529,7 @@ func (m *merger) plausible(docs int) error {
 		return nil
 	}
 	if before := cm.Counts.Documents; float64(docs) < float64(before)*(1-m.cfg.Publish.MaxShrink) {
-		return fmt.Errorf("%w from %d to %d documents, more than publish.max_shrink (%g) allows; nothing published: check the corpus", ErrShrink, before, docs, m.cfg.Publish.MaxShrink)
+		return fmt.Errorf("%w from %d to %d documents, more than publish.max_shrink (%g) allows; nothing published: check the corpus", stages.ErrShrink, before, docs, m.cfg.Publish.MaxShrink)
 	}
 	return nil
 }
