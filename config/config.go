@@ -10,13 +10,13 @@ import (
 
 	"github.com/ocean-safety/ingest/push"
 	"github.com/ocean-safety/ingest/search"
-	"github.com/ocean-safety/ingest/stages"
+	"github.com/ocean-safety/ingest/settings"
 )
 
 // File is what a config file holds: the settings of a run, where it writes
 // and reuses from, and how the collection is queried.
 type File struct {
-	Run       stages.Config   `yaml:",inline"`
+	Run       settings.Config `yaml:",inline"`
 	Out       string          `yaml:"out"`
 	Prev      string          `yaml:"prev"`
 	Retrieval search.Settings `yaml:"retrieval"`
@@ -34,7 +34,7 @@ func (f File) IsSet(key string) bool {
 
 // Default is the configuration with no file.
 func Default() File {
-	return File{Run: stages.DefaultConfig(), Retrieval: search.DefaultSettings(), Push: push.DefaultSettings()}
+	return File{Run: settings.DefaultConfig(), Retrieval: search.DefaultSettings(), Push: push.DefaultSettings()}
 }
 
 // Read reads a YAML config file over Default. Unknown keys are errors that

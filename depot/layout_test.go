@@ -16,6 +16,7 @@ import (
 	"github.com/ocean-safety/ingest/artifacts"
 	"github.com/ocean-safety/ingest/depot"
 	"github.com/ocean-safety/ingest/internal/testsnap"
+	"github.com/ocean-safety/ingest/settings"
 	"github.com/ocean-safety/ingest/stages"
 )
 
@@ -33,7 +34,7 @@ var (
 func publishPipeline(dir string, keep int, corpusDir string) (*depot.Published, string, error) {
 	target := depot.PublishTarget(dir, keep, "")
 	prev := target.Previous()
-	cfg := stages.DefaultConfig()
+	cfg := settings.DefaultConfig()
 	cfg.Corpus, cfg.Workers, cfg.SourceLabel = corpusDir, 1, testSourceLabel
 	res, err := stages.Run(context.Background(), cfg, target, stages.Options{})
 	if res == nil {
@@ -59,7 +60,7 @@ func publishBuild(dir string, keep int, build func(staging string) error) (*depo
 // snapshotInto builds corpusDir's snapshot elsewhere and copies its files to out.
 func snapshotInto(t *testing.T, corpusDir, out string) error {
 	src := filepath.Join(t.TempDir(), "snap")
-	cfg := stages.DefaultConfig()
+	cfg := settings.DefaultConfig()
 	cfg.Corpus, cfg.Workers, cfg.SourceLabel = corpusDir, 1, testSourceLabel
 	if _, err := stages.Run(context.Background(), cfg, depot.OutTarget(src, ""), stages.Options{}); err != nil {
 		return err

@@ -6,19 +6,19 @@ import (
 	"testing"
 
 	"github.com/ocean-safety/ingest/models"
-	"github.com/ocean-safety/ingest/stages"
+	"github.com/ocean-safety/ingest/settings"
 )
 
 // The test helpers of stages' own tests that the merge's use.
 
 // runConfig is a test run: its config and its --out folder.
 type runConfig struct {
-	stages.Config
+	settings.Config
 	Out string
 }
 
 func testConfig(corpusDir, out string, workers int) runConfig {
-	cfg := stages.DefaultConfig()
+	cfg := settings.DefaultConfig()
 	cfg.Corpus, cfg.Workers = corpusDir, workers
 	return runConfig{cfg, out}
 }
@@ -68,7 +68,7 @@ func readFile(t *testing.T, path string) []byte {
 
 // backendConfig fills the fields of a backend config that a run's config
 // decides, as the command line does.
-func backendConfig(cfg stages.Config, bc models.BackendConfig) models.BackendConfig {
+func backendConfig(cfg settings.Config, bc models.BackendConfig) models.BackendConfig {
 	bc.Dims, bc.BatchSize, bc.HeaderMaxChars, bc.MaxDims = cfg.Embed.Dims, cfg.Embed.BatchSize, cfg.Header.MaxChars, cfg.Embed.MaxDims
 	return bc
 }

@@ -17,6 +17,7 @@ import (
 	"github.com/ocean-safety/ingest/artifacts"
 	"github.com/ocean-safety/ingest/depot"
 	"github.com/ocean-safety/ingest/schema"
+	"github.com/ocean-safety/ingest/settings"
 	"github.com/ocean-safety/ingest/snapshot"
 	"github.com/ocean-safety/ingest/stages"
 	"github.com/ocean-safety/ingest/thresholds"
@@ -31,7 +32,7 @@ var ErrMismatch = errors.New("parts do not make one run")
 type Config struct {
 	// Publish is the run config's (DefaultConfig's without a file): its
 	// max_shrink as given, 0 letting no document go.
-	Publish     stages.PublishConfig
+	Publish     settings.PublishConfig
 	AllowShrink bool
 	// Run, when set, is the run every part must belong to (--run-id).
 	Run string

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/ocean-safety/ingest/depot"
+	"github.com/ocean-safety/ingest/settings"
 	"github.com/ocean-safety/ingest/stages"
 )
 
@@ -33,11 +34,11 @@ func TestMergeShrink(t *testing.T) {
 		want      error
 	}{
 		{"none may go", 0, stages.ErrShrink},
-		{"the default", stages.DefaultConfig().Publish.MaxShrink, nil},
+		{"the default", settings.DefaultConfig().Publish.MaxShrink, nil},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			_, err := Merge(context.Background(), parts, Config{Publish: stages.PublishConfig{MaxShrink: tt.maxShrink}}, depot.PublishTarget(published, 3, ""), stages.Options{})
+			_, err := Merge(context.Background(), parts, Config{Publish: settings.PublishConfig{MaxShrink: tt.maxShrink}}, depot.PublishTarget(published, 3, ""), stages.Options{})
 			if !errors.Is(err, tt.want) {
 				t.Errorf("max_shrink %g, one document of %d gone: got %v, want %v", tt.maxShrink, 29, err, tt.want)
 			}

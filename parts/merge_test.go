@@ -18,6 +18,7 @@ import (
 	"github.com/ocean-safety/ingest/models"
 	"github.com/ocean-safety/ingest/models/backends"
 	"github.com/ocean-safety/ingest/models/modelfake"
+	"github.com/ocean-safety/ingest/settings"
 	"github.com/ocean-safety/ingest/stages"
 )
 
@@ -37,7 +38,7 @@ func shardCorpus(t *testing.T) string {
 
 // runShards runs every shard of cfg's corpus into parts under dir and
 // returns the parts' folders.
-func runShards(t *testing.T, cfg stages.Config, n int, dir string, opt func() stages.Options, prev string) []string {
+func runShards(t *testing.T, cfg settings.Config, n int, dir string, opt func() stages.Options, prev string) []string {
 	t.Helper()
 	var parts []string
 	for k := range n {

@@ -11,13 +11,14 @@ import (
 	"github.com/ocean-safety/ingest/depot"
 	"github.com/ocean-safety/ingest/internal/testsnap"
 	"github.com/ocean-safety/ingest/pgsync"
+	"github.com/ocean-safety/ingest/settings"
 	"github.com/ocean-safety/ingest/stages"
 )
 
 // buildSource builds a snapshot of files as the source labelled label.
 func buildSource(t *testing.T, label string, files map[string]string) string {
 	t.Helper()
-	cfg := stages.DefaultConfig()
+	cfg := settings.DefaultConfig()
 	cfg.Corpus, cfg.Workers, cfg.SourceLabel = testsnap.WriteCorpus(t, files, nil), 1, label
 	out := filepath.Join(t.TempDir(), "snap")
 	if _, err := stages.Run(context.Background(), cfg, depot.OutTarget(out, ""), stages.Options{}); err != nil {

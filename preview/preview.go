@@ -11,7 +11,7 @@ import (
 	"github.com/ocean-safety/ingest/corpus"
 	"github.com/ocean-safety/ingest/markdown"
 	"github.com/ocean-safety/ingest/models/extractive"
-	"github.com/ocean-safety/ingest/stages"
+	"github.com/ocean-safety/ingest/settings"
 )
 
 // Line is one line of `ingest chunk` output.
@@ -31,7 +31,7 @@ type Line struct {
 
 // Previewer chunks files as a run with its config would.
 type Previewer struct {
-	cfg   stages.Config
+	cfg   settings.Config
 	ch    *chunking.Chunker
 	stats bool
 	out   io.Writer // the chunks' lines, or the quality figures
@@ -42,7 +42,7 @@ type Previewer struct {
 // New is a previewer of cfg's chunking (a bad chunk setting is a
 // schema.SettingError): with stats, it writes quality figures to out;
 // otherwise a JSON line a chunk to out and the diagnostics to errw.
-func New(cfg stages.Config, stats bool, out, errw io.Writer) (*Previewer, error) {
+func New(cfg settings.Config, stats bool, out, errw io.Writer) (*Previewer, error) {
 	ch, err := chunking.NewChunker(cfg.Chunk, cfg.TenantID)
 	if err != nil {
 		return nil, err

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ocean-safety/ingest/stages"
+	"github.com/ocean-safety/ingest/settings"
 )
 
 func TestChunk(t *testing.T) {
@@ -31,7 +31,7 @@ func TestChunk(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			var out, errw bytes.Buffer
-			pv, err := New(stages.DefaultConfig(), tt.stats, &out, &errw)
+			pv, err := New(settings.DefaultConfig(), tt.stats, &out, &errw)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/ocean-safety/ingest/artifacts"
 	"github.com/ocean-safety/ingest/depot"
+	"github.com/ocean-safety/ingest/settings"
 	"github.com/ocean-safety/ingest/stages"
 )
 
@@ -27,7 +28,7 @@ const (
 // oceanSnapshot indexes the shipped corpus into a temporary folder.
 func oceanSnapshot(t *testing.T) string {
 	t.Helper()
-	cfg := stages.DefaultConfig()
+	cfg := settings.DefaultConfig()
 	cfg.Corpus = oceanCorpus
 	out := filepath.Join(t.TempDir(), "snap")
 	if _, err := stages.Run(context.Background(), cfg, depot.OutTarget(out, ""), stages.Options{}); err != nil {

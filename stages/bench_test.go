@@ -13,6 +13,7 @@ import (
 
 	"github.com/ocean-safety/ingest/corpus"
 	"github.com/ocean-safety/ingest/depot"
+	"github.com/ocean-safety/ingest/settings"
 )
 
 // benchCorpus writes a generated corpus of at least size bytes (prose,
@@ -85,7 +86,7 @@ func BenchmarkParseChunk(b *testing.B) {
 	dir, size := benchCorpus(b, 50<<20)
 	for _, workers := range []int{1, runtime.GOMAXPROCS(0)} {
 		b.Run(fmt.Sprintf("workers=%d", workers), func(b *testing.B) {
-			cfg := DefaultConfig()
+			cfg := settings.DefaultConfig()
 			cfg.Corpus, cfg.Workers = dir, workers
 			b.SetBytes(size)
 			for b.Loop() {

@@ -15,6 +15,7 @@ import (
 	"github.com/ocean-safety/ingest/models/backends"
 	"github.com/ocean-safety/ingest/models/modelfake"
 	"github.com/ocean-safety/ingest/schema"
+	"github.com/ocean-safety/ingest/settings"
 )
 
 // otelPT is the Portuguese OpenTelemetry docs (../shared/corpora), read
@@ -30,7 +31,7 @@ type callsCase struct {
 	latency  time.Duration
 	free     bool // the fake answers open strings with free words (FreeAnswers)
 	bpe      bool // the fake counts tokens with cl100k_base
-	settings func(*Config)
+	settings func(*settings.Config)
 }
 
 // callsFigures are what BenchmarkModelCalls reports of one run.
@@ -208,7 +209,7 @@ func (f *callsFigures) measure(srvs []*modelfake.Server, tc callsCase) {
 // cliConcurrency gives cfg the calls in flight the command line gives a
 // run with servers servers and no setting of its own: header calls learned
 // per server, two embedding batches a server.
-func cliConcurrency(cfg *Config, servers int) {
+func cliConcurrency(cfg *settings.Config, servers int) {
 	cfg.LLMConcurrency, cfg.EmbedConcurrency = 0, 2*servers
 }
 

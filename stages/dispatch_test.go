@@ -11,6 +11,7 @@ import (
 	"github.com/ocean-safety/ingest/models"
 	"github.com/ocean-safety/ingest/models/backends"
 	"github.com/ocean-safety/ingest/models/modelfake"
+	"github.com/ocean-safety/ingest/settings"
 )
 
 // docServers reads the fakes' logs: for each document (its fence code),
@@ -65,7 +66,7 @@ func docServers(srvs []*modelfake.Server) map[string]map[int]bool {
 // runOnServers runs the shipped corpus against n fakes made with opt (each
 // edited by edit, when given) and returns the snapshot's chunks hash and
 // the fakes.
-func runOnServers(t *testing.T, n int, opt modelfake.Options, edit func(i int, s *modelfake.Server), set func(*Config)) (string, []*modelfake.Server) {
+func runOnServers(t *testing.T, n int, opt modelfake.Options, edit func(i int, s *modelfake.Server), set func(*settings.Config)) (string, []*modelfake.Server) {
 	t.Helper()
 	var srvs []*modelfake.Server
 	var hosts []string
@@ -101,11 +102,11 @@ func TestOneServerPerDocument(t *testing.T) {
 	for _, tc := range []struct {
 		name    string
 		servers int
-		set     func(*Config)
+		set     func(*settings.Config)
 	}{
 		{"two servers", 2, nil},
 		{"four servers", 4, nil},
-		{"three servers, one call in flight", 3, func(c *Config) { c.LLMConcurrency = 1 }},
+		{"three servers, one call in flight", 3, func(c *settings.Config) { c.LLMConcurrency = 1 }},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			got, srvs := runOnServers(t, tc.servers, opt, nil, tc.set)

@@ -10,6 +10,7 @@ import (
 	"github.com/ocean-safety/ingest/models"
 	"github.com/ocean-safety/ingest/models/extractive"
 	"github.com/ocean-safety/ingest/schema"
+	"github.com/ocean-safety/ingest/settings"
 )
 
 // How a run meets its target and its models before any work: the target
@@ -29,7 +30,7 @@ type ModelOpener func(ctx context.Context, prev *artifacts.Manifest) (models.Hea
 // built-in embedder). An embedder whose width is
 // not the previous snapshot's is refused: one vector index cannot mix
 // widths.
-func openModels(ctx context.Context, cfg Config, target depot.Target, opt Options) (Options, error) {
+func openModels(ctx context.Context, cfg settings.Config, target depot.Target, opt Options) (Options, error) {
 	prev := previousManifest(target)
 	if opt.OpenModels != nil {
 		h, e, err := opt.OpenModels(ctx, prev)

@@ -22,6 +22,7 @@ import (
 	"github.com/ocean-safety/ingest/quantities"
 	"github.com/ocean-safety/ingest/reuse"
 	"github.com/ocean-safety/ingest/schema"
+	"github.com/ocean-safety/ingest/settings"
 	"github.com/ocean-safety/ingest/snapshot"
 )
 
@@ -99,7 +100,7 @@ var stageOrder = []string{stageParse, stageChunk, stageNormalise, stageHeader, s
 // are written in (doc_path, chunk_order) order whatever the number of
 // workers, because the order is fixed when work is submitted, not when it
 // finishes. Nothing is published unless the whole run succeeds.
-func Run(ctx context.Context, cfg Config, target depot.Target, opt Options) (*Result, error) {
+func Run(ctx context.Context, cfg settings.Config, target depot.Target, opt Options) (*Result, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
@@ -137,7 +138,7 @@ func Run(ctx context.Context, cfg Config, target depot.Target, opt Options) (*Re
 // stream's callbacks (see runner.go) and merged after they finish. The
 // journal and the audit log lock themselves; errs is safe from anywhere.
 type run struct {
-	cfg            Config
+	cfg            settings.Config
 	opt            Options
 	target         depot.Target
 	parser         *markdown.Parser
@@ -179,7 +180,7 @@ type run struct {
 
 // newRun sets a run up from a validated config and opt's models (see
 // openModels).
-func newRun(cfg Config, opt Options) (*run, error) {
+func newRun(cfg settings.Config, opt Options) (*run, error) {
 	if cfg.Workers == 0 {
 		cfg.Workers = runtime.GOMAXPROCS(0)
 	}
@@ -411,7 +412,7 @@ func NewRunID() string {
 	return time.Now().UTC().Format("20060102T150405Z") + "-" + hex.EncodeToString(b[:])
 }
 
-func batchMisses(cfg Config, e models.Embedder) int {
+func batchMisses(cfg settings.Config, e models.Embedder) int {
 	if models.Offline(e) {
 		return maxBatchRows
 	}

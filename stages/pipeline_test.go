@@ -20,18 +20,19 @@ import (
 	"github.com/ocean-safety/ingest/models"
 	"github.com/ocean-safety/ingest/models/extractive"
 	"github.com/ocean-safety/ingest/schema"
+	"github.com/ocean-safety/ingest/settings"
 )
 
 const fixtureCorpus = "../testdata/corpus"
 
 // runConfig is a test run: its config and its --out folder.
 type runConfig struct {
-	Config
+	settings.Config
 	Out string
 }
 
 func testConfig(corpusDir, out string, workers int) runConfig {
-	cfg := DefaultConfig()
+	cfg := settings.DefaultConfig()
 	cfg.Corpus, cfg.Workers = corpusDir, workers
 	return runConfig{cfg, out}
 }
@@ -406,7 +407,7 @@ func readFile(t *testing.T, path string) []byte {
 
 // backendConfig fills the fields of a backend config that a run's config
 // decides, as the command line does.
-func backendConfig(cfg Config, bc models.BackendConfig) models.BackendConfig {
+func backendConfig(cfg settings.Config, bc models.BackendConfig) models.BackendConfig {
 	bc.Dims, bc.BatchSize, bc.HeaderMaxChars, bc.MaxDims = cfg.Embed.Dims, cfg.Embed.BatchSize, cfg.Header.MaxChars, cfg.Embed.MaxDims
 	return bc
 }

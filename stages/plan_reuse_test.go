@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/ocean-safety/ingest/depot"
+	"github.com/ocean-safety/ingest/estimate"
 	"github.com/ocean-safety/ingest/models"
 	"github.com/ocean-safety/ingest/models/backends"
 	"github.com/ocean-safety/ingest/models/modelfake"
@@ -51,9 +52,9 @@ func TestPlanAgreesWithRun(t *testing.T) {
 		name  string
 		edit  func()
 		fault *modelfake.Fault // the run fails on it, and the next step resumes
-		check func(t *testing.T, p *PlanResult, res *Result)
+		check func(t *testing.T, p *estimate.Result, res *Result)
 	}{
-		{name: "first run", check: func(t *testing.T, p *PlanResult, res *Result) {
+		{name: "first run", check: func(t *testing.T, p *estimate.Result, res *Result) {
 			if p.HeaderCalls >= p.Chunks {
 				t.Errorf("got %d header calls of %d chunks, want some answered without a call", p.HeaderCalls, p.Chunks)
 			}
@@ -68,7 +69,7 @@ func TestPlanAgreesWithRun(t *testing.T) {
 			edit("rip-currents.md", "\nA rip current can carry a swimmer 100 m out in a minute.\n")
 			edit("cold-water.md", "\nWater under 15 °C takes the breath away.\n")
 		}, fault: &modelfake.Fault{Kind: modelfake.Die, Path: modelfake.OllamaEmbed}},
-		{name: "resumed", check: func(t *testing.T, _ *PlanResult, res *Result) {
+		{name: "resumed", check: func(t *testing.T, _ *estimate.Result, res *Result) {
 			if res.Manifest.Calls.FromJournal == 0 {
 				t.Errorf("got nothing from the journal, want the interrupted run's answers")
 			}

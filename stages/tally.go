@@ -98,7 +98,7 @@ func (r *run) collect(t *docTally, res docResult, total int) []schema.Chunk {
 		t.stats[s].Items++
 		t.stats[s].Seconds += d.Seconds()
 	}
-	for _, d := range r.cfg.Diagnostics.mark(res.diags) {
+	for _, d := range r.cfg.Diagnostics.Mark(res.diags) {
 		t.diagnose(d)
 		r.rep.Diagnostic(d)
 	}

@@ -71,7 +71,7 @@ func (r *run) republish(start time.Time, input string) (*Result, error) {
 		return nil, fmt.Errorf("previous snapshot %s: %w", prev.Dir, err)
 	}
 	m := prev.Manifest
-	rep := artifacts.Report{RunID: r.runID, Status: old.Status, Diagnostics: append(append([]schema.Diagnostic{}, r.setup...), r.cfg.Diagnostics.mark(old.Diagnostics)...),
+	rep := artifacts.Report{RunID: r.runID, Status: old.Status, Diagnostics: append(append([]schema.Diagnostic{}, r.setup...), r.cfg.Diagnostics.Mark(old.Diagnostics)...),
 		Skipped: old.Skipped, Stages: []artifacts.StageStat{{Name: "unchanged", Items: m.Counts.Documents, Seconds: time.Since(start).Seconds()}},
 		Seconds: time.Since(start).Seconds()}
 	if err := artifacts.WriteJSON(r.stage.Path(artifacts.ReportFile), rep); err != nil {

@@ -12,6 +12,7 @@ import (
 	"github.com/ocean-safety/ingest/artifacts"
 	"github.com/ocean-safety/ingest/models"
 	"github.com/ocean-safety/ingest/models/backends"
+	"github.com/ocean-safety/ingest/settings"
 	"github.com/ocean-safety/ingest/stages"
 )
 
@@ -46,7 +47,7 @@ func backendFlags() []cli.Flag {
 // (OLLAMA_AUTH, the API key's), and the settings of the run's config that
 // shape a backend (dims, batch size, header cap), into a BackendConfig: the
 // environment is read here, never in package models.
-func backendConfig(cmd *cli.Command, cfg stages.Config) models.BackendConfig {
+func backendConfig(cmd *cli.Command, cfg settings.Config) models.BackendConfig {
 	bc := models.BackendConfig{
 		Dims:           cfg.Embed.Dims,
 		MaxDims:        cfg.Embed.MaxDims,
@@ -58,7 +59,7 @@ func backendConfig(cmd *cli.Command, cfg stages.Config) models.BackendConfig {
 		OpenAIBaseURL:  cmd.String("openai-base-url"),
 		Timeout:        cmd.Duration("model-timeout"),
 		OllamaAuth:     os.Getenv("OLLAMA_AUTH") != "",
-		// llm_concurrency, when set, is fixed by the run (stages.Config).
+		// llm_concurrency, when set, is fixed by the run (settings.Config).
 		LLMMaxConcurrency: cfg.LLMMaxConcurrency,
 	}
 	bc.OpenAIKey = os.Getenv(bc.KeyEnv())
@@ -68,7 +69,7 @@ func backendConfig(cmd *cli.Command, cfg stages.Config) models.BackendConfig {
 // modelOpener opens the run's model backends once the run holds its
 // target: the flags' backends, keeping the model digests of the snapshot
 // the run reuses from (prev) where several servers serve a model.
-func modelOpener(cmd *cli.Command, cfg stages.Config, logger *slog.Logger) stages.ModelOpener {
+func modelOpener(cmd *cli.Command, cfg settings.Config, logger *slog.Logger) stages.ModelOpener {
 	return func(ctx context.Context, prev *artifacts.Manifest) (models.HeaderWriter, models.Embedder, error) {
 		bc := backendConfig(cmd, cfg)
 		bc.Logger = logger

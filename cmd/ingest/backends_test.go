@@ -7,7 +7,7 @@ import (
 	"github.com/urfave/cli/v3"
 
 	"github.com/ocean-safety/ingest/models"
-	"github.com/ocean-safety/ingest/stages"
+	"github.com/ocean-safety/ingest/settings"
 )
 
 // TestBackendConfigEnvironment: the variables a model server's client
@@ -32,7 +32,7 @@ func TestBackendConfigEnvironment(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			var got models.BackendConfig
 			cmd := &cli.Command{Name: "index", Flags: backendFlags(), Action: func(_ context.Context, c *cli.Command) error {
-				got = backendConfig(c, stages.DefaultConfig())
+				got = backendConfig(c, settings.DefaultConfig())
 				return nil
 			}}
 			if err := cmd.Run(context.Background(), append([]string{"index"}, tc.args...)); err != nil {
@@ -49,7 +49,7 @@ func TestBackendConfigEnvironment(t *testing.T) {
 	t.Setenv("OPENAI_API_KEY", "")
 	var got models.BackendConfig
 	cmd := &cli.Command{Name: "index", Flags: backendFlags(), Action: func(_ context.Context, c *cli.Command) error {
-		got = backendConfig(c, stages.DefaultConfig())
+		got = backendConfig(c, settings.DefaultConfig())
 		return nil
 	}}
 	if err := cmd.Run(context.Background(), []string{"index"}); err != nil {

@@ -13,7 +13,7 @@ import (
 	"github.com/ocean-safety/ingest/models"
 	"github.com/ocean-safety/ingest/models/backends"
 	"github.com/ocean-safety/ingest/place"
-	"github.com/ocean-safety/ingest/stages"
+	"github.com/ocean-safety/ingest/settings"
 )
 
 // errEmbedderDiffers is an embedder that is not the snapshot's: its vectors
@@ -67,7 +67,7 @@ func embedCommand() *cli.Command {
 // manifest, and checks it is the snapshot's: same name (model and digest)
 // and width.
 func embedderFor(ctx context.Context, cmd *cli.Command) (models.Embedder, error) {
-	cfg := stages.DefaultConfig()
+	cfg := settings.DefaultConfig()
 	bc := backendConfig(cmd, cfg)
 	bc.LLM = "none"
 	var want *artifacts.Component

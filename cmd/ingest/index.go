@@ -16,6 +16,7 @@ import (
 	"github.com/ocean-safety/ingest/depot"
 	"github.com/ocean-safety/ingest/internal/console"
 	"github.com/ocean-safety/ingest/place"
+	"github.com/ocean-safety/ingest/settings"
 	"github.com/ocean-safety/ingest/stages"
 )
 
@@ -153,10 +154,10 @@ func runIndex(ctx context.Context, cmd *cli.Command, rep *console.Reporter) (*st
 
 // runConfig is the run's config: the file's (or the defaults), the flags
 // that are set over it, and the calls in flight left to their defaults
-// scaled to the model servers the flags name (stages.Config.PerServer). A
+// scaled to the model servers the flags name (settings.Config.PerServer). A
 // setting counts as chosen when the file has its key or its flag was
 // given, whatever its value.
-func runConfig(cmd *cli.Command, f config.File) stages.Config {
+func runConfig(cmd *cli.Command, f config.File) settings.Config {
 	cfg := f.Run
 	applyRunFlags(cmd, &cfg)
 	cfg.PerServer(backendConfig(cmd, cfg), func(key string) bool {
@@ -167,7 +168,7 @@ func runConfig(cmd *cli.Command, f config.File) stages.Config {
 
 // applyRunFlags applies the run flags that are set over the config file's
 // values: a flag left out never overrides the file.
-func applyRunFlags(cmd *cli.Command, cfg *stages.Config) {
+func applyRunFlags(cmd *cli.Command, cfg *settings.Config) {
 	if cmd.IsSet("corpus") {
 		cfg.Corpus = cmd.String("corpus")
 	}
@@ -207,7 +208,7 @@ func targetError(err error) error {
 }
 
 // plan prints what a run would do, without doing it.
-func plan(ctx context.Context, cmd *cli.Command, cfg stages.Config, target depot.Target, opts stages.Options) error {
+func plan(ctx context.Context, cmd *cli.Command, cfg settings.Config, target depot.Target, opts stages.Options) error {
 	p, err := stages.Plan(ctx, cfg, target, opts)
 	if err != nil {
 		return fmt.Errorf("plan: %w", err)

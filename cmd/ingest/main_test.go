@@ -9,8 +9,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ocean-safety/ingest/estimate"
 	"github.com/ocean-safety/ingest/models/modelfake"
-	"github.com/ocean-safety/ingest/stages"
 )
 
 const fixtureCorpus = "../../testdata/corpus"
@@ -124,7 +124,7 @@ func TestPlan(t *testing.T) {
 		if code != exitOK {
 			t.Fatalf("%s: plan: exit %d: %s", st.name, code, stderr)
 		}
-		var p stages.PlanResult
+		var p estimate.Result
 		if err := json.Unmarshal([]byte(stdout), &p); err != nil {
 			t.Fatalf("%s: plan --json: %v: %s", st.name, err, stdout)
 		}

@@ -13,8 +13,8 @@ import (
 
 	"github.com/ocean-safety/ingest/artifacts"
 	"github.com/ocean-safety/ingest/depot"
+	"github.com/ocean-safety/ingest/estimate"
 	"github.com/ocean-safety/ingest/models/modelfake"
-	"github.com/ocean-safety/ingest/stages"
 )
 
 // TestIndexWithModelServer runs the main job against the fake Ollama server:
@@ -452,7 +452,7 @@ func TestPlanCost(t *testing.T) {
 	}
 	chats := a.Calls(modelfake.OllamaChat) + b.Calls(modelfake.OllamaChat)
 	code, stdout, _ = runCLI(context.Background(), "", append(common, "--probe", "--json")...)
-	var p stages.PlanResult
+	var p estimate.Result
 	if err := json.Unmarshal([]byte(stdout), &p); err != nil || code != exitOK {
 		t.Fatalf("exit %d, %v: %s", code, err, stdout)
 	}

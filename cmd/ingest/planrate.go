@@ -10,13 +10,13 @@ import (
 
 	"github.com/urfave/cli/v3"
 
+	"github.com/ocean-safety/ingest/estimate"
 	"github.com/ocean-safety/ingest/models"
-	"github.com/ocean-safety/ingest/stages"
 )
 
 // planRates estimates the plan's time: at --plan-rate, or at the rates
 // --probe measures with one call to each server.
-func planRates(ctx context.Context, cmd *cli.Command, p *stages.PlanResult) error {
+func planRates(ctx context.Context, cmd *cli.Command, p *estimate.Result) error {
 	headers, embedder := p.Models()
 	servers := 1
 	if l, ok := headers.(models.Lanes); ok {
@@ -39,8 +39,8 @@ func planRates(ctx context.Context, cmd *cli.Command, p *stages.PlanResult) erro
 		if r[2] == 0 {
 			r[2] = r[0]
 		}
-		p.HeaderCost.Estimate(stages.Rate{Prefill: r[0], Decode: r[1], Servers: servers, From: "given"})
-		p.EmbedCost.Estimate(stages.Rate{Prefill: r[2], Servers: embedServers, From: "given"})
+		p.HeaderCost.Estimate(estimate.Rate{Prefill: r[0], Decode: r[1], Servers: servers, From: "given"})
+		p.EmbedCost.Estimate(estimate.Rate{Prefill: r[2], Servers: embedServers, From: "given"})
 	}
 	if !cmd.Bool("probe") {
 		return nil
@@ -68,8 +68,8 @@ func planRates(ctx context.Context, cmd *cli.Command, p *stages.PlanResult) erro
 }
 
 // meanRate is the servers' mean rate, measured.
-func meanRate(rs []models.Rate, servers int) stages.Rate {
-	out := stages.Rate{Servers: servers, From: "probe"}
+func meanRate(rs []models.Rate, servers int) estimate.Rate {
+	out := estimate.Rate{Servers: servers, From: "probe"}
 	told := 0
 	for _, r := range rs {
 		out.PerCall += r.PerCall / float64(len(rs))
@@ -88,7 +88,7 @@ func meanRate(rs []models.Rate, servers int) stages.Rate {
 }
 
 // printCost prints one model's estimated cost.
-func printCost(w io.Writer, what, tokenizer string, c *stages.Cost) {
+func printCost(w io.Writer, what, tokenizer string, c *estimate.Cost) {
 	if c == nil {
 		return
 	}

@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/ocean-safety/ingest/estimate"
 	"github.com/ocean-safety/ingest/schema"
-	"github.com/ocean-safety/ingest/stages"
 )
 
 // PrintDiagnostics prints ds as a run shows them by default (the first
@@ -21,7 +21,7 @@ func PrintDiagnostics(w io.Writer, format string, ds []schema.Diagnostic) {
 // PrintPlan prints what a run would do (--plan): documents, chunks, model
 // and embedding calls of up to batch texts, what is reused; cost prints
 // each model's estimated cost (the command's, beside the rates it reads).
-func PrintPlan(w io.Writer, p *stages.PlanResult, batch int, cost func(w io.Writer, what, tokenizer string, c *stages.Cost)) {
+func PrintPlan(w io.Writer, p *estimate.Result, batch int, cost func(w io.Writer, what, tokenizer string, c *estimate.Cost)) {
 	fmt.Fprintf(w, "plan: %s (%d rejected, %.1f MB), %s\n", Plural(p.Documents, "document"), p.Rejected, float64(p.Bytes)/1e6, Plural(p.Chunks, "chunk"))
 	fmt.Fprintf(w, "  headers: %s (%s reused); embeddings: %s of up to %d texts (%s reused)\n",
 		Plural(p.HeaderCalls, "model call"), Plural(p.HeadersReused, "header"), Plural(p.EmbeddingCalls, "call"), batch, Plural(p.VectorsReused, "vector"))

@@ -15,6 +15,7 @@ import (
 	"github.com/ocean-safety/ingest/artifacts"
 	"github.com/ocean-safety/ingest/depot"
 	"github.com/ocean-safety/ingest/schema"
+	"github.com/ocean-safety/ingest/settings"
 	"github.com/ocean-safety/ingest/stages"
 )
 
@@ -87,7 +88,7 @@ func WriteCorpus(t testing.TB, base, edits map[string]string) string {
 // Build runs the pipeline over a corpus into a new snapshot folder.
 func Build(t testing.TB, corpusDir string, opt stages.Options) string {
 	t.Helper()
-	cfg := stages.DefaultConfig()
+	cfg := settings.DefaultConfig()
 	cfg.Corpus, cfg.Workers, cfg.SourceLabel = corpusDir, 1, SourceLabel
 	out := filepath.Join(t.TempDir(), "snap")
 	if _, err := stages.Run(context.Background(), cfg, depot.OutTarget(out, ""), opt); err != nil {

@@ -1,4 +1,4 @@
-package stages
+package settings
 
 import (
 	"errors"
@@ -67,8 +67,8 @@ func (c DiagnosticsConfig) Ignores(d schema.Diagnostic) bool {
 	return false
 }
 
-// mark sets each diagnostic's Ignored by c, in place, and returns ds.
-func (c DiagnosticsConfig) mark(ds []schema.Diagnostic) []schema.Diagnostic {
+// Mark sets each diagnostic's Ignored by c, in place, and returns ds.
+func (c DiagnosticsConfig) Mark(ds []schema.Diagnostic) []schema.Diagnostic {
 	for i := range ds {
 		ds[i].Ignored = c.Ignores(ds[i])
 	}
