@@ -4,10 +4,11 @@ import (
 	"io"
 	"os"
 
+	"github.com/urfave/cli/v3"
+
 	"github.com/ocean-safety/ingest/internal/console"
 	"github.com/ocean-safety/ingest/internal/forgive"
 	"github.com/ocean-safety/ingest/schema"
-	"github.com/urfave/cli/v3"
 )
 
 // What a command tells its user on stderr goes through say; how a run's
@@ -59,7 +60,3 @@ func noteUnmatchedIgnores(t console.Teller, codes []string, ds []schema.Diagnost
 		t.UnmatchedIgnore(u.Given, u.Nearest)
 	}
 }
-
-// plural is console.Plural, for the plan's cost lines, which this package
-// still prints (planrate.go's printCost).
-var plural = console.Plural

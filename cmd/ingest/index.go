@@ -224,7 +224,7 @@ func plan(ctx context.Context, cmd *cli.Command, cfg settings.Config, target dep
 		format = "json"
 	}
 	console.PrintDiagnostics(cmd.Root().ErrWriter, format, p.Diagnostics)
-	console.PrintPlan(cmd.Root().Writer, p, cfg.Embed.BatchSize, printCost)
+	console.PrintPlan(cmd.Root().Writer, p, cfg.Embed.BatchSize)
 	return nil
 }
 
