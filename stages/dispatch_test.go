@@ -168,10 +168,13 @@ func btoi(b bool) int {
 
 // TestCallsInFlightSettle: against servers with 1 and with 4 slots the
 // calls in flight settle at the slots, and no more than one call waits a
-// slot at any time.
+// slot at any time. A call takes 100 ms, as a small model's does: at
+// 30 ms a CPU-starved client (a full go test ./... beside two busy loops)
+// held calls the learner counted in flight long enough that the server saw
+// fewer, no wait showed, and the width doubled past the slots.
 func TestCallsInFlightSettle(t *testing.T) {
 	for _, slots := range []int{1, 4} {
-		_, srvs := runOnServers(t, 1, modelfake.Options{Dims: 1024, Latency: 30 * time.Millisecond, Slots: slots}, nil, nil)
+		_, srvs := runOnServers(t, 1, modelfake.Options{Dims: 1024, Latency: 100 * time.Millisecond, Slots: slots}, nil, nil)
 		queued := 0
 		for _, l := range srvs[0].Log(modelfake.OllamaChat) {
 			queued = max(queued, l.Queued)
