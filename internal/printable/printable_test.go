@@ -46,6 +46,7 @@ func TestWriter(t *testing.T) {
 		{"command after spaces", []string{"    \t ::warning::x\n"}, "    \t \\u003a:warning::x\n"},
 		{"command after Unicode spaces", []string{"\u00a0\u3000::notice::x\n"}, "\u00a0\u3000\\u003a:notice::x\n"},
 		{"command after C1 NEL", []string{"\u0085::error::x\n"}, "\\u0085\\u003a:error::x\n"},
+		{"command after a space cut by the write", []string{"\u2005"[:1], "\u2005"[1:] + "::error::x\n"}, "\u2005\\u003a:error::x\n"},
 		{"old form", []string{"##[error]x\n"}, "\\u0023#[error]x\n"},
 		{"mid-line colons kept", []string{"a ::b\n"}, "a ::b\n"},
 		{"line begun in one write, command in the next", []string{"ok\n", "  ", "::error::x\n"}, "ok\n  \\u003a:error::x\n"},

@@ -86,6 +86,12 @@ func (e *Writer) Write(p []byte) (int, error) {
 // command after it; it returns where the rest of the line starts.
 func (e *Writer) lineHead(out *bytes.Buffer, in []byte, i int) int {
 	for i < len(in) {
+		if !utf8.FullRune(in[i:]) {
+			// A character cut by the end of the write: the next write
+			// completes it, and it may be white space before a command.
+			e.pending = append([]byte(nil), in[i:]...)
+			return len(in)
+		}
 		r, n := utf8.DecodeRune(in[i:])
 		if r == '\n' || !(unicode.IsSpace(r) || r == '\ufeff' || r == '\u200b') {
 			break
