@@ -336,13 +336,13 @@ func TestOutOwnership(t *testing.T) {
 	}{
 		{"a snapshot", func(*testing.T, string) {}, true},
 		{"a snapshot from before the tool mark", func(t *testing.T, dir string) {
-			editManifest(t, dir, func(m *artifacts.Manifest) { m.Tool = "" })
+			testsnap.EditManifest(t, dir, func(m *artifacts.Manifest) { m.Tool = "" })
 		}, true},
 		{"a snapshot whose manifest is damaged", func(t *testing.T, dir string) {
 			os.WriteFile(filepath.Join(dir, artifacts.ManifestFile), []byte(`{"schema_ver`), 0o644)
 		}, true},
 		{"another tool's manifest", func(t *testing.T, dir string) {
-			editManifest(t, dir, func(m *artifacts.Manifest) { m.Tool = "exporter" })
+			testsnap.EditManifest(t, dir, func(m *artifacts.Manifest) { m.Tool = "exporter" })
 		}, false},
 		{"a user's manifest.json and chunks.parquet", func(t *testing.T, dir string) {
 			os.WriteFile(filepath.Join(dir, artifacts.ManifestFile), []byte(`{"schema_version": "1", "files": {"chunks.parquet": {"bytes": 4}}}`), 0o644)
@@ -363,18 +363,5 @@ func TestOutOwnership(t *testing.T) {
 				t.Errorf("got owned %v (%v), want %v", got, err, tt.owned)
 			}
 		})
-	}
-}
-
-// editManifest rewrites a snapshot's manifest through fn.
-func editManifest(t *testing.T, dir string, fn func(*artifacts.Manifest)) {
-	t.Helper()
-	m, err := artifacts.ReadManifest(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	fn(&m)
-	if err := artifacts.WriteJSON(filepath.Join(dir, artifacts.ManifestFile), m); err != nil {
-		t.Fatal(err)
 	}
 }

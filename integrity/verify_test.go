@@ -25,19 +25,6 @@ var (
 	writeHandSnapshot = testsnap.WriteHand
 )
 
-// editManifest rewrites a snapshot's manifest through fn.
-func editManifest(t *testing.T, dir string, fn func(*artifacts.Manifest)) {
-	t.Helper()
-	m, err := artifacts.ReadManifest(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	fn(&m)
-	if err := artifacts.WriteJSON(filepath.Join(dir, artifacts.ManifestFile), m); err != nil {
-		t.Fatal(err)
-	}
-}
-
 func TestVerify(t *testing.T) {
 	good := buildSnapshot(t, writeCorpus(t, baseCorpus, nil), stages.Options{})
 	tests := []struct {
@@ -55,10 +42,10 @@ func TestVerify(t *testing.T) {
 			}
 		}, []string{integrity.CheckFiles, integrity.CheckParquet}, "chunks.parquet: "},
 		{"wrong schema version in the manifest", func(t *testing.T, dir string) {
-			editManifest(t, dir, func(m *artifacts.Manifest) { m.SchemaVersion = "99" })
+			testsnap.EditManifest(t, dir, func(m *artifacts.Manifest) { m.SchemaVersion = "99" })
 		}, []string{integrity.CheckSchemaVersion}, `manifest says "99"`},
 		{"tampered row count", func(t *testing.T, dir string) {
-			editManifest(t, dir, func(m *artifacts.Manifest) {
+			testsnap.EditManifest(t, dir, func(m *artifacts.Manifest) {
 				f := m.Files[artifacts.ChunksFile]
 				f.Rows++
 				m.Files[artifacts.ChunksFile] = f
@@ -75,13 +62,13 @@ func TestVerify(t *testing.T) {
 			}
 		}, []string{integrity.CheckFiles}, "thresholds.md: open"},
 		{"tampered counts", func(t *testing.T, dir string) {
-			editManifest(t, dir, func(m *artifacts.Manifest) { m.Counts.ByKind["lore"]++; m.Counts.ByLang["xx"] = 1 })
+			testsnap.EditManifest(t, dir, func(m *artifacts.Manifest) { m.Counts.ByKind["lore"]++; m.Counts.ByLang["xx"] = 1 })
 		}, []string{integrity.CheckCounts}, "kind lore: 1 chunks, the manifest says 2"},
 		{"wrong dims in the manifest", func(t *testing.T, dir string) {
-			editManifest(t, dir, func(m *artifacts.Manifest) { m.Embedder.Dims = 768 })
+			testsnap.EditManifest(t, dir, func(m *artifacts.Manifest) { m.Embedder.Dims = 768 })
 		}, []string{integrity.CheckDims}, "want 768"},
 		{"every problem, not the first", func(t *testing.T, dir string) {
-			editManifest(t, dir, func(m *artifacts.Manifest) { m.SchemaVersion = "99"; m.Counts.Chunks = 1 })
+			testsnap.EditManifest(t, dir, func(m *artifacts.Manifest) { m.SchemaVersion = "99"; m.Counts.Chunks = 1 })
 			if err := os.WriteFile(filepath.Join(dir, artifacts.ReportFile), []byte("{}\n"), 0o644); err != nil {
 				t.Fatal(err)
 			}

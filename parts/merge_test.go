@@ -15,6 +15,7 @@ import (
 	"github.com/ocean-safety/ingest/corpus"
 	"github.com/ocean-safety/ingest/depot"
 	"github.com/ocean-safety/ingest/integrity"
+	"github.com/ocean-safety/ingest/internal/testsnap"
 	"github.com/ocean-safety/ingest/models"
 	"github.com/ocean-safety/ingest/models/backends"
 	"github.com/ocean-safety/ingest/models/modelfake"
@@ -269,7 +270,7 @@ func TestMergeRefusesOtherContent(t *testing.T) {
 	}
 	mixed := append([]string{}, parts...)
 	midRun := filepath.Join(t.TempDir(), "shard-"+strconv.Itoa(k)+"-of-3")
-	copyDir(t, editedParts[k], midRun)
+	testsnap.CopyTo(t, editedParts[k], midRun)
 	mixed[k] = midRun
 	m, err := artifacts.ReadManifest(midRun)
 	if err != nil {
@@ -305,27 +306,6 @@ func TestMergeRefusesOtherContent(t *testing.T) {
 	}
 	if _, err := Merge(context.Background(), editedParts, Config{Run: "night-1"}, depot.OutTarget(filepath.Join(t.TempDir(), "m"), ""), stages.Options{}); err != nil {
 		t.Errorf("the parts of one corpus: %v", err)
-	}
-}
-
-// copyDir copies the files of a folder (a snapshot: no subfolders).
-func copyDir(t *testing.T, src, dst string) {
-	t.Helper()
-	entries, err := os.ReadDir(src)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.MkdirAll(dst, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	for _, e := range entries {
-		b, err := os.ReadFile(filepath.Join(src, e.Name()))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(filepath.Join(dst, e.Name()), b, 0o644); err != nil {
-			t.Fatal(err)
-		}
 	}
 }
 

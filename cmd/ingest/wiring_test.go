@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"go/ast"
 	"go/parser"
 	"go/token"
@@ -37,15 +38,25 @@ func TestEnvironmentReadAtTheEdge(t *testing.T) {
 
 // TestWiringOnly: cmd/ingest holds flags and wiring: it tells no bucket URL
 // from a folder (package place does, once), places no shard's part and
-// downloads no snapshot itself, so it does not import bucket.
+// downloads no snapshot itself, so it does not import bucket; nor does it
+// chunk, read quantities, diff or talk to a model server itself.
 func TestWiringOnly(t *testing.T) {
 	walkGo(t, func(rel string, f *ast.File) {
 		if !strings.HasPrefix(rel, "cmd/ingest/") {
 			return
 		}
+		// The pipeline's insides: a command calls the package that owns
+		// the job (place, stages, preview, estimate, internal/console…).
+		inside := map[string]string{
+			"bucket": "ask package place", "chunking": "ask preview or stages", "markdown": "ask preview or stages",
+			"units": "ask internal/console", "thresholds": "ask internal/console or snapshot", "snapdiff": "ask place",
+			"models/remote": "ask what the writer can do (an interface)", "models/ollama": "open models through models/backends",
+			"models/openai": "open models through models/backends", "models/pool": "open models through models/backends",
+		}
 		for _, imp := range f.Imports {
-			if p, _ := strconv.Unquote(imp.Path.Value); p == "github.com/ocean-safety/ingest/bucket" {
-				t.Errorf("%s imports bucket: ask package place", rel)
+			p, _ := strconv.Unquote(imp.Path.Value)
+			if why, ok := inside[strings.TrimPrefix(p, "github.com/ocean-safety/ingest/")]; ok {
+				t.Errorf("%s imports %s: %s", rel, p, why)
 			}
 		}
 	})
@@ -161,6 +172,32 @@ func TestModelClientsAlone(t *testing.T) {
 				t.Errorf("%s depends on %s", pkg, dep)
 				break
 			}
+		}
+	}
+}
+
+// maxPackageLines is the most non-test Go lines a package holds: past it,
+// a package does more than one job (issue 22 split five that did).
+const maxPackageLines = 2000
+
+// TestPackageSize: no package over maxPackageLines of non-test code.
+func TestPackageSize(t *testing.T) {
+	out, err := exec.Command("go", "list", "-f", `{{.ImportPath}}{{range .GoFiles}} {{$.Dir}}/{{.}}{{end}}`, "../../...").Output()
+	if err != nil {
+		t.Fatalf("go list: %v", err)
+	}
+	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		fields := strings.Fields(line)
+		n := 0
+		for _, f := range fields[1:] {
+			b, err := os.ReadFile(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			n += bytes.Count(b, []byte("\n"))
+		}
+		if n > maxPackageLines {
+			t.Errorf("%s has %d lines of non-test Go, want at most %d: split it by job", fields[0], n, maxPackageLines)
 		}
 	}
 }

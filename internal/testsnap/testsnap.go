@@ -101,8 +101,19 @@ func Build(t testing.TB, corpusDir string, opt stages.Options) string {
 func Copy(t testing.TB, src string) string {
 	t.Helper()
 	dst := t.TempDir()
+	CopyTo(t, src, dst)
+	return dst
+}
+
+// CopyTo copies the files of a snapshot folder (no subfolders) into dst,
+// made if missing.
+func CopyTo(t testing.TB, src, dst string) {
+	t.Helper()
 	entries, err := os.ReadDir(src)
 	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(dst, 0o755); err != nil {
 		t.Fatal(err)
 	}
 	for _, e := range entries {
@@ -114,7 +125,6 @@ func Copy(t testing.TB, src string) string {
 			t.Fatal(err)
 		}
 	}
-	return dst
 }
 
 // HandChunks makes a document's chunks from "Heading/text" specs, with the
@@ -167,4 +177,30 @@ func WriteHand(t testing.TB, chunks []schema.Chunk) string {
 		t.Fatal(err)
 	}
 	return dir
+}
+
+// EditManifest rewrites a snapshot's manifest through fn.
+func EditManifest(t testing.TB, dir string, fn func(*artifacts.Manifest)) {
+	t.Helper()
+	m, err := artifacts.ReadManifest(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fn(&m)
+	if err := artifacts.WriteJSON(filepath.Join(dir, artifacts.ManifestFile), m); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// RipDoc is a small safety document and one of its paragraphs, with a
+// quantity: what a model writer is asked about in tests.
+func RipDoc() (schema.Document, schema.Chunk) {
+	text := "# Rip currents\n\nRip currents pull swimmers away from the beach.\n\n## Escape\n\n" +
+		"If a rip current catches you, swim parallel to the shore. Waves above 1.5 m are dangerous.\n"
+	doc := schema.Document{Path: "safety/rips.md", Title: "Rip currents", Lang: schema.LangEN, Kind: schema.KindSafety, Text: text}
+	c := schema.Chunk{
+		DocPath: doc.Path, DocTitle: doc.Title, Lang: schema.LangEN, Kind: schema.KindSafety, Element: schema.ElementParagraph,
+		SectionPath: []string{"Escape"}, Text: "If a rip current catches you, swim parallel to the shore. Waves above 1.5 m are dangerous.",
+	}
+	return doc, c
 }

@@ -6,11 +6,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ocean-safety/ingest/internal/testsnap"
 	"github.com/ocean-safety/ingest/models"
 	"github.com/ocean-safety/ingest/models/modelfake"
 	"github.com/ocean-safety/ingest/models/remote"
 	"github.com/ocean-safety/ingest/models/server"
-	"github.com/ocean-safety/ingest/schema"
 )
 
 // backendKind is one model API under test; the conformance table runs
@@ -69,18 +69,6 @@ func openFakeBackends(t testing.TB, kind backendKind, opt modelfake.Options, edi
 	return srv, h.(*remote.ModelHeaders), e.(*remote.ModelEmbedder)
 }
 
-// backendDoc is a small document and one of its paragraphs.
-func backendDoc() (schema.Document, schema.Chunk) {
-	text := "# Rip currents\n\nRip currents pull swimmers away from the beach.\n\n## Escape\n\n" +
-		"If a rip current catches you, swim parallel to the shore. Waves above 1.5 m are dangerous.\n"
-	doc := schema.Document{Path: "safety/rips.md", Title: "Rip currents", Lang: schema.LangEN, Kind: schema.KindSafety, Text: text}
-	c := schema.Chunk{
-		DocPath: doc.Path, DocTitle: doc.Title, Lang: schema.LangEN, Kind: schema.KindSafety, Element: schema.ElementParagraph,
-		SectionPath: []string{"Escape"}, Text: "If a rip current catches you, swim parallel to the shore. Waves above 1.5 m are dangerous.",
-	}
-	return doc, c
-}
-
 // backendTexts are n distinct embedding inputs.
 func backendTexts(n int) []string {
 	out := make([]string, n)
@@ -122,7 +110,7 @@ func TestOpenAIBaseURLAsGiven(t *testing.T) {
 	if _, err := e.Embed(context.Background(), []string{"a text"}); err != nil {
 		t.Fatal(err)
 	}
-	doc, c := backendDoc()
+	doc, c := testsnap.RipDoc()
 	if _, err := h.Header(context.Background(), doc, c); err != nil {
 		t.Fatal(err)
 	}

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"github.com/ocean-safety/ingest/internal/testsnap"
 	"github.com/ocean-safety/ingest/lexical"
 	"github.com/ocean-safety/ingest/models"
 	"github.com/ocean-safety/ingest/models/prompt"
@@ -17,7 +18,7 @@ import (
 // cut only when it does not fit alone, and that every prompt fits the
 // window with room for the answer and a repair round.
 func TestHeaderDocumentCap(t *testing.T) {
-	doc, c := capDoc()
+	doc, c := testsnap.RipDoc()
 	doc.Text += strings.Repeat("Sand and sea. ", 1000)
 	long := c
 	long.Text = strings.Repeat("Waves break on the bar at low tide. ", 300) // about 3,300 tokens
@@ -58,18 +59,6 @@ func TestHeaderDocumentCap(t *testing.T) {
 			}
 		})
 	}
-}
-
-// capDoc is a small document and one of its paragraphs (backendDoc's).
-func capDoc() (schema.Document, schema.Chunk) {
-	text := "# Rip currents\n\nRip currents pull swimmers away from the beach.\n\n## Escape\n\n" +
-		"If a rip current catches you, swim parallel to the shore. Waves above 1.5 m are dangerous.\n"
-	doc := schema.Document{Path: "safety/rips.md", Title: "Rip currents", Lang: schema.LangEN, Kind: schema.KindSafety, Text: text}
-	c := schema.Chunk{
-		DocPath: doc.Path, DocTitle: doc.Title, Lang: schema.LangEN, Kind: schema.KindSafety, Element: schema.ElementParagraph,
-		SectionPath: []string{"Escape"}, Text: "If a rip current catches you, swim parallel to the shore. Waves above 1.5 m are dangerous.",
-	}
-	return doc, c
 }
 
 // capChunkLast matches a prompt that ends with the fenced chunk (chunkLast).
