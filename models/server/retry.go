@@ -190,8 +190,11 @@ func WithAttempt(ctx context.Context) (context.Context, *AttemptInfo) {
 }
 
 // observingTransport records each response's status and Retry-After in the
-// request's attemptInfo. The Ollama client turns a 429 into an error without
-// its headers; this is how its Retry-After still reaches the retrier.
+// request's AttemptInfo (the Ollama client turns a 429 into an error without
+// its headers; this is how its Retry-After still reaches the retrier), and
+// bounds its body (boundedBody): the Ollama client reads whole answers of
+// its own, a listing of models or a model's details, and a hostile server
+// sending one without end filled memory (18 GB before a 5 s timeout).
 type observingTransport struct{ base http.RoundTripper }
 
 func (t observingTransport) RoundTrip(req *http.Request) (*http.Response, error) {
@@ -203,6 +206,7 @@ func (t observingTransport) RoundTrip(req *http.Request) (*http.Response, error)
 		info.Status = resp.StatusCode
 		info.RetryAfter = RetryAfter(resp.Header, time.Now())
 	}
+	resp.Body = &boundedBody{ReadCloser: resp.Body}
 	return resp, nil
 }
 

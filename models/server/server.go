@@ -43,21 +43,39 @@ func ErrModelMissing(where, model, fix string) error {
 	return fmt.Errorf("%s has no model %q: %s", where, model, fix)
 }
 
+// MaxAnswerBytes bounds one answer of a model server.
 const MaxAnswerBytes = 64 << 20 // a batch of ten 4096-float vectors in JSON is under 1 MB; more is a broken server
 
-// readAnswer reads a server's answer into buf (reset first), refusing one
-// over maxAnswerBytes: a hostile or broken server cannot fill memory, and
-// a cut answer is an error, never half a JSON document.
+// ErrAnswerTooLarge is an answer over MaxAnswerBytes: a hostile or broken
+// server cannot fill memory, whichever call it answers.
+var ErrAnswerTooLarge = fmt.Errorf("the answer is over %d MB", MaxAnswerBytes>>20)
+
+// ReadAnswer reads a server's answer into buf (reset first). The body of
+// every answer is bounded where it is received (NewHTTPClient's
+// transport): one over MaxAnswerBytes is ErrAnswerTooLarge, and a cut
+// answer is an error, never half a JSON document.
 func ReadAnswer(buf *bytes.Buffer, body io.Reader) error {
 	buf.Reset()
-	n, err := buf.ReadFrom(io.LimitReader(body, MaxAnswerBytes+1))
-	if err != nil {
-		return err
+	_, err := buf.ReadFrom(body)
+	return err
+}
+
+// boundedBody is an answer's body that fails past MaxAnswerBytes.
+type boundedBody struct {
+	io.ReadCloser
+	read int64
+}
+
+func (b *boundedBody) Read(p []byte) (int, error) {
+	if left := MaxAnswerBytes - b.read; int64(len(p)) > left+1 {
+		p = p[:left+1] // one byte past the bound tells an answer over it
 	}
-	if n > MaxAnswerBytes {
-		return fmt.Errorf("the answer is over %d MB", MaxAnswerBytes>>20)
+	n, err := b.ReadCloser.Read(p)
+	b.read += int64(n)
+	if b.read > MaxAnswerBytes {
+		return n - int(b.read-MaxAnswerBytes), ErrAnswerTooLarge
 	}
-	return nil
+	return n, err
 }
 
 // answerBuffers are reused between calls: an embedding answer is hundreds
