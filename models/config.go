@@ -108,7 +108,7 @@ func PrevDigests(names ...string) map[string]string {
 // spreads calls over several.
 func Endpoints(addr string) int { return max(1, len(SplitHosts(addr))) }
 
-// setupError marks err as a failed start-up check, its message unchanged.
+// SetupError marks err as a failed start-up check, its message unchanged.
 func SetupError(err error) error {
 	if err == nil || errors.Is(err, ErrBackendSetup) || errors.Is(err, context.Canceled) {
 		return err
@@ -122,7 +122,7 @@ func (e setupErr) Unwrap() error { return e.error }
 
 func (setupErr) Is(target error) bool { return target == ErrBackendSetup }
 
-// splitHosts reads a list of server addresses: comma-separated, spaces
+// SplitHosts reads a list of server addresses: comma-separated, spaces
 // allowed, empty items dropped.
 func SplitHosts(s string) []string {
 	var out []string

@@ -55,7 +55,7 @@ func ForDocument(ctx context.Context, key string, i int) context.Context {
 	return context.WithValue(ctx, serverKey{}, routed{server: i, key: key})
 }
 
-// serverOf is the server OnServer named; -1: any.
+// ServerOf is the server OnServer named; -1: any.
 func ServerOf(ctx context.Context) int {
 	if r, ok := ctx.Value(serverKey{}).(routed); ok {
 		return r.server
@@ -63,7 +63,7 @@ func ServerOf(ctx context.Context) int {
 	return -1
 }
 
-// documentOf is the document ForDocument named ("": none).
+// DocumentOf is the document ForDocument named ("": none).
 func DocumentOf(ctx context.Context) string {
 	r, _ := ctx.Value(serverKey{}).(routed)
 	return r.key

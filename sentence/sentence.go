@@ -194,7 +194,7 @@ func blockBreak(text string, i int) bool {
 	return MarkerLen(rest) > 0 || strings.ContainsRune("#>|", rune(rest[0]))
 }
 
-// capRunes cuts s to at most n runes at a word boundary, marking the cut with "…".
+// Cap cuts s to at most n runes at a word boundary, marking the cut with "…".
 func Cap(s string, n int) string {
 	if utf8.RuneCountInString(s) <= n {
 		return s

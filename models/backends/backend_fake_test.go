@@ -64,7 +64,7 @@ func openFakeBackends(t testing.TB, kind backendKind, opt modelfake.Options, edi
 	}
 	h, e, err := Open(context.Background(), cfg)
 	if err != nil {
-		t.Fatalf("OpenBackends: %v", err)
+		t.Fatalf("backends.Open: %v", err)
 	}
 	return srv, h.(*remote.ModelHeaders), e.(*remote.ModelEmbedder)
 }

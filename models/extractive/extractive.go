@@ -19,7 +19,7 @@ type Extractive struct {
 	maxChars int
 }
 
-// NewExtractive returns the offline header writer capped at maxChars runes.
+// New returns the offline header writer capped at maxChars runes.
 func New(maxChars int) *Extractive { return &Extractive{maxChars: maxChars} }
 
 // Offline reports that the writer is free and deterministic, calling no
@@ -42,7 +42,7 @@ func (e *Extractive) Header(_ context.Context, doc schema.Document, c schema.Chu
 // Calls implements HeaderWriter: the extractive writer calls no model.
 func (*Extractive) Calls(schema.Chunk) bool { return false }
 
-// ExtractiveHeader builds the extractive header of c: title › section path:
+// Header builds the extractive header of c: title › section path:
 // what the chunk is about. It is exported for the model-backed writers,
 // whose failures fall back to it.
 func Header(title string, c schema.Chunk, maxChars int) string {
@@ -191,7 +191,7 @@ func fenceLang(code string) string {
 	return ""
 }
 
-// locationHeader is the extractive header without the chunk's first
+// LocationHeader is the extractive header without the chunk's first
 // sentence: title › section path. For a chunk whose words must not be
 // quoted (it reads as instructions to a model).
 func LocationHeader(title string, c schema.Chunk, maxChars int) string {

@@ -83,7 +83,7 @@ func (o *ollamaServer) Ping(ctx context.Context) error {
 	return nil
 }
 
-// lookup finds model in /api/tags (its digest) and reads its width and
+// Lookup finds model in /api/tags (its digest) and reads its width and
 // context window from /api/show.
 func (o *ollamaServer) Lookup(ctx context.Context, model string) (server.ModelInfo, error) {
 	var list *api.ListResponse

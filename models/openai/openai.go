@@ -77,7 +77,7 @@ func (o *openAIServer) Hint() string { return "openai_base_url (OPENAI_BASE_URL)
 
 func (o *openAIServer) StrictSchema() bool { return true } // strict mode: every key, no maxLength
 
-// ping lists the server's models, once: it both shows the server answers
+// Ping lists the server's models, once: it both shows the server answers
 // and gives lookup its list.
 func (o *openAIServer) Ping(ctx context.Context) error {
 	ctx, cancel := context.WithTimeout(ctx, o.retry.Timeout)
@@ -97,7 +97,7 @@ func (o *openAIServer) Ping(ctx context.Context) error {
 	return nil
 }
 
-// lookup finds model in the server's list. OpenAI-compatible servers publish
+// Lookup finds model in the server's list. OpenAI-compatible servers publish
 // no weights digest: the name carries a hash of the server and the model's
 // entry instead, which changes when the model is redeployed but not when
 // weights are swapped under the same entry.
@@ -187,7 +187,7 @@ func (o *openAIServer) Embed(ctx context.Context, req server.EmbedRequest) (serv
 	return server.EmbedResult{Vectors: vecs, Tokens: out.Usage.PromptTokens}, nil
 }
 
-// do makes one JSON call. A status of 400 or more is a *StatusError with the
+// Do makes one JSON call. A status of 400 or more is a *StatusError with the
 // server's message; an unreadable 2xx is a plain error, retried as malformed.
 func (o *openAIServer) Do(ctx context.Context, method, path string, in, out any) error {
 	return o.doURL(ctx, method, o.base+path, in, out)

@@ -55,7 +55,7 @@ func TestOpenAIErrorShapes(t *testing.T) {
 }
 
 // TestOpenAIAnswerCapped: a server that answers without end is cut off at
-// maxAnswerBytes with an error (retried as a malformed answer), not read
+// server.MaxAnswerBytes with an error (retried as a malformed answer), not read
 // until memory runs out.
 func TestOpenAIAnswerCapped(t *testing.T) {
 	if testing.Short() {

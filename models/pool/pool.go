@@ -25,7 +25,7 @@ const (
 	endpointMaxRest = 5 * time.Minute
 )
 
-// pool spreads one kind of server's calls over several endpoints (several
+// Pool spreads one kind of server's calls over several endpoints (several
 // GPU servers with the same models): each call goes where it would be
 // answered first, by the endpoint's measured latency and its calls in
 // flight (pool_choice.go), so a slow server gets calls in proportion to its
@@ -95,7 +95,7 @@ func (p *Pool) Hint() string { return p.eps[0].srv.Hint() }
 
 func (p *Pool) StrictSchema() bool { return p.eps[0].srv.StrictSchema() }
 
-// ping succeeds when any endpoint answers; the others rest, to be tried
+// Ping succeeds when any endpoint answers; the others rest, to be tried
 // later.
 func (p *Pool) Ping(ctx context.Context) error {
 	errs := make([]error, len(p.eps))
@@ -275,7 +275,7 @@ func endpointFault(err error) bool {
 	return true
 }
 
-// stats lists the endpoints' calls.
+// Stats lists the endpoints' calls.
 func (p *Pool) Stats() []schema.EndpointStats {
 	p.mu.Lock()
 	defer p.mu.Unlock()

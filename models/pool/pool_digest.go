@@ -11,7 +11,7 @@ import (
 	"github.com/ocean-safety/ingest/models/server"
 )
 
-// lookup looks the model up on every endpoint that answers and settles the
+// Lookup looks the model up on every endpoint that answers and settles the
 // digest the run uses: the previous snapshot's, when an endpoint serves it
 // (its headers and vectors are what the reuse keys name), else the one
 // most of them serve. An endpoint without the model, or with other

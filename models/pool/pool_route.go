@@ -22,14 +22,14 @@ const slowFactor = 3
 
 func (p *Pool) Count() int { return len(p.eps) }
 
-// slots is what endpoint i says of its own parallelism (0: nothing).
+// Slots is what endpoint i says of its own parallelism (0: nothing).
 func (p *Pool) Slots(i int) int {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	return p.eps[i].slots
 }
 
-// route is the endpoint a document's chat calls go to now: the highest
+// Route is the endpoint a document's chat calls go to now: the highest
 // score among the healthy endpoints, else (all resting) the one whose rest
 // ends first.
 func (p *Pool) Route(key string) int {
@@ -54,7 +54,7 @@ func (p *Pool) Route(key string) int {
 	return best
 }
 
-// healthy reports whether endpoint i takes chat calls now: in the run, not
+// Healthy reports whether endpoint i takes chat calls now: in the run, not
 // resting, its last trial not hedged; one at a time while it is on
 // probation after a failure, or while its latency is not known and
 // another's is (a trial, hedged by poolCall). When every endpoint rests,

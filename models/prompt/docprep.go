@@ -7,7 +7,7 @@ import (
 	"github.com/ocean-safety/ingest/schema"
 )
 
-// docPrep is what every chunk of a document needs for its prompt and its
+// DocPrep is what every chunk of a document needs for its prompt and its
 // answer's checks, computed once a document rather than once a chunk: the
 // body with instruction-like paragraphs withheld, the fence code, and the
 // document's side of the evidence. Finding instruction-like paragraphs
@@ -25,7 +25,7 @@ type DocPrep struct {
 // few documents at once, in corpus order.
 const prepCacheSize = 64
 
-// prepCache keeps the preparations of the documents being enriched.
+// PrepCache keeps the preparations of the documents being enriched.
 type PrepCache struct {
 	mu    sync.Mutex
 	m     map[prepKey]*DocPrep
@@ -34,7 +34,7 @@ type PrepCache struct {
 
 type prepKey struct{ path, version, title string }
 
-// get returns doc's preparation, made once however many chunks ask.
+// Get returns doc's preparation, made once however many chunks ask.
 func (pc *PrepCache) Get(doc schema.Document) *DocPrep {
 	k := prepKey{doc.Path, doc.Version, doc.Title}
 	pc.mu.Lock()

@@ -30,7 +30,7 @@ var instructionPatterns = regexp.MustCompile(`(?im)` +
 	`|\b(answer|respond|reply|output)\s+(only\s+)?with\s*:|\b(responda|retorne)\s+(apenas\s+)?com\s*:` +
 	`|</?\s*(chunk|document|system|instructions?)(\s[^>]*)?>`)
 
-// instructionSpans returns the paragraphs of text (blank-line separated)
+// InstructionSpans returns the paragraphs of text (blank-line separated)
 // that read as instructions to a model, as byte ranges.
 func InstructionSpans(text string) [][2]int {
 	locs := instructionPatterns.FindAllStringIndex(text, -1)

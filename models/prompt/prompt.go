@@ -34,7 +34,7 @@ const (
 
 var Comparators = []string{schema.ComparatorAbove, schema.ComparatorBelow, schema.ComparatorBetween, schema.ComparatorAtLeast, schema.ComparatorAtMost}
 
-// chatWindow is the context window every call of a run asks for, decided
+// ChatWindow is the context window every call of a run asks for, decided
 // once for the model: Ollama reloads the model when num_ctx changes, and a
 // prompt that asked for more cost two reloads, up and back down. It is
 // minChatContext, or the model's window when that is smaller; every prompt
@@ -46,7 +46,7 @@ func ChatWindow(limit int) int {
 	return MinChatContext
 }
 
-// systemPrompt is fixed for a run: with the document that follows it, it is
+// SystemPrompt is fixed for a run: with the document that follows it, it is
 // the prefix every chunk of a document shares. A strict server (OpenAI's
 // structured outputs) wants every key; elsewhere a field that does not apply
 // is left out, which is most of an answer's tokens saved (see answerSchema).
@@ -66,7 +66,7 @@ Answer with one JSON object and nothing else:
 		maxChars, strings.Join(Hazards, ", "), empty, empty, strings.Join(Seasons, ", "), empty, strings.Join(Subjects, ", "), none, empty)
 }
 
-// chunkCut marks a chunk cut in its prompt: one that does not fit the
+// ChunkCut marks a chunk cut in its prompt: one that does not fit the
 // window even without the document.
 const ChunkCut = "[chunk cut here]"
 
@@ -80,7 +80,7 @@ func userPrompt(doc schema.Document, c schema.Chunk, docChars int) string {
 	return PreparedPrompt(pc.Get(doc), doc, c, docChars)
 }
 
-// preparedPrompt is userPrompt with the document's side prepared.
+// PreparedPrompt is userPrompt with the document's side prepared.
 func PreparedPrompt(p *DocPrep, doc schema.Document, c schema.Chunk, docChars int) string {
 	body, code := p.Body, p.code
 	if utf8.RuneCountInString(body) > docChars {
@@ -110,7 +110,7 @@ func RepairPrompt(verr error) string {
 		". Answer again with only the corrected JSON object."
 }
 
-// answerSchema is the JSON schema the server constrains the answer with.
+// AnswerSchema is the JSON schema the server constrains the answer with.
 // Every field the checks hold to a list is an enum of that list (with ""
 // where empty is allowed), so a server's grammar-constrained decoding keeps
 // the model inside it instead of the checks rejecting its answer (a repair

@@ -56,7 +56,7 @@ var (
 // instruction-like paragraph: enough to be a copy, not a common phrase.
 const copiedWords = 4
 
-// answerKeys are the keys an answer may have; only context_header must be
+// AnswerKeys are the keys an answer may have; only context_header must be
 // there (a field left out is empty; see answerSchema).
 var AnswerKeys = []string{"context_header", "hazard", "place", "season", "thresholds", "unsourced_claim"}
 
@@ -82,7 +82,7 @@ type problem struct{ reason, msg string }
 
 func (p problem) Error() string { return p.msg }
 
-// reasons lists the reasons of the problems in err, in order, once each.
+// Reasons lists the reasons of the problems in err, in order, once each.
 func Reasons(err error) []string {
 	var out []string
 	var walk func(error)
@@ -102,7 +102,7 @@ func Reasons(err error) []string {
 	return out
 }
 
-// evidence is what an answer's content is checked against: the document
+// Evidence is what an answer's content is checked against: the document
 // and the chunk with their instruction-like paragraphs blanked (folded for
 // comparison), and those paragraphs' words.
 type Evidence struct {
@@ -115,7 +115,7 @@ func NewEvidence(doc schema.Document, c schema.Chunk) Evidence {
 	return EvidenceOf(pc.Get(doc), c)
 }
 
-// evidenceOf is a chunk's evidence, its document's side prepared.
+// EvidenceOf is a chunk's evidence, its document's side prepared.
 func EvidenceOf(p *DocPrep, c schema.Chunk) Evidence {
 	return Evidence{doc: p.evidence, chunk: flat(blank(c.Text)), injected: p.injected}
 }
@@ -123,14 +123,14 @@ func EvidenceOf(p *DocPrep, c schema.Chunk) Evidence {
 // flat folds text and joins its words with single spaces.
 func flat(text string) string { return strings.Join(strings.Fields(lexical.Fold(text)), " ") }
 
-// parseAnswer checks a raw answer, form and content, and returns every
+// ParseAnswer checks a raw answer, form and content, and returns every
 // problem at once, for the repair prompt.
 func ParseAnswer(raw string, maxChars int, ev Evidence) (answer, error) {
 	a, _, err := CheckAnswer(raw, maxChars, ev)
 	return a, err
 }
 
-// checkAnswer is parseAnswer that also counts the answer's thresholds of
+// CheckAnswer is parseAnswer that also counts the answer's thresholds of
 // the wrong shape (each item once, whatever it got wrong): dropped with
 // the answer, and counted in the report.
 func CheckAnswer(raw string, maxChars int, ev Evidence) (answer, int, error) {

@@ -38,7 +38,7 @@ func announcedSlots(s server.Server, info server.ModelInfo, i int) int {
 	return info.Slots
 }
 
-// openEmbedder looks the model up and learns its width: from the server's
+// OpenEmbedder looks the model up and learns its width: from the server's
 // model info, else by embedding one text.
 func OpenEmbedder(ctx context.Context, s server.Server, kind, model string, cfg models.BackendConfig) (*ModelEmbedder, error) {
 	info, err := s.Lookup(ctx, model)
@@ -60,7 +60,7 @@ func OpenEmbedder(ctx context.Context, s server.Server, kind, model string, cfg 
 	return e, nil
 }
 
-// checkDims refuses an embedder the consumers' vector index cannot take.
+// CheckDims refuses an embedder the consumers' vector index cannot take.
 func CheckDims(e models.Embedder, cfg models.BackendConfig) error {
 	switch d := e.Dims(); {
 	case d > cfg.MaxDims:

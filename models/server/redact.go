@@ -12,7 +12,7 @@ import (
 // address in a message goes through redact.URL, and the command line
 // scrubs what it prints with redact.Secrets.
 
-// redactErr removes credentials from the address an HTTP client's error
+// RedactErr removes credentials from the address an HTTP client's error
 // quotes (Go hides a password, not a user name or a token in the query).
 func RedactErr(err error) error {
 	var ue *url.Error

@@ -19,7 +19,7 @@ import (
 
 const MaxRetryAfter = 2 * time.Minute // a Retry-After beyond this is a server asking us to stop, not to wait
 
-// retrier runs one model call with a timeout per attempt and retries what a
+// Retrier runs one model call with a timeout per attempt and retries what a
 // later attempt can cure: 429 (after the server's Retry-After), 5xx,
 // timeouts, dropped connections and malformed 200s. A 4xx is final; so is
 // the caller's cancellation, at once.
@@ -37,7 +37,7 @@ func (r *Retrier) logger() *slog.Logger {
 	return r.Log
 }
 
-// do runs op until it succeeds, fails for good or the tries run out. op gets
+// Do runs op until it succeeds, fails for good or the tries run out. op gets
 // a context that ends with the attempt's timeout, and returns final(err) for
 // an answer no retry can change.
 func (r *Retrier) Do(ctx context.Context, op func(ctx context.Context) error) error {
@@ -121,7 +121,7 @@ func classify(err error, info *AttemptInfo, timedOut bool, timeout time.Duration
 	}
 }
 
-// final marks an answer no retry can change (a vector of the wrong width).
+// Final marks an answer no retry can change (a vector of the wrong width).
 func Final(err error) error { return backoff.Permanent(err) }
 
 // StatusError is a model server's refusal: its HTTP status and message.
@@ -137,7 +137,7 @@ func (e *StatusError) Error() string {
 	return fmt.Sprintf("server answered %d: %s", e.Code, e.Msg)
 }
 
-// invalidInput reports whether err is the server refusing an input (a 400,
+// InvalidInput reports whether err is the server refusing an input (a 400,
 // 413 or 422, or the context-length complaint some servers send as a 500):
 // the kind of error that bisecting a batch can pin on one input.
 func InvalidInput(err error) bool {
@@ -176,7 +176,7 @@ func (e retryAfterError) As(target any) bool {
 	return false
 }
 
-// attemptInfo is what the transport saw of one attempt's response.
+// AttemptInfo is what the transport saw of one attempt's response.
 type AttemptInfo struct {
 	Status     int
 	RetryAfter time.Duration
@@ -210,7 +210,7 @@ func (t observingTransport) RoundTrip(req *http.Request) (*http.Response, error)
 	return resp, nil
 }
 
-// retryAfter reads retry-after-ms (OpenAI's) or Retry-After (seconds or an
+// RetryAfter reads retry-after-ms (OpenAI's) or Retry-After (seconds or an
 // HTTP date), capped at maxRetryAfter; 0 when absent or unreadable.
 func RetryAfter(h http.Header, now time.Time) time.Duration {
 	var d time.Duration
@@ -231,7 +231,7 @@ func RetryAfter(h http.Header, now time.Time) time.Duration {
 // (net/http keeps 2, and more concurrent calls would dial anew each time).
 const maxIdleConns = 32
 
-// newHTTPClient is the client every model call goes through: a timeout per
+// NewHTTPClient is the client every model call goes through: a timeout per
 // request (the Ollama client has none of its own) and the observing transport.
 func NewHTTPClient(timeout time.Duration) *http.Client {
 	t := http.DefaultTransport.(*http.Transport).Clone()

@@ -12,7 +12,7 @@ import (
 	"github.com/ocean-safety/ingest/schema"
 )
 
-// modelServer is a model server as the backends use it: Ollama's API or an
+// Server is a model server as the backends use it: Ollama's API or an
 // OpenAI-compatible one. Its calls make one try; the backends retry.
 type Server interface {
 	ChatServer
@@ -30,7 +30,7 @@ type Server interface {
 	StrictSchema() bool
 }
 
-// modelInfo is what a server says of one of its models.
+// ModelInfo is what a server says of one of its models.
 type ModelInfo struct {
 	Digest string // short, "sha256:0123456789ab"; stands for the weights, where a tag can move
 	Dims   int    // embedding width; 0: unknown, probe
@@ -38,7 +38,7 @@ type ModelInfo struct {
 	Slots  int    // calls the server says it answers at once (llama-server's /props); 0: it does not say
 }
 
-// errModelMissing is a model the server does not have.
+// ErrModelMissing is a model the server does not have.
 func ErrModelMissing(where, model, fix string) error {
 	return fmt.Errorf("%s has no model %q: %s", where, model, fix)
 }
@@ -78,11 +78,11 @@ func (b *boundedBody) Read(p []byte) (int, error) {
 	return n, err
 }
 
-// answerBuffers are reused between calls: an embedding answer is hundreds
+// AnswerBuffers are reused between calls: an embedding answer is hundreds
 // of kilobytes.
 var AnswerBuffers = sync.Pool{New: func() any { return new(bytes.Buffer) }}
 
-// embedServer is one model server's embedding call: one try, no retries.
+// EmbedServer is one model server's embedding call: one try, no retries.
 type EmbedServer interface {
 	Embed(ctx context.Context, req EmbedRequest) (EmbedResult, error)
 }
@@ -99,14 +99,14 @@ type EmbedResult struct {
 	Tokens  int // the server's count of input tokens for the batch; 0: not reported
 }
 
-// chatServer is one model server's chat call: messages in, the answer's raw
+// ChatServer is one model server's chat call: messages in, the answer's raw
 // text and what the server said of its work out. One call, no retries:
 // ModelHeaders retries around it.
 type ChatServer interface {
 	Chat(ctx context.Context, req ChatRequest) (ChatAnswer, error)
 }
 
-// chatAnswer is a chat call's answer.
+// ChatAnswer is a chat call's answer.
 type ChatAnswer struct {
 	Content string
 	Usage   schema.Usage // Calls 1 when the server counted the call's tokens
@@ -114,7 +114,7 @@ type ChatAnswer struct {
 	From    int // the pool's endpoint that answered (0 for a server alone): a hedge's answer is another server's
 }
 
-// serverTimes are what a server says of a call's time (zero: nothing).
+// ServerTimes are what a server says of a call's time (zero: nothing).
 type ServerTimes struct {
 	Work  time.Duration // working on it, loading the model included
 	Total time.Duration // from taking the request to the answer, any wait for a slot included (Ollama's total_duration)
@@ -133,5 +133,5 @@ type ChatMessage struct {
 	Content string `json:"content"`
 }
 
-// loaded is the time the server spent loading the model for the call.
+// Loaded is the time the server spent loading the model for the call.
 func (a ChatAnswer) Loaded() time.Duration { return a.Times.Load }
