@@ -2,15 +2,12 @@ package ollama
 
 import (
 	"context"
-	"io"
-	"net/http"
-	"net/http/httptest"
 	"strings"
-	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/ocean-safety/ingest/models"
+	"github.com/ocean-safety/ingest/models/modelfake"
 	"github.com/ocean-safety/ingest/models/server"
 )
 
@@ -21,19 +18,7 @@ func TestListingCapped(t *testing.T) {
 	if testing.Short() {
 		t.Skip("streams 64 MiB")
 	}
-	var sent atomic.Int64
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Type", "application/json")
-		io.WriteString(w, `{"models":[`)
-		item := []byte(`{"name":"x","model":"x","digest":"` + strings.Repeat("a", 1<<14) + `"},`)
-		for sent.Load() < 4*server.MaxAnswerBytes {
-			n, err := w.Write(item)
-			sent.Add(int64(n))
-			if err != nil {
-				return
-			}
-		}
-	}))
+	srv, sent := modelfake.Endless(`{"models":[`, `{"name":"x","model":"x","digest":"`+strings.Repeat("a", 1<<14)+`"},`, 4*server.MaxAnswerBytes)
 	defer srv.Close()
 	o, err := New(srv.URL, false, 30*time.Second, &server.Retrier{Policy: models.RetryPolicy{Tries: 1}, Timeout: 30 * time.Second})
 	if err != nil {

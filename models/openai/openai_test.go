@@ -7,10 +7,10 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strings"
-	"sync/atomic"
 	"testing"
 	"time"
 
+	"github.com/ocean-safety/ingest/models/modelfake"
 	"github.com/ocean-safety/ingest/models/server"
 )
 
@@ -61,19 +61,8 @@ func TestOpenAIAnswerCapped(t *testing.T) {
 	if testing.Short() {
 		t.Skip("streams 64 MiB")
 	}
-	var sent atomic.Int64 // the handler writes on while the client has given up
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Type", "application/json")
-		io.WriteString(w, `{"data":[{"index":0,"embedding":[`)
-		chunk := []byte(strings.Repeat("0.5,", 1<<14))
-		for sent.Load() < 4*server.MaxAnswerBytes {
-			n, err := w.Write(chunk)
-			sent.Add(int64(n))
-			if err != nil {
-				return
-			}
-		}
-	}))
+	// The server writes on while the client has given up.
+	srv, sent := modelfake.Endless(`{"data":[{"index":0,"embedding":[`, strings.Repeat("0.5,", 1<<14), 4*server.MaxAnswerBytes)
 	defer srv.Close()
 	o, err := New(srv.URL+"/v1", "", "", 10*time.Second, &server.Retrier{Timeout: 10 * time.Second})
 	if err != nil {
