@@ -61,7 +61,7 @@ type CacheKeys struct {
 
 // PreviousRef links a snapshot to the one before it.
 type PreviousRef struct {
-	Name              string `json:"name"` // its folder name in a publish layout (depot.SnapshotName)
+	Name              string `json:"name"` // its folder name in a publish layout (artifacts.SnapshotName)
 	CorpusFingerprint string `json:"corpus_fingerprint"`
 	RunID             string `json:"run_id"`
 	ChunksSHA256      string `json:"chunks_sha256"`

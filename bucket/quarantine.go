@@ -38,7 +38,7 @@ type brokenSnapshot struct {
 // publish verifies its own; latest's manifest must also be the one
 // latest.json records (latestSHA).
 func (s *Store) sameContent(ctx context.Context, m artifacts.Manifest, work, latest, latestSHA string) (good string, broken []brokenSnapshot, err error) {
-	key, err := depot.ContentKey(m)
+	key, err := artifacts.ContentKey(m)
 	if err != nil {
 		return "", nil, err
 	}
@@ -86,7 +86,7 @@ func (s *Store) check(ctx context.Context, name, key, work, manifestSHA string) 
 	if err := json.Unmarshal(mb, &m); err != nil {
 		return append(problems, "manifest.json: "+err.Error()), nil
 	}
-	if got, _ := depot.ContentKey(m); got != key {
+	if got, _ := artifacts.ContentKey(m); got != key {
 		problems = append(problems, fmt.Sprintf("manifest.json: describes content %q, the name says %s", got, key))
 	}
 	if err := os.MkdirAll(work, 0o755); err != nil {

@@ -278,7 +278,7 @@ func (s *Store) Publish(ctx context.Context, dir string, keep int) (*depot.Publi
 	if err != nil {
 		return nil, err
 	}
-	name, err := depot.SnapshotName(m)
+	name, err := artifacts.SnapshotName(m)
 	if err != nil {
 		return nil, err
 	}

@@ -7,7 +7,7 @@
 // tags). A snapshot is built in a Staging folder, closed there by Seal (the
 // closing files, the manifest last), verified through package integrity
 // and made public by Commit: an atomic exchange of folders, or the publish
-// layout, snapshots named for their content (SnapshotName) under one
+// layout, snapshots named for their content (artifacts.SnapshotName) under one
 // folder, a latest link moved atomically (Latest, PromoteLatest), the last
 // few kept (Prune), broken ones moved aside, never deleted (Quarantined).
 // List says what a place holds. The snapshot's files themselves are

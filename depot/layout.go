@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"context"
 	"crypto/rand"
-	"crypto/sha256"
 	"encoding/hex"
 	"errors"
 	"fmt"
@@ -20,7 +19,7 @@ import (
 )
 
 // A publish folder holds snapshots side by side, each in a folder named by
-// SnapshotName, and a symlink "latest" to the current one:
+// artifacts.SnapshotName, and a symlink "latest" to the current one:
 //
 //	DIR/
 //	  3f2a9c01b7de-9e1c44aa0b52-1a2b3c4d/   manifest.json, chunks.parquet, ...
@@ -42,51 +41,6 @@ const DefaultKeep = 5
 // ErrPrune marks a publish that succeeded (latest points to the new
 // snapshot) but could not remove old snapshots: a warning, not a failure.
 var ErrPrune = errors.New("prune old snapshots")
-
-// SnapshotName is the folder name of a published snapshot:
-//
-//	<created_at, 20261201T075000Z>-<content, 12 hex>
-//
-// The time comes first, so ls lists a publish folder oldest to newest. The
-// content part is a digest of the corpus fingerprint, the config hash and
-// chunks.parquet's SHA-256: the output also depends on what config_hash does
-// not cover (the embedder and header writer plugged in, the tool version),
-// and two different outputs must never share a folder that readers may hold
-// open. The same output has the same content part, whenever it was made, so
-// publishing an unchanged corpus again adds nothing (see ContentKey).
-func SnapshotName(m artifacts.Manifest) (string, error) {
-	key, err := ContentKey(m)
-	if err != nil {
-		return "", err
-	}
-	t, err := time.Parse(time.RFC3339, m.CreatedAt)
-	if err != nil {
-		return "", fmt.Errorf("snapshot name: created_at %q: %w", m.CreatedAt, err)
-	}
-	return t.UTC().Format("20060102T150405Z") + "-" + key, nil
-}
-
-// ContentKey is the content part of a snapshot's name.
-func ContentKey(m artifacts.Manifest) (string, error) {
-	chunks := m.Files[artifacts.ChunksFile].SHA256
-	if !isHex(m.CorpusFingerprint, 12) || !isHex(m.ConfigHash, 12) || !isHex(chunks, 8) {
-		return "", fmt.Errorf("snapshot name: the manifest lacks a corpus fingerprint, config hash or %s SHA-256", artifacts.ChunksFile)
-	}
-	sum := sha256.Sum256([]byte(m.CorpusFingerprint + "\x00" + m.ConfigHash + "\x00" + chunks))
-	return hex.EncodeToString(sum[:])[:12], nil
-}
-
-func isHex(s string, n int) bool {
-	if len(s) < n {
-		return false
-	}
-	for _, r := range s {
-		if !strings.ContainsRune("0123456789abcdef", r) {
-			return false
-		}
-	}
-	return true
-}
 
 // Latest returns the path of the current snapshot of a publish folder. It
 // wraps os.ErrNotExist when nothing was published yet.
@@ -126,7 +80,7 @@ func PromoteLatest(dir, snapshotName string) error {
 	return nil
 }
 
-// publishedName reports whether name has the form SnapshotName gives a
+// publishedName reports whether name has the form artifacts.SnapshotName gives a
 // published snapshot's folder: a mark of this tool's, as a snapshot's
 // manifest is.
 func publishedName(name string) bool { return publishedNameRE.MatchString(name) }
@@ -158,7 +112,7 @@ func (s *Staging) checkBuild(ctx context.Context) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	return SnapshotName(m)
+	return artifacts.SnapshotName(m)
 }
 
 // verify checks the build, now at dir, unless Verify found it good.

@@ -176,7 +176,7 @@ func TestPublishSequence(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if name, _ := depot.SnapshotName(m); name != names[5] {
+	if name, _ := artifacts.SnapshotName(m); name != names[5] {
 		t.Errorf("got folder %s, want it named %s by its manifest", names[5], name)
 	}
 }

@@ -114,7 +114,7 @@ func ownManifest(m artifacts.Manifest) bool {
 	return isSHA256(m.CorpusFingerprint) && isSHA256(m.ConfigHash) && isSHA256(m.Files[artifacts.ChunksFile].SHA256)
 }
 
-func isSHA256(s string) bool { return len(s) == 64 && isHex(s, 64) }
+func isSHA256(s string) bool { return len(s) == 64 && artifacts.IsHex(s, 64) }
 
 // NotOwnedError is a target the tool refuses to write: Key is the setting
 // that named it ("out", "publish", "keep").
@@ -232,7 +232,7 @@ func (s *Staging) Abort() error { return os.RemoveAll(s.Dir) }
 
 // Published is where a committed snapshot went.
 type Published struct {
-	Name     string   // the snapshot's folder name (SnapshotName of its manifest when published)
+	Name     string   // the snapshot's folder name (artifacts.SnapshotName of its manifest when published)
 	Path     string   // where it is now: Out, or Publish/Name where latest points
 	Previous string   // where latest pointed before ("" for a first publish or an --out run)
 	Reused   bool     // the same snapshot was already published: the new build was dropped

@@ -12,7 +12,6 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/ocean-safety/ingest/artifacts"
-	"github.com/ocean-safety/ingest/depot"
 	"github.com/ocean-safety/ingest/integrity"
 	"github.com/ocean-safety/ingest/schema"
 )
@@ -31,7 +30,7 @@ func VersionID(docVersion string) uuid.UUID {
 // SnapshotRef names the snapshot a delivery reads.
 type SnapshotRef struct {
 	Dir               string `json:"dir"`
-	Name              string `json:"name"` // depot.SnapshotName, or the chunks SHA-256 cut short
+	Name              string `json:"name"` // artifacts.SnapshotName, or the chunks SHA-256 cut short
 	CorpusFingerprint string `json:"corpus_fingerprint"`
 	ChunksSHA256      string `json:"chunks_sha256"`
 	ManifestSHA256    string `json:"manifest_sha256"`
@@ -181,7 +180,7 @@ func refOf(dir string, m artifacts.Manifest) (SnapshotRef, error) {
 	}
 	sum := sha256.Sum256(b)
 	chunks := m.Files[artifacts.ChunksFile].SHA256
-	name, err := depot.SnapshotName(m)
+	name, err := artifacts.SnapshotName(m)
 	if err != nil {
 		name = chunks[:min(12, len(chunks))]
 	}

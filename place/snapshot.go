@@ -165,7 +165,7 @@ func splitSnapshotURL(raw string) (prefix, snapshot string, err error) {
 	return u.String(), snapshot, nil
 }
 
-// snapshotName is a published snapshot's folder name (depot.SnapshotName).
+// snapshotName is a published snapshot's folder name (artifacts.SnapshotName).
 var snapshotName = regexp.MustCompile(`^[0-9]{8}T[0-9]{6}Z-[0-9a-f]{12}$`)
 
 // isSnapshotRef reports whether a URL's last element names a snapshot

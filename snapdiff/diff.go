@@ -11,7 +11,6 @@ import (
 	"strconv"
 
 	"github.com/ocean-safety/ingest/artifacts"
-	"github.com/ocean-safety/ingest/depot"
 	"github.com/ocean-safety/ingest/schema"
 )
 
@@ -179,7 +178,7 @@ func (r *docReader) close() {
 
 // rowBefore reports whether a sorts strictly before b by (doc_path, chunk_order).
 func refOf(m artifacts.Manifest) SnapshotRef {
-	name, _ := depot.SnapshotName(m) // an old manifest without the parts has no name; the diff still runs
+	name, _ := artifacts.SnapshotName(m) // an old manifest without the parts has no name; the diff still runs
 	return SnapshotRef{Name: name, SchemaVersion: m.SchemaVersion, CorpusFingerprint: m.CorpusFingerprint, ConfigHash: m.ConfigHash}
 }
 

@@ -21,7 +21,7 @@ type Report struct {
 
 // SnapshotRef identifies one side of a diff.
 type SnapshotRef struct {
-	Name              string `json:"name"` // depot.SnapshotName, "" for a manifest that lacks its parts
+	Name              string `json:"name"` // artifacts.SnapshotName, "" for a manifest that lacks its parts
 	SchemaVersion     string `json:"schema_version"`
 	CorpusFingerprint string `json:"corpus_fingerprint"`
 	ConfigHash        string `json:"config_hash"`

@@ -6,7 +6,6 @@ import (
 	"path/filepath"
 
 	"github.com/ocean-safety/ingest/artifacts"
-	"github.com/ocean-safety/ingest/depot"
 	"github.com/ocean-safety/ingest/integrity"
 	"github.com/ocean-safety/ingest/lexical"
 	"github.com/ocean-safety/ingest/schema"
@@ -115,7 +114,7 @@ func (p *Previous) Close() {
 // Name is the snapshot's folder name in a publish layout, or "" when its
 // manifest cannot give one.
 func (p *Previous) Name() string {
-	name, err := depot.SnapshotName(p.Manifest)
+	name, err := artifacts.SnapshotName(p.Manifest)
 	if err != nil {
 		return ""
 	}

@@ -71,7 +71,7 @@ func (f *fakeRemote) Publish(_ context.Context, dir string, _ int) (*depot.Publi
 	if err != nil {
 		return nil, err
 	}
-	name, err := depot.SnapshotName(m)
+	name, err := artifacts.SnapshotName(m)
 	if err != nil {
 		return nil, err
 	}
