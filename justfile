@@ -109,7 +109,7 @@ eval: index
 
 # Rewrite the golden files after an intended change; review the diff. These are the packages with goldens (internal/golden declares -update).
 update-golden:
-    go test ./cmd/ingest ./markdown ./snapdiff ./stages ./thresholds -update
+    go test ./artifacts/diff ./cmd/ingest ./corpus/markdown ./stages ./thresholds -update
 
 # Everything CI checks.
 ci:
@@ -135,7 +135,7 @@ bench-chunk:
     #!/usr/bin/env bash
     set -euo pipefail
     bench() { # corpus folder ("" for the shipped one)
-        INGEST_BENCH_CORPUS="$1" go test -run '^$' -bench 'BenchmarkChunk$' -benchtime 3s ./markdown |
+        INGEST_BENCH_CORPUS="$1" go test -run '^$' -bench 'BenchmarkChunk$' -benchtime 3s ./corpus/markdown |
             awk -v c="${1:-corpus/ocean}" '/^Benchmark/ { print } /ratio/ { for (i = 1; i < NF; i++) if ($(i+1) == "chunker/goldmark") r = $i } END { print c ": chunker/goldmark " r }'
     }
     bench ""

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# ingest's OCI image, built without a container daemon (ci/image, on go-containerregistry), from
+# ingest's OCI image, built without a container daemon (.ci/image, a module of its own on go-containerregistry), from
 # the committed HEAD only: a clone is built, never the work tree, so the image is the commit's.
 #
 #   .ci/image.sh build OUT [--push REGISTRY/NAME:TAG --pin FILE] [--platforms …]
@@ -18,11 +18,20 @@ build() {
   local out=$1; shift
   case "$out" in /*) ;; *) out=$PWD/$out ;; esac
   [ -n "$(git status --porcelain --untracked-files=no)" ] && log "the work tree has uncommitted changes: they are not in the image (HEAD is)"
+  # --pin names a file of this checkout, not of the clone the image is built from.
+  local args=() a
+  while [ $# -gt 0 ]; do
+    a=$1; shift
+    if [ "$a" = --pin ] && [ $# -gt 0 ]; then
+      case "$1" in /*) args+=(--pin "$1") ;; *) args+=(--pin "$PWD/$1") ;; esac; shift
+    else args+=("$a"); fi
+  done
+  set -- ${args[@]+"${args[@]}"}
   local src
   src=$(mktemp -d "${TMPDIR:-/tmp}/ingest-image.XXXXXX")
   git clone -q . "$src/ingest"
   # GOFLAGS cleared: a -buildvcs=false there would drop the revision the labels and --version name.
-  (cd "$src/ingest" && GOFLAGS= go run ./ci/image build --out "$out" "$@") || { rm -rf "$src"; exit 1; }
+  (cd "$src/ingest/.ci/image" && GOFLAGS= go run . build --src "$src/ingest" --out "$out" "$@") || { rm -rf "$src"; exit 1; }
   rm -rf "$src"
 }
 
@@ -37,7 +46,7 @@ run_tests() {
   a=$(cat "$work/a/digest") b=$(cat "$work/b/digest")
   [ "$a" = "$b" ] || die "two builds of $rev: $a and $b; want one digest"
   echo "two builds of $rev from two clones: one digest, $a"
-  GOFLAGS= go run ./ci/image extract --layout "$work/a/oci" --to "$work/root"
+  (cd .ci/image && GOFLAGS= go vet ./... && GOFLAGS= go test ./... && GOFLAGS= go run . extract --layout "$work/a/oci" --to "$work/root")
   v=$("$work/root/usr/local/bin/ingest" --version)
   grep -q "$rev" <<<"$v" || die "the layer's binary says \"$v\", not the revision $rev"
   echo "the layer's binary: $v"

@@ -136,11 +136,11 @@ check_client() {
 # prints their folder.
 models() {
   local key dir
-  key=$(cat ci/tinymodels/go.mod ci/tinymodels/go.sum ci/tinymodels/*.go | sha256sum | cut -c1-12)
+  key=$(cat .ci/tinymodels/go.mod .ci/tinymodels/go.sum .ci/tinymodels/*.go | sha256sum | cut -c1-12)
   dir=$cache/models-$key
   if [ ! -f "$dir/tiny-embed.Modelfile" ]; then
     log "generating the tiny models into $dir"
-    (cd ci/tinymodels && go run . -out "$dir") >&2
+    (cd .ci/tinymodels && go run . -out "$dir") >&2
     find "$cache" -maxdepth 1 -name 'models-*' ! -path "$dir" -exec rm -rf {} +
   fi
   echo "$dir"
@@ -264,7 +264,7 @@ test_exit() {
 cmd_test() {
   local exports start
   cmd_build
-  (cd ci/tinymodels && go vet ./...) # a module of its own: the main go vet skips it
+  (cd .ci/tinymodels && go vet ./...) # a module of its own: the main go vet skips it
   start=$SECONDS
   exports=$(cmd_start)
   eval "$exports"

@@ -83,7 +83,7 @@ run_tests() {
   trap 'stop_run "$INGEST_PGLITE_RUN"' EXIT
   log "server at ${INGEST_TEST_POSTGRES}"
   # One package at a time: one session serves them all, and they would only queue for it.
-  go test -count=1 ./pgsync
+  go test -count=1 ./deliver/pgsync
   go test -count=1 -run 'Sync' ./cmd/ingest
 }
 

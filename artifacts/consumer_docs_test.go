@@ -13,9 +13,9 @@ import (
 
 	"github.com/ocean-safety/ingest/artifacts"
 	"github.com/ocean-safety/ingest/internal/recipes"
-	"github.com/ocean-safety/ingest/internal/testsnap"
-	"github.com/ocean-safety/ingest/lexical"
 	"github.com/ocean-safety/ingest/stages"
+	"github.com/ocean-safety/ingest/stages/stagestest"
+	"github.com/ocean-safety/ingest/text/lexical"
 )
 
 // docsPath is the consumer contract whose DuckDB recipes this test runs.
@@ -29,9 +29,9 @@ func TestConsumerDocsDuckDB(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	corpus := testsnap.WriteCorpus(t, testsnap.Base, map[string]string{"pt-BR/agua.md": "# Temperatura da água\n" +
+	corpus := stagestest.WriteCorpus(t, stagestest.Base, map[string]string{"pt-BR/agua.md": "# Temperatura da água\n" +
 		"Source: https://example.org/agua\n\nÁgua a 24,5 °C em janeiro; no inverno, ondas de 2 m e vento de 20 nós.\n"})
-	snap := testsnap.Build(t, corpus, stages.Options{})
+	snap := stagestest.Build(t, corpus, stages.Options{})
 	path := filepath.Join(snap, artifacts.ChunksFile)
 
 	db, err := sql.Open("duckdb", "")

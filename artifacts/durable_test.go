@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/ocean-safety/ingest/artifacts"
-	"github.com/ocean-safety/ingest/internal/testsnap"
+	"github.com/ocean-safety/ingest/stages/stagestest"
 )
 
 // recordingFile is a file that records the calls made on it.
@@ -40,7 +40,7 @@ func TestChunksFileSynced(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, c := range testsnap.HandChunks("d.md", "A/x", "A/y") {
+	for _, c := range stagestest.HandChunks("d.md", "A/x", "A/y") {
 		if err := w.Write(c); err != nil {
 			t.Fatal(err)
 		}

@@ -16,8 +16,8 @@ import (
 	"github.com/apache/arrow-go/v18/parquet"
 	"github.com/apache/arrow-go/v18/parquet/compress"
 
-	"github.com/ocean-safety/ingest/lexical"
 	"github.com/ocean-safety/ingest/schema"
+	"github.com/ocean-safety/ingest/text/lexical"
 )
 
 // benchRows are the rows BenchmarkChunkWriter writes: the first rows of the

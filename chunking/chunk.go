@@ -5,8 +5,8 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/ocean-safety/ingest/lexical"
 	"github.com/ocean-safety/ingest/schema"
+	"github.com/ocean-safety/ingest/text/lexical"
 )
 
 // Chunker cuts a parsed document into chunks, knowing its kind: prose by

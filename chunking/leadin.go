@@ -4,7 +4,7 @@ import (
 	"strings"
 
 	"github.com/ocean-safety/ingest/schema"
-	"github.com/ocean-safety/ingest/sentence"
+	"github.com/ocean-safety/ingest/text/sentence"
 )
 
 // A lead-in is the paragraph (or list item) that introduces the block under

@@ -4,7 +4,7 @@ import (
 	"slices"
 
 	"github.com/ocean-safety/ingest/schema"
-	"github.com/ocean-safety/ingest/sentence"
+	"github.com/ocean-safety/ingest/text/sentence"
 )
 
 // span is a half-open byte range of the view.

@@ -8,7 +8,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/ocean-safety/ingest/schema"
-	"github.com/ocean-safety/ingest/sentence"
+	"github.com/ocean-safety/ingest/text/sentence"
 )
 
 // Quality is what a reader would judge of a corpus's chunks, counted the

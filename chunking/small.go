@@ -2,7 +2,7 @@ package chunking
 
 import (
 	"github.com/ocean-safety/ingest/schema"
-	"github.com/ocean-safety/ingest/sentence"
+	"github.com/ocean-safety/ingest/text/sentence"
 )
 
 // mergeSmall merges every piece under chunk.min (a fragment: "TBD", a

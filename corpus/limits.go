@@ -5,7 +5,7 @@ import (
 	"strings"
 
 	"github.com/ocean-safety/ingest/schema"
-	"github.com/ocean-safety/ingest/sentence"
+	"github.com/ocean-safety/ingest/text/sentence"
 )
 
 // Limits bound the cost of one document. The Markdown parser's time and

@@ -12,8 +12,8 @@ import (
 
 	"github.com/bmatcuk/doublestar/v4"
 
-	shown "github.com/ocean-safety/ingest/internal/printable"
 	"github.com/ocean-safety/ingest/schema"
+	shown "github.com/ocean-safety/ingest/text/printable"
 )
 
 // Skip reasons of names no reader should meet, each reported by a run as a

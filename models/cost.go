@@ -1,7 +1,7 @@
 package models
 
 import (
-	"github.com/ocean-safety/ingest/lexical"
+	"github.com/ocean-safety/ingest/text/lexical"
 )
 
 // A plan counts what a run's header calls would send, before any is made:

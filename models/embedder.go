@@ -3,7 +3,7 @@ package models
 import (
 	"context"
 
-	"github.com/ocean-safety/ingest/lexical"
+	"github.com/ocean-safety/ingest/text/lexical"
 )
 
 // Defaults of what a model backend produces, each with its reason. A run's

@@ -3,8 +3,8 @@ package search
 import (
 	"fmt"
 
-	"github.com/ocean-safety/ingest/lexical"
 	"github.com/ocean-safety/ingest/schema"
+	"github.com/ocean-safety/ingest/text/lexical"
 )
 
 // Filter narrows the chunks a search ranks. Every field is optional; set

@@ -4,8 +4,8 @@ import (
 	"context"
 	"testing"
 
-	"github.com/ocean-safety/ingest/lexical"
 	"github.com/ocean-safety/ingest/schema"
+	"github.com/ocean-safety/ingest/text/lexical"
 )
 
 // testDims is small: the tests need vectors, not capacity.

@@ -9,8 +9,8 @@ import (
 	"strings"
 
 	"github.com/ocean-safety/ingest/artifacts"
-	"github.com/ocean-safety/ingest/lexical"
 	"github.com/ocean-safety/ingest/schema"
+	"github.com/ocean-safety/ingest/text/lexical"
 )
 
 // Embedder embeds questions for the vector leg. It must be the embedder that

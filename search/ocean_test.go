@@ -9,9 +9,9 @@ import (
 	"testing"
 
 	"github.com/ocean-safety/ingest/artifacts"
-	"github.com/ocean-safety/ingest/depot"
-	"github.com/ocean-safety/ingest/settings"
+	"github.com/ocean-safety/ingest/publish"
 	"github.com/ocean-safety/ingest/stages"
+	"github.com/ocean-safety/ingest/stages/settings"
 )
 
 const (
@@ -31,7 +31,7 @@ func oceanSnapshot(t *testing.T) string {
 	cfg := settings.DefaultConfig()
 	cfg.Corpus = oceanCorpus
 	out := filepath.Join(t.TempDir(), "snap")
-	if _, err := stages.Run(context.Background(), cfg, depot.OutTarget(out, ""), stages.Options{}); err != nil {
+	if _, err := stages.Run(context.Background(), cfg, publish.OutTarget(out, ""), stages.Options{}); err != nil {
 		t.Fatalf("index %s: %v", oceanCorpus, err)
 	}
 	return out

@@ -4,8 +4,8 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/ocean-safety/ingest/lexical"
 	"github.com/ocean-safety/ingest/schema"
+	"github.com/ocean-safety/ingest/text/lexical"
 )
 
 // Mode is how a search ranks: one leg or the fusion of both.

@@ -12,8 +12,8 @@ import (
 	"time"
 
 	"github.com/ocean-safety/ingest/corpus"
-	"github.com/ocean-safety/ingest/depot"
-	"github.com/ocean-safety/ingest/settings"
+	"github.com/ocean-safety/ingest/publish"
+	"github.com/ocean-safety/ingest/stages/settings"
 )
 
 // benchCorpus writes a generated corpus of at least size bytes (prose,
@@ -90,7 +90,7 @@ func BenchmarkParseChunk(b *testing.B) {
 			cfg.Corpus, cfg.Workers = dir, workers
 			b.SetBytes(size)
 			for b.Loop() {
-				p, err := Plan(context.Background(), cfg, depot.OutTarget(b.TempDir(), ""), Options{})
+				p, err := Plan(context.Background(), cfg, publish.OutTarget(b.TempDir(), ""), Options{})
 				if err != nil || p.Bytes != size || p.Rejected != 0 {
 					b.Fatalf("plan: %v (%d bytes, want %d; %d rejected)", err, p.Bytes, size, p.Rejected)
 				}
@@ -134,7 +134,7 @@ func BenchmarkRerun(b *testing.B) {
 	version := 0
 	for b.Loop() {
 		t := time.Now()
-		if _, err := Plan(context.Background(), cfg.Config, depot.OutTarget(cfg.Out, ""), Options{}); err != nil {
+		if _, err := Plan(context.Background(), cfg.Config, publish.OutTarget(cfg.Out, ""), Options{}); err != nil {
 			b.Fatal(err)
 		}
 		plan += time.Since(t)

@@ -15,7 +15,7 @@ import (
 	"github.com/ocean-safety/ingest/models/backends"
 	"github.com/ocean-safety/ingest/models/modelfake"
 	"github.com/ocean-safety/ingest/schema"
-	"github.com/ocean-safety/ingest/settings"
+	"github.com/ocean-safety/ingest/stages/settings"
 )
 
 // otelPT is the Portuguese OpenTelemetry docs (../shared/corpora), read

@@ -11,7 +11,7 @@ import (
 	"github.com/ocean-safety/ingest/models"
 	"github.com/ocean-safety/ingest/models/backends"
 	"github.com/ocean-safety/ingest/models/modelfake"
-	"github.com/ocean-safety/ingest/settings"
+	"github.com/ocean-safety/ingest/stages/settings"
 )
 
 // docServers reads the fakes' logs: for each document (its fence code),

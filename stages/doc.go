@@ -1,5 +1,5 @@
 // Package stages runs the ingest pipeline: Run takes a settings.Config
-// (what shapes the snapshot and how hard to work), a depot.Target (where
+// (what shapes the snapshot and how hard to work), a publish.Target (where
 // to read and write) and Options (what is plugged in: header writer,
 // embedder, reporter), and publishes one snapshot or nothing; Plan counts
 // what a run would pay for (package estimate) without running it.

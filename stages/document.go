@@ -6,10 +6,10 @@ import (
 	"time"
 
 	"github.com/ocean-safety/ingest/artifacts"
-	"github.com/ocean-safety/ingest/quantities"
-	"github.com/ocean-safety/ingest/reuse"
 	"github.com/ocean-safety/ingest/schema"
-	"github.com/ocean-safety/ingest/snapshot"
+	"github.com/ocean-safety/ingest/stages/quantities"
+	"github.com/ocean-safety/ingest/stages/reuse"
+	"github.com/ocean-safety/ingest/stages/snapshot"
 )
 
 // docResult is one document after parse, chunk, normalise and header.

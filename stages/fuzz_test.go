@@ -7,9 +7,9 @@ import (
 
 	"github.com/ocean-safety/ingest/chunking"
 	"github.com/ocean-safety/ingest/corpus"
-	"github.com/ocean-safety/ingest/markdown"
-	"github.com/ocean-safety/ingest/quantities"
+	"github.com/ocean-safety/ingest/corpus/markdown"
 	"github.com/ocean-safety/ingest/schema"
+	"github.com/ocean-safety/ingest/stages/quantities"
 )
 
 // FuzzDocument runs the whole per-document path — bytes checks, front

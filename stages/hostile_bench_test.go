@@ -8,7 +8,7 @@ import (
 
 	"github.com/ocean-safety/ingest/chunking"
 	"github.com/ocean-safety/ingest/corpus"
-	"github.com/ocean-safety/ingest/markdown"
+	"github.com/ocean-safety/ingest/corpus/markdown"
 )
 
 // hostileShapes are the Markdown shapes the parser was quadratic on (the

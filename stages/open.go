@@ -5,12 +5,12 @@ import (
 	"time"
 
 	"github.com/ocean-safety/ingest/artifacts"
-	"github.com/ocean-safety/ingest/depot"
-	"github.com/ocean-safety/ingest/lexical"
 	"github.com/ocean-safety/ingest/models"
 	"github.com/ocean-safety/ingest/models/extractive"
+	"github.com/ocean-safety/ingest/publish"
 	"github.com/ocean-safety/ingest/schema"
-	"github.com/ocean-safety/ingest/settings"
+	"github.com/ocean-safety/ingest/stages/settings"
+	"github.com/ocean-safety/ingest/text/lexical"
 )
 
 // How a run meets its target and its models before any work: the target
@@ -30,7 +30,7 @@ type ModelOpener func(ctx context.Context, prev *artifacts.Manifest) (models.Hea
 // built-in embedder). An embedder whose width is
 // not the previous snapshot's is refused: one vector index cannot mix
 // widths.
-func openModels(ctx context.Context, cfg settings.Config, target depot.Target, opt Options) (Options, error) {
+func openModels(ctx context.Context, cfg settings.Config, target publish.Target, opt Options) (Options, error) {
 	prev := previousManifest(target)
 	if opt.OpenModels != nil {
 		h, e, err := opt.OpenModels(ctx, prev)
@@ -58,7 +58,7 @@ func openModels(ctx context.Context, cfg settings.Config, target depot.Target, o
 // previousManifest is the manifest of the snapshot a run into target reuses
 // from, nil when there is none or it cannot be read (the run reports a
 // previous snapshot it cannot trust when it opens it).
-func previousManifest(target depot.Target) *artifacts.Manifest {
+func previousManifest(target publish.Target) *artifacts.Manifest {
 	dir := target.Previous()
 	if dir == "" {
 		return nil
@@ -77,7 +77,7 @@ func previousManifest(target depot.Target) *artifacts.Manifest {
 // work. The kind is checked before the lock, so a refused run writes
 // nothing, not even the lock's holder file, and again under it, against a
 // bucket's latest and whatever another run published in between.
-func Claim(ctx context.Context, target depot.Target, corpusDir string, part bool, wait time.Duration) (*depot.Lock, error) {
+func Claim(ctx context.Context, target publish.Target, corpusDir string, part bool, wait time.Duration) (*publish.Lock, error) {
 	if err := target.Check(corpusDir); err != nil {
 		return nil, err
 	}
@@ -98,7 +98,7 @@ func Claim(ctx context.Context, target depot.Target, corpusDir string, part bool
 // checkTargetKind refuses to write a part where a whole snapshot is
 // published (consumers would read one shard's documents as the corpus), and
 // a whole snapshot where parts are kept.
-func checkTargetKind(target depot.Target, part bool) error {
+func checkTargetKind(target publish.Target, part bool) error {
 	cur := target.Current()
 	if cur == "" {
 		return nil

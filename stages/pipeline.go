@@ -15,15 +15,15 @@ import (
 	"github.com/ocean-safety/ingest/artifacts"
 	"github.com/ocean-safety/ingest/chunking"
 	"github.com/ocean-safety/ingest/corpus"
-	"github.com/ocean-safety/ingest/depot"
-	"github.com/ocean-safety/ingest/dispatch"
-	"github.com/ocean-safety/ingest/markdown"
+	"github.com/ocean-safety/ingest/corpus/markdown"
 	"github.com/ocean-safety/ingest/models"
-	"github.com/ocean-safety/ingest/quantities"
-	"github.com/ocean-safety/ingest/reuse"
+	"github.com/ocean-safety/ingest/publish"
 	"github.com/ocean-safety/ingest/schema"
-	"github.com/ocean-safety/ingest/settings"
-	"github.com/ocean-safety/ingest/snapshot"
+	"github.com/ocean-safety/ingest/stages/dispatch"
+	"github.com/ocean-safety/ingest/stages/quantities"
+	"github.com/ocean-safety/ingest/stages/reuse"
+	"github.com/ocean-safety/ingest/stages/settings"
+	"github.com/ocean-safety/ingest/stages/snapshot"
 )
 
 // ErrStrict is returned when --strict finds diagnostics: nothing is published.
@@ -52,7 +52,7 @@ type Options struct {
 	Reporter    Reporter // nil: Discard
 	ToolVersion string
 	// LockWait is how long to wait for another run of the same target to
-	// finish (0: fail at once with an *depot.LockedError).
+	// finish (0: fail at once with an *publish.LockedError).
 	LockWait time.Duration
 	// Logger gets what the run does (nil: nothing is logged). The library
 	// never prints; progress and diagnostics go to Reporter.
@@ -76,7 +76,7 @@ type Result struct {
 	Status    Status
 	Manifest  artifacts.Manifest
 	Report    artifacts.Report
-	Published depot.Published // where the snapshot went
+	Published publish.Published // where the snapshot went
 	// Cleaned lists the temporary folders crashed runs had left beside the
 	// target, removed by this one.
 	Cleaned []string
@@ -100,7 +100,7 @@ var stageOrder = []string{stageParse, stageChunk, stageNormalise, stageHeader, s
 // are written in (doc_path, chunk_order) order whatever the number of
 // workers, because the order is fixed when work is submitted, not when it
 // finishes. Nothing is published unless the whole run succeeds.
-func Run(ctx context.Context, cfg settings.Config, target depot.Target, opt Options) (*Result, error) {
+func Run(ctx context.Context, cfg settings.Config, target publish.Target, opt Options) (*Result, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
@@ -140,7 +140,7 @@ func Run(ctx context.Context, cfg settings.Config, target depot.Target, opt Opti
 type run struct {
 	cfg            settings.Config
 	opt            Options
-	target         depot.Target
+	target         publish.Target
 	parser         *markdown.Parser
 	chunker        *chunking.Chunker
 	normaliser     quantities.Normaliser
@@ -161,7 +161,7 @@ type run struct {
 	lanes                models.Lanes
 	dispatch             *dispatch.Dispatcher
 
-	stage   *depot.Staging
+	stage   *publish.Staging
 	writer  *artifacts.ChunkWriter
 	prev    *snapshot.Previous // nil: nothing to reuse
 	journal *snapshot.Journal

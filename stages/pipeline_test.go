@@ -14,13 +14,13 @@ import (
 	"testing"
 
 	"github.com/ocean-safety/ingest/artifacts"
-	"github.com/ocean-safety/ingest/depot"
 	"github.com/ocean-safety/ingest/internal/golden"
-	"github.com/ocean-safety/ingest/lexical"
 	"github.com/ocean-safety/ingest/models"
 	"github.com/ocean-safety/ingest/models/extractive"
+	"github.com/ocean-safety/ingest/publish"
 	"github.com/ocean-safety/ingest/schema"
-	"github.com/ocean-safety/ingest/settings"
+	"github.com/ocean-safety/ingest/stages/settings"
+	"github.com/ocean-safety/ingest/text/lexical"
 )
 
 const fixtureCorpus = "../testdata/corpus"
@@ -39,7 +39,7 @@ func testConfig(corpusDir, out string, workers int) runConfig {
 
 // runOut runs rc into its --out folder.
 func runOut(ctx context.Context, rc runConfig, opt Options) (*Result, error) {
-	return Run(ctx, rc.Config, depot.OutTarget(rc.Out, ""), opt)
+	return Run(ctx, rc.Config, publish.OutTarget(rc.Out, ""), opt)
 }
 
 func mustRun(t *testing.T, rc runConfig, opt Options) *Result {

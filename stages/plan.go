@@ -5,12 +5,12 @@ import (
 	"time"
 
 	"github.com/ocean-safety/ingest/corpus"
-	"github.com/ocean-safety/ingest/depot"
-	"github.com/ocean-safety/ingest/estimate"
-	"github.com/ocean-safety/ingest/reuse"
+	"github.com/ocean-safety/ingest/publish"
 	"github.com/ocean-safety/ingest/schema"
-	"github.com/ocean-safety/ingest/settings"
-	"github.com/ocean-safety/ingest/snapshot"
+	"github.com/ocean-safety/ingest/stages/estimate"
+	"github.com/ocean-safety/ingest/stages/reuse"
+	"github.com/ocean-safety/ingest/stages/settings"
+	"github.com/ocean-safety/ingest/stages/snapshot"
 )
 
 // Plan reads, chunks and normalises the corpus with the same workers and
@@ -22,7 +22,7 @@ import (
 // since the vector reads the header). The target is checked as a run
 // checks it; a bucket's latest is not fetched (that takes the lock), so
 // only --prev is reused from there.
-func Plan(ctx context.Context, cfg settings.Config, target depot.Target, opt Options) (*estimate.Result, error) {
+func Plan(ctx context.Context, cfg settings.Config, target publish.Target, opt Options) (*estimate.Result, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}

@@ -6,10 +6,10 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/ocean-safety/ingest/depot"
 	"github.com/ocean-safety/ingest/models"
 	"github.com/ocean-safety/ingest/models/backends"
 	"github.com/ocean-safety/ingest/models/modelfake"
+	"github.com/ocean-safety/ingest/publish"
 )
 
 // TestPlanEstimate: a plan's calls and prompt tokens, headers and
@@ -37,7 +37,7 @@ func TestPlanEstimate(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			p, err := Plan(context.Background(), cfg.Config, depot.OutTarget(cfg.Out, ""), Options{Headers: h, Embedder: e})
+			p, err := Plan(context.Background(), cfg.Config, publish.OutTarget(cfg.Out, ""), Options{Headers: h, Embedder: e})
 			if err != nil {
 				t.Fatal(err)
 			}

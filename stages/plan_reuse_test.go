@@ -7,13 +7,13 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/ocean-safety/ingest/depot"
-	"github.com/ocean-safety/ingest/estimate"
 	"github.com/ocean-safety/ingest/models"
 	"github.com/ocean-safety/ingest/models/backends"
 	"github.com/ocean-safety/ingest/models/modelfake"
 	"github.com/ocean-safety/ingest/models/prompt"
+	"github.com/ocean-safety/ingest/publish"
 	"github.com/ocean-safety/ingest/schema"
+	"github.com/ocean-safety/ingest/stages/estimate"
 )
 
 // planCorpus adds to the shipped corpus a document with a table (its rows
@@ -90,7 +90,7 @@ func TestPlanAgreesWithRun(t *testing.T) {
 				t.Fatal(err)
 			}
 			opt := Options{Headers: h, Embedder: e}
-			p, err := Plan(context.Background(), cfg.Config, depot.OutTarget(out, ""), opt)
+			p, err := Plan(context.Background(), cfg.Config, publish.OutTarget(out, ""), opt)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -6,7 +6,7 @@ import (
 	"fmt"
 
 	"github.com/ocean-safety/ingest/schema"
-	"github.com/ocean-safety/ingest/snapshot"
+	"github.com/ocean-safety/ingest/stages/snapshot"
 )
 
 // How a run meets the work of earlier runs: the previous snapshot it reuses

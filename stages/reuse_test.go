@@ -11,11 +11,11 @@ import (
 	"testing"
 
 	"github.com/ocean-safety/ingest/artifacts"
-	"github.com/ocean-safety/ingest/depot"
-	"github.com/ocean-safety/ingest/lexical"
 	"github.com/ocean-safety/ingest/models"
 	"github.com/ocean-safety/ingest/models/extractive"
+	"github.com/ocean-safety/ingest/publish"
 	"github.com/ocean-safety/ingest/schema"
+	"github.com/ocean-safety/ingest/text/lexical"
 )
 
 // countingHeaders stands in for a model header writer: extractive answers,
@@ -256,7 +256,7 @@ func TestResume(t *testing.T) {
 	if _, err := runOut(context.Background(), testConfig("../corpus/ocean", out, 4), crashing.opts()); !errors.Is(err, errServerDied) {
 		t.Fatalf("got %v, want the injected failure", err)
 	}
-	if _, err := os.Stat(depot.OutTarget(out, "").Journal()); err != nil {
+	if _, err := os.Stat(publish.OutTarget(out, "").Journal()); err != nil {
 		t.Fatalf("no journal after the crash: %v", err)
 	}
 	again := newBackends("v1", "m1")
@@ -270,7 +270,7 @@ func TestResume(t *testing.T) {
 	if res2.Manifest.Calls.FromJournal == 0 {
 		t.Errorf("got nothing from the journal")
 	}
-	if _, err := os.Stat(depot.OutTarget(out, "").Journal()); !errors.Is(err, os.ErrNotExist) {
+	if _, err := os.Stat(publish.OutTarget(out, "").Journal()); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("journal left after a published run: %v", err)
 	}
 	if res.Manifest.Counts.Chunks != res2.Manifest.Counts.Chunks {

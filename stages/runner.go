@@ -13,12 +13,12 @@ import (
 	"github.com/sourcegraph/conc/stream"
 
 	"github.com/ocean-safety/ingest/corpus"
-	"github.com/ocean-safety/ingest/dispatch"
-	"github.com/ocean-safety/ingest/lexical"
 	"github.com/ocean-safety/ingest/models"
-	"github.com/ocean-safety/ingest/reuse"
 	"github.com/ocean-safety/ingest/schema"
-	"github.com/ocean-safety/ingest/snapshot"
+	"github.com/ocean-safety/ingest/stages/dispatch"
+	"github.com/ocean-safety/ingest/stages/reuse"
+	"github.com/ocean-safety/ingest/stages/snapshot"
+	"github.com/ocean-safety/ingest/text/lexical"
 )
 
 // This file is the runner: the only code that starts goroutines. Three

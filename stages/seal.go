@@ -6,9 +6,9 @@ import (
 	"os"
 
 	"github.com/ocean-safety/ingest/artifacts"
-	"github.com/ocean-safety/ingest/depot"
+	"github.com/ocean-safety/ingest/publish"
 	"github.com/ocean-safety/ingest/schema"
-	"github.com/ocean-safety/ingest/snapshot"
+	"github.com/ocean-safety/ingest/stages/snapshot"
 	"github.com/ocean-safety/ingest/thresholds"
 )
 
@@ -31,7 +31,7 @@ type Closing struct {
 
 // Seal writes the closing files into the staging folder and returns the
 // result: a snapshot with a rejected document is partial.
-func Seal(stage *depot.Staging, c Closing) (*Result, error) {
+func Seal(stage *publish.Staging, c Closing) (*Result, error) {
 	m, rep := c.Manifest, c.Report
 	status := StatusOK
 	if m.Counts.Rejected > 0 {
@@ -53,7 +53,7 @@ func Seal(stage *depot.Staging, c Closing) (*Result, error) {
 	for k, n := range c.AuditMore {
 		counts[k] = n
 	}
-	files := []depot.Closing{
+	files := []publish.Closing{
 		{Name: artifacts.ChunksFile, Write: func(string) (int, error) { return c.Chunks() }},
 		{Name: artifacts.ThresholdsFile, Write: func(path string) (int, error) { return writeThresholds(path, c.Thresholds) }},
 		{Name: artifacts.AuditFile, Write: func(string) (int, error) {
@@ -65,7 +65,7 @@ func Seal(stage *depot.Staging, c Closing) (*Result, error) {
 		{Name: artifacts.ReportFile, Write: func(path string) (int, error) { return 0, artifacts.WriteJSON(path, rep) }},
 	}
 	if c.Documents != nil {
-		files = append(files, depot.Closing{Name: artifacts.DocumentsFile, Write: func(string) (int, error) { return c.Documents() }})
+		files = append(files, publish.Closing{Name: artifacts.DocumentsFile, Write: func(string) (int, error) { return c.Documents() }})
 	}
 	m.Files = map[string]artifacts.FileInfo{}
 	if err := stage.Seal(&m, files...); err != nil {

@@ -12,15 +12,15 @@ import (
 	"time"
 
 	"github.com/ocean-safety/ingest/artifacts"
-	"github.com/ocean-safety/ingest/depot"
 	"github.com/ocean-safety/ingest/models"
 	"github.com/ocean-safety/ingest/models/extractive"
+	"github.com/ocean-safety/ingest/publish"
 	"github.com/ocean-safety/ingest/schema"
 )
 
 // countingTarget counts what a run asks of its target.
 type countingTarget struct {
-	depot.Target
+	publish.Target
 	checks, acquires int
 }
 
@@ -29,7 +29,7 @@ func (c *countingTarget) Check(corpus string) error {
 	return c.Target.Check(corpus)
 }
 
-func (c *countingTarget) Acquire(ctx context.Context, wait time.Duration) (*depot.Lock, error) {
+func (c *countingTarget) Acquire(ctx context.Context, wait time.Duration) (*publish.Lock, error) {
 	c.acquires++
 	return c.Target.Acquire(ctx, wait)
 }
@@ -45,7 +45,7 @@ type fakeRemote struct {
 	journal []byte
 }
 
-var _ depot.Remote = (*fakeRemote)(nil)
+var _ publish.Remote = (*fakeRemote)(nil)
 
 func (f *fakeRemote) String() string { return "fake://" + f.dir }
 
@@ -66,7 +66,7 @@ func (f *fakeRemote) Latest(_ context.Context, dir string) (string, error) {
 	return to, copyFiles(filepath.Join(f.dir, f.last), to)
 }
 
-func (f *fakeRemote) Publish(_ context.Context, dir string, _ int) (*depot.Published, error) {
+func (f *fakeRemote) Publish(_ context.Context, dir string, _ int) (*publish.Published, error) {
 	m, err := artifacts.ReadManifest(dir)
 	if err != nil {
 		return nil, err
@@ -75,7 +75,7 @@ func (f *fakeRemote) Publish(_ context.Context, dir string, _ int) (*depot.Publi
 	if err != nil {
 		return nil, err
 	}
-	pub := &depot.Published{Name: name, Path: f.String() + "/" + name}
+	pub := &publish.Published{Name: name, Path: f.String() + "/" + name}
 	if f.last != "" {
 		pub.Previous = f.String() + "/" + f.last
 	}
@@ -131,12 +131,12 @@ func TestTargetOnce(t *testing.T) {
 	remote := &fakeRemote{dir: t.TempDir()}
 	tests := []struct {
 		name   string
-		target func(dir string) depot.Target
+		target func(dir string) publish.Target
 	}{
-		{"out folder", func(dir string) depot.Target { return depot.OutTarget(filepath.Join(dir, "snap"), "") }},
-		{"publish folder", func(dir string) depot.Target { return depot.PublishTarget(filepath.Join(dir, "pub"), 3, "") }},
-		{"bucket", func(dir string) depot.Target {
-			return depot.RemoteTarget(remote, filepath.Join(dir, "work"), 3, "")
+		{"out folder", func(dir string) publish.Target { return publish.OutTarget(filepath.Join(dir, "snap"), "") }},
+		{"publish folder", func(dir string) publish.Target { return publish.PublishTarget(filepath.Join(dir, "pub"), 3, "") }},
+		{"bucket", func(dir string) publish.Target {
+			return publish.RemoteTarget(remote, filepath.Join(dir, "work"), 3, "")
 		}},
 	}
 	for _, tt := range tests {
@@ -226,11 +226,11 @@ func TestRemoteTargetCorpus(t *testing.T) {
 	corpusDir := t.TempDir()
 	remote := &fakeRemote{dir: t.TempDir()}
 	t.Chdir(corpusDir)
-	if err := depot.RemoteTarget(remote, filepath.Join(t.TempDir(), "work"), 3, "").Check("."); err != nil {
+	if err := publish.RemoteTarget(remote, filepath.Join(t.TempDir(), "work"), 3, "").Check("."); err != nil {
 		t.Errorf("a work folder outside the corpus: got %v, want it accepted", err)
 	}
-	err := depot.RemoteTarget(remote, filepath.Join(corpusDir, "work"), 3, "").Check(".")
-	var no *depot.NotOwnedError
+	err := publish.RemoteTarget(remote, filepath.Join(corpusDir, "work"), 3, "").Check(".")
+	var no *publish.NotOwnedError
 	if !errors.As(err, &no) || no.Key != "publish" || no.Path != filepath.Join(corpusDir, "work") || !strings.Contains(no.Why, "inside the corpus") {
 		t.Errorf("a work folder inside the corpus: got %v, want it refused, naming the work folder", err)
 	}

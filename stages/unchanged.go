@@ -14,7 +14,7 @@ import (
 
 	"github.com/ocean-safety/ingest/artifacts"
 	"github.com/ocean-safety/ingest/schema"
-	"github.com/ocean-safety/ingest/snapshot"
+	"github.com/ocean-safety/ingest/stages/snapshot"
 )
 
 // An unchanged corpus — the same bytes under the same paths, the same

@@ -5,7 +5,7 @@ import (
 	"strings"
 
 	"github.com/ocean-safety/ingest/schema"
-	"github.com/ocean-safety/ingest/sentence"
+	"github.com/ocean-safety/ingest/text/sentence"
 	"github.com/ocean-safety/ingest/units"
 )
 

@@ -3,7 +3,7 @@ package thresholds
 import (
 	"strings"
 
-	"github.com/ocean-safety/ingest/sentence"
+	"github.com/ocean-safety/ingest/text/sentence"
 	"unicode"
 	"unicode/utf8"
 )

@@ -12,8 +12,8 @@ import (
 	"github.com/ocean-safety/ingest/artifacts"
 	"github.com/ocean-safety/ingest/models"
 	"github.com/ocean-safety/ingest/models/backends"
-	"github.com/ocean-safety/ingest/settings"
 	"github.com/ocean-safety/ingest/stages"
+	"github.com/ocean-safety/ingest/stages/settings"
 )
 
 // backendFlags are the index command's model flags.

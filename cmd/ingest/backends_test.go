@@ -7,7 +7,7 @@ import (
 	"github.com/urfave/cli/v3"
 
 	"github.com/ocean-safety/ingest/models"
-	"github.com/ocean-safety/ingest/settings"
+	"github.com/ocean-safety/ingest/stages/settings"
 )
 
 // TestBackendConfigEnvironment: the variables a model server's client

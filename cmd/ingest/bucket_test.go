@@ -18,8 +18,8 @@ import (
 	"gocloud.dev/blob"
 
 	"github.com/ocean-safety/ingest/artifacts"
-	"github.com/ocean-safety/ingest/bucket"
 	"github.com/ocean-safety/ingest/models/modelfake"
+	"github.com/ocean-safety/ingest/publish/bucket"
 )
 
 // TestPublishToBucket: the nightly job against an S3-compatible store and

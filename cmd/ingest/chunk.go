@@ -3,7 +3,7 @@ package main
 import (
 	"context"
 
-	"github.com/ocean-safety/ingest/preview"
+	"github.com/ocean-safety/ingest/stages/preview"
 	"github.com/urfave/cli/v3"
 )
 

@@ -6,9 +6,9 @@ import (
 
 	"github.com/urfave/cli/v3"
 
-	"github.com/ocean-safety/ingest/config"
-	"github.com/ocean-safety/ingest/internal/console"
-	"github.com/ocean-safety/ingest/internal/forgive"
+	"github.com/ocean-safety/ingest/cmd/ingest/internal/config"
+	"github.com/ocean-safety/ingest/cmd/ingest/internal/console"
+	"github.com/ocean-safety/ingest/cmd/ingest/internal/forgive"
 )
 
 // runSettingFlags are index's flags that set a config key, by flag name.

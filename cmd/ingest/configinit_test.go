@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"github.com/ocean-safety/ingest/artifacts"
-	"github.com/ocean-safety/ingest/config"
+	"github.com/ocean-safety/ingest/cmd/ingest/internal/config"
 	"github.com/ocean-safety/ingest/schema"
 )
 

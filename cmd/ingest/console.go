@@ -6,8 +6,8 @@ import (
 
 	"github.com/urfave/cli/v3"
 
-	"github.com/ocean-safety/ingest/internal/console"
-	"github.com/ocean-safety/ingest/internal/forgive"
+	"github.com/ocean-safety/ingest/cmd/ingest/internal/console"
+	"github.com/ocean-safety/ingest/cmd/ingest/internal/forgive"
 	"github.com/ocean-safety/ingest/schema"
 )
 

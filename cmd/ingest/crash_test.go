@@ -16,10 +16,10 @@ import (
 	"time"
 
 	"github.com/ocean-safety/ingest/artifacts"
-	"github.com/ocean-safety/ingest/depot"
-	"github.com/ocean-safety/ingest/integrity"
+	"github.com/ocean-safety/ingest/artifacts/verify"
 	"github.com/ocean-safety/ingest/models/modelfake"
-	"github.com/ocean-safety/ingest/snapshot"
+	"github.com/ocean-safety/ingest/publish"
+	"github.com/ocean-safety/ingest/stages/snapshot"
 )
 
 // childEnv makes the test binary run as the ingest command: the crash test
@@ -80,7 +80,7 @@ func TestCrashSafety(t *testing.T) {
 		}
 	}
 	var lastCall time.Time
-	journalOf := map[bool]string{false: depot.PublishTarget(pub, 0, "").Journal(), true: depot.OutTarget(out, "").Journal()}
+	journalOf := map[bool]string{false: publish.PublishTarget(pub, 0, "").Journal(), true: publish.OutTarget(out, "").Journal()}
 	srv := modelfake.New(modelfake.Options{Dims: 1024, Latency: 20 * time.Millisecond, OnCall: func(path string, n int) {
 		mu.Lock()
 		defer mu.Unlock()
@@ -245,7 +245,7 @@ func journalKeys(t *testing.T, path string) map[string]bool {
 func snapshotTrees(t *testing.T, pub, out string) map[string]map[string]string {
 	trees := map[string]map[string]string{}
 	for _, e := range readDir(t, pub) {
-		if !strings.HasPrefix(e, ".") && e != depot.LatestLink && !strings.HasSuffix(e, ".md") {
+		if !strings.HasPrefix(e, ".") && e != publish.LatestLink && !strings.HasSuffix(e, ".md") {
 			trees[filepath.Join(pub, e)] = tree(t, filepath.Join(pub, e))
 		}
 	}
@@ -271,7 +271,7 @@ func checkAfterCrash(t *testing.T, name string, before map[string]map[string]str
 		}
 	}
 	for dir := range after {
-		rep, err := integrity.Verify(dir)
+		rep, err := verify.Verify(dir)
 		if err != nil || !rep.OK() {
 			t.Errorf("%s: %s does not verify: %v %v", name, dir, err, rep.Problems())
 		}
@@ -281,7 +281,7 @@ func checkAfterCrash(t *testing.T, name string, before map[string]map[string]str
 		published = published || strings.HasPrefix(dir, pub+string(filepath.Separator))
 	}
 	if published {
-		if latest, err := depot.Latest(pub); err != nil {
+		if latest, err := publish.Latest(pub); err != nil {
 			t.Errorf("%s: latest: %v", name, err)
 		} else if _, ok := after[latest]; !ok {
 			t.Errorf("%s: latest points at %s, not a snapshot", name, latest)
@@ -390,7 +390,7 @@ func itemKeys(t *testing.T, pub, out string) func(path, item string) []string {
 	headers := map[string][]string{}
 	dirs := []string{out}
 	for _, e := range readDir(t, pub) {
-		if !strings.HasPrefix(e, ".") && e != depot.LatestLink && !strings.HasSuffix(e, ".md") && !strings.HasSuffix(e, ".json") {
+		if !strings.HasPrefix(e, ".") && e != publish.LatestLink && !strings.HasSuffix(e, ".md") && !strings.HasSuffix(e, ".json") {
 			dirs = append(dirs, filepath.Join(pub, e))
 		}
 	}

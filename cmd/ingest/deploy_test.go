@@ -13,7 +13,7 @@ import (
 	"github.com/goccy/go-yaml"
 	"github.com/urfave/cli/v3"
 
-	"github.com/ocean-safety/ingest/config"
+	"github.com/ocean-safety/ingest/cmd/ingest/internal/config"
 )
 
 // TestDeployExamples keeps deploy/ true to the command: every ingest

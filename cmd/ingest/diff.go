@@ -4,7 +4,7 @@ import (
 	"context"
 	"errors"
 
-	"github.com/ocean-safety/ingest/place"
+	"github.com/ocean-safety/ingest/publish/place"
 	"github.com/urfave/cli/v3"
 )
 

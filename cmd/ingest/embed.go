@@ -12,8 +12,8 @@ import (
 	"github.com/ocean-safety/ingest/artifacts"
 	"github.com/ocean-safety/ingest/models"
 	"github.com/ocean-safety/ingest/models/backends"
-	"github.com/ocean-safety/ingest/place"
-	"github.com/ocean-safety/ingest/settings"
+	"github.com/ocean-safety/ingest/publish/place"
+	"github.com/ocean-safety/ingest/stages/settings"
 )
 
 // errEmbedderDiffers is an embedder that is not the snapshot's: its vectors

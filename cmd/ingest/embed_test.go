@@ -7,10 +7,10 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ocean-safety/ingest/internal/testsnap"
-	"github.com/ocean-safety/ingest/lexical"
 	"github.com/ocean-safety/ingest/models"
 	"github.com/ocean-safety/ingest/stages"
+	"github.com/ocean-safety/ingest/stages/stagestest"
+	"github.com/ocean-safety/ingest/text/lexical"
 )
 
 // otherBuiltin is the built-in embedder under another name: a snapshot it
@@ -22,8 +22,8 @@ func (otherBuiltin) Name() string { return "builtin-hash-v9-test" }
 var _ models.Embedder = otherBuiltin{}
 
 func TestEmbedCommand(t *testing.T) {
-	snap := testsnap.Build(t, testsnap.WriteCorpus(t, testsnap.Base, nil), stages.Options{})
-	other := testsnap.Build(t, testsnap.WriteCorpus(t, testsnap.Base, nil), stages.Options{Embedder: otherBuiltin{lexical.NewBuiltin(1024)}})
+	snap := stagestest.Build(t, stagestest.WriteCorpus(t, stagestest.Base, nil), stages.Options{})
+	other := stagestest.Build(t, stagestest.WriteCorpus(t, stagestest.Base, nil), stages.Options{Embedder: otherBuiltin{lexical.NewBuiltin(1024)}})
 	const query = "rip current near the shore"
 	want, err := lexical.NewBuiltin(1024).Embed(context.Background(), []string{query})
 	if err != nil {

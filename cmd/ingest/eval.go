@@ -8,8 +8,8 @@ import (
 
 	"github.com/urfave/cli/v3"
 
-	"github.com/ocean-safety/ingest/internal/console"
-	"github.com/ocean-safety/ingest/place"
+	"github.com/ocean-safety/ingest/cmd/ingest/internal/console"
+	"github.com/ocean-safety/ingest/publish/place"
 	"github.com/ocean-safety/ingest/search"
 )
 

@@ -1,7 +1,7 @@
 package main
 
 import (
-	"github.com/ocean-safety/ingest/internal/console"
+	"github.com/ocean-safety/ingest/cmd/ingest/internal/console"
 	"github.com/urfave/cli/v3"
 )
 

@@ -7,11 +7,11 @@ import (
 
 	"github.com/urfave/cli/v3"
 
-	"github.com/ocean-safety/ingest/depot"
-	"github.com/ocean-safety/ingest/internal/console"
-	"github.com/ocean-safety/ingest/parts"
-	"github.com/ocean-safety/ingest/place"
+	"github.com/ocean-safety/ingest/cmd/ingest/internal/console"
+	"github.com/ocean-safety/ingest/publish"
+	"github.com/ocean-safety/ingest/publish/place"
 	"github.com/ocean-safety/ingest/stages"
+	"github.com/ocean-safety/ingest/stages/merge"
 )
 
 // finish ends index and merge (name) alike: their error made the one the
@@ -20,15 +20,15 @@ import (
 // for success and failure alike; otherwise on stderr (for index, with the
 // leftovers of interrupted runs it removed and the --ignore codes that
 // matched nothing).
-func finish(ctx context.Context, cmd *cli.Command, name string, res *stages.Result, publish string, err error) error {
+func finish(ctx context.Context, cmd *cli.Command, name string, res *stages.Result, pubDir string, err error) error {
 	index := name == "index"
 	switch {
-	case errors.Is(err, depot.ErrPrune):
+	case errors.Is(err, publish.ErrPrune):
 		tell(cmd).PruneFailed(err)
 		err = nil
 	case errors.Is(err, stages.ErrShrink):
 		err = fmt.Errorf("%s: %w; to accept it, run again with --allow-shrink", name, err)
-	case errors.Is(err, parts.ErrMismatch): // a merge's
+	case errors.Is(err, merge.ErrMismatch): // a merge's
 		err = usageError{fmt.Errorf("%s: %w", name, err)}
 	case err != nil && !errors.Is(err, stages.ErrStrict) && !errors.As(err, new(usageError)):
 		err = fmt.Errorf("%s: %w", name, targetError(settingsError(err)))
@@ -36,8 +36,8 @@ func finish(ctx context.Context, cmd *cli.Command, name string, res *stages.Resu
 	if err == nil && res != nil && res.Status == stages.StatusPartial {
 		err = errPartial
 	}
-	if res != nil && publish != "" && cmd.Bool("diff") {
-		tell(cmd).DiffReport(place.WriteDiff(ctx, publish, res.Published)) // a warning at worst: the snapshot is published
+	if res != nil && pubDir != "" && cmd.Bool("diff") {
+		tell(cmd).DiffReport(place.WriteDiff(ctx, pubDir, res.Published)) // a warning at worst: the snapshot is published
 	}
 	if res != nil && !index && cmd.Bool("remove-parts") {
 		tell(cmd).PartsRemoved(cmd.String("parts"), place.RemoveParts(ctx, cmd.String("parts"), cmd.Int("shards")))
@@ -53,7 +53,7 @@ func finish(ctx context.Context, cmd *cli.Command, name string, res *stages.Resu
 		if index {
 			t.Cleaned(res.Cleaned)
 		}
-		if publish != "" {
+		if pubDir != "" {
 			t.Quarantined(res.Published)
 			t.Latest(res.Published, index)
 		}

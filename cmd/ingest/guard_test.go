@@ -13,7 +13,7 @@ import (
 	"time"
 
 	"github.com/ocean-safety/ingest/artifacts"
-	"github.com/ocean-safety/ingest/depot"
+	"github.com/ocean-safety/ingest/publish"
 )
 
 // tree hashes every file under dir (links as their targets), so a test can
@@ -255,9 +255,9 @@ func TestOneRunAtATime(t *testing.T) {
 	for _, flag := range []string{"--out", "--publish"} {
 		t.Run(flag, func(t *testing.T) {
 			dir := filepath.Join(t.TempDir(), "target")
-			target := depot.OutTarget(dir, "")
+			target := publish.OutTarget(dir, "")
 			if flag == "--publish" {
-				target = depot.PublishTarget(dir, 0, "")
+				target = publish.PublishTarget(dir, 0, "")
 			}
 			lock, err := target.Acquire(context.Background(), 0)
 			if err != nil {

@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"github.com/ocean-safety/ingest/artifacts"
-	"github.com/ocean-safety/ingest/depot"
+	"github.com/ocean-safety/ingest/publish"
 )
 
 // flipByte changes one byte in the middle of a file, keeping its size.
@@ -41,13 +41,13 @@ func TestPublishHeals(t *testing.T) {
 	}
 	verifies := func(t *testing.T, pub string) {
 		t.Helper()
-		if code, stdout, stderr := runCLI(context.Background(), "", "verify", filepath.Join(pub, depot.LatestLink)); code != exitOK {
+		if code, stdout, stderr := runCLI(context.Background(), "", "verify", filepath.Join(pub, publish.LatestLink)); code != exitOK {
 			t.Errorf("verify latest: exit %d: %s%s", code, stdout, stderr)
 		}
 	}
 	latest := func(t *testing.T, pub string) string {
 		t.Helper()
-		l, err := depot.Latest(pub)
+		l, err := publish.Latest(pub)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -84,7 +84,7 @@ func TestPublishHeals(t *testing.T) {
 		good := latest(t, pub)
 		_, key, _ := strings.Cut(filepath.Base(good), "-")
 		copyTree(t, good, filepath.Join(pub, "20000101T000000Z-"+key)) // the same content, another time
-		if err := depot.PromoteLatest(pub, "20000101T000000Z-"+key); err != nil {
+		if err := publish.PromoteLatest(pub, "20000101T000000Z-"+key); err != nil {
 			t.Fatal(err)
 		}
 		os.Truncate(filepath.Join(pub, "20000101T000000Z-"+key, artifacts.ReportFile), 10)
@@ -121,7 +121,7 @@ func TestPublishHeals(t *testing.T) {
 		pub := filepath.Join(t.TempDir(), "pub")
 		index(t, pub)
 		os.RemoveAll(latest(t, pub))
-		if code, _, _ := runCLI(context.Background(), "", "verify", filepath.Join(pub, depot.LatestLink)); code != exitFailed {
+		if code, _, _ := runCLI(context.Background(), "", "verify", filepath.Join(pub, publish.LatestLink)); code != exitFailed {
 			t.Errorf("verify of a latest naming nothing: got exit %d, want %d", code, exitFailed)
 		}
 		if stderr := index(t, pub); !strings.Contains(stderr, "latest-broken") || !strings.Contains(stderr, "which is not there") {

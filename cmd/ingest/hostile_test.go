@@ -17,10 +17,10 @@ import (
 	"time"
 
 	"github.com/ocean-safety/ingest/artifacts"
-	"github.com/ocean-safety/ingest/internal/printable"
 	"github.com/ocean-safety/ingest/models/modelfake"
 	"github.com/ocean-safety/ingest/models/prompt"
 	"github.com/ocean-safety/ingest/schema"
+	"github.com/ocean-safety/ingest/text/printable"
 )
 
 // pathological writes documents built to make a Markdown parser slow or

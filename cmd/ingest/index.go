@@ -11,13 +11,13 @@ import (
 
 	"github.com/urfave/cli/v3"
 
-	"github.com/ocean-safety/ingest/config"
+	"github.com/ocean-safety/ingest/cmd/ingest/internal/config"
+	"github.com/ocean-safety/ingest/cmd/ingest/internal/console"
 	"github.com/ocean-safety/ingest/corpus"
-	"github.com/ocean-safety/ingest/depot"
-	"github.com/ocean-safety/ingest/internal/console"
-	"github.com/ocean-safety/ingest/place"
-	"github.com/ocean-safety/ingest/settings"
+	"github.com/ocean-safety/ingest/publish"
+	"github.com/ocean-safety/ingest/publish/place"
 	"github.com/ocean-safety/ingest/stages"
+	"github.com/ocean-safety/ingest/stages/settings"
 )
 
 func indexCommand() *cli.Command {
@@ -28,7 +28,7 @@ func indexCommand() *cli.Command {
 			&cli.StringFlag{Name: "corpus", Sources: cli.EnvVars("INGEST_CORPUS"), Usage: "corpus folder (Markdown files, walked recursively)"},
 			&cli.StringFlag{Name: "out", Sources: cli.EnvVars("INGEST_OUT"), Usage: "snapshot folder; replaced atomically when the run succeeds"},
 			&cli.StringFlag{Name: "publish", Sources: cli.EnvVars("INGEST_PUBLISH"), Usage: "publish as DIR/<name>/ and move DIR/latest to it when complete (instead of --out); a bucket URL (s3://, gs://, azblob://, file://) publishes there"},
-			&cli.IntFlag{Name: "keep", Value: depot.DefaultKeep, Usage: "with --publish: snapshots to keep (latest is never removed)"},
+			&cli.IntFlag{Name: "keep", Value: publish.DefaultKeep, Usage: "with --publish: snapshots to keep (latest is never removed)"},
 			&cli.StringFlag{Name: "config", Sources: cli.EnvVars("INGEST_CONFIG"), Usage: "YAML config file (unknown keys are errors); flags override it"},
 			&cli.StringFlag{Name: "prev", Sources: cli.EnvVars("INGEST_PREV"), Usage: "snapshot to reuse headers and vectors from (default: the one at --out)"},
 			&cli.IntFlag{Name: "workers", Sources: cli.EnvVars("INGEST_WORKERS"), HideDefault: true, Usage: "parallel workers (default: one per core)"},
@@ -63,11 +63,11 @@ func indexCommand() *cli.Command {
 // failure alike.
 func indexAction(ctx context.Context, cmd *cli.Command) error {
 	rep := newIndexReporter(cmd)
-	res, publish, err := runIndex(ctx, cmd, rep)
+	res, pubDir, err := runIndex(ctx, cmd, rep)
 	if rep != nil {
 		rep.Done()
 	}
-	return finish(ctx, cmd, "index", res, publish, err)
+	return finish(ctx, cmd, "index", res, pubDir, err)
 }
 
 // newIndexReporter is the progress and diagnostics display of a run, or
@@ -196,8 +196,8 @@ func applyRunFlags(cmd *cli.Command, cfg *settings.Config) {
 // targetError turns a target the tool refuses to write, or one another run
 // holds, into a usage error naming the flag.
 func targetError(err error) error {
-	var no *depot.NotOwnedError
-	var locked *depot.LockedError
+	var no *publish.NotOwnedError
+	var locked *publish.LockedError
 	switch {
 	case errors.As(err, &no):
 		return usageError{fmt.Errorf("--%s %s", no.Key, no.Error())}
@@ -208,7 +208,7 @@ func targetError(err error) error {
 }
 
 // plan prints what a run would do, without doing it.
-func plan(ctx context.Context, cmd *cli.Command, cfg settings.Config, target depot.Target, opts stages.Options) error {
+func plan(ctx context.Context, cmd *cli.Command, cfg settings.Config, target publish.Target, opts stages.Options) error {
 	p, err := stages.Plan(ctx, cfg, target, opts)
 	if err != nil {
 		return fmt.Errorf("plan: %w", err)

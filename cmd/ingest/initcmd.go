@@ -8,9 +8,9 @@ import (
 
 	"github.com/urfave/cli/v3"
 
-	"github.com/ocean-safety/ingest/config"
-	"github.com/ocean-safety/ingest/internal/console"
-	"github.com/ocean-safety/ingest/site"
+	"github.com/ocean-safety/ingest/cmd/ingest/internal/config"
+	"github.com/ocean-safety/ingest/cmd/ingest/internal/console"
+	"github.com/ocean-safety/ingest/corpus/site"
 )
 
 func initCommand() *cli.Command {

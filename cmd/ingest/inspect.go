@@ -5,9 +5,9 @@ import (
 
 	"github.com/urfave/cli/v3"
 
-	"github.com/ocean-safety/ingest/internal/console"
-	"github.com/ocean-safety/ingest/place"
-	"github.com/ocean-safety/ingest/snapshot"
+	"github.com/ocean-safety/ingest/cmd/ingest/internal/console"
+	"github.com/ocean-safety/ingest/publish/place"
+	"github.com/ocean-safety/ingest/stages/snapshot"
 )
 
 func inspectCommand() *cli.Command {

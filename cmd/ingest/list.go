@@ -5,8 +5,8 @@ import (
 
 	"github.com/urfave/cli/v3"
 
-	"github.com/ocean-safety/ingest/internal/console"
-	"github.com/ocean-safety/ingest/place"
+	"github.com/ocean-safety/ingest/cmd/ingest/internal/console"
+	"github.com/ocean-safety/ingest/publish/place"
 )
 
 func listCommand() *cli.Command {

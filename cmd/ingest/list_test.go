@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ocean-safety/ingest/depot"
+	"github.com/ocean-safety/ingest/publish"
 )
 
 // TestListCommand: ingest list shows a publish folder's and a bucket's
@@ -68,7 +68,7 @@ func TestListCommand(t *testing.T) {
 			if code != exitOK {
 				t.Fatalf("exit %d: %s", code, stderr)
 			}
-			var l depot.Listing
+			var l publish.Listing
 			if err := json.Unmarshal([]byte(stdout), &l); err != nil {
 				t.Fatal(err)
 			}

@@ -17,13 +17,13 @@ import (
 
 	"github.com/urfave/cli/v3"
 
-	"github.com/ocean-safety/ingest/config"
-	"github.com/ocean-safety/ingest/internal/console"
-	"github.com/ocean-safety/ingest/internal/forgive"
-	"github.com/ocean-safety/ingest/internal/printable"
+	"github.com/ocean-safety/ingest/cmd/ingest/internal/config"
+	"github.com/ocean-safety/ingest/cmd/ingest/internal/console"
+	"github.com/ocean-safety/ingest/cmd/ingest/internal/forgive"
 	"github.com/ocean-safety/ingest/models"
 	"github.com/ocean-safety/ingest/schema"
 	"github.com/ocean-safety/ingest/stages"
+	"github.com/ocean-safety/ingest/text/printable"
 )
 
 // Exit codes: every one the tool returns is decided in exitCode.

@@ -9,8 +9,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ocean-safety/ingest/estimate"
 	"github.com/ocean-safety/ingest/models/modelfake"
+	"github.com/ocean-safety/ingest/stages/estimate"
 )
 
 const fixtureCorpus = "../../testdata/corpus"

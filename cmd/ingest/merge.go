@@ -5,10 +5,10 @@ import (
 
 	"github.com/urfave/cli/v3"
 
-	"github.com/ocean-safety/ingest/depot"
-	"github.com/ocean-safety/ingest/parts"
-	"github.com/ocean-safety/ingest/place"
+	"github.com/ocean-safety/ingest/publish"
+	"github.com/ocean-safety/ingest/publish/place"
 	"github.com/ocean-safety/ingest/stages"
+	"github.com/ocean-safety/ingest/stages/merge"
 )
 
 func mergeCommand() *cli.Command {
@@ -24,7 +24,7 @@ func mergeCommand() *cli.Command {
 			&cli.StringFlag{Name: "run-id", Sources: cli.EnvVars("INGEST_RUN_ID"), Usage: "the sharded run every part must belong to (index --run-id)"},
 			&cli.StringFlag{Name: "out", Sources: cli.EnvVars("INGEST_OUT"), Usage: "snapshot folder; replaced atomically when the merge succeeds"},
 			&cli.StringFlag{Name: "publish", Sources: cli.EnvVars("INGEST_PUBLISH"), Usage: "publish as DIR/<name>/ (or to a bucket URL) and move latest to it (instead of --out)"},
-			&cli.IntFlag{Name: "keep", Value: depot.DefaultKeep, Usage: "with --publish: snapshots to keep (latest is never removed)"},
+			&cli.IntFlag{Name: "keep", Value: publish.DefaultKeep, Usage: "with --publish: snapshots to keep (latest is never removed)"},
 			&cli.StringFlag{Name: "config", Sources: cli.EnvVars("INGEST_CONFIG"), Usage: "YAML config file, for publish.max_shrink"},
 			&cli.BoolFlag{Name: "allow-shrink", Usage: "publish even when the corpus lost more than publish.max_shrink of the current snapshot's documents"},
 			&cli.BoolFlag{Name: "diff", Usage: "with --publish: write <name>.diff.md and .diff.json beside the new snapshot, against the one latest pointed at before"},
@@ -38,8 +38,8 @@ func mergeCommand() *cli.Command {
 }
 
 func mergeAction(ctx context.Context, cmd *cli.Command) error {
-	res, publish, err := runMerge(ctx, cmd)
-	return finish(ctx, cmd, "merge", res, publish, err)
+	res, pubDir, err := runMerge(ctx, cmd)
+	return finish(ctx, cmd, "merge", res, pubDir, err)
 }
 
 func runMerge(ctx context.Context, cmd *cli.Command) (*stages.Result, string, error) {
@@ -47,14 +47,14 @@ func runMerge(ctx context.Context, cmd *cli.Command) (*stages.Result, string, er
 	if err != nil {
 		return nil, "", err
 	}
-	out, publish := f.Out, cmd.String("publish")
+	out, pubDir := f.Out, cmd.String("publish")
 	if cmd.IsSet("out") {
 		out = cmd.String("out")
 	}
 	switch {
-	case publish != "" && cmd.IsSet("out"):
+	case pubDir != "" && cmd.IsSet("out"):
 		return nil, "", usage("--publish and --out are exclusive")
-	case publish != "":
+	case pubDir != "":
 		out = ""
 	case out == "":
 		return nil, "", usage("merge needs --out or --publish")
@@ -71,15 +71,15 @@ func runMerge(ctx context.Context, cmd *cli.Command) (*stages.Result, string, er
 		return nil, "", usageError{err}
 	}
 	defer cleanup()
-	target, closeTarget, err := place.Target(ctx, place.Spec{Out: out, Publish: publish, Keep: cmd.Int("keep"), Work: work()})
+	target, closeTarget, err := place.Target(ctx, place.Spec{Out: out, Publish: pubDir, Keep: cmd.Int("keep"), Work: work()})
 	if err != nil {
 		return nil, "", placeError(err)
 	}
 	defer closeTarget()
-	mc := parts.Config{Publish: f.Run.Publish, AllowShrink: cmd.Bool("allow-shrink"), Run: cmd.String("run-id")}
+	mc := merge.Config{Publish: f.Run.Publish, AllowShrink: cmd.Bool("allow-shrink"), Run: cmd.String("run-id")}
 	opts := stages.Options{LockWait: cmd.Duration("wait"), Logger: newLogger(cmd, nil)}
-	res, err := parts.Merge(ctx, dirs, mc, target, opts)
-	return res, publish, err
+	res, err := merge.Merge(ctx, dirs, mc, target, opts)
+	return res, pubDir, err
 }
 
 // partArgs are the parts named: the arguments, or with --parts DIR

@@ -12,9 +12,9 @@ import (
 	"time"
 
 	"github.com/ocean-safety/ingest/artifacts"
-	"github.com/ocean-safety/ingest/depot"
-	"github.com/ocean-safety/ingest/estimate"
 	"github.com/ocean-safety/ingest/models/modelfake"
+	"github.com/ocean-safety/ingest/publish"
+	"github.com/ocean-safety/ingest/stages/estimate"
 )
 
 // TestIndexWithModelServer runs the main job against the fake Ollama server:
@@ -181,7 +181,7 @@ func TestIndexResumeAfterServerDies(t *testing.T) {
 			if _, err := os.Stat(filepath.Join(out, artifacts.ManifestFile)); err == nil {
 				t.Fatalf("a failed run published %s", out)
 			}
-			if _, err := depot.Latest(out); flag == "--publish" && err == nil {
+			if _, err := publish.Latest(out); flag == "--publish" && err == nil {
 				t.Fatalf("a failed run moved latest in %s", out)
 			}
 			if !strings.Contains(stderr, "90 vectors from the model server journaled") || !strings.Contains(stderr, "run again to resume") {

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ocean-safety/ingest/internal/pushrecv"
+	"github.com/ocean-safety/ingest/deliver/push/receiver"
 )
 
 // TestOtelPush measures ingest push of the OpenTelemetry docs (en, the
@@ -40,7 +40,7 @@ func TestOtelPush(t *testing.T) {
 		t.Fatalf("index the edit: exit %d: %s", code, stderr)
 	}
 
-	r := newPushReceiver(t, pushrecv.Options{Token: pushToken})
+	r := newPushReceiver(t, receiver.Options{Token: pushToken})
 	state := t.TempDir()
 	for _, night := range []struct {
 		name, snap string

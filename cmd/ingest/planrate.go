@@ -6,8 +6,8 @@ import (
 
 	"github.com/urfave/cli/v3"
 
-	"github.com/ocean-safety/ingest/estimate"
 	"github.com/ocean-safety/ingest/models"
+	"github.com/ocean-safety/ingest/stages/estimate"
 )
 
 // planRates estimates the plan's time: at --plan-rate, or at the rates

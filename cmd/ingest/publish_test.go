@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/ocean-safety/ingest/artifacts"
-	"github.com/ocean-safety/ingest/depot"
+	"github.com/ocean-safety/ingest/publish"
 )
 
 // TestIndexPublish: --publish writes DIR/<name>/ and moves latest only when
@@ -25,13 +25,13 @@ func TestIndexPublish(t *testing.T) {
 		}
 	}
 	index()
-	first, err := depot.Latest(pub)
+	first, err := publish.Latest(pub)
 	if err != nil {
 		t.Fatal(err)
 	}
 	os.WriteFile(filepath.Join(corpusDir, "new.md"), []byte("# New\nSource: https://example.org\n\nA new document tonight.\n"), 0o644)
 	index()
-	second, err := depot.Latest(pub)
+	second, err := publish.Latest(pub)
 	if err != nil || second == first {
 		t.Fatalf("got latest %s (was %s), %v; want it moved", second, first, err)
 	}
@@ -66,7 +66,7 @@ func TestIndexPublish(t *testing.T) {
 func TestPublishDiffReport(t *testing.T) {
 	c := copyCorpus(t, filepath.Join(t.TempDir(), "corpus"))
 	pub := filepath.Join(t.TempDir(), "pub")
-	publish := func() string {
+	run := func() string {
 		t.Helper()
 		code, _, stderr := runCLI(context.Background(), "", "index", "--corpus", c, "--publish", pub, "--diff", "--quiet")
 		if code != exitOK {
@@ -78,10 +78,10 @@ func TestPublishDiffReport(t *testing.T) {
 		m, _ := filepath.Glob(filepath.Join(pub, "*.diff.*"))
 		return m
 	}
-	if publish(); len(reports()) != 0 {
+	if run(); len(reports()) != 0 {
 		t.Errorf("first publish: got reports %v, want none", reports())
 	}
-	if publish(); len(reports()) != 0 {
+	if run(); len(reports()) != 0 {
 		t.Errorf("unchanged publish: got reports %v, want none", reports())
 	}
 	doc := filepath.Join(c, "waves.md")
@@ -92,8 +92,8 @@ func TestPublishDiffReport(t *testing.T) {
 	if err := os.WriteFile(doc, append(b, "\nSwim parallel to the shore until the pull stops.\n"...), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	stderr := publish()
-	latest, err := depot.Latest(pub)
+	stderr := run()
+	latest, err := publish.Latest(pub)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,9 +8,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ocean-safety/ingest/internal/pushrecv"
-	"github.com/ocean-safety/ingest/internal/testsnap"
+	"github.com/ocean-safety/ingest/deliver/push/receiver"
 	"github.com/ocean-safety/ingest/stages"
+	"github.com/ocean-safety/ingest/stages/stagestest"
 )
 
 const (
@@ -18,9 +18,9 @@ const (
 	pushToken  = "planted-T0ken-cmd-77a1" // must appear in no output
 )
 
-func newPushReceiver(t *testing.T, opt pushrecv.Options) *pushrecv.Receiver {
+func newPushReceiver(t *testing.T, opt receiver.Options) *receiver.Receiver {
 	t.Helper()
-	r, err := pushrecv.New(opt)
+	r, err := receiver.New(opt)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -43,10 +43,10 @@ func pushConfig(t *testing.T, extra string) string {
 // its message — with a token in the environment that no output may show.
 func TestPushCommand(t *testing.T) {
 	t.Setenv(pushTokenEnv, pushToken)
-	snap := testsnap.Build(t, testsnap.WriteCorpus(t, testsnap.Base, nil), stages.Options{})
-	r := newPushReceiver(t, pushrecv.Options{Token: pushToken, AsyncEvery: 2})
-	refusing := newPushReceiver(t, pushrecv.Options{Token: pushToken, Fault: func(int, *pushrecv.Request) pushrecv.Action {
-		return pushrecv.Action{Status: 403, Body: "tenant not allowed for Bearer " + pushToken}
+	snap := stagestest.Build(t, stagestest.WriteCorpus(t, stagestest.Base, nil), stages.Options{})
+	r := newPushReceiver(t, receiver.Options{Token: pushToken, AsyncEvery: 2})
+	refusing := newPushReceiver(t, receiver.Options{Token: pushToken, Fault: func(int, *receiver.Request) receiver.Action {
+		return receiver.Action{Status: 403, Body: "tenant not allowed for Bearer " + pushToken}
 	}})
 	cfg := pushConfig(t, "")
 	state := t.TempDir()
@@ -116,13 +116,13 @@ func TestPushCommand(t *testing.T) {
 
 // checkReceiverHolds fails unless the receiver holds exactly the
 // snapshot's chunks and no request broke the contract.
-func checkReceiverHolds(t *testing.T, r *pushrecv.Receiver, snap string) {
+func checkReceiverHolds(t *testing.T, r *receiver.Receiver, snap string) {
 	t.Helper()
-	want, err := pushrecv.SnapshotRows(snap, pushTenant)
+	want, err := receiver.SnapshotRows(snap, pushTenant)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if d := pushrecv.Diff(r.Dump(), want); d != "" {
+	if d := receiver.Diff(r.Dump(), want); d != "" {
 		t.Errorf("the receiver does not hold %s:\n%s", snap, d)
 	}
 	if inv := r.Stats().Invalid; len(inv) > 0 {

@@ -12,9 +12,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ocean-safety/ingest/internal/pushrecv"
-	"github.com/ocean-safety/ingest/internal/testsnap"
+	"github.com/ocean-safety/ingest/deliver/push/receiver"
 	"github.com/ocean-safety/ingest/stages"
+	"github.com/ocean-safety/ingest/stages/stagestest"
 )
 
 // pushKill is where a push process is killed: at the n-th request or poll
@@ -42,11 +42,11 @@ func TestPushKillResume(t *testing.T) {
 		t.Skip("kill test: about 10 s")
 	}
 	t.Setenv(pushTokenEnv, pushToken) // for the clean push in this process
-	first := testsnap.Build(t, oceanCopy(t, nil), stages.Options{})
-	night := testsnap.Build(t, oceanCopy(t, nightEdits(t)), stages.Options{})
+	first := stagestest.Build(t, oceanCopy(t, nil), stages.Options{})
+	night := stagestest.Build(t, oceanCopy(t, nightEdits(t)), stages.Options{})
 	state := t.TempDir()
 	cfg := pushConfig(t, ", delete_batch: 2, tasks: 3")
-	r := newPushReceiver(t, pushrecv.Options{Token: pushToken, AsyncEvery: 4, TaskPolls: 2})
+	r := newPushReceiver(t, receiver.Options{Token: pushToken, AsyncEvery: 4, TaskPolls: 2})
 
 	var mu sync.Mutex
 	var child *exec.Cmd
@@ -75,8 +75,8 @@ func TestPushKillResume(t *testing.T) {
 	runPush := func(snap string, k pushKill) int {
 		r.ResetStats()
 		var deletes atomic.Int32
-		r.SetOptions(pushrecv.Options{Token: pushToken, AsyncEvery: 4, TaskPolls: 2,
-			OnArrive: func(n int, rq *pushrecv.Request) bool {
+		r.SetOptions(receiver.Options{Token: pushToken, AsyncEvery: 4, TaskPolls: 2,
+			OnArrive: func(n int, rq *receiver.Request) bool {
 				nth := int32(0)
 				if rq.Op == "delete" {
 					nth = deletes.Add(1)
@@ -180,13 +180,13 @@ func TestPushKillResume(t *testing.T) {
 		runPush(ch.snap, pushKill{})
 		checkReceiverHolds(t, r, ch.snap)
 		if ci == 0 {
-			clean := newPushReceiver(t, pushrecv.Options{Token: pushToken})
+			clean := newPushReceiver(t, receiver.Options{Token: pushToken})
 			code, _, stderr := runCLI(t.Context(), "", "push", "--snapshot", ch.snap, "--to", clean.URL, "--tenant", pushTenant,
 				"--state", t.TempDir(), "--config", cfg)
 			if code != exitOK {
 				t.Fatalf("clean push: exit %d: %s", code, stderr)
 			}
-			if d := pushrecv.Diff(r.Dump(), clean.Dump()); d != "" {
+			if d := receiver.Diff(r.Dump(), clean.Dump()); d != "" {
 				t.Errorf("the resumed pushes and one clean push differ:\n%s", d)
 			}
 		}
@@ -228,14 +228,14 @@ func journalLines(state string) int {
 	return strings.Count(string(b), "\n")
 }
 
-// oceanCopy copies the shipped corpus with edits (testsnap.Gone removes).
+// oceanCopy copies the shipped corpus with edits (stagestest.Gone removes).
 func oceanCopy(t *testing.T, edits map[string]string) string {
 	t.Helper()
 	dir := filepath.Join(t.TempDir(), "ocean")
 	copyTree(t, "../../corpus/ocean", dir)
 	for rel, s := range edits {
 		p := filepath.Join(dir, filepath.FromSlash(rel))
-		if s == testsnap.Gone {
+		if s == stagestest.Gone {
 			os.Remove(p)
 			continue
 		}
@@ -250,7 +250,7 @@ func oceanCopy(t *testing.T, edits map[string]string) string {
 // nightEdits edits four documents, removes two and adds one.
 func nightEdits(t *testing.T) map[string]string {
 	t.Helper()
-	edits := map[string]string{"cold-water.md": testsnap.Gone, "pt-BR/lore/campeche.md": testsnap.Gone,
+	edits := map[string]string{"cold-water.md": stagestest.Gone, "pt-BR/lore/campeche.md": stagestest.Gone,
 		"tides.md": "# Tides\nSource: https://tidesandcurrents.noaa.gov\n\nTides rise and fall twice a day on the island's beaches.\n"}
 	for _, p := range []string{"rip-currents.md", "sun-and-heat.md", "beaufort-scale.md", "pt-BR/ondas-e-ressaca.md"} {
 		b, err := os.ReadFile(filepath.Join("../../corpus/ocean", p))

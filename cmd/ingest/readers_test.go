@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/ocean-safety/ingest/artifacts"
-	"github.com/ocean-safety/ingest/depot"
+	"github.com/ocean-safety/ingest/publish"
 )
 
 // tamperedLatest publishes corpus/ocean into a publish folder, keeps a copy
@@ -37,7 +37,7 @@ func tamperedLatest(t *testing.T) (pub, old string) {
 	if code, _, stderr := runCLI(context.Background(), "", "index", "--corpus", c, "--out", other, "--quiet"); code != exitOK {
 		t.Fatalf("index: exit %d: %s", code, stderr)
 	}
-	latest, err := depot.Latest(pub)
+	latest, err := publish.Latest(pub)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -58,7 +58,7 @@ func tamperedLatest(t *testing.T) (pub, old string) {
 // it were the snapshot its manifest describes, exit 0.
 func TestReadersCheckSnapshot(t *testing.T) {
 	pub, old := tamperedLatest(t)
-	latest := filepath.Join(pub, depot.LatestLink)
+	latest := filepath.Join(pub, publish.LatestLink)
 	tests := []struct {
 		name string
 		args []string

@@ -4,7 +4,7 @@ import (
 	"errors"
 	"os"
 
-	"github.com/ocean-safety/ingest/place"
+	"github.com/ocean-safety/ingest/publish/place"
 )
 
 // work is where a run publishing to a bucket builds its snapshot, from the

@@ -10,8 +10,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ocean-safety/ingest/bucket"
 	"github.com/ocean-safety/ingest/models/modelfake"
+	"github.com/ocean-safety/ingest/publish/bucket"
 )
 
 // TestS3EndToEnd runs the nightly job against a real S3-compatible server

@@ -6,9 +6,9 @@ import (
 
 	"github.com/urfave/cli/v3"
 
-	"github.com/ocean-safety/ingest/internal/console"
+	"github.com/ocean-safety/ingest/cmd/ingest/internal/console"
 	"github.com/ocean-safety/ingest/internal/redact"
-	"github.com/ocean-safety/ingest/place"
+	"github.com/ocean-safety/ingest/publish/place"
 	"github.com/ocean-safety/ingest/schema"
 	"github.com/ocean-safety/ingest/search"
 )

@@ -14,8 +14,8 @@ import (
 	"testing"
 
 	"github.com/ocean-safety/ingest/artifacts"
-	"github.com/ocean-safety/ingest/depot"
 	"github.com/ocean-safety/ingest/models/modelfake"
+	"github.com/ocean-safety/ingest/publish"
 )
 
 // TestShardedRun runs a corpus as a Kubernetes Indexed Job would: four
@@ -66,7 +66,7 @@ func TestShardedRun(t *testing.T) {
 		if code, _, stderr := runCLI(context.Background(), "", "merge", "--parts", parts, "--shards", fmt.Sprint(n), "--run-id", name, "--publish", published); code != exitOK {
 			t.Fatalf("merge: exit %d: %s", code, stderr)
 		}
-		return filepath.Join(published, depot.LatestLink), modelCalls
+		return filepath.Join(published, publish.LatestLink), modelCalls
 	}
 	whole := func(name, prev string) string {
 		t.Helper()
@@ -126,7 +126,7 @@ func TestShardedRun(t *testing.T) {
 		t.Fatal(err)
 	}
 	single := whole("night3-single", merged) // reusing the same snapshot as the shards
-	merged3, third := night("night3", filepath.Join(root, "knowledge", depot.LatestLink))
+	merged3, third := night("night3", filepath.Join(root, "knowledge", publish.LatestLink))
 	if third == 0 || third >= first/2 {
 		t.Errorf("night 3, one document edited: got %d model calls, want some, far fewer than the first night's %d", third, first)
 	}

@@ -9,7 +9,7 @@ import (
 
 	"github.com/urfave/cli/v3"
 
-	"github.com/ocean-safety/ingest/internal/console"
+	"github.com/ocean-safety/ingest/cmd/ingest/internal/console"
 	"github.com/ocean-safety/ingest/stages"
 )
 

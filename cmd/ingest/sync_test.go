@@ -9,8 +9,8 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
-	"github.com/ocean-safety/ingest/internal/testsnap"
 	"github.com/ocean-safety/ingest/stages"
+	"github.com/ocean-safety/ingest/stages/stagestest"
 )
 
 const (
@@ -22,7 +22,7 @@ const (
 // TestSyncCommandUsage needs no database: bad flags are usage errors, and
 // an unreachable server names the target without its password.
 func TestSyncCommandUsage(t *testing.T) {
-	snap := testsnap.Build(t, testsnap.WriteCorpus(t, testsnap.Base, nil), stages.Options{})
+	snap := stagestest.Build(t, stagestest.WriteCorpus(t, stagestest.Base, nil), stages.Options{})
 	to := "postgres://kb:" + syncPassword + "@127.0.0.1:1/kb?connect_timeout=1"
 	tests := []struct {
 		name       string
@@ -70,8 +70,8 @@ func TestSyncCommandPostgres(t *testing.T) {
 	dropSyncTable(t, base)
 	t.Cleanup(func() { dropSyncTable(t, base) })
 
-	snap := testsnap.Build(t, testsnap.WriteCorpus(t, testsnap.Base, nil), stages.Options{})
-	edited := testsnap.Build(t, testsnap.WriteCorpus(t, testsnap.Base, map[string]string{"waves.md": strings.Replace(testsnap.Base["waves.md"],
+	snap := stagestest.Build(t, stagestest.WriteCorpus(t, stagestest.Base, nil), stages.Options{})
+	edited := stagestest.Build(t, stagestest.WriteCorpus(t, stagestest.Base, map[string]string{"waves.md": strings.Replace(stagestest.Base["waves.md"],
 		"that break with more force", "that break with far more force", 1)}), stages.Options{})
 	common := []string{"--to", to, "--table", syncTable, "--tenant", syncTenant}
 	tests := []struct {

@@ -5,10 +5,10 @@ import (
 
 	"github.com/urfave/cli/v3"
 
-	"github.com/ocean-safety/ingest/internal/console"
-	"github.com/ocean-safety/ingest/place"
+	"github.com/ocean-safety/ingest/cmd/ingest/internal/console"
+	"github.com/ocean-safety/ingest/publish/place"
 	"github.com/ocean-safety/ingest/schema"
-	"github.com/ocean-safety/ingest/snapshot"
+	"github.com/ocean-safety/ingest/stages/snapshot"
 )
 
 func thresholdsCommand() *cli.Command {

@@ -3,7 +3,7 @@ package main
 import (
 	"context"
 
-	"github.com/ocean-safety/ingest/internal/console"
+	"github.com/ocean-safety/ingest/cmd/ingest/internal/console"
 	"github.com/urfave/cli/v3"
 )
 

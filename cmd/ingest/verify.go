@@ -7,9 +7,9 @@ import (
 
 	"github.com/urfave/cli/v3"
 
-	"github.com/ocean-safety/ingest/integrity"
-	"github.com/ocean-safety/ingest/internal/console"
-	"github.com/ocean-safety/ingest/place"
+	"github.com/ocean-safety/ingest/artifacts/verify"
+	"github.com/ocean-safety/ingest/cmd/ingest/internal/console"
+	"github.com/ocean-safety/ingest/publish/place"
 )
 
 func verifyCommand() *cli.Command {
@@ -27,7 +27,7 @@ func verifyCommand() *cli.Command {
 				return err
 			}
 			defer cleanup()
-			rep, err := integrity.VerifyContext(ctx, dir)
+			rep, err := verify.VerifyContext(ctx, dir)
 			if err != nil {
 				return err
 			}

@@ -3,7 +3,7 @@ package main
 import (
 	"fmt"
 
-	"github.com/ocean-safety/ingest/internal/buildinfo"
+	"github.com/ocean-safety/ingest/cmd/ingest/internal/buildinfo"
 	"github.com/urfave/cli/v3"
 )
 

@@ -8,13 +8,13 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ocean-safety/ingest/internal/testsnap"
 	"github.com/ocean-safety/ingest/models"
 	"github.com/ocean-safety/ingest/models/extractive"
 	"github.com/ocean-safety/ingest/models/modelfake"
 	"github.com/ocean-safety/ingest/models/remote"
 	"github.com/ocean-safety/ingest/models/server"
 	"github.com/ocean-safety/ingest/schema"
+	"github.com/ocean-safety/ingest/stages/stagestest"
 )
 
 // conformanceEnv is one case's backends on a fresh fake.
@@ -27,7 +27,7 @@ type conformanceEnv struct {
 
 func (env conformanceEnv) header(t *testing.T) (models.Enrichment, error) {
 	t.Helper()
-	doc, c := testsnap.RipDoc()
+	doc, c := stagestest.RipDoc()
 	return env.h.Header(context.Background(), doc, c)
 }
 
@@ -77,7 +77,7 @@ var conformanceCases = []struct {
 		if err != nil {
 			t.Fatal(err)
 		}
-		doc, c := testsnap.RipDoc()
+		doc, c := stagestest.RipDoc()
 		if e.Source != schema.HeaderExtractiveFallback || e.Calls != 2 || e.Header != extractive.Header(doc.Title, c, models.DefaultHeaderChars) {
 			t.Errorf("got source %q, calls %d, header %q; want the extractive fallback after 2 calls", e.Source, e.Calls, e.Header)
 		}
@@ -92,7 +92,7 @@ var conformanceCases = []struct {
 		}
 	}},
 	{name: "table row: no model call", check: func(t *testing.T, env conformanceEnv) {
-		doc, c := testsnap.RipDoc()
+		doc, c := stagestest.RipDoc()
 		c.Element = schema.ElementTableRow
 		e, err := env.h.Header(context.Background(), doc, c)
 		if err != nil {
@@ -265,7 +265,7 @@ func TestBackendCancel(t *testing.T) {
 				}()
 				var err error
 				if what == "header" {
-					doc, c := testsnap.RipDoc()
+					doc, c := stagestest.RipDoc()
 					_, err = h.Header(ctx, doc, c)
 				} else {
 					_, err = e.Embed(ctx, backendTexts(3))

@@ -9,12 +9,12 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ocean-safety/ingest/internal/testsnap"
 	"github.com/ocean-safety/ingest/models"
 	"github.com/ocean-safety/ingest/models/modelfake"
 	"github.com/ocean-safety/ingest/models/prompt"
 	"github.com/ocean-safety/ingest/models/server"
 	"github.com/ocean-safety/ingest/schema"
+	"github.com/ocean-safety/ingest/stages/stagestest"
 )
 
 // testEvidence is a document about rips at Praia do Rosa with one
@@ -129,7 +129,7 @@ func TestHeaderRequest(t *testing.T) {
 	for _, kind := range backendKinds {
 		t.Run(kind.name, func(t *testing.T) {
 			srv, h, _ := openFakeBackends(t, kind, modelfake.Options{}, nil)
-			doc, c := testsnap.RipDoc()
+			doc, c := stagestest.RipDoc()
 			c2 := c
 			c2.Text, c2.SectionPath = "Rip currents pull swimmers away from the beach.", nil
 			for _, ch := range []schema.Chunk{c, c2} {
@@ -188,7 +188,7 @@ func TestBadThresholdsCounted(t *testing.T) {
 		`{"subject":"shark_count","comparator":"over","value":1,"unit":"m"},` +
 		`{"subject":"wave_height","comparator":"above","value":"high","unit":"m"}],"unsourced_claim":""}`
 	_, h, _ := openFakeBackends(t, backendKinds[0], modelfake.Options{Answer: answer}, nil)
-	doc, c := testsnap.RipDoc()
+	doc, c := stagestest.RipDoc()
 	en, err := h.Header(context.Background(), doc, c)
 	if err != nil {
 		t.Fatal(err)
@@ -274,7 +274,7 @@ func TestUsageMeasured(t *testing.T) {
 	for _, kind := range backendKinds {
 		t.Run(kind.name, func(t *testing.T) {
 			srv, h, e := openFakeBackends(t, kind, modelfake.Options{Slots: 1, Latency: time.Millisecond}, nil)
-			doc, c := testsnap.RipDoc()
+			doc, c := stagestest.RipDoc()
 			c2 := c
 			c2.Text = "Rip currents pull swimmers away from the beach."
 			for _, ch := range []schema.Chunk{c, c2} {

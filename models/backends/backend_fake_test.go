@@ -6,11 +6,11 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ocean-safety/ingest/internal/testsnap"
 	"github.com/ocean-safety/ingest/models"
 	"github.com/ocean-safety/ingest/models/modelfake"
 	"github.com/ocean-safety/ingest/models/remote"
 	"github.com/ocean-safety/ingest/models/server"
+	"github.com/ocean-safety/ingest/stages/stagestest"
 )
 
 // backendKind is one model API under test; the conformance table runs
@@ -110,7 +110,7 @@ func TestOpenAIBaseURLAsGiven(t *testing.T) {
 	if _, err := e.Embed(context.Background(), []string{"a text"}); err != nil {
 		t.Fatal(err)
 	}
-	doc, c := testsnap.RipDoc()
+	doc, c := stagestest.RipDoc()
 	if _, err := h.Header(context.Background(), doc, c); err != nil {
 		t.Fatal(err)
 	}

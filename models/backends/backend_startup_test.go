@@ -7,12 +7,12 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ocean-safety/ingest/lexical"
 	"github.com/ocean-safety/ingest/models"
 	"github.com/ocean-safety/ingest/models/extractive"
 	"github.com/ocean-safety/ingest/models/modelfake"
 	"github.com/ocean-safety/ingest/models/ollama"
 	"github.com/ocean-safety/ingest/models/prompt"
+	"github.com/ocean-safety/ingest/text/lexical"
 )
 
 // TestOpenBackendsChecks runs the start-up checks: each failure is one line

@@ -7,7 +7,6 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/ocean-safety/ingest/lexical"
 	"github.com/ocean-safety/ingest/models"
 	"github.com/ocean-safety/ingest/models/extractive"
 	"github.com/ocean-safety/ingest/models/ollama"
@@ -16,6 +15,7 @@ import (
 	"github.com/ocean-safety/ingest/models/remote"
 	"github.com/ocean-safety/ingest/models/server"
 	"github.com/ocean-safety/ingest/schema"
+	"github.com/ocean-safety/ingest/text/lexical"
 )
 
 // Open builds the header writer and embedder and runs the start-up

@@ -8,7 +8,7 @@ import (
 
 	"github.com/ocean-safety/ingest/models"
 	"github.com/ocean-safety/ingest/schema"
-	"github.com/ocean-safety/ingest/sentence"
+	"github.com/ocean-safety/ingest/text/sentence"
 )
 
 var _ models.HeaderWriter = (*Extractive)(nil)

@@ -19,7 +19,7 @@ import (
 	"github.com/ocean-safety/ingest/models/prompt"
 	"github.com/ocean-safety/ingest/models/server"
 	"github.com/ocean-safety/ingest/schema"
-	"github.com/ocean-safety/ingest/sentence"
+	"github.com/ocean-safety/ingest/text/sentence"
 )
 
 var _ server.Server = (*openAIServer)(nil)

@@ -3,8 +3,8 @@ package prompt
 import (
 	"sync"
 
-	"github.com/ocean-safety/ingest/lexical"
 	"github.com/ocean-safety/ingest/schema"
+	"github.com/ocean-safety/ingest/text/lexical"
 )
 
 // DocPrep is what every chunk of a document needs for its prompt and its

@@ -10,11 +10,11 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/ocean-safety/ingest/internal/printable"
-	"github.com/ocean-safety/ingest/lexical"
 	"github.com/ocean-safety/ingest/models"
 	"github.com/ocean-safety/ingest/schema"
-	"github.com/ocean-safety/ingest/sentence"
+	"github.com/ocean-safety/ingest/text/lexical"
+	"github.com/ocean-safety/ingest/text/printable"
+	"github.com/ocean-safety/ingest/text/sentence"
 	"github.com/ocean-safety/ingest/thresholds"
 )
 

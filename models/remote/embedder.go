@@ -12,11 +12,11 @@ import (
 	"sync"
 	"sync/atomic"
 
-	"github.com/ocean-safety/ingest/lexical"
 	"github.com/ocean-safety/ingest/models"
 	"github.com/ocean-safety/ingest/models/server"
 	"github.com/ocean-safety/ingest/schema"
-	"github.com/ocean-safety/ingest/sentence"
+	"github.com/ocean-safety/ingest/text/lexical"
+	"github.com/ocean-safety/ingest/text/sentence"
 )
 
 const (

@@ -9,13 +9,13 @@ import (
 	"sync/atomic"
 	"unicode/utf8"
 
-	"github.com/ocean-safety/ingest/lexical"
 	"github.com/ocean-safety/ingest/models"
 	"github.com/ocean-safety/ingest/models/extractive"
 	"github.com/ocean-safety/ingest/models/prompt"
 	"github.com/ocean-safety/ingest/models/server"
 	"github.com/ocean-safety/ingest/schema"
-	"github.com/ocean-safety/ingest/sentence"
+	"github.com/ocean-safety/ingest/text/lexical"
+	"github.com/ocean-safety/ingest/text/sentence"
 )
 
 var _ models.HeaderWriter = (*ModelHeaders)(nil)

@@ -6,11 +6,11 @@ import (
 	"testing"
 	"unicode/utf8"
 
-	"github.com/ocean-safety/ingest/internal/testsnap"
-	"github.com/ocean-safety/ingest/lexical"
 	"github.com/ocean-safety/ingest/models"
 	"github.com/ocean-safety/ingest/models/prompt"
 	"github.com/ocean-safety/ingest/schema"
+	"github.com/ocean-safety/ingest/stages/stagestest"
+	"github.com/ocean-safety/ingest/text/lexical"
 )
 
 // TestHeaderDocumentCap checks that a long document is cut in the prompt,
@@ -18,7 +18,7 @@ import (
 // cut only when it does not fit alone, and that every prompt fits the
 // window with room for the answer and a repair round.
 func TestHeaderDocumentCap(t *testing.T) {
-	doc, c := testsnap.RipDoc()
+	doc, c := stagestest.RipDoc()
 	doc.Text += strings.Repeat("Sand and sea. ", 1000)
 	long := c
 	long.Text = strings.Repeat("Waves break on the bar at low tide. ", 300) // about 3,300 tokens

@@ -1,0 +1,87 @@
+package config
+
+import (
+	"errors"
+	"fmt"
+	"os"
+
+	"github.com/goccy/go-yaml"
+	"github.com/goccy/go-yaml/parser"
+
+	"github.com/ocean-safety/ingest/deliver/push"
+	"github.com/ocean-safety/ingest/search"
+	"github.com/ocean-safety/ingest/stages/settings"
+)
+
+// File is what a config file holds: the settings of a run, where it writes
+// and reuses from, and how the collection is queried.
+type File struct {
+	Run       settings.Config `yaml:",inline"`
+	Out       string          `yaml:"out"`
+	Prev      string          `yaml:"prev"`
+	Retrieval search.Settings `yaml:"retrieval"`
+	Push      push.Settings   `yaml:"push"`
+	// set holds the keys the file sets (dotted: chunk.max), by line.
+	set map[string]int
+}
+
+// IsSet reports whether the file sets key (dotted: chunk.max), whatever
+// the value: a default spelt out is set too.
+func (f File) IsSet(key string) bool {
+	_, ok := f.set[key]
+	return ok
+}
+
+// Default is the configuration with no file.
+func Default() File {
+	return File{Run: settings.DefaultConfig(), Retrieval: search.DefaultSettings(), Push: push.DefaultSettings()}
+}
+
+// Read reads a YAML config file over Default. Unknown keys are errors that
+// name their line: a misspelt key must not be silently ignored. A file with
+// nothing but comments means every default; a second YAML document is an
+// error, not silently dropped.
+func Read(path string) (File, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return Default(), fmt.Errorf("config: %w", err)
+	}
+	f, err := Parse(b)
+	if err != nil {
+		return f, fmt.Errorf("config %s: %w", path, err)
+	}
+	return f, nil
+}
+
+// Parse is Read for bytes already in memory.
+func Parse(b []byte) (File, error) {
+	f := Default()
+	ast, err := parser.ParseBytes(b, 0)
+	if err != nil {
+		return f, errors.New(yaml.FormatError(err, false, false))
+	}
+	var docs int
+	for _, d := range ast.Docs {
+		if d.Body == nil {
+			continue // empty, comments only, or a bare ---
+		}
+		docs++
+		if docs > 1 {
+			return f, fmt.Errorf("line %d: a second YAML document; a config file holds one", d.Body.GetToken().Position.Line)
+		}
+	}
+	if docs == 0 {
+		return f, nil
+	}
+	if err := yaml.UnmarshalWithOptions(b, &f, yaml.Strict()); err != nil {
+		return f, errors.New(yaml.FormatError(err, false, false))
+	}
+	f.set = keys(ast)
+	return f, nil
+}
+
+// Validate reports every bad setting at once, each a *schema.SettingError
+// naming its key.
+func (f File) Validate() error {
+	return errors.Join(f.Run.Validate(), f.Retrieval.Validate(), f.Push.Validate())
+}

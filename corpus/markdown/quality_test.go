@@ -1,0 +1,143 @@
+package markdown
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/ocean-safety/ingest/chunking"
+	"github.com/ocean-safety/ingest/models/extractive"
+
+	"github.com/ocean-safety/ingest/corpus"
+	"github.com/ocean-safety/ingest/models"
+	"github.com/ocean-safety/ingest/schema"
+)
+
+// otelCorpus is real documentation nobody here wrote (see
+// ../shared/corpora/README.md).
+const otelCorpus = "../../../shared/corpora/otel"
+
+// measure chunks every document of a corpus folder as a run would and
+// counts what a reader would judge of the chunks.
+func measure(t *testing.T, root string, cfg chunking.Config) *chunking.Quality {
+	t.Helper()
+	l, err := corpus.ScanFiltered(root, corpus.Filter{Exclude: []string{"**/_includes/**"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ch, err := chunking.NewChunker(cfg, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := NewParser(root, corpus.Options{DefaultLang: "en", Limits: corpus.DefaultLimits(), SourceURLTemplate: "https://example.org/{path}/",
+		RootName: filepath.Base(root)})
+	q := chunking.NewQuality(ch)
+	for _, rel := range l.Docs {
+		raw, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(rel)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		parsed := p.ParseBytes(rel, raw)
+		if parsed.Rejected || parsed.Doc.Draft {
+			continue
+		}
+		chunks, _ := ch.Chunk(bodyOf(parsed))
+		for i := range chunks {
+			chunks[i].ContextHeader = extractive.Header(parsed.Doc.Title, chunks[i], models.DefaultHeaderChars)
+		}
+		q.Add(ch, parsed.Body(), chunks)
+	}
+	return q
+}
+
+// TestQualityOtel holds the chunks of the OpenTelemetry docs (en and pt) to
+// what a reader needs: no lead-in cut from what it introduces, few
+// fragments, code that carries the words introducing it, no heading-only
+// chunk, headers that keep the facts, no cut inside a sentence; and, with
+// the KB-005 token profile, prose of long sections inside 256–512 tokens.
+func TestQualityOtel(t *testing.T) {
+	if _, err := os.Stat(otelCorpus); err != nil {
+		t.Skipf("%s is not here (%v): the real-corpus test needs ../shared beside the clone", otelCorpus, err)
+	}
+	if testing.Short() {
+		t.Skip("a real corpus: a few seconds")
+	}
+	profiles := []struct {
+		name string
+		cfg  chunking.Config
+	}{
+		{"default", chunking.DefaultConfig()},
+		{"kb005", chunking.Config{Unit: "tokens", Max: 512, Min: 256, Overlap: 64}},
+	}
+	for _, lang := range []string{"en", "pt"} {
+		for _, pr := range profiles {
+			t.Run(lang+"/"+pr.name, func(t *testing.T) {
+				q := measure(t, filepath.Join(otelCorpus, lang), pr.cfg)
+				checks := []struct {
+					what string
+					bad  bool
+				}{
+					{"chunks that end in \":\" cut from what they introduce", q.Dangling > 0},
+					{"non-code chunks under 40 characters over 1%", q.Tiny*100 > q.NonCode},
+					{"code chunks whose source introduces them, carrying it, under 95%", q.Carried*100 < q.Introduced*95},
+					{"heading- or marker-only chunks", q.HeadingOnly > 0},
+					{"headers with an odd number of backticks", q.OddBackticks > 0},
+					{"headers that lost a sign, # or backtick", q.Unfaithful > 0},
+					{"cuts inside a sentence", q.InSentence > 0},
+					{"prose of long sections in min..max under 80%", pr.name == "kb005" && q.InBand*100 < q.Banded*80},
+				}
+				for _, c := range checks {
+					if c.bad {
+						t.Errorf("%s (dangling %d, tiny %d of %d, code %d of %d, heading-only %d, backticks %d, signs %d, cuts %d, band %d of %d; e.g. %v)",
+							c.what, q.Dangling, q.Tiny, q.NonCode, q.Carried, q.Introduced, q.HeadingOnly, q.OddBackticks, q.Unfaithful, q.InSentence, q.InBand, q.Banded, q.Examples())
+					}
+				}
+				if q.Chunks == 0 || q.Sizes.Sizes.Stats("").Count != q.Chunks {
+					t.Errorf("got %d chunks, %d sized", q.Chunks, q.Sizes.Sizes.Stats("").Count)
+				}
+			})
+		}
+	}
+}
+
+// TestQualityCounts: each figure counts what it says, on hand-made chunks.
+func TestQualityCounts(t *testing.T) {
+	ch, _ := chunking.NewChunker(chunking.Config{Unit: "chars", Max: 100, Min: 20}, "")
+	p := NewParser(".", corpus.Options{SourceOptional: true}).ParseBytes("a.md", []byte("# T\n\nTo install it, run:\n\n```sh\nnpm i\n```\n"))
+	code := schema.Chunk{DocTitle: "T", Kind: schema.KindProse, Element: schema.ElementCodeBlock, Text: "```sh\nnpm i\n```", ContextHeader: "T: code (sh)"}
+	code.ByteStart = len(p.Doc.Text) - len("```sh\nnpm i\n```\n")
+	code.ByteEnd = code.ByteStart + len(code.Text)
+	lead := schema.Chunk{DocTitle: "T", Kind: schema.KindProse, Element: schema.ElementParagraph, Text: "To install it, run:", ContextHeader: "T: To install it, run:"}
+	lead.ByteStart = len("# T\n\n")
+	lead.ByteEnd = lead.ByteStart + len(lead.Text)
+	q := chunking.NewQuality(ch)
+	q.Add(ch, p.Body(), []schema.Chunk{lead, code})
+	tests := []struct {
+		what      string
+		got, want int
+	}{
+		{"dangling", q.Dangling, 1},
+		{"tiny", q.Tiny, 1},
+		{"bare code headers", q.Bare, 1},
+		{"introduced code", q.Introduced, 1},
+		{"carried", q.Carried, 0},
+		{"under min", q.Sizes.UnderMin, 1},
+	}
+	for _, tt := range tests {
+		if tt.got != tt.want {
+			t.Errorf("%s: got %d, want %d", tt.what, tt.got, tt.want)
+		}
+	}
+	code.LeadIn, code.ContextHeader = "To install it, run:", "T: To install it, run: (sh)"
+	q = chunking.NewQuality(ch)
+	q.Add(ch, p.Body(), []schema.Chunk{lead, code})
+	if q.Dangling != 0 || q.Carried != 1 || q.Bare != 0 {
+		t.Errorf("with the lead-in carried: got dangling %d, carried %d, bare %d; want 0, 1, 0", q.Dangling, q.Carried, q.Bare)
+	}
+	bad := schema.Chunk{DocTitle: "T", Kind: schema.KindProse, Element: schema.ElementParagraph, Text: "-5 °C is cold. `x` too.", ContextHeader: "T: 5 °C is cold. `x"}
+	q = chunking.NewQuality(ch)
+	q.Add(ch, p.Body(), []schema.Chunk{bad})
+	if q.Unfaithful != 1 || q.OddBackticks != 1 {
+		t.Errorf("got unfaithful %d, odd backticks %d; want 1, 1", q.Unfaithful, q.OddBackticks)
+	}
+}

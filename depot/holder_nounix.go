@@ -1,6 +1,0 @@
-//go:build !unix && !windows
-
-package depot
-
-// signalZero cannot ask here: every process is taken to run.
-func signalZero(int) error { return nil }

@@ -1,7 +1,0 @@
-//go:build unix && !linux && !darwin
-
-package depot
-
-import "syscall"
-
-func signalZero(pid int) error { return syscall.Kill(pid, 0) }

@@ -1,0 +1,232 @@
+package settings
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"strings"
+
+	"github.com/google/uuid"
+
+	"github.com/ocean-safety/ingest/chunking"
+	"github.com/ocean-safety/ingest/corpus"
+	"github.com/ocean-safety/ingest/models"
+	"github.com/ocean-safety/ingest/schema"
+)
+
+// Defaults, each with its reason.
+const (
+	// Header calls in flight are learned per server (models.Lanes),
+	// starting at models.DefaultStartWidth, up to llm_max_concurrency.
+	defaultLLMConcurrency = 0
+	// Ollama serves one request per model at once by default
+	// (OLLAMA_NUM_PARALLEL); a second in flight keeps it from idling
+	// between two, more only queue there and wait out their timeout.
+	defaultEmbedConcurrency = 2
+	// A nightly corpus loses a few documents, not half of them: more is a
+	// wrong folder, a failed checkout or a broken generator.
+	defaultMaxShrink = 0.5
+)
+
+// Config is everything a run is shaped by, and how hard it works. The config
+// file and the flags fill it at the edge; Validate checks it once, before any
+// work starts. Where the run reads and writes is not here: that is its
+// publish.Target.
+type Config struct {
+	Corpus  string `yaml:"corpus" json:"-"`
+	Workers int    `yaml:"workers" json:"-"` // 0: one per core
+	// LLMConcurrency fixes the header calls in flight in all, over the
+	// servers (0: each server's is learned at run time, from
+	// models.DefaultStartWidth up to LLMMaxConcurrency, or read from what
+	// the server says). EmbedConcurrency bounds the embedding batches in
+	// flight (0: as Workers). A model server's request slots stay full
+	// without queueing calls into their timeouts.
+	LLMConcurrency    int `yaml:"llm_concurrency" json:"-"`
+	EmbedConcurrency  int `yaml:"embed_concurrency" json:"-"`
+	LLMMaxConcurrency int `yaml:"llm_max_concurrency" json:"-"` // the most header calls in flight one server is given
+
+	Strict bool `yaml:"strict" json:"-"`
+
+	TenantID    string `yaml:"tenant_id" json:"tenant_id"`
+	SourceLabel string `yaml:"source_label" json:"source_label"`
+	DefaultLang string `yaml:"default_lang" json:"default_lang"`
+	// RequireSource makes a missing "Source:" an error (true, the default) or
+	// a warning.
+	RequireSource bool `yaml:"require_source" json:"require_source"`
+	// SourceURLTemplate gives a document without a source URL one made from
+	// its path: "https://opentelemetry.io/{path}/" (see corpus.SourceURL).
+	SourceURLTemplate string `yaml:"source_url_template" json:"source_url_template"`
+	// MetadataKeys are the front-matter keys copied into each chunk's
+	// metadata column (tags, categories…), for consumers to filter on.
+	MetadataKeys []string `yaml:"metadata_keys" json:"metadata_keys"`
+	// Include and Exclude choose the corpus's documents by path (globs).
+	corpus.Filter `yaml:",inline"`
+
+	Chunk  chunking.Config `yaml:"chunk" json:"chunk"`
+	Embed  EmbedConfig     `yaml:"embed" json:"embed"`
+	Header HeaderConfig    `yaml:"header" json:"header"`
+	Limits corpus.Limits   `yaml:"limits" json:"limits"`
+
+	// Diagnostics are the warnings the run accepts; they do not shape the
+	// output (report.json lists them, marked), so they are not hashed.
+	Diagnostics DiagnosticsConfig `yaml:"diagnostics" json:"-"`
+
+	// Publish guards what replaces a good snapshot; it does not shape the
+	// output, so it is not in the config hash.
+	Publish PublishConfig `yaml:"publish" json:"-"`
+	// AllowShrink accepts a run that drops more than publish.max_shrink of
+	// the previous snapshot's documents (--allow-shrink; never from a file).
+	AllowShrink bool `yaml:"-" json:"-"`
+	// RetryRejected asks the model again for the chunks whose header in the
+	// previous snapshot is a fallback (--retry-rejected; never from a file):
+	// otherwise an unchanged chunk's failed answer is reused like any other.
+	RetryRejected bool `yaml:"-" json:"-"`
+	// Shard, when set, runs one shard of the corpus into a part snapshot
+	// (--shard K/N) for Merge to assemble; it does not shape the chunks.
+	Shard corpus.Shard `yaml:"-" json:"-"`
+	// ShardRun names the sharded run a part belongs to (see
+	// artifacts.ShardInfo.Run).
+	ShardRun string `yaml:"-" json:"-"`
+}
+
+// PublishConfig guards publishing.
+type PublishConfig struct {
+	// MaxShrink is the largest share of the replaced snapshot's documents a
+	// run may drop (0.5: half). A mis-pointed or half-broken corpus fails
+	// instead of replacing a good snapshot.
+	MaxShrink float64 `yaml:"max_shrink"`
+}
+
+// EmbedConfig shapes the vectors.
+type EmbedConfig struct {
+	Dims      int `yaml:"dims" json:"dims"`
+	BatchSize int `yaml:"batch_size" json:"batch_size"`
+	// MaxDims is the widest vector the consumers' index takes: a wider
+	// model is refused at start.
+	MaxDims int `yaml:"max_dims" json:"max_dims"`
+}
+
+// HeaderConfig shapes the context headers.
+type HeaderConfig struct {
+	MaxChars int `yaml:"max_chars" json:"max_chars"`
+}
+
+// DefaultConfig returns the configuration a run gets with no file and no flags.
+func DefaultConfig() Config {
+	return Config{
+		LLMConcurrency:    defaultLLMConcurrency,
+		EmbedConcurrency:  defaultEmbedConcurrency,
+		LLMMaxConcurrency: models.DefaultMaxWidth,
+		DefaultLang:       string(schema.LangEN),
+		RequireSource:     true,
+		Chunk:             chunking.DefaultConfig(),
+		Embed:             EmbedConfig{Dims: models.DefaultDims, BatchSize: models.DefaultBatchSize, MaxDims: models.MaxDims},
+		Header:            HeaderConfig{MaxChars: models.DefaultHeaderChars},
+		Publish:           PublishConfig{MaxShrink: defaultMaxShrink},
+		Limits:            corpus.DefaultLimits(),
+	}
+}
+
+// Ranges of the numeric settings: wide enough for any real corpus and
+// model, narrow enough that a typo (an extra zero, a minus sign) fails at
+// start instead of an hour in, or by exhausting memory.
+const (
+	maxChunk       = 100_000 // characters or tokens: beyond any model's context
+	maxDimsLimit   = 65_536
+	maxBatch       = 1_000
+	maxHeaderChars = 2_000
+	maxConcurrency = 256
+	maxWorkers     = 1_024
+)
+
+// Validate fails closed: every bad setting is reported at once, before any
+// work is done, each a *schema.SettingError naming its key.
+func (c Config) Validate() error {
+	var errs []error
+	bad := func(key, format string, a ...any) { errs = append(errs, schema.Setting(key, format, a...)) }
+	between := func(key string, v, lo, hi int, why string) {
+		if v < lo || v > hi {
+			bad(key, "%d: want %d to %d%s", v, lo, hi, why)
+		}
+	}
+	errs = append(errs, c.Chunk.Validate())
+	if c.Chunk.Max > maxChunk {
+		bad("chunk.max", "%d: want at most %d", c.Chunk.Max, maxChunk)
+	}
+	between("embed.max_dims", c.Embed.MaxDims, 1, maxDimsLimit, "")
+	between("embed.dims", c.Embed.Dims, 1, c.Embed.MaxDims, " (embed.max_dims)")
+	between("embed.batch_size", c.Embed.BatchSize, 1, maxBatch, "")
+	between("header.max_chars", c.Header.MaxChars, 16, maxHeaderChars, "")
+	between("llm_concurrency", c.LLMConcurrency, 0, maxConcurrency, " (0: learned per server)")
+	between("llm_max_concurrency", c.LLMMaxConcurrency, 1, maxConcurrency, "")
+	between("embed_concurrency", c.EmbedConcurrency, 0, maxConcurrency, " (0: as workers)")
+	between("workers", c.Workers, 0, maxWorkers, " (0: one per core)")
+	between("limits.max_bytes", c.Limits.MaxBytes, 1<<10, 1<<30, "")
+	between("limits.max_depth", c.Limits.MaxDepth, 4, 10_000, "")
+	between("limits.max_blocks", c.Limits.MaxBlocks, 100, 10_000_000, "")
+	between("limits.max_delimiters", c.Limits.MaxDelimiters, 100, 100_000_000, "")
+	between("limits.max_block_delimiters", c.Limits.MaxBlockDelimiters, 10, 1_000_000, "")
+	between("limits.max_link_openers", c.Limits.MaxLinkOpeners, 4, 1_000_000, "")
+	between("limits.max_table_cells", c.Limits.MaxTableCells, 100, 100_000_000, "")
+	errs = append(errs, c.Diagnostics.Validate())
+	if err := c.Filter.Validate(); err != nil {
+		bad("include/exclude", "%v", err)
+	}
+	if t := c.SourceURLTemplate; t != "" && !strings.Contains(t, "{path}") {
+		bad("source_url_template", "%q: want a {path} in it, or every document gets the same URL", t)
+	}
+	if _, err := schema.ParseLang(c.DefaultLang); err != nil {
+		bad("default_lang", "%v", err)
+	}
+	if err := checkTenant(c.TenantID); err != nil {
+		bad("tenant_id", "%v", err)
+	}
+	if c.Publish.MaxShrink < 0 || c.Publish.MaxShrink > 1 {
+		bad("publish.max_shrink", "%g: want a share from 0 (no document may go) to 1 (any may)", c.Publish.MaxShrink)
+	}
+	return errors.Join(errs...)
+}
+
+// checkTenant accepts no tenant or a UUID in its canonical form (lower-case
+// 8-4-4-4-12): the tenant goes into every chunk id and sync keys rows by it,
+// so "ABC…" and "abc…", or a name that is no UUID, must not make other ids
+// than the tenant's own (or fail only at sync, after the run).
+func checkTenant(t string) error {
+	if t == "" {
+		return nil
+	}
+	u, err := uuid.Parse(t)
+	switch {
+	case err != nil:
+		return fmt.Errorf("%q is not a UUID: want the tenant's UUID (8-4-4-4-12 hex), or leave it empty", t)
+	case u.String() != t:
+		return fmt.Errorf("%q: write the UUID in its canonical form, %q", t, u.String())
+	}
+	return nil
+}
+
+// Hash is a digest of the settings that shape the output (not of where it
+// goes or how many workers make it): a cache key and a manifest field. Every
+// setting is a plain value with its default filled in, so a file that spells
+// out a default hashes like one that leaves it out.
+func (c Config) Hash() string {
+	c.Chunk = c.Chunk.Resolved() // an unset chunk.min and the quarter of max it stands for shape the same chunks
+	for _, l := range []*[]string{&c.MetadataKeys, &c.Include, &c.Exclude} {
+		if len(*l) == 0 {
+			*l = nil // "exclude: []" is no exclude
+		}
+	}
+	b, _ := json.Marshal(c) // plain data: cannot fail
+	sum := sha256.Sum256(b)
+	return hex.EncodeToString(sum[:])
+}
+
+// CorpusOptions are the settings that decide how a corpus document is read:
+// the same for a run and for a preview of its chunks.
+func (c Config) CorpusOptions() corpus.Options {
+	return corpus.Options{DefaultLang: schema.Lang(c.DefaultLang), SourceOptional: !c.RequireSource, SourceLabel: c.SourceLabel, Limits: c.Limits,
+		SourceURLTemplate: c.SourceURLTemplate, MetadataKeys: c.MetadataKeys, RootName: filepath.Base(filepath.Clean(c.Corpus))}
+}
