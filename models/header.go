@@ -30,7 +30,7 @@ type Enrichment struct {
 	Fields schema.Fields
 	// Thresholds are the model's proposals; the pipeline keeps only those the
 	// units parser finds in the chunk's text (grounded), and counts the rest.
-	Thresholds []ProposedThreshold
+	Thresholds []schema.ProposedThreshold
 	// Reject is the raw answer that could not be used, for the report, and
 	// RejectReasons why (the Reason constants); a chunk not sent at all has
 	// reasons and no answer.
@@ -39,10 +39,3 @@ type Enrichment struct {
 	Calls         int // model calls made, repairs included
 }
 
-// ProposedThreshold is a threshold as a model states it.
-type ProposedThreshold struct {
-	Subject    string  `json:"subject"`
-	Comparator string  `json:"comparator"`
-	Value      float64 `json:"value"`
-	Unit       string  `json:"unit"`
-}

@@ -24,7 +24,7 @@ type Remote interface {
 	Publish(ctx context.Context, dir string, keep int) (*Published, error)
 	// ReadJournal, AppendJournal and RemoveJournal keep the run's journal
 	// in the store, piece by piece, so a run resumes on another machine
-	// (snapshot.Mirror).
+	// (reuse.Mirror).
 	ReadJournal(ctx context.Context, w io.Writer) (int, error)
 	AppendJournal(ctx context.Context, n int, piece []byte) error
 	RemoveJournal(ctx context.Context) error
@@ -153,7 +153,7 @@ func (t *remoteTarget) commit(ctx context.Context, s *Staging) (*Published, erro
 }
 
 // The journal's mirror is the store's: a target that keeps one is a
-// snapshot.Mirror.
+// reuse.Mirror.
 
 func (t *remoteTarget) ReadJournal(ctx context.Context, w io.Writer) (int, error) {
 	return t.r.ReadJournal(ctx, w)

@@ -116,3 +116,12 @@ type Threshold struct {
 	Lang        Lang     `json:"lang"`
 	Origin      string   `json:"origin"` // rule | model
 }
+
+// ProposedThreshold is a threshold as a model states it, before it is
+// grounded in the text (thresholds.Ground).
+type ProposedThreshold struct {
+	Subject    string  `json:"subject"`
+	Comparator string  `json:"comparator"`
+	Value      float64 `json:"value"`
+	Unit       string  `json:"unit"`
+}

@@ -7,9 +7,8 @@ import (
 
 	"github.com/ocean-safety/ingest/artifacts"
 	"github.com/ocean-safety/ingest/schema"
-	"github.com/ocean-safety/ingest/stages/quantities"
 	"github.com/ocean-safety/ingest/stages/reuse"
-	"github.com/ocean-safety/ingest/stages/snapshot"
+	"github.com/ocean-safety/ingest/thresholds"
 )
 
 // docResult is one document after parse, chunk, normalise and header.
@@ -21,7 +20,7 @@ type docResult struct {
 	rejected bool
 	err      error
 	took     map[string]time.Duration
-	prev     snapshot.Reuse
+	prev     reuse.Offer
 	raw      string // SHA-256 of the file's bytes
 	markup   map[string]int
 
@@ -60,7 +59,7 @@ func (r *run) parseChunk(ctx context.Context, path string) docResult {
 
 // processDoc runs the per-document stages on a worker: parse, chunk and
 // normalise.
-func (r *run) processDoc(ctx context.Context, path string, ru snapshot.Reuse) docResult {
+func (r *run) processDoc(ctx context.Context, path string, ru reuse.Offer) docResult {
 	res := r.parseChunk(ctx, path)
 	res.prev = ru
 	if res.err != nil || res.rejected {
@@ -123,13 +122,13 @@ func (res *docResult) mergeEnriched(outs []enriched) {
 // or the journal has them (see reuse.Resolver.Header), else written (and journaled),
 // in a slot (see callSlot; nil: none needed, offline). It touches only c and
 // its own result, so the chunks of a document can be enriched at once.
-func (r *run) enrich(ctx context.Context, doc schema.Document, prev snapshot.Reuse, c *schema.Chunk, slot func(context.Context) (context.Context, func(), error)) enriched {
+func (r *run) enrich(ctx context.Context, doc schema.Document, prev reuse.Offer, c *schema.Chunk, slot func(context.Context) (context.Context, func(), error)) enriched {
 	t := time.Now()
 	var out enriched
 	h := r.reuse.Header(prev, doc, *c)
 	e := h.Enrichment
 	if h.From != reuse.Miss {
-		out.reused, out.fromJournal = true, h.From == reuse.Journal
+		out.reused, out.fromJournal = true, h.From == reuse.FromJournal
 	} else {
 		cctx, done := ctx, func() {}
 		if slot != nil {
@@ -146,8 +145,12 @@ func (r *run) enrich(ctx context.Context, doc schema.Document, prev snapshot.Reu
 			return out
 		}
 		out.calls = en.Calls
-		e = snapshot.Enrichment{Header: en.Header, Source: en.Source, Fields: en.Fields}
-		e.Thresholds, out.ungrounded = quantities.Ground(*c, en.Thresholds, nil)
+		e = reuse.Enrichment{Header: en.Header, Source: en.Source, Fields: en.Fields}
+		var ungrounded []schema.ProposedThreshold
+		e.Thresholds, ungrounded = thresholds.Ground(*c, en.Thresholds)
+		for _, p := range ungrounded {
+			out.ungrounded = append(out.ungrounded, artifacts.UngroundedThreshold{Chunk: c.Key(), Subject: p.Subject, Comparator: p.Comparator, Value: p.Value, Unit: p.Unit})
+		}
 		if e.Fallback() {
 			rej := artifacts.NewReject(c.Key(), en.RejectReasons, en.Reject)
 			e.Reasons, e.Raw, e.RawBytes = rej.Reasons, rej.Raw, rej.RawBytes

@@ -7,7 +7,7 @@ import (
 	"github.com/ocean-safety/ingest/artifacts"
 	"github.com/ocean-safety/ingest/models"
 	"github.com/ocean-safety/ingest/schema"
-	"github.com/ocean-safety/ingest/stages/snapshot"
+	"github.com/ocean-safety/ingest/stages/reuse"
 )
 
 // finish closes the snapshot in the staging folder: the Parquet file, the
@@ -36,7 +36,7 @@ func (r *run) finish(t tally, skipped []schema.Skipped, start time.Time) (*Resul
 		CreatedAt:         time.Now().UTC().Format(time.RFC3339),
 		CorpusFingerprint: hex.EncodeToString(t.fingerprint.Sum(nil)),
 		InputFingerprint:  InputFingerprint(t.input, skipped),
-		BuildID:           snapshot.BuildID(),
+		BuildID:           reuse.BuildID(),
 		ConfigHash:        r.cfg.Hash(),
 		HeaderWriter:      r.headers.Name(),
 		Embedder:          artifacts.Component{Name: r.embed.Name(), Dims: r.embed.Dims()},

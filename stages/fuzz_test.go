@@ -9,7 +9,7 @@ import (
 	"github.com/ocean-safety/ingest/corpus"
 	"github.com/ocean-safety/ingest/corpus/markdown"
 	"github.com/ocean-safety/ingest/schema"
-	"github.com/ocean-safety/ingest/stages/quantities"
+	"github.com/ocean-safety/ingest/thresholds"
 )
 
 // FuzzDocument runs the whole per-document path — bytes checks, front
@@ -64,7 +64,7 @@ func FuzzDocument(f *testing.F) {
 				if !c.Element.Valid() {
 					t.Fatalf("chunk %d: element %q", c.Order, c.Element)
 				}
-				quantities.Normaliser{}.Normalise(&c)
+				thresholds.Normaliser{}.Normalise(&c)
 			}
 			srcLines := strings.Count(src, "\n") + strings.Count(src, "\r") + 1 // a rejected document's positions are in its bytes
 			for _, d := range append(p.Diags, diags...) {

@@ -20,10 +20,9 @@ import (
 	"github.com/ocean-safety/ingest/publish"
 	"github.com/ocean-safety/ingest/schema"
 	"github.com/ocean-safety/ingest/stages/dispatch"
-	"github.com/ocean-safety/ingest/stages/quantities"
 	"github.com/ocean-safety/ingest/stages/reuse"
 	"github.com/ocean-safety/ingest/stages/settings"
-	"github.com/ocean-safety/ingest/stages/snapshot"
+	"github.com/ocean-safety/ingest/thresholds"
 )
 
 // ErrStrict is returned when --strict finds diagnostics: nothing is published.
@@ -143,7 +142,7 @@ type run struct {
 	target         publish.Target
 	parser         *markdown.Parser
 	chunker        *chunking.Chunker
-	normaliser     quantities.Normaliser
+	normaliser     thresholds.Normaliser
 	headers        models.HeaderWriter
 	embed          models.Embedder
 	rep            Reporter
@@ -163,10 +162,10 @@ type run struct {
 
 	stage   *publish.Staging
 	writer  *artifacts.ChunkWriter
-	prev    *snapshot.Previous // nil: nothing to reuse
-	journal *snapshot.Journal
+	prev    *reuse.Previous // nil: nothing to reuse
+	journal *reuse.Journal
 	reuse   *reuse.Resolver // over prev's offers and the journal, once it is open
-	audit   *snapshot.Audit
+	audit   *artifacts.Audit
 	errs    firstError
 	// setup holds what was found before the streams started (a previous
 	// snapshot not trusted, names that are not UTF-8).
@@ -225,7 +224,7 @@ func newRun(cfg settings.Config, opt Options) (*run, error) {
 	return &run{
 		cfg: cfg, opt: opt, parser: markdown.NewParser(cfg.Corpus, cfg.CorpusOptions()), chunker: chunker,
 		headers: opt.Headers, embed: opt.Embedder, rep: opt.Reporter,
-		runID: NewRunID(), keys: snapshot.CacheKeys(opt.Headers.Name(), cfg.Header.MaxChars, opt.Embedder.Name(), opt.Embedder.Dims()),
+		runID: NewRunID(), keys: reuse.CacheKeys(opt.Headers.Name(), cfg.Header.MaxChars, opt.Embedder.Name(), opt.Embedder.Dims()),
 		offlineHeaders: models.Offline(opt.Headers),
 		batchMisses:    batchMisses(cfg, opt.Embedder), lanes: lanes,
 	}, nil
@@ -290,12 +289,12 @@ func (r *run) run(ctx context.Context) (*Result, error) {
 	if r.journal, err = r.openJournal(ctx); err != nil {
 		return nil, err
 	}
-	r.reuse = reuse.New(r.keys, r.headers, r.embed, r.journal, r.cfg.RetryRejected)
+	r.reuse = reuse.NewResolver(r.keys, r.headers, r.embed, r.journal, r.cfg.RetryRejected)
 	prevDir := ""
 	if r.prev != nil {
 		prevDir = r.prev.Dir
 	}
-	if r.audit, err = snapshot.NewAudit(r.stage.Path(artifacts.AuditFile), r.runID, prevDir); err != nil {
+	if r.audit, err = artifacts.NewAudit(r.stage.Path(artifacts.AuditFile), r.runID, prevDir); err != nil {
 		return nil, err
 	}
 	var res *Result

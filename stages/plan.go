@@ -10,7 +10,6 @@ import (
 	"github.com/ocean-safety/ingest/stages/estimate"
 	"github.com/ocean-safety/ingest/stages/reuse"
 	"github.com/ocean-safety/ingest/stages/settings"
-	"github.com/ocean-safety/ingest/stages/snapshot"
 )
 
 // Plan reads, chunks and normalises the corpus with the same workers and
@@ -45,13 +44,13 @@ func Plan(ctx context.Context, cfg settings.Config, target publish.Target, opt O
 	}
 	r.openPrevious(ctx)
 	defer r.prev.Close()
-	if r.journal, err = snapshot.ReadJournal(target.Journal()); err != nil {
+	if r.journal, err = reuse.ReadJournal(target.Journal()); err != nil {
 		return nil, err
 	}
 	if r.journal != nil {
 		defer r.journal.Close()
 	}
-	r.reuse = reuse.New(r.keys, r.headers, r.embed, r.journal, r.cfg.RetryRejected)
+	r.reuse = reuse.NewResolver(r.keys, r.headers, r.embed, r.journal, r.cfg.RetryRejected)
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	r.errs.cancel = cancel

@@ -6,7 +6,7 @@ import (
 	"fmt"
 
 	"github.com/ocean-safety/ingest/schema"
-	"github.com/ocean-safety/ingest/stages/snapshot"
+	"github.com/ocean-safety/ingest/stages/reuse"
 )
 
 // How a run meets the work of earlier runs: the previous snapshot it reuses
@@ -44,11 +44,11 @@ func (r *run) stopped(err error, t tally) error {
 // openJournal opens the run's journal: in its state folder, mirrored in
 // the target's store when it keeps one (a bucket), so a run whose machine
 // died resumes on another.
-func (r *run) openJournal(ctx context.Context) (*snapshot.Journal, error) {
-	if m, ok := r.target.(snapshot.Mirror); ok {
-		return snapshot.OpenMirroredJournal(ctx, r.target.Journal(), m)
+func (r *run) openJournal(ctx context.Context) (*reuse.Journal, error) {
+	if m, ok := r.target.(reuse.Mirror); ok {
+		return reuse.OpenMirroredJournal(ctx, r.target.Journal(), m)
 	}
-	return snapshot.OpenJournal(r.target.Journal())
+	return reuse.OpenJournal(r.target.Journal())
 }
 
 // openPrevious opens the snapshot to reuse from. One that cannot be trusted
@@ -65,7 +65,7 @@ func (r *run) openPrevious(ctx context.Context) {
 	if dir == "" {
 		return // a first run
 	}
-	p, err := snapshot.Open(ctx, dir)
+	p, err := reuse.OpenPrevious(ctx, dir)
 	if err != nil {
 		d := schema.Diagnostic{Path: dir, Severity: schema.SeverityWarning, Code: "previous-ignored",
 			Message: "previous snapshot not trusted, nothing reused: " + err.Error()}
@@ -83,13 +83,13 @@ func (r *run) openPrevious(ctx context.Context) {
 
 // reuseFor reads the previous snapshot up to the document at path. It runs
 // on the submitting goroutine, in corpus order.
-func (r *run) reuseFor(path string) (snapshot.Reuse, error) {
+func (r *run) reuseFor(path string) (reuse.Offer, error) {
 	if r.prev == nil {
-		return snapshot.Reuse{}, nil
+		return reuse.Offer{}, nil
 	}
 	ru, gone, err := r.prev.ForDoc(path)
 	if err != nil {
-		return snapshot.Reuse{}, fmt.Errorf("previous snapshot %s: %w", r.prev.Dir, err)
+		return reuse.Offer{}, fmt.Errorf("previous snapshot %s: %w", r.prev.Dir, err)
 	}
 	r.audit.Supersede("", gone)
 	return ru, nil

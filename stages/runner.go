@@ -17,7 +17,6 @@ import (
 	"github.com/ocean-safety/ingest/schema"
 	"github.com/ocean-safety/ingest/stages/dispatch"
 	"github.com/ocean-safety/ingest/stages/reuse"
-	"github.com/ocean-safety/ingest/stages/snapshot"
 	"github.com/ocean-safety/ingest/text/lexical"
 )
 
@@ -222,7 +221,7 @@ type batch struct {
 
 // addToBatch appends c, with its vector when the previous snapshot or the
 // journal has it.
-func (r *run) addToBatch(dt *docTally, b *batch, c schema.Chunk, ru snapshot.Reuse) {
+func (r *run) addToBatch(dt *docTally, b *batch, c schema.Chunk, ru reuse.Offer) {
 	input := lexical.EmbedInput(c)
 	key, v, from := r.reuse.Vector(ru, input)
 	if from == reuse.Miss {
@@ -230,7 +229,7 @@ func (r *run) addToBatch(dt *docTally, b *batch, c schema.Chunk, ru snapshot.Reu
 	} else {
 		c.Embedding = v
 		dt.calls.VectorsReused++
-		if from == reuse.Journal {
+		if from == reuse.FromJournal {
 			dt.calls.FromJournal++
 		}
 		input = ""

@@ -8,7 +8,6 @@ import (
 	"github.com/ocean-safety/ingest/artifacts"
 	"github.com/ocean-safety/ingest/publish"
 	"github.com/ocean-safety/ingest/schema"
-	"github.com/ocean-safety/ingest/stages/snapshot"
 	"github.com/ocean-safety/ingest/thresholds"
 )
 
@@ -20,7 +19,7 @@ import (
 type Closing struct {
 	Chunks     func() (rows int, err error)
 	Thresholds *thresholds.Proposal
-	Audit      *snapshot.Audit
+	Audit      *artifacts.Audit
 	AuditMore  map[string]int // more counts for the audit's last event (a merge's parts)
 	Report     artifacts.Report
 	Documents  func() (rows int, err error) // a part's documents list; nil for a whole snapshot

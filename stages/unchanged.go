@@ -14,7 +14,7 @@ import (
 
 	"github.com/ocean-safety/ingest/artifacts"
 	"github.com/ocean-safety/ingest/schema"
-	"github.com/ocean-safety/ingest/stages/snapshot"
+	"github.com/ocean-safety/ingest/stages/reuse"
 )
 
 // An unchanged corpus — the same bytes under the same paths, the same
@@ -43,7 +43,7 @@ func (r *run) unchangedInput(ctx context.Context, paths []string, skipped []sche
 		return "", false, nil
 	}
 	m := r.prev.Manifest
-	same := m.BuildID != "" && m.BuildID == snapshot.BuildID() && m.ToolVersion == r.opt.ToolVersion &&
+	same := m.BuildID != "" && m.BuildID == reuse.BuildID() && m.ToolVersion == r.opt.ToolVersion &&
 		m.ConfigHash == r.cfg.Hash() && m.CacheKeys == r.keys && m.InputFingerprint != ""
 	if !same {
 		return "", false, nil
@@ -131,7 +131,7 @@ func (r *run) republished(ctx context.Context, prevDir string) (bool, error) {
 	if r.stage, err = r.target.Stage(); err != nil {
 		return false, err
 	}
-	if r.audit, err = snapshot.NewAudit(r.stage.Path(artifacts.AuditFile), r.runID, prevDir); err != nil {
+	if r.audit, err = artifacts.NewAudit(r.stage.Path(artifacts.AuditFile), r.runID, prevDir); err != nil {
 		return false, err
 	}
 	return false, nil

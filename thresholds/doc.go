@@ -20,4 +20,9 @@
 // and lists as conflicts the values documents give apart for one subject
 // and comparator, and the bounds that fall outside another document's
 // range for the subject.
+//
+// It also holds the normalise stage (Normaliser: a chunk's quantities with
+// their SI values, and the thresholds they state) and the check of a
+// model's proposed thresholds against them (Ground): a model may read a
+// bound into a chunk, it may not invent one.
 package thresholds

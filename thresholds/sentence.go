@@ -3,9 +3,10 @@ package thresholds
 import (
 	"strings"
 
-	"github.com/ocean-safety/ingest/text/sentence"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/ocean-safety/ingest/text/sentence"
 )
 
 // cleanSentence trims a sentence for display: white space collapsed, a

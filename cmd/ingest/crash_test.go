@@ -19,7 +19,7 @@ import (
 	"github.com/ocean-safety/ingest/artifacts/verify"
 	"github.com/ocean-safety/ingest/models/modelfake"
 	"github.com/ocean-safety/ingest/publish"
-	"github.com/ocean-safety/ingest/stages/snapshot"
+	"github.com/ocean-safety/ingest/stages/reuse"
 )
 
 // childEnv makes the test binary run as the ingest command: the crash test
@@ -417,7 +417,7 @@ func itemKeys(t *testing.T, pub, out string) func(path, item string) []string {
 				break
 			}
 			id := strings.Join([]string{row.DocTitle, string(row.Lang), strings.Join(row.SectionPath, " › "), row.Text}, "\x00")
-			if k := "h:" + snapshot.HeaderKey(m.CacheKeys.Header, row.DocTitle, *row); !slices.Contains(headers[id], k) {
+			if k := "h:" + reuse.HeaderKey(m.CacheKeys.Header, row.DocTitle, *row); !slices.Contains(headers[id], k) {
 				headers[id] = append(headers[id], k)
 			}
 		}
@@ -426,7 +426,7 @@ func itemKeys(t *testing.T, pub, out string) func(path, item string) []string {
 	}
 	return func(path, item string) []string {
 		if path == modelfake.OllamaEmbed {
-			return []string{"v:" + snapshot.VectorKey(cache.Vector, item)} // the journal's kinds of line, h: and v:
+			return []string{"v:" + reuse.VectorKey(cache.Vector, item)} // the journal's kinds of line, h: and v:
 		}
 		var req struct {
 			Messages []struct{ Role, Content string } `json:"messages"`

@@ -5,9 +5,9 @@ import (
 
 	"github.com/urfave/cli/v3"
 
+	"github.com/ocean-safety/ingest/artifacts"
 	"github.com/ocean-safety/ingest/cmd/ingest/internal/console"
 	"github.com/ocean-safety/ingest/publish/place"
-	"github.com/ocean-safety/ingest/stages/snapshot"
 )
 
 func inspectCommand() *cli.Command {
@@ -25,7 +25,7 @@ func inspectCommand() *cli.Command {
 				return err
 			}
 			defer cleanup()
-			in, err := snapshot.Inspect(ctx, dir)
+			in, err := artifacts.Inspect(ctx, dir)
 			if err != nil {
 				return err
 			}

@@ -5,10 +5,10 @@ import (
 
 	"github.com/urfave/cli/v3"
 
+	"github.com/ocean-safety/ingest/artifacts"
 	"github.com/ocean-safety/ingest/cmd/ingest/internal/console"
 	"github.com/ocean-safety/ingest/publish/place"
 	"github.com/ocean-safety/ingest/schema"
-	"github.com/ocean-safety/ingest/stages/snapshot"
 )
 
 func thresholdsCommand() *cli.Command {
@@ -27,7 +27,7 @@ func thresholdsCommand() *cli.Command {
 			}
 			defer cleanup()
 			return console.PrintThresholds(cmd.Root().Writer, cmd.Bool("json"), func(fn func(schema.Threshold)) error {
-				return snapshot.EachThreshold(ctx, dir, fn)
+				return artifacts.EachThreshold(ctx, dir, fn)
 			})
 		},
 	}

@@ -49,7 +49,7 @@ var conformanceCases = []struct {
 		if !strings.HasPrefix(e.Header, "About If a rip current") || e.Fields.Hazard != "rip_current" {
 			t.Errorf("got header %q, hazard %q; want the fake's answer", e.Header, e.Fields.Hazard)
 		}
-		want := []models.ProposedThreshold{{Subject: "wave_height", Comparator: "above", Value: 1.5, Unit: "m"}}
+		want := []schema.ProposedThreshold{{Subject: "wave_height", Comparator: "above", Value: 1.5, Unit: "m"}}
 		if !slices.Equal(e.Thresholds, want) {
 			t.Errorf("got thresholds %v, want %v", e.Thresholds, want)
 		}

@@ -66,7 +66,7 @@ type answer struct {
 	Hazard         string                     `json:"hazard"`
 	Place          string                     `json:"place"`
 	Season         string                     `json:"season"`
-	Thresholds     []models.ProposedThreshold `json:"thresholds"`
+	Thresholds     []schema.ProposedThreshold `json:"thresholds"`
 	UnsourcedClaim string                     `json:"unsourced_claim"`
 }
 
@@ -242,13 +242,13 @@ func trimQuotes(s string) string {
 
 // parseThresholds reads the answer's thresholds and counts the items of the
 // wrong shape.
-func parseThresholds(v json.RawMessage, report func(string, string, ...any)) ([]models.ProposedThreshold, int) {
+func parseThresholds(v json.RawMessage, report func(string, string, ...any)) ([]schema.ProposedThreshold, int) {
 	var items []map[string]json.RawMessage
 	if isNull(v) || json.Unmarshal(v, &items) != nil {
 		report(ReasonSchema, "thresholds: want an array of objects")
 		return nil, 0
 	}
-	out := make([]models.ProposedThreshold, 0, len(items))
+	out := make([]schema.ProposedThreshold, 0, len(items))
 	badItems := 0
 	for i, it := range items {
 		itemBad := false
@@ -256,7 +256,7 @@ func parseThresholds(v json.RawMessage, report func(string, string, ...any)) ([]
 			itemBad = true
 			report(reason, format, a...)
 		}
-		var t models.ProposedThreshold
+		var t schema.ProposedThreshold
 		for _, k := range []string{"subject", "comparator", "value", "unit"} {
 			if _, ok := it[k]; !ok {
 				bad(ReasonSchema, "thresholds[%d]: missing key %q", i, k)

@@ -8,7 +8,6 @@ import (
 	"github.com/ocean-safety/ingest/models/extractive"
 	"github.com/ocean-safety/ingest/schema"
 	"github.com/ocean-safety/ingest/stages/reuse"
-	"github.com/ocean-safety/ingest/stages/snapshot"
 	"github.com/ocean-safety/ingest/text/lexical"
 )
 
@@ -41,7 +40,7 @@ func (n *Counter) Result() *Result { return n.res }
 
 // Document counts the chunks of doc, prev being what the previous snapshot
 // offers it. It gives each chunk the header the embedding would read.
-func (n *Counter) Document(ctx context.Context, doc schema.Document, prev snapshot.Reuse, chunks []schema.Chunk) error {
+func (n *Counter) Document(ctx context.Context, doc schema.Document, prev reuse.Offer, chunks []schema.Chunk) error {
 	prevPrompt := ""
 	for i := range chunks {
 		if err := n.chunk(ctx, &prevPrompt, doc, prev, &chunks[i]); err != nil {
@@ -128,7 +127,7 @@ func commonPrefix(a, b string) int {
 // reuse.Resolver): its header (reused, answered by the writer at once, or
 // a model call) and its vector (reused, or a text in a batch); prevPrompt
 // is the document's last prompt.
-func (n *Counter) chunk(ctx context.Context, prevPrompt *string, doc schema.Document, prev snapshot.Reuse, c *schema.Chunk) error {
+func (n *Counter) chunk(ctx context.Context, prevPrompt *string, doc schema.Document, prev reuse.Offer, c *schema.Chunk) error {
 	p, b, costs := n.res, &n.b, n.costs
 	known := true
 	switch h := n.reuse.Header(prev, doc, *c); {

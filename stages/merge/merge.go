@@ -19,7 +19,6 @@ import (
 	"github.com/ocean-safety/ingest/schema"
 	"github.com/ocean-safety/ingest/stages"
 	"github.com/ocean-safety/ingest/stages/settings"
-	"github.com/ocean-safety/ingest/stages/snapshot"
 	"github.com/ocean-safety/ingest/thresholds"
 )
 
@@ -239,12 +238,12 @@ func (m *merger) merge(ctx context.Context, start time.Time) (*stages.Result, er
 		counts.ByKind, counts.ByLang, counts.ByElement = map[string]int{}, map[string]int{}, map[string]int{}
 	}
 	var calls artifacts.Calls
-	var audits []snapshot.PartAudit
+	var audits []artifacts.PartAudit
 	for _, p := range m.parts {
 		calls.Add(p.m.Calls)
-		audits = append(audits, snapshot.PartAudit{Path: filepath.Join(p.dir, artifacts.AuditFile), Trace: p.m.RunID})
+		audits = append(audits, artifacts.PartAudit{Path: filepath.Join(p.dir, artifacts.AuditFile), Trace: p.m.RunID})
 	}
-	audit, err := snapshot.MergeAudit(m.stage.Path(artifacts.AuditFile), m.runID, audits)
+	audit, err := artifacts.MergeAudit(m.stage.Path(artifacts.AuditFile), m.runID, audits)
 	if err != nil {
 		return nil, err
 	}

@@ -4,7 +4,6 @@ import (
 	"github.com/ocean-safety/ingest/artifacts"
 	"github.com/ocean-safety/ingest/models"
 	"github.com/ocean-safety/ingest/schema"
-	"github.com/ocean-safety/ingest/stages/snapshot"
 )
 
 // From is where a chunk's header or vector comes from.
@@ -12,9 +11,9 @@ type From int
 
 // Where earlier work comes from, in the order it is looked for.
 const (
-	Miss     From = iota // nowhere: written or embedded by this run
-	Previous             // the previous snapshot
-	Journal              // the journal of an interrupted run
+	Miss         From = iota // nowhere: written or embedded by this run
+	FromPrevious             // the previous snapshot
+	FromJournal              // the journal of an interrupted run
 )
 
 // Resolver looks a chunk's header and vector up under the run's cache
@@ -23,25 +22,25 @@ const (
 type Resolver struct {
 	keys                           artifacts.CacheKeys
 	headers                        models.HeaderWriter
-	journal                        *snapshot.Journal // nil: none
+	journal                        *Journal // nil: none
 	journalHeaders, journalVectors bool
 	dims                           int // the embedder's: a journaled vector of another width is not this run's
 	retryRejected                  bool
 }
 
-// New returns the resolver of a run with these cache keys, writer and
+// NewResolver returns the resolver of a run with these cache keys, writer and
 // embedder, over journal (nil: none). retryRejected asks again for the
 // headers the previous snapshot holds as fallbacks (--retry-rejected).
-func New(keys artifacts.CacheKeys, headers models.HeaderWriter, embed models.Embedder, journal *snapshot.Journal, retryRejected bool) *Resolver {
+func NewResolver(keys artifacts.CacheKeys, headers models.HeaderWriter, embed models.Embedder, journal *Journal, retryRejected bool) *Resolver {
 	return &Resolver{keys: keys, headers: headers, journal: journal,
 		journalHeaders: !models.Offline(headers), journalVectors: !models.Offline(embed), dims: embed.Dims(), retryRejected: retryRejected}
 }
 
 // Header is what a chunk's header resolves to.
 type Header struct {
-	Key        string              // the chunk's header cache key
-	From       From                // Miss: the writer writes it
-	Enrichment snapshot.Enrichment // the header and fields reused (From is not Miss)
+	Key        string     // the chunk's header cache key
+	From       From       // Miss: the writer writes it
+	Enrichment Enrichment // the header and fields reused (From is not Miss)
 	// Call is a miss the writer asks a model for; a miss without one it
 	// answers at once (offline, a table row, instruction text).
 	Call bool
@@ -53,15 +52,15 @@ type Header struct {
 // --retry-rejected; the journal's are this publish cycle's own answers,
 // retried already if the flag was given, so a resumed run repeats no call
 // either way.
-func (r *Resolver) Header(prev snapshot.Reuse, doc schema.Document, c schema.Chunk) Header {
-	h := Header{Key: snapshot.HeaderKey(r.keys.Header, doc.Title, c)}
+func (r *Resolver) Header(prev Offer, doc schema.Document, c schema.Chunk) Header {
+	h := Header{Key: HeaderKey(r.keys.Header, doc.Title, c)}
 	if e, ok := prev.Headers[h.Key]; ok && !(e.Fallback() && r.retryRejected) {
-		h.From, h.Enrichment = Previous, e
+		h.From, h.Enrichment = FromPrevious, e
 		return h
 	}
 	if r.journal != nil && r.journalHeaders {
 		if e, ok := r.journal.Header(h.Key); ok {
-			h.From, h.Enrichment = Journal, e
+			h.From, h.Enrichment = FromJournal, e
 			return h
 		}
 	}
@@ -73,14 +72,14 @@ func (r *Resolver) Header(prev snapshot.Reuse, doc schema.Document, c schema.Chu
 // (lexical.EmbedInput), prev being what the previous snapshot offers its
 // document; it returns the vector's cache key, and the vector unless a
 // miss.
-func (r *Resolver) Vector(prev snapshot.Reuse, input string) (key string, v []float32, from From) {
-	key = snapshot.VectorKey(r.keys.Vector, input)
+func (r *Resolver) Vector(prev Offer, input string) (key string, v []float32, from From) {
+	key = VectorKey(r.keys.Vector, input)
 	if v, ok := prev.Vectors[key]; ok {
-		return key, v, Previous
+		return key, v, FromPrevious
 	}
 	if r.journal != nil && r.journalVectors {
 		if v, ok := r.journal.Vector(key, r.dims); ok {
-			return key, v, Journal
+			return key, v, FromJournal
 		}
 	}
 	return key, nil, Miss
@@ -88,7 +87,7 @@ func (r *Resolver) Vector(prev snapshot.Reuse, input string) (key string, v []fl
 
 // PutHeader journals a header the writer wrote under key, when the journal
 // keeps the writer's.
-func (r *Resolver) PutHeader(key string, e snapshot.Enrichment) error {
+func (r *Resolver) PutHeader(key string, e Enrichment) error {
 	if r.journal == nil || !r.journalHeaders {
 		return nil
 	}

@@ -8,7 +8,6 @@ import (
 	"github.com/ocean-safety/ingest/models"
 	"github.com/ocean-safety/ingest/models/extractive"
 	"github.com/ocean-safety/ingest/schema"
-	"github.com/ocean-safety/ingest/stages/snapshot"
 	"github.com/ocean-safety/ingest/text/lexical"
 )
 
@@ -48,27 +47,27 @@ func TestResolver(t *testing.T) {
 	model := modelWriter{extractive.New(200)}
 	embed := modelEmbedder{lexical.NewBuiltin(8)}
 	offline := extractive.New(200)
-	open := func(t *testing.T, headers models.HeaderWriter, retry bool) (*Resolver, snapshot.Reuse) {
+	open := func(t *testing.T, headers models.HeaderWriter, retry bool) (*Resolver, Offer) {
 		t.Helper()
-		keys := snapshot.CacheKeys("writer", 200, "embedder", 8) // the same for each writer: the journal alone tells them apart
-		j, err := snapshot.OpenJournal(filepath.Join(t.TempDir(), "journal.jsonl"))
+		keys := CacheKeys("writer", 200, "embedder", 8) // the same for each writer: the journal alone tells them apart
+		j, err := OpenJournal(filepath.Join(t.TempDir(), "journal.jsonl"))
 		if err != nil {
 			t.Fatal(err)
 		}
 		t.Cleanup(func() { j.Close() })
-		r, w := New(keys, headers, embed, j, retry), New(keys, model, embed, j, false)
-		prev := snapshot.Reuse{Headers: map[string]snapshot.Enrichment{}, Vectors: map[string][]float32{}}
-		prev.Headers[snapshot.HeaderKey(keys.Header, doc.Title, prose)] = snapshot.Enrichment{Header: "from the previous snapshot"}
-		prev.Headers[snapshot.HeaderKey(keys.Header, doc.Title, fallback)] = snapshot.Enrichment{Header: "fell back", Source: schema.HeaderExtractiveFallback}
-		prev.Vectors[snapshot.VectorKey(keys.Vector, "prev input")] = make([]float32, 8)
+		r, w := NewResolver(keys, headers, embed, j, retry), NewResolver(keys, model, embed, j, false)
+		prev := Offer{Headers: map[string]Enrichment{}, Vectors: map[string][]float32{}}
+		prev.Headers[HeaderKey(keys.Header, doc.Title, prose)] = Enrichment{Header: "from the previous snapshot"}
+		prev.Headers[HeaderKey(keys.Header, doc.Title, fallback)] = Enrichment{Header: "fell back", Source: schema.HeaderExtractiveFallback}
+		prev.Vectors[VectorKey(keys.Vector, "prev input")] = make([]float32, 8)
 		// What an interrupted run with a model journaled.
-		if err := w.PutHeader(snapshot.HeaderKey(keys.Header, doc.Title, journaled), snapshot.Enrichment{Header: "journaled", Source: schema.HeaderModel}); err != nil {
+		if err := w.PutHeader(HeaderKey(keys.Header, doc.Title, journaled), Enrichment{Header: "journaled", Source: schema.HeaderModel}); err != nil {
 			t.Fatal(err)
 		}
-		if err := w.PutHeader(snapshot.HeaderKey(keys.Header, doc.Title, fallback), snapshot.Enrichment{Header: "journaled fallback", Source: schema.HeaderExtractiveFallback}); err != nil {
+		if err := w.PutHeader(HeaderKey(keys.Header, doc.Title, fallback), Enrichment{Header: "journaled fallback", Source: schema.HeaderExtractiveFallback}); err != nil {
 			t.Fatal(err)
 		}
-		if err := w.PutVector(snapshot.VectorKey(keys.Vector, "journal input"), make([]float32, 8)); err != nil {
+		if err := w.PutVector(VectorKey(keys.Vector, "journal input"), make([]float32, 8)); err != nil {
 			t.Fatal(err)
 		}
 		return r, prev
@@ -82,12 +81,12 @@ func TestResolver(t *testing.T) {
 		wantHeader string
 		wantCall   bool
 	}{
-		{name: "previous", headers: model, c: prose, wantFrom: Previous, wantHeader: "from the previous snapshot"},
-		{name: "journal", headers: model, c: journaled, wantFrom: Journal, wantHeader: "journaled"},
+		{name: "previous", headers: model, c: prose, wantFrom: FromPrevious, wantHeader: "from the previous snapshot"},
+		{name: "journal", headers: model, c: journaled, wantFrom: FromJournal, wantHeader: "journaled"},
 		{name: "miss, a call", headers: model, c: schema.Chunk{ContentHash: "h5", Text: "New text.", Element: schema.ElementParagraph}, wantFrom: Miss, wantCall: true},
 		{name: "miss, no call for a table row", headers: model, c: row, wantFrom: Miss},
-		{name: "previous fallback reused", headers: model, c: fallback, wantFrom: Previous, wantHeader: "fell back"},
-		{name: "previous fallback retried, the journal's answer taken", headers: model, retry: true, c: fallback, wantFrom: Journal, wantHeader: "journaled fallback"},
+		{name: "previous fallback reused", headers: model, c: fallback, wantFrom: FromPrevious, wantHeader: "fell back"},
+		{name: "previous fallback retried, the journal's answer taken", headers: model, retry: true, c: fallback, wantFrom: FromJournal, wantHeader: "journaled fallback"},
 		{name: "offline: the journal is not read", headers: offline, c: journaled, wantFrom: Miss},
 	}
 	for _, tc := range tests {
@@ -103,7 +102,7 @@ func TestResolver(t *testing.T) {
 	for _, tc := range []struct {
 		input string
 		want  From
-	}{{"prev input", Previous}, {"journal input", Journal}, {"new input", Miss}} {
+	}{{"prev input", FromPrevious}, {"journal input", FromJournal}, {"new input", Miss}} {
 		if _, v, from := r.Vector(prev, tc.input); from != tc.want || (from != Miss) != (v != nil) {
 			t.Errorf("vector of %q: got from %d (vector %v), want from %d", tc.input, from, v != nil, tc.want)
 		}

@@ -1,4 +1,4 @@
-package snapshot
+package reuse
 
 import (
 	"context"
@@ -11,8 +11,8 @@ import (
 	"github.com/ocean-safety/ingest/text/lexical"
 )
 
-// Reuse is what one document's previous rows offer.
-type Reuse struct {
+// Offer is what one document's previous rows offer.
+type Offer struct {
 	Headers map[string]Enrichment // by HeaderKey
 	Vectors map[string][]float32  // by VectorKey
 	IDs     []string              // the previous chunk ids, to count what the new run supersedes
@@ -31,12 +31,12 @@ type Previous struct {
 	Keep func(path string) bool
 }
 
-// Open opens the snapshot at dir for reuse after checking it is
+// OpenPrevious opens the snapshot at dir for reuse after checking it is
 // whole: a readable manifest of this schema version, and every file it
 // lists of the size and hash it records (verify.VerifyFiles). A snapshot
 // that fails is not trusted; the problem comes back as the error, for the
 // report.
-func Open(ctx context.Context, dir string) (*Previous, error) {
+func OpenPrevious(ctx context.Context, dir string) (*Previous, error) {
 	m, err := verify.VerifyFiles(dir)
 	if err != nil {
 		return nil, err
@@ -63,10 +63,10 @@ func Open(ctx context.Context, dir string) (*Previous, error) {
 
 // ForDoc returns what the previous snapshot offers for the document at
 // path, with the ids of chunks of documents that are gone.
-func (p *Previous) ForDoc(path string) (Reuse, []string, error) {
+func (p *Previous) ForDoc(path string) (Offer, []string, error) {
 	gone, rows, err := p.cur.Until(path, p.Keep)
 	if err != nil {
-		return Reuse{}, nil, err
+		return Offer{}, nil, err
 	}
 	return p.index(rows), gone, nil
 }
@@ -76,8 +76,8 @@ func (p *Previous) ForDoc(path string) (Reuse, []string, error) {
 // chunk costs no call whatever its answer was (the run decides whether to
 // take it: --retry-rejected asks again); a vector must have the dimensions
 // the manifest promised.
-func (p *Previous) index(rows []schema.Chunk) Reuse {
-	r := Reuse{Headers: map[string]Enrichment{}, Vectors: map[string][]float32{}}
+func (p *Previous) index(rows []schema.Chunk) Offer {
+	r := Offer{Headers: map[string]Enrichment{}, Vectors: map[string][]float32{}}
 	keys := p.Manifest.CacheKeys
 	for _, row := range rows {
 		r.IDs = append(r.IDs, row.ChunkID)

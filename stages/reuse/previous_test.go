@@ -1,4 +1,4 @@
-package snapshot
+package reuse
 
 import (
 	"context"
@@ -10,7 +10,7 @@ import (
 // vectors are keyed as a schema 3 snapshot's are, so an upgrade pays for no
 // call again; its rows' new ids are the run's business.
 func TestReuseSchema2(t *testing.T) {
-	p, err := Open(context.Background(), "../../testdata/snapshot-v2")
+	p, err := OpenPrevious(context.Background(), "../../testdata/snapshot-v2")
 	if err != nil {
 		t.Fatalf("got %v, want the schema 2 snapshot opened for reuse", err)
 	}

@@ -1,4 +1,4 @@
-package snapshot
+package reuse
 
 import (
 	"crypto/sha256"

@@ -1,10 +1,9 @@
-package snapshot
+package artifacts
 
 import (
 	"context"
 	"path/filepath"
 
-	"github.com/ocean-safety/ingest/artifacts"
 	"github.com/ocean-safety/ingest/schema"
 )
 
@@ -13,7 +12,7 @@ import (
 // (ingest thresholds: the proposal, in memory bounded by its values, or
 // the list).
 func EachThreshold(ctx context.Context, dir string, fn func(schema.Threshold)) error {
-	cf, err := artifacts.OpenChunks(filepath.Join(dir, artifacts.ChunksFile))
+	cf, err := OpenChunks(filepath.Join(dir, ChunksFile))
 	if err != nil {
 		return err
 	}

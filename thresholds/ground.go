@@ -1,11 +1,9 @@
-package quantities
+package thresholds
 
 import (
 	"math"
 	"strconv"
 
-	"github.com/ocean-safety/ingest/artifacts"
-	"github.com/ocean-safety/ingest/models"
 	"github.com/ocean-safety/ingest/schema"
 	"github.com/ocean-safety/ingest/units"
 )
@@ -21,8 +19,7 @@ const groundTolerance = 0.02
 // the prompt asks) must open a range of the text ("1–2 m", "entre 18 e 22
 // °C"), whose upper end it takes. A proposal the rule extractor already
 // made is not repeated.
-func Ground(c schema.Chunk, proposed []models.ProposedThreshold, ungrounded []artifacts.UngroundedThreshold) ([]schema.Threshold, []artifacts.UngroundedThreshold) {
-	var out []schema.Threshold
+func Ground(c schema.Chunk, proposed []schema.ProposedThreshold) (kept []schema.Threshold, ungrounded []schema.ProposedThreshold) {
 	var ranges []units.Quantity // parsed on the first between
 	parsed := false
 	for _, p := range proposed {
@@ -38,7 +35,7 @@ func Ground(c schema.Chunk, proposed []models.ProposedThreshold, ungrounded []ar
 			t, found = groundValue(c, si, unit, ok)
 		}
 		if !found {
-			ungrounded = append(ungrounded, artifacts.UngroundedThreshold{Chunk: c.Key(), Subject: p.Subject, Comparator: p.Comparator, Value: p.Value, Unit: p.Unit})
+			ungrounded = append(ungrounded, p)
 			continue
 		}
 		if stated(c.Thresholds, p.Comparator, t.Value, t.Value2) {
@@ -46,16 +43,16 @@ func Ground(c schema.Chunk, proposed []models.ProposedThreshold, ungrounded []ar
 		}
 		t.Subject, t.Comparator, t.SIUnit = p.Subject, p.Comparator, unit
 		t.DocPath, t.SectionPath, t.ContentHash, t.Lang, t.Origin = c.DocPath, c.SectionPath, c.ContentHash, c.Lang, "model"
-		out = append(out, t)
+		kept = append(kept, t)
 	}
-	return out, ungrounded
+	return kept, ungrounded
 }
 
 // groundValue finds the quantity of c holding si in unit: the threshold's
 // value, surface and line.
 func groundValue(c schema.Chunk, si float64, unit string, ok bool) (schema.Threshold, bool) {
 	for _, q := range c.Quantities {
-		if ok && q.SIUnit == unit && near(q.SIValue, si) {
+		if ok && q.SIUnit == unit && groundNear(q.SIValue, si) {
 			return schema.Threshold{Value: q.SIValue, Surface: q.Surface, Line: c.LineStart + lineOffset(c.Text, q.Start)}, true
 		}
 	}
@@ -69,7 +66,7 @@ func groundValue(c schema.Chunk, si float64, unit string, ok bool) (schema.Thres
 func groundRange(c schema.Chunk, qs []units.Quantity, si float64, unit string, ok bool) (schema.Threshold, bool) {
 	for i := 0; ok && i+1 < len(qs); i++ {
 		lo, hi := qs[i], qs[i+1]
-		if lo.Range == 0 || hi.Range != lo.Range || lo.EquivalentOf >= 0 || lo.SIUnit != unit || !near(lo.SIValue, si) ||
+		if lo.Range == 0 || hi.Range != lo.Range || lo.EquivalentOf >= 0 || lo.SIUnit != unit || !groundNear(lo.SIValue, si) ||
 			lo.Start < 0 || lo.Start >= hi.End || hi.End > len(c.Text) {
 			continue
 		}
@@ -91,14 +88,14 @@ func siOf(v float64, unit string) (float64, string, bool) {
 
 func stated(ts []schema.Threshold, comparator string, si, si2 float64) bool {
 	for _, t := range ts {
-		if t.Comparator == comparator && near(t.Value, si) && near(t.Value2, si2) {
+		if t.Comparator == comparator && groundNear(t.Value, si) && groundNear(t.Value2, si2) {
 			return true
 		}
 	}
 	return false
 }
 
-func near(a, b float64) bool {
+func groundNear(a, b float64) bool {
 	return math.Abs(a-b) <= groundTolerance*math.Max(math.Abs(a), math.Abs(b))
 }
 

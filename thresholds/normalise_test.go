@@ -1,4 +1,4 @@
-package quantities
+package thresholds
 
 import (
 	"math"

@@ -1,4 +1,4 @@
-package snapshot
+package artifacts
 
 import (
 	"bufio"
@@ -11,7 +11,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/ocean-safety/ingest/artifacts"
 	"github.com/ocean-safety/ingest/schema"
 )
 
@@ -50,7 +49,7 @@ func NewAudit(path, trace, prevDir string) (*Audit, error) {
 	}
 	a := &Audit{f: f, w: bufio.NewWriter(f), trace: trace}
 	if prevDir != "" {
-		old, _, err := artifacts.OpenRegular(filepath.Join(prevDir, artifacts.AuditFile))
+		old, _, err := OpenRegular(filepath.Join(prevDir, AuditFile))
 		if err == nil {
 			lw := &lastByte{w: a.w}
 			_, err = io.Copy(lw, old)

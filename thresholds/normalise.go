@@ -1,10 +1,9 @@
-package quantities
+package thresholds
 
 import (
 	"unicode/utf8"
 
 	"github.com/ocean-safety/ingest/schema"
-	"github.com/ocean-safety/ingest/thresholds"
 	"github.com/ocean-safety/ingest/units"
 )
 
@@ -25,7 +24,7 @@ func (Normaliser) Normalise(c *schema.Chunk) {
 			CharStart: utf8.RuneCountInString(c.Text[:q.Start]), CharEnd: utf8.RuneCountInString(c.Text[:q.End]),
 		})
 	}
-	c.Thresholds = thresholds.Extract(*c, qs)
+	c.Thresholds = Extract(*c, qs)
 }
 
 // quantities parses a chunk's text; a table row is parsed cell by cell, so a

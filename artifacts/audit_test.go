@@ -1,4 +1,4 @@
-package snapshot
+package artifacts
 
 import (
 	"bufio"
@@ -8,7 +8,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ocean-safety/ingest/artifacts"
 	"github.com/ocean-safety/ingest/schema"
 )
 
@@ -36,8 +35,8 @@ func auditLines(t *testing.T, path string) []map[string]any {
 // unchanged document is not an event; a nil log (a plan) takes every call.
 func TestAudit(t *testing.T) {
 	prev := t.TempDir()
-	os.WriteFile(filepath.Join(prev, artifacts.AuditFile), []byte(`{"trace_id":"old","event":"run_started"}`+"\n"+`{"trace_id":"old","event":"run_completed"}`+"\n"), 0o644)
-	path := filepath.Join(t.TempDir(), artifacts.AuditFile)
+	os.WriteFile(filepath.Join(prev, AuditFile), []byte(`{"trace_id":"old","event":"run_started"}`+"\n"+`{"trace_id":"old","event":"run_completed"}`+"\n"), 0o644)
+	path := filepath.Join(t.TempDir(), AuditFile)
 	a, err := NewAudit(path, "new", prev)
 	if err != nil {
 		t.Fatal(err)
@@ -78,8 +77,8 @@ func TestAudit(t *testing.T) {
 // newline does not swallow this run's first line.
 func TestAuditPreviousCutShort(t *testing.T) {
 	prev := t.TempDir()
-	os.WriteFile(filepath.Join(prev, artifacts.AuditFile), []byte(`{"trace_id":"old","event":"run_completed"}`), 0o644)
-	path := filepath.Join(t.TempDir(), artifacts.AuditFile)
+	os.WriteFile(filepath.Join(prev, AuditFile), []byte(`{"trace_id":"old","event":"run_completed"}`), 0o644)
+	path := filepath.Join(t.TempDir(), AuditFile)
 	a, err := NewAudit(path, "new", prev)
 	if err != nil {
 		t.Fatal(err)

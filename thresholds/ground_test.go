@@ -1,10 +1,9 @@
-package quantities
+package thresholds
 
 import (
 	"math"
 	"testing"
 
-	"github.com/ocean-safety/ingest/models"
 	"github.com/ocean-safety/ingest/schema"
 )
 
@@ -17,7 +16,7 @@ func TestGround(t *testing.T) {
 		name     string
 		lang     schema.Lang
 		text     string
-		proposed models.ProposedThreshold
+		proposed schema.ProposedThreshold
 		// want is the kept threshold's comparator, values and surface; ""
 		// when it is ungrounded, "stated" when the rules have it.
 		want           string
@@ -26,25 +25,25 @@ func TestGround(t *testing.T) {
 		wantUngrounded bool
 	}{
 		{"above", schema.LangEN, "Surf is fun; waves reach 2 m at the point.",
-			models.ProposedThreshold{Subject: "wave_height", Comparator: "above", Value: 2, Unit: "m"}, "above", 2, 0, "2 m", false},
+			schema.ProposedThreshold{Subject: "wave_height", Comparator: "above", Value: 2, Unit: "m"}, "above", 2, 0, "2 m", false},
 		{"between a range", schema.LangEN, "Surf lessons run in waves of 1–2 m at the point.",
-			models.ProposedThreshold{Subject: "wave_height", Comparator: "between", Value: 1, Unit: "m"}, "between", 1, 2, "1–2 m", false},
+			schema.ProposedThreshold{Subject: "wave_height", Comparator: "between", Value: 1, Unit: "m"}, "between", 1, 2, "1–2 m", false},
 		{"between a range in Portuguese", schema.LangPT, "As aulas acontecem com vento de 12 a 20 nós na lagoa.",
-			models.ProposedThreshold{Subject: "wind_speed", Comparator: "between", Value: 12, Unit: "knots"}, "between", 12 * knot, 20 * knot, "12 a 20 nós", false},
+			schema.ProposedThreshold{Subject: "wind_speed", Comparator: "between", Value: 12, Unit: "knots"}, "between", 12 * knot, 20 * knot, "12 a 20 nós", false},
 		{"between the upper end", schema.LangEN, "Surf lessons run in waves of 1–2 m at the point.",
-			models.ProposedThreshold{Subject: "wave_height", Comparator: "between", Value: 2, Unit: "m"}, "", 0, 0, "", true},
+			schema.ProposedThreshold{Subject: "wave_height", Comparator: "between", Value: 2, Unit: "m"}, "", 0, 0, "", true},
 		{"between no range", schema.LangEN, "Surf lessons run in waves of 1 m at the point.",
-			models.ProposedThreshold{Subject: "wave_height", Comparator: "between", Value: 1, Unit: "m"}, "", 0, 0, "", true},
+			schema.ProposedThreshold{Subject: "wave_height", Comparator: "between", Value: 1, Unit: "m"}, "", 0, 0, "", true},
 		{"between a number not in the text", schema.LangEN, "Surf lessons run in waves of 1–2 m at the point.",
-			models.ProposedThreshold{Subject: "wave_height", Comparator: "between", Value: 1.5, Unit: "m"}, "", 0, 0, "", true},
+			schema.ProposedThreshold{Subject: "wave_height", Comparator: "between", Value: 1.5, Unit: "m"}, "", 0, 0, "", true},
 		{"between stated by the rules", schema.LangEN, "Waves of 1–2 m are ideal for a first lesson.",
-			models.ProposedThreshold{Subject: "wave_height", Comparator: "between", Value: 1, Unit: "m"}, "stated", 0, 0, "", false},
+			schema.ProposedThreshold{Subject: "wave_height", Comparator: "between", Value: 1, Unit: "m"}, "stated", 0, 0, "", false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			c := schema.Chunk{DocPath: "safety/rules.md", Order: 2, Lang: tt.lang, Element: schema.ElementParagraph, Text: tt.text, LineStart: 7}
 			Normaliser{}.Normalise(&c)
-			got, ungrounded := Ground(c, []models.ProposedThreshold{tt.proposed}, nil)
+			got, ungrounded := Ground(c, []schema.ProposedThreshold{tt.proposed})
 			if (len(ungrounded) == 1) != tt.wantUngrounded {
 				t.Fatalf("got ungrounded %+v, want ungrounded %v", ungrounded, tt.wantUngrounded)
 			}
