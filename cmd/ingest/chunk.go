@@ -23,11 +23,11 @@ func chunkCommand() *cli.Command {
 			&cli.IntFlag{Name: "max", Usage: "override chunk.max"},
 			&cli.BoolFlag{Name: "stats", Usage: "print chunk quality figures per FILE or DIR instead of the chunks"},
 		},
-		Action: func(_ context.Context, cmd *cli.Command) error {
+		Action: func(ctx context.Context, cmd *cli.Command) error {
 			if cmd.Args().Len() == 0 {
 				return usage("chunk needs at least one FILE or DIR")
 			}
-			f, err := loadConfig(cmd)
+			f, err := loadConfig(ctx, cmd)
 			if err != nil {
 				return err
 			}

@@ -29,7 +29,7 @@ func configCommand() *cli.Command {
 		Usage: "print the configuration index would run with (the defaults, --config, the environment and the flags) and where each value came from",
 		Flags: flags,
 		Action: func(ctx context.Context, cmd *cli.Command) error {
-			f, err := loadConfig(cmd)
+			f, err := loadConfig(ctx, cmd)
 			if err != nil {
 				return err
 			}

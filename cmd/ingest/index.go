@@ -97,7 +97,7 @@ func newIndexReporter(cmd *cli.Command) *console.Reporter {
 // runIndex turns the flags and the config file into a run and runs it (or
 // its plan).
 func runIndex(ctx context.Context, cmd *cli.Command, rep *console.Reporter) (*stages.Result, string, error) {
-	f, err := loadConfig(cmd)
+	f, err := loadConfig(ctx, cmd)
 	if err != nil {
 		return nil, "", err
 	}

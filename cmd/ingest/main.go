@@ -20,6 +20,7 @@ import (
 	"github.com/ocean-safety/ingest/cmd/ingest/internal/config"
 	"github.com/ocean-safety/ingest/cmd/ingest/internal/console"
 	"github.com/ocean-safety/ingest/cmd/ingest/internal/forgive"
+	"github.com/ocean-safety/ingest/internal/redact"
 	"github.com/ocean-safety/ingest/models"
 	"github.com/ocean-safety/ingest/schema"
 	"github.com/ocean-safety/ingest/stages"
@@ -97,7 +98,9 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	// user, a corpus or a server supplied can drive the terminal or forge
 	// a CI annotation (the diagnostics and the progress bars write their
 	// own, escaped, to printable.Raw).
-	stdout, stderr = printable.NewWriter(newScrubber(stdout, args)), printable.NewWriter(newScrubber(stderr, args))
+	secrets := givenSecrets(args)
+	ctx = withSecrets(ctx, secrets)
+	stdout, stderr = printable.NewWriter(redact.NewMasker(stdout, secrets)), printable.NewWriter(redact.NewMasker(stderr, secrets))
 	jsonOut := logFormatJSON(args)
 	if jsonOut { // every line of stderr a JSON object (console.JSONLines)
 		jl := console.NewJSONLines(stderr)
@@ -192,9 +195,13 @@ func isCLIUsage(err error) bool {
 	return false
 }
 
-// loadConfig reads --config (or the defaults) for a command.
-func loadConfig(cmd *cli.Command) (config.File, error) {
+// loadConfig reads --config (or the defaults) for a command; the
+// credentials the file holds join the secrets its output masks.
+func loadConfig(ctx context.Context, cmd *cli.Command) (config.File, error) {
 	if p := cmd.String("config"); p != "" {
+		if b, err := os.ReadFile(p); err == nil {
+			addSecrets(ctx, string(b))
+		}
 		f, err := config.Read(p)
 		if err != nil {
 			return f, usageError{err}

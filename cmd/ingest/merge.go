@@ -43,7 +43,7 @@ func mergeAction(ctx context.Context, cmd *cli.Command) error {
 }
 
 func runMerge(ctx context.Context, cmd *cli.Command) (*stages.Result, string, error) {
-	f, err := loadConfig(cmd)
+	f, err := loadConfig(ctx, cmd)
 	if err != nil {
 		return nil, "", err
 	}

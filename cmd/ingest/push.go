@@ -30,7 +30,7 @@ func pushCommand() *cli.Command {
 			jsonFlag("the plan or report as JSON"),
 		},
 		Action: func(ctx context.Context, cmd *cli.Command) error {
-			opt, err := pushOptions(cmd)
+			opt, err := pushOptions(ctx, cmd)
 			if err != nil {
 				return err
 			}
@@ -73,8 +73,8 @@ func pushCommand() *cli.Command {
 
 // pushOptions turns the config's push block and the flags (a flag given
 // wins) into push options; the token comes from the environment.
-func pushOptions(cmd *cli.Command) (push.Options, error) {
-	f, err := loadConfig(cmd)
+func pushOptions(ctx context.Context, cmd *cli.Command) (push.Options, error) {
+	f, err := loadConfig(ctx, cmd)
 	if err != nil {
 		return push.Options{}, err
 	}

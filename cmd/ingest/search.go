@@ -35,7 +35,7 @@ func searchCommand() *cli.Command {
 			if arg == "" || query == "" {
 				return usage(`search needs --snapshot SNAPSHOT and a "QUESTION"`)
 			}
-			opt, err := searchOptions(cmd)
+			opt, err := searchOptions(ctx, cmd)
 			if err != nil {
 				return err
 			}
@@ -60,8 +60,8 @@ func searchCommand() *cli.Command {
 }
 
 // searchOptions turns the flags into search options; a bad value is a usage error.
-func searchOptions(cmd *cli.Command) (search.Options, error) {
-	f, err := loadConfig(cmd)
+func searchOptions(ctx context.Context, cmd *cli.Command) (search.Options, error) {
+	f, err := loadConfig(ctx, cmd)
 	if err != nil {
 		return search.Options{}, err
 	}

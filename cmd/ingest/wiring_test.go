@@ -103,7 +103,7 @@ func TestArchitectureGraph(t *testing.T) {
 		t.Fatal(err)
 	}
 	rows := map[string][]string{}
-	row := regexp.MustCompile("^\\| `([a-z/]+)` \\|.*\\| ([^|]*) \\|$")
+	row := regexp.MustCompile("^\\| `([a-z/]*[a-z])` \\|.*\\| ([^|]*) \\|$")
 	for _, line := range strings.Split(string(b), "\n") {
 		if m := row.FindStringSubmatch(line); m != nil {
 			var imps []string
@@ -179,28 +179,85 @@ func TestModelClientsAlone(t *testing.T) {
 	}
 }
 
-// maxPackageLines is the most non-test Go lines a package holds: past it,
-// a package does more than one job (issue 22 split five that did).
-const maxPackageLines = 2000
-
-// TestPackageSize: no package over maxPackageLines of non-test code.
-func TestPackageSize(t *testing.T) {
-	out, err := exec.Command("go", "list", "-f", `{{.ImportPath}}{{range .GoFiles}} {{$.Dir}}/{{.}}{{end}}`, "../../...").Output()
+// TestGroups: every package of a group imports only the groups of ours and
+// the third-party modules ARCHITECTURE.md's group table names for it, and
+// holds no more lines of non-test Go than its row allows: a package that
+// takes on a second job reaches for a layer or a library its group is not
+// for, or outgrows its group. cmd/ may import anything.
+func TestGroups(t *testing.T) {
+	b, err := os.ReadFile(filepath.Join("..", "..", "ARCHITECTURE.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	type group struct {
+		ours, modules []string
+		lines         int
+	}
+	groups := map[string]group{}
+	row := regexp.MustCompile("^\\| `([a-z]+)/` \\|[^|]*\\| ([^|]*) \\| ([^|]*) \\| ([0-9]+) \\|$")
+	list := func(s string) []string {
+		if s = strings.TrimSpace(s); s == "none" {
+			return nil
+		}
+		var out []string
+		for _, v := range strings.Split(s, ",") {
+			out = append(out, strings.TrimSpace(v))
+		}
+		return out
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		if m := row.FindStringSubmatch(line); m != nil {
+			n, _ := strconv.Atoi(m[4])
+			groups[m[1]] = group{ours: list(m[2]), modules: list(m[3]), lines: n}
+		}
+	}
+	if len(groups) == 0 {
+		t.Fatal("ARCHITECTURE.md has no group table")
+	}
+	const module = "github.com/ocean-safety/ingest/"
+	out, err := exec.Command("go", "list", "-f", `{{.ImportPath}} {{.Dir}} {{join .GoFiles ","}} {{join .Imports " "}}`, "../../...").Output()
 	if err != nil {
 		t.Fatalf("go list: %v", err)
 	}
 	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
 		fields := strings.Fields(line)
+		pkg := strings.TrimPrefix(fields[0], module)
+		name, _, _ := strings.Cut(pkg, "/")
+		if name == "cmd" {
+			continue
+		}
+		g, ok := groups[name]
+		if !ok {
+			t.Errorf("%s: its folder %s/ has no row in ARCHITECTURE.md's group table", pkg, name)
+			continue
+		}
 		n := 0
-		for _, f := range fields[1:] {
-			b, err := os.ReadFile(f)
+		for _, f := range strings.Split(fields[2], ",") {
+			if f == "" {
+				continue
+			}
+			b, err := os.ReadFile(filepath.Join(fields[1], f))
 			if err != nil {
 				t.Fatal(err)
 			}
 			n += bytes.Count(b, []byte("\n"))
 		}
-		if n > maxPackageLines {
-			t.Errorf("%s has %d lines of non-test Go, want at most %d: split it by job", fields[0], n, maxPackageLines)
+		if n > g.lines {
+			t.Errorf("%s has %d lines of non-test Go, its group %s/ at most %d: it does more than the group's one job; split it", pkg, n, name, g.lines)
+		}
+		for _, imp := range fields[3:] {
+			if ours, ok := strings.CutPrefix(imp, module); ok {
+				if other, _, _ := strings.Cut(ours, "/"); other != name && !slices.Contains(g.ours, other) {
+					t.Errorf("%s imports %s: group %s/ may import %v of ours", pkg, ours, name, g.ours)
+				}
+				continue
+			}
+			if first, _, _ := strings.Cut(imp, "/"); !strings.Contains(first, ".") {
+				continue // the standard library
+			}
+			if !slices.ContainsFunc(g.modules, func(m string) bool { return imp == m || strings.HasPrefix(imp, m+"/") }) {
+				t.Errorf("%s imports %s: group %s/ may import the modules %v", pkg, imp, name, g.modules)
+			}
 		}
 	}
 }

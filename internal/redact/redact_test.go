@@ -72,15 +72,69 @@ func TestSecrets(t *testing.T) {
 	}
 }
 
-// TestScrubber: what goes through the scrubber holds no secret, in any
-// encoding, nor any address's credentials.
-func TestScrubber(t *testing.T) {
+// TestMasker: what goes through a masker holds none of the secrets it was
+// given, in any encoding, added before or after it was made; every other
+// byte is printed as written, credential-looking or not.
+func TestMasker(t *testing.T) {
+	set := NewSet(Secrets("s3://kb/p?endpoint=http://u-user:hunter2PASS@h:1")...)
+	tests := []struct{ name, in, want string }{
+		{"a given password, encoded", `{"snapshot": "s3://kb/p?endpoint=http%3A%2F%2Fu-user%3Ahunter2PASS%40h%3A1/20260101"}`,
+			`{"snapshot": "s3://kb/p?endpoint=http%3A%2F%2F***%3A***%40h%3A1/20260101"}`},
+		{"a given password, plain", "open http://u-user:hunter2PASS@h:1: refused", "open http://***:***@h:1: refused"},
+		{"a secret added later", "Bearer tok-LATER-1234", "Bearer ***"},
+		{"corpus text about keys", "OPENAI_API_KEY=<replace_with_your_openai_api_key> and ?token=abc", "OPENAI_API_KEY=<replace_with_your_openai_api_key> and ?token=abc"},
+		{"a completion script", `opts=$(${COMP_WORDS[0]} ${COMP_WORDS[@]:1:$cword-1} ${cur} --generate-shell-completion 2>/dev/null); local token=x`,
+			`opts=$(${COMP_WORDS[0]} ${COMP_WORDS[@]:1:$cword-1} ${cur} --generate-shell-completion 2>/dev/null); local token=x`},
+		{"an address the tool was not given", "Get http://x:other-pw@h: refused", "Get http://x:other-pw@h: refused"},
+	}
+	set.Add(Secrets("token=tok-LATER-1234")...)
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var b bytes.Buffer
+			if _, err := NewMasker(&b, set).Write([]byte(tt.in)); err != nil {
+				t.Fatal(err)
+			}
+			if b.String() != tt.want {
+				t.Errorf("got %s, want %s", b.String(), tt.want)
+			}
+		})
+	}
+}
+
+// TestLongestFirst: a secret that holds another is masked whole, not
+// around the shorter one.
+func TestLongestFirst(t *testing.T) {
 	var b bytes.Buffer
-	w := NewScrubber(&b, Secrets("s3://kb/p?endpoint=http://u:hunter2PASS@h:1"))
-	w.Write([]byte(`{"snapshot": "s3://kb/p?endpoint=http%3A%2F%2Fu%3Ahunter2PASS%40h%3A1/20260101", "error": "Get http://x:other-pw@h: refused"}` + "\n"))
-	for _, s := range []string{"hunter2PASS", "other-pw"} {
-		if strings.Contains(b.String(), s) {
-			t.Errorf("got %s in %s", s, b.String())
+	NewMasker(&b, NewSet("abcd", "xxabcdxx")).Write([]byte("[xxabcdxx] [abcd]"))
+	if got, want := b.String(), "[***] [***]"; got != want {
+		t.Errorf("got %s, want %s", got, want)
+	}
+}
+
+// TestEnvironmentNames: a variable is a secret by its value (an address, a
+// connection string) or by its name; a folder's variable is none.
+func TestEnvironmentNames(t *testing.T) {
+	env := []string{"AWS_SECRET_ACCESS_KEY=wJalr/K7MDENG+bPxRfi", "PGPASSWORD=pg-PLANTED", "OLLAMA_AUTH=Bearer-PLANTED",
+		"GITHUB_TOKEN=ghp_PLANTED", "PWD=/work/main", "OLDPWD=/home/me", "SSH_AUTH_SOCK=/tmp/ssh-x/agent.1", "HOME=/home/me"}
+	got := Secrets(Environment(env)...)
+	for _, want := range []string{"wJalr/K7MDENG+bPxRfi", "pg-PLANTED", "Bearer-PLANTED", "ghp_PLANTED"} {
+		if !slices.Contains(got, want) {
+			t.Errorf("got secrets %q, want %s among them", got, want)
+		}
+	}
+	for _, not := range []string{"/work/main", "/home/me", "/tmp/ssh-x/agent.1"} {
+		if slices.Contains(got, not) {
+			t.Errorf("got %s among the secrets %q: a folder is no secret", not, got)
+		}
+	}
+}
+
+// TestLines: a config file's credentials, whatever its keys.
+func TestLines(t *testing.T) {
+	got := Lines("out: s3://kb/p?endpoint=http://u:cfg-PASS@h:1\npush:\n  to: \"https://tok-CFG@kb.example/ingest\"\n  tenant: x\n# password=cmt-PASS\n")
+	for _, want := range []string{"cfg-PASS", "tok-CFG", "cmt-PASS"} {
+		if !slices.Contains(got, want) {
+			t.Errorf("got secrets %q, want %s among them", got, want)
 		}
 	}
 }

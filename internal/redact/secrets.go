@@ -1,7 +1,6 @@
 package redact
 
 import (
-	"io"
 	"net/url"
 	"regexp"
 	"strings"
@@ -75,16 +74,21 @@ func Secrets(values ...string) []string {
 // Environment returns the values of an environment (os.Environ's
 // KEY=value lines, as the command line reads them) that may hold a
 // credential: addresses (anything with "://"), connection strings
-// (password=) and the API key variables named (OPENAI_API_KEY and the
-// like), whichever flag or library reads them.
+// (password=), the variables whose names say they hold one
+// (AWS_SECRET_ACCESS_KEY, PGPASSWORD, INGEST_PUSH_TOKEN: what a library
+// may read without a flag) and the API key variables named
+// (OPENAI_API_KEY and the like), whichever flag or library reads them.
 func Environment(environ []string, keyVars ...string) []string {
 	var out []string
 	vars := map[string]string{}
 	for _, kv := range environ {
 		k, v, _ := strings.Cut(kv, "=")
 		vars[k] = v
-		if strings.Contains(v, "://") || strings.Contains(strings.ToLower(v), "password=") {
+		switch {
+		case strings.Contains(v, "://") || strings.Contains(strings.ToLower(v), "password="):
 			out = append(out, v)
+		case secretVar(k) && len(v) >= minSecret:
+			out = append(out, "api_key="+v) // read as a credential-like keyword
 		}
 	}
 	for _, k := range keyVars {
@@ -95,30 +99,15 @@ func Environment(environ []string, keyVars ...string) []string {
 	return out
 }
 
-// Scrubber is a writer that removes credentials from everything written
-// through it: the secrets given, replaced by Mask, and any address's
-// credentials Text finds. Each write is scrubbed whole; the command line
-// writes a line or more at a time.
-type Scrubber struct {
-	w       io.Writer
-	replace *strings.Replacer
-}
-
-// NewScrubber wraps w to scrub secrets (Secrets' result) and addresses.
-func NewScrubber(w io.Writer, secrets []string) *Scrubber {
-	pairs := make([]string, 0, 2*len(secrets))
-	for _, s := range secrets {
-		pairs = append(pairs, s, Mask)
+// secretVar reports an environment variable whose name says it holds a
+// credential. Narrower than secretParam: PWD and OLDPWD are folders, and
+// SSH_AUTH_SOCK a socket, whose values every path printed would lose.
+func secretVar(name string) bool {
+	n := strings.ToUpper(name)
+	for _, w := range []string{"PASSWORD", "PASSWD", "SECRET", "TOKEN", "API_KEY", "APIKEY", "ACCESS_KEY", "CREDENTIAL"} {
+		if strings.Contains(n, w) {
+			return true
+		}
 	}
-	return &Scrubber{w: w, replace: strings.NewReplacer(pairs...)}
+	return strings.HasSuffix(n, "_AUTH")
 }
-
-func (s *Scrubber) Write(p []byte) (int, error) {
-	if _, err := io.WriteString(s.w, Text(s.replace.Replace(string(p)))); err != nil {
-		return 0, err
-	}
-	return len(p), nil
-}
-
-// Unwrap returns the writer underneath, for a terminal check.
-func (s *Scrubber) Unwrap() io.Writer { return s.w }
