@@ -36,41 +36,48 @@ func Open(ctx context.Context, cfg models.BackendConfig) (models.HeaderWriter, m
 		return nil, nil, err
 	}
 	servers := map[string]server.Server{}
-	server := func(kind string) (server.Server, error) {
-		if s, ok := servers[kind]; ok {
-			return s, nil
+	// lookup finds model on the server of kind, opened and pinged once
+	// however many settings name it.
+	lookup := func(kind, model string) (server.Server, server.ModelInfo, error) {
+		s, ok := servers[kind]
+		if !ok {
+			var err error
+			if s, err = newServer(kind, cfg); err == nil {
+				err = s.Ping(ctx)
+			}
+			if err != nil {
+				return nil, server.ModelInfo{}, models.SetupError(err)
+			}
+			servers[kind] = s
 		}
-		s, err := newServer(kind, cfg)
-		if err == nil {
-			err = s.Ping(ctx)
-		}
-		if err != nil {
-			return nil, models.SetupError(err)
-		}
-		servers[kind] = s
-		return s, nil
+		info, err := s.Lookup(ctx, model)
+		return s, info, models.SetupError(err)
 	}
 
 	var headers models.HeaderWriter = extractive.New(cfg.HeaderMaxChars)
 	if llmKind != "none" {
-		s, err := server(llmKind)
+		s, info, err := lookup(llmKind, llmModel)
 		if err != nil {
 			return nil, nil, schema.Setting("llm", "%s: %w", cfg.LLM, err)
 		}
-		info, err := s.Lookup(ctx, llmModel)
-		if err != nil {
-			return nil, nil, schema.Setting("llm", "%s: %w", cfg.LLM, models.SetupError(err))
+		c, ok := s.(server.Chatter)
+		if !ok {
+			return nil, nil, schema.Setting("llm", "%s: %w", cfg.LLM, models.SetupError(fmt.Errorf("%s serves no chat", s.Where())))
 		}
-		headers = remote.NewHeaders(s, llmKind, llmModel, info, cfg)
+		headers = remote.NewHeaders(c, llmKind, llmModel, info, cfg)
 	}
 
 	var emb models.Embedder = lexical.NewBuiltin(cfg.Dims)
 	if embKind != "builtin" {
-		s, err := server(embKind)
+		s, info, err := lookup(embKind, embModel)
 		if err != nil {
 			return nil, nil, schema.Setting("embedder", "%s: %w", cfg.Embedder, err)
 		}
-		if emb, err = remote.OpenEmbedder(ctx, s, embKind, embModel, cfg); err != nil {
+		e, ok := s.(server.Embedder)
+		if !ok {
+			return nil, nil, schema.Setting("embedder", "%s: %w", cfg.Embedder, models.SetupError(fmt.Errorf("%s serves no embeddings", s.Where())))
+		}
+		if emb, err = remote.OpenEmbedder(ctx, e, embKind, embModel, info, cfg); err != nil {
 			return nil, nil, schema.Setting("embedder", "%s: %w", cfg.Embedder, models.SetupError(err))
 		}
 	}

@@ -28,7 +28,11 @@ const (
 	ollamaKeepAlive = 30 * time.Minute
 )
 
-var _ server.Server = (*ollamaServer)(nil)
+var (
+	_ server.Chatter  = (*ollamaServer)(nil)
+	_ server.Embedder = (*ollamaServer)(nil)
+	_ server.Server   = (*ollamaServer)(nil)
+)
 
 // ollamaServer speaks Ollama's API through its Go client, one try per call.
 type ollamaServer struct {
@@ -70,15 +74,14 @@ func OllamaBase(host string) (*url.URL, error) {
 
 func (o *ollamaServer) Where() string { return "ollama at " + redact.URL(o.base.String()) }
 
-func (o *ollamaServer) Hint() string { return "ollama_host (OLLAMA_HOST)" }
-
-func (o *ollamaServer) StrictSchema() bool { return false }
+// hint says which setting points at the server.
+func (o *ollamaServer) hint() string { return "ollama_host (OLLAMA_HOST)" }
 
 func (o *ollamaServer) Ping(ctx context.Context) error {
 	ctx, cancel := context.WithTimeout(ctx, o.retry.Timeout)
 	defer cancel()
 	if _, err := o.client.Version(ctx); err != nil {
-		return fmt.Errorf("%s is unreachable (%v): start it with `ollama serve`, or point %s at it", o.Where(), ollamaErr(server.RedactErr(err)), o.Hint())
+		return fmt.Errorf("%s is unreachable (%v): start it with `ollama serve`, or point %s at it", o.Where(), ollamaErr(server.RedactErr(err)), o.hint())
 	}
 	return nil
 }

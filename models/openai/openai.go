@@ -22,7 +22,11 @@ import (
 	"github.com/ocean-safety/ingest/text/sentence"
 )
 
-var _ server.Server = (*openAIServer)(nil)
+var (
+	_ server.Chatter  = (*openAIServer)(nil)
+	_ server.Embedder = (*openAIServer)(nil)
+	_ server.Server   = (*openAIServer)(nil)
+)
 
 // openAIServer speaks the OpenAI API (/v1/models, /v1/chat/completions,
 // /v1/embeddings), as OpenAI and compatible servers (vLLM, llama.cpp,
@@ -73,9 +77,13 @@ func New(base, keyEnv, key string, timeout time.Duration, r *server.Retrier) (*o
 
 func (o *openAIServer) Where() string { return "OpenAI-compatible server at " + redact.URL(o.base) }
 
-func (o *openAIServer) Hint() string { return "openai_base_url (OPENAI_BASE_URL)" }
+// hint says which setting points at the server.
+func (o *openAIServer) hint() string { return "openai_base_url (OPENAI_BASE_URL)" }
 
-func (o *openAIServer) StrictSchema() bool { return true } // strict mode: every key, no maxLength
+// StrictSchema says the API's JSON-schema mode is strict (every key
+// required, no maxLength): an ability the header writer asks a chat server
+// for, by type assertion.
+func (o *openAIServer) StrictSchema() bool { return true }
 
 // Ping lists the server's models, once: it both shows the server answers
 // and gives lookup its list.
@@ -91,7 +99,7 @@ func (o *openAIServer) Ping(ctx context.Context) error {
 	case errors.As(err, &se) && (se.Code == http.StatusUnauthorized || se.Code == http.StatusForbidden):
 		return fmt.Errorf("%s refused the API key in %s (%d): set %s to a key it accepts", o.Where(), o.keyEnv, se.Code, o.keyEnv)
 	case err != nil:
-		return fmt.Errorf("%s is unreachable or not OpenAI-compatible (%v): fix %s", o.Where(), err, o.Hint())
+		return fmt.Errorf("%s is unreachable or not OpenAI-compatible (%v): fix %s", o.Where(), err, o.hint())
 	}
 	o.models = list.Data
 	return nil
