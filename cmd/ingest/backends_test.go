@@ -23,10 +23,10 @@ func TestBackendConfigEnvironment(t *testing.T) {
 		args []string
 		want models.BackendConfig
 	}{
-		{"variables", nil, models.BackendConfig{OllamaHost: "gpu-0:11434,gpu-1:11434", OllamaAuth: true,
-			OpenAIBaseURL: "https://models.example/v1", OpenAIKey: "sk-from-env"}},
+		{"variables", nil, models.BackendConfig{Addrs: map[string]string{"ollama": "gpu-0:11434,gpu-1:11434", "openai": "https://models.example/v1"},
+			OllamaAuth: true, OpenAIKey: "sk-from-env"}},
 		{"flags win", []string{"--ollama-host", "http://other:1", "--openai-base-url", "http://local/v1"},
-			models.BackendConfig{OllamaHost: "http://other:1", OllamaAuth: true, OpenAIBaseURL: "http://local/v1", OpenAIKey: "sk-from-env"}},
+			models.BackendConfig{Addrs: map[string]string{"ollama": "http://other:1", "openai": "http://local/v1"}, OllamaAuth: true, OpenAIKey: "sk-from-env"}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -38,10 +38,13 @@ func TestBackendConfigEnvironment(t *testing.T) {
 			if err := cmd.Run(context.Background(), append([]string{"index"}, tc.args...)); err != nil {
 				t.Fatal(err)
 			}
-			if got.OllamaHost != tc.want.OllamaHost || got.OllamaAuth != tc.want.OllamaAuth ||
-				got.OpenAIBaseURL != tc.want.OpenAIBaseURL || got.OpenAIKey != tc.want.OpenAIKey {
-				t.Errorf("got host %q auth %v base %q key %q, want %q %v %q %q", got.OllamaHost, got.OllamaAuth, got.OpenAIBaseURL, got.OpenAIKey,
-					tc.want.OllamaHost, tc.want.OllamaAuth, tc.want.OpenAIBaseURL, tc.want.OpenAIKey)
+			for _, k := range []string{"ollama", "openai"} {
+				if got.Addrs[k] != tc.want.Addrs[k] {
+					t.Errorf("got %s address %q, want %q", k, got.Addrs[k], tc.want.Addrs[k])
+				}
+			}
+			if got.OllamaAuth != tc.want.OllamaAuth || got.OpenAIKey != tc.want.OpenAIKey {
+				t.Errorf("got auth %v key %q, want %v %q", got.OllamaAuth, got.OpenAIKey, tc.want.OllamaAuth, tc.want.OpenAIKey)
 			}
 		})
 	}
