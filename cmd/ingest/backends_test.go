@@ -2,11 +2,16 @@ package main
 
 import (
 	"context"
+	"os"
+	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/urfave/cli/v3"
 
+	"github.com/ocean-safety/ingest/artifacts"
 	"github.com/ocean-safety/ingest/models"
+	"github.com/ocean-safety/ingest/models/modelfake"
 	"github.com/ocean-safety/ingest/stages/settings"
 )
 
@@ -60,5 +65,39 @@ func TestBackendConfigEnvironment(t *testing.T) {
 	}
 	if got.OllamaAuth || got.OpenAIKey != "" {
 		t.Errorf("with the variables empty: got auth %v key %q, want false and none", got.OllamaAuth, got.OpenAIKey)
+	}
+}
+
+// TestIndexEmbeddingOnlyServer: --embedder tei:MODEL --tei-url runs the
+// main job with vectors from a text-embeddings-inference server and the
+// offline headers (a flag the kind's registration gave the command line);
+// --llm tei:MODEL is a usage error naming the kinds that write headers,
+// and nothing is written.
+func TestIndexEmbeddingOnlyServer(t *testing.T) {
+	srv := modelfake.New(modelfake.Options{Dims: 1024})
+	defer srv.Close()
+	out := filepath.Join(t.TempDir(), "snap")
+	args := []string{"index", "--corpus", fixtureCorpus, "--out", out, "--quiet", "--embedder", "tei:bge-m3", "--tei-url", srv.URL}
+	if code, _, stderr := runCLI(context.Background(), "", args...); code != exitOK {
+		t.Fatalf("index: exit %d: %s", code, stderr)
+	}
+	m, err := artifacts.ReadManifest(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(m.Embedder.Name, "tei:bge-m3@rev:") || m.Embedder.Dims != 1024 || !strings.HasPrefix(m.HeaderWriter, "extractive") {
+		t.Errorf("got embedder %s (%d dims), headers %s; want tei:bge-m3@rev:… of 1024 and the extractive writer", m.Embedder.Name, m.Embedder.Dims, m.HeaderWriter)
+	}
+	if srv.Calls(modelfake.TEIEmbed) < 2 || srv.Calls(modelfake.OllamaChat)+srv.Calls(modelfake.OpenAIChat) != 0 {
+		t.Errorf("got %d TEI calls and %d chat calls, want the chunks embedded there and no chat", srv.Calls(modelfake.TEIEmbed), srv.Calls(modelfake.OllamaChat)+srv.Calls(modelfake.OpenAIChat))
+	}
+
+	refused := filepath.Join(t.TempDir(), "snap")
+	code, _, stderr := runCLI(context.Background(), "", "index", "--corpus", fixtureCorpus, "--out", refused, "--llm", "tei:bge-m3", "--tei-url", srv.URL)
+	if code != exitUsage || !strings.Contains(stderr, "tei serves no chat") || !strings.Contains(stderr, "ollama:MODEL or openai:MODEL") {
+		t.Errorf("got exit %d, stderr %q; want %d naming the kinds that chat", code, stderr, exitUsage)
+	}
+	if _, err := os.Stat(refused); err == nil {
+		t.Errorf("got %s written", refused)
 	}
 }

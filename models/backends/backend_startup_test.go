@@ -80,6 +80,32 @@ func TestOpenBackendsChecks(t *testing.T) {
 			want: []string{`llm: "gpt-4"`, "none, ollama:MODEL or openai:MODEL"},
 		},
 		{
+			name: "tei unreachable",
+			cfg: func(string) models.BackendConfig {
+				return models.BackendConfig{Embedder: "tei:bge-m3", Addrs: map[string]string{"tei": "http://127.0.0.1:1"}}
+			},
+			want: []string{"embedder: tei:bge-m3", "unreachable", "tei_url (INGEST_TEI_URL)"},
+		},
+		{
+			name: "tei without an address",
+			cfg:  func(string) models.BackendConfig { return models.BackendConfig{Embedder: "tei:bge-m3"} },
+			want: []string{"embedder: tei:bge-m3", "tei_url (INGEST_TEI_URL)"},
+		},
+		{
+			name: "tei model missing",
+			cfg: func(u string) models.BackendConfig {
+				return models.BackendConfig{Embedder: "tei:nomic-embed-text", Addrs: map[string]string{"tei": u}}
+			},
+			want: []string{"embedder: tei:nomic-embed-text", `no model "nomic-embed-text"`, `it serves "bge-m3"`},
+		},
+		{
+			name: "tei writes no headers",
+			cfg: func(u string) models.BackendConfig {
+				return models.BackendConfig{LLM: "tei:bge-m3", Addrs: map[string]string{"tei": u}}
+			},
+			want: []string{`llm: "tei:bge-m3"`, "tei serves no chat", "want none, ollama:MODEL or openai:MODEL"},
+		},
+		{
 			name: "API key refused",
 			opt:  modelfake.Options{APIKey: "other-key"},
 			cfg: func(u string) models.BackendConfig {

@@ -7,6 +7,7 @@ import (
 	"github.com/ocean-safety/ingest/models/ollama"
 	"github.com/ocean-safety/ingest/models/openai"
 	"github.com/ocean-safety/ingest/models/server"
+	"github.com/ocean-safety/ingest/models/tei"
 )
 
 // kinds are the kinds of model server a backend setting names, in the
@@ -24,6 +25,11 @@ var kinds = []Kind{
 		Usage: "OpenAI-compatible server address, used as given (…/v1; several, comma-separated, share the calls); the API key is read from $OPENAI_API_KEY"},
 		func(addr string, c models.BackendConfig, r *server.Retrier) (*openai.Client, error) {
 			return openai.New(addr, c.OpenAIKeyEnv, c.OpenAIKey, c.Timeout, r)
+		}),
+	register(Kind{Name: "tei", Flag: "tei-url", Env: "INGEST_TEI_URL",
+		Usage: "Hugging Face text-embeddings-inference server address, for --embedder tei:MODEL (MODEL as its /info names it; it serves no headers); several, comma-separated, share the calls"},
+		func(addr string, c models.BackendConfig, r *server.Retrier) (*tei.Client, error) {
+			return tei.New(addr, c.Timeout, r)
 		}),
 }
 

@@ -7,7 +7,7 @@ import (
 
 // TestKinds: each kind is registered once, under a name that can prefix a
 // setting, with a flag of its own, and serves something; what the
-// shipped clients serve is read off their types.
+// shipped clients serve is read off their types (tei: embeddings only).
 func TestKinds(t *testing.T) {
 	names, flags := map[string]bool{}, map[string]bool{}
 	for _, k := range Kinds() {
@@ -30,7 +30,13 @@ func TestKinds(t *testing.T) {
 			t.Errorf("kind %q: got chat %v, embeddings %v; want both", name, k.Serves(Chat), k.Serves(Embed))
 		}
 	}
+	if k, _ := lookupKind("tei"); k.Serves(Chat) || !k.Serves(Embed) {
+		t.Errorf("kind tei: got chat %v, embeddings %v; want embeddings only", k.Serves(Chat), k.Serves(Embed))
+	}
 	if got, want := Specs(Chat), "ollama:MODEL or openai:MODEL"; got != want {
 		t.Errorf("got chat specs %q, want %q", got, want)
+	}
+	if got, want := Specs(Embed), "ollama:MODEL, openai:MODEL or tei:MODEL"; got != want {
+		t.Errorf("got embedding specs %q, want %q", got, want)
 	}
 }
