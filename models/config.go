@@ -17,16 +17,20 @@ var ErrBackendSetup = errors.New("model backend")
 
 // BackendConfig says which models write headers and embeddings, and where.
 type BackendConfig struct {
-	LLM           string        // "none" | "ollama:MODEL" | "openai:MODEL"
-	Embedder      string        // "builtin" | "ollama:MODEL" | "openai:MODEL"
-	OllamaHost    string        // "" → http://127.0.0.1:11434 (the command line passes $OLLAMA_HOST)
-	OllamaAuth    bool          // sign requests as Ollama's own client does (the command line: $OLLAMA_AUTH set); always for ollama.com
-	OpenAIBaseURL string        // required for openai: (the command line passes $OPENAI_BASE_URL)
-	OpenAIKeyEnv  string        // the variable the command line read OpenAIKey from, for messages ("" → DefaultOpenAIKeyEnv, and an empty key is allowed)
-	OpenAIKey     string        // the API key (the command line reads it from KeyEnv()); never logged or written anywhere
-	Timeout       time.Duration // per call (default 120s)
-	Dims          int           // for builtin; a server's dims are read from it
-	MaxDims       int           // embed.max_dims (default 1024): refuse a wider model
+	LLM      string // "none", or a chat server's KIND:MODEL ("ollama:qwen2.5:7b")
+	Embedder string // "builtin", or an embedding server's KIND:MODEL ("ollama:bge-m3")
+	// Addrs are the servers' addresses by kind, the prefix of a backend
+	// setting ("ollama": "http://gpu-0:11434,http://gpu-1:11434"), as the
+	// command line reads them from each kind's flag or variable
+	// ($OLLAMA_HOST, $OPENAI_BASE_URL); "" is the client's default
+	// (Ollama's local address), or none (openai's).
+	Addrs        map[string]string
+	OllamaAuth   bool          // sign requests as Ollama's own client does (the command line: $OLLAMA_AUTH set); always for ollama.com
+	OpenAIKeyEnv string        // the variable the command line read OpenAIKey from, for messages ("" → DefaultOpenAIKeyEnv, and an empty key is allowed)
+	OpenAIKey    string        // the API key (the command line reads it from KeyEnv()); never logged or written anywhere
+	Timeout      time.Duration // per call (default 120s)
+	Dims         int           // for builtin; a server's dims are read from it
+	MaxDims      int           // embed.max_dims (default 1024): refuse a wider model
 	// PrevDigests are the previous snapshot's model digests, by model (see
 	// PrevDigests): with several servers, the digest the run keeps.
 	PrevDigests map[string]string
@@ -107,6 +111,17 @@ func PrevDigests(names ...string) map[string]string {
 // Endpoints is how many servers an address names: a comma-separated list
 // spreads calls over several.
 func Endpoints(addr string) int { return max(1, len(SplitHosts(addr))) }
+
+// Servers is how many servers the backend spec spreads its calls over: as
+// many as the address of its kind lists ("ollama:MODEL": Addrs["ollama"]);
+// one for an offline backend ("none", "builtin").
+func (c BackendConfig) Servers(spec string) int {
+	kind, _, ok := strings.Cut(spec, ":")
+	if !ok {
+		return 1
+	}
+	return Endpoints(c.Addrs[kind])
+}
 
 // SetupError marks err as a failed start-up check, its message unchanged.
 func SetupError(err error) error {

@@ -7,8 +7,9 @@
 //
 // The jobs live in packages of their own: extractive (the offline header
 // writer), prompt (prompts and answer checks, pure functions), server (a
-// model server as the writers use it, with its retries), ollama and openai
-// (one client each), pool (several servers behind one), remote (the header
-// writer and embedder backed by a server) and backends (the one place that
-// opens them by name). modelfake fakes both servers' HTTP APIs in tests.
+// model server as the writers use it, with its retries), ollama, openai
+// and tei (one client each; tei embeds only), pool (several servers
+// behind one), remote (the header writer and embedder backed by a server)
+// and backends (the one place that opens them by name). modelfake fakes
+// the servers' HTTP APIs in tests.
 package models

@@ -152,7 +152,7 @@ func runCalls(b *testing.B, tc callsCase) callsFigures {
 		tc.settings(&cfg.Config)
 	}
 	h, e, err := backends.Open(context.Background(), backendConfig(cfg.Config,
-		models.BackendConfig{LLM: "ollama:qwen2.5:7b", Embedder: "ollama:bge-m3", OllamaHost: strings.Join(hosts, ",")}))
+		models.BackendConfig{LLM: "ollama:qwen2.5:7b", Embedder: "ollama:bge-m3", Addrs: map[string]string{"ollama": strings.Join(hosts, ",")}}))
 	if err != nil {
 		b.Fatal(err)
 	}

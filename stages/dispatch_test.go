@@ -84,7 +84,7 @@ func runOnServers(t *testing.T, n int, opt modelfake.Options, edit func(i int, s
 		set(&cfg.Config)
 	}
 	h, e, err := backends.Open(context.Background(), backendConfig(cfg.Config, models.BackendConfig{
-		LLM: "ollama:qwen2.5:7b", Embedder: "ollama:bge-m3", OllamaHost: strings.Join(hosts, ","),
+		LLM: "ollama:qwen2.5:7b", Embedder: "ollama:bge-m3", Addrs: map[string]string{"ollama": strings.Join(hosts, ",")},
 		Retry: models.RetryPolicy{Tries: 4, Initial: time.Millisecond, Max: 5 * time.Millisecond}}))
 	if err != nil {
 		t.Fatal(err)

@@ -27,7 +27,7 @@ func BenchmarkModelPipeline(b *testing.B) {
 			for b.Loop() {
 				cfg := testConfig(dir, filepath.Join(b.TempDir(), "snap"), 0)
 				cfg.LLMConcurrency, cfg.EmbedConcurrency = conc, conc
-				h, e, err := backends.Open(context.Background(), backendConfig(cfg.Config, models.BackendConfig{LLM: "ollama:qwen2.5:7b", Embedder: "ollama:bge-m3", OllamaHost: srv.URL}))
+				h, e, err := backends.Open(context.Background(), backendConfig(cfg.Config, models.BackendConfig{LLM: "ollama:qwen2.5:7b", Embedder: "ollama:bge-m3", Addrs: map[string]string{"ollama": srv.URL}}))
 				if err != nil {
 					b.Fatal(err)
 				}

@@ -33,7 +33,7 @@ func TestPlanEstimate(t *testing.T) {
 				cfg.SourceURLTemplate, cfg.Exclude = "https://opentelemetry.io/{path}/", []string{"**/_includes/**"}
 			}
 			cfg.Embed.Dims = 64
-			h, e, err := backends.Open(context.Background(), backendConfig(cfg.Config, models.BackendConfig{LLM: "ollama:qwen2.5:7b", Embedder: "ollama:bge-m3", OllamaHost: srv.URL}))
+			h, e, err := backends.Open(context.Background(), backendConfig(cfg.Config, models.BackendConfig{LLM: "ollama:qwen2.5:7b", Embedder: "ollama:bge-m3", Addrs: map[string]string{"ollama": srv.URL}}))
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -85,7 +85,7 @@ func TestPlanAgreesWithRun(t *testing.T) {
 			defer srv.Close()
 			cfg := testConfig(dir, out, 4)
 			cfg.Embed.Dims = 64
-			h, e, err := backends.Open(context.Background(), backendConfig(cfg.Config, models.BackendConfig{LLM: "ollama:qwen2.5:7b", Embedder: "ollama:bge-m3", OllamaHost: srv.URL}))
+			h, e, err := backends.Open(context.Background(), backendConfig(cfg.Config, models.BackendConfig{LLM: "ollama:qwen2.5:7b", Embedder: "ollama:bge-m3", Addrs: map[string]string{"ollama": srv.URL}}))
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -32,7 +32,7 @@ func BenchmarkSlowEndpoint(b *testing.B) {
 		cfg := testConfig("../corpus/ocean", filepath.Join(b.TempDir(), "snap"), 0)
 		cfg.LLMConcurrency, cfg.EmbedConcurrency = inFlight, inFlight
 		h, e, err := backends.Open(context.Background(), backendConfig(cfg.Config,
-			models.BackendConfig{LLM: "ollama:qwen2.5:7b", Embedder: "ollama:bge-m3", OllamaHost: strings.Join(hosts, ",")}))
+			models.BackendConfig{LLM: "ollama:qwen2.5:7b", Embedder: "ollama:bge-m3", Addrs: map[string]string{"ollama": strings.Join(hosts, ",")}}))
 		if err != nil {
 			b.Fatal(err)
 		}

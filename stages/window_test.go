@@ -37,7 +37,7 @@ func TestOneWindow(t *testing.T) {
 				cfg.SourceURLTemplate, cfg.Exclude = "https://opentelemetry.io/{path}/", []string{"**/_includes/**"}
 			}
 			cfg.Embed.Dims, cfg.LLMConcurrency = 64, 8
-			h, _, err := backends.Open(context.Background(), backendConfig(cfg.Config, models.BackendConfig{LLM: "ollama:qwen2.5:7b", OllamaHost: srv.URL}))
+			h, _, err := backends.Open(context.Background(), backendConfig(cfg.Config, models.BackendConfig{LLM: "ollama:qwen2.5:7b", Addrs: map[string]string{"ollama": srv.URL}}))
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -16,7 +16,9 @@ import (
 	"github.com/ocean-safety/ingest/stages/settings"
 )
 
-// backendFlags are the index command's model flags.
+// backendFlags are the index command's model flags: the backends, each
+// kind of server's address (backends.Kinds), the calls in flight and the
+// timeout.
 func backendFlags() []cli.Flag {
 	positive := func(name string) func(int) error {
 		return func(n int) error {
@@ -26,24 +28,48 @@ func backendFlags() []cli.Flag {
 			return nil
 		}
 	}
-	return []cli.Flag{
-		&cli.StringFlag{Name: "llm", Sources: cli.EnvVars("INGEST_LLM"), Value: "none", Usage: "header and field writer: none (extractive, offline), ollama:MODEL or openai:MODEL"},
-		&cli.StringFlag{Name: "embedder", Sources: cli.EnvVars("INGEST_EMBEDDER"), Value: "builtin", Usage: "embedder: builtin (lexical, offline), ollama:MODEL or openai:MODEL"},
-		&cli.StringFlag{Name: "ollama-host", Sources: cli.EnvVars("OLLAMA_HOST"), Usage: "Ollama server address (default http://127.0.0.1:11434); several, comma-separated, share the calls (least busy first; one that fails rests while the others go on)"},
-		&cli.StringFlag{Name: "openai-base-url", Sources: cli.EnvVars("OPENAI_BASE_URL"), Usage: "OpenAI-compatible server address, used as given (…/v1; several, comma-separated, share the calls); the API key is read from $OPENAI_API_KEY"},
+	flags := []cli.Flag{
+		&cli.StringFlag{Name: "llm", Sources: cli.EnvVars("INGEST_LLM"), Value: "none", Usage: "header and field writer: none (extractive, offline), " + backends.Specs(backends.Chat)},
+		&cli.StringFlag{Name: "embedder", Sources: cli.EnvVars("INGEST_EMBEDDER"), Value: "builtin", Usage: "embedder: builtin (lexical, offline), " + backends.Specs(backends.Embed)},
+	}
+	flags = append(flags, addrFlags()...)
+	return append(flags,
 		&cli.IntFlag{Name: "llm-concurrency", HideDefault: true, Usage: "header calls in flight in all, fixed (default: learned per server, from 2 up to llm_max_concurrency in the config; or llm_concurrency)", Validator: positive("llm-concurrency")},
 		&cli.IntFlag{Name: "embed-concurrency", HideDefault: true, Usage: "embedding batches in flight in all (default 2 per server, or embed_concurrency in the config)", Validator: positive("embed-concurrency")},
-		&cli.DurationFlag{Name: "model-timeout", Value: 2 * time.Minute, Usage: "longest wait for one model call before it is retried (1s to 24h)", Validator: func(d time.Duration) error {
-			if d < time.Second || d > 24*time.Hour {
-				return fmt.Errorf("--model-timeout %s: want 1s to 24h", d)
-			}
-			return nil
-		}},
+		timeoutFlag(),
+	)
+}
+
+// addrFlags are the servers' addresses, a flag for each kind, read from
+// its variable when not given (OLLAMA_HOST, OPENAI_BASE_URL).
+func addrFlags() []cli.Flag {
+	var flags []cli.Flag
+	for _, k := range backends.Kinds() {
+		flags = append(flags, &cli.StringFlag{Name: k.Flag, Sources: cli.EnvVars(k.Env), Usage: k.Usage})
 	}
+	return flags
+}
+
+// addrs are the servers' addresses by kind, as addrFlags read them.
+func addrs(cmd *cli.Command) map[string]string {
+	out := map[string]string{}
+	for _, k := range backends.Kinds() {
+		out[k.Name] = cmd.String(k.Flag)
+	}
+	return out
+}
+
+func timeoutFlag() cli.Flag {
+	return &cli.DurationFlag{Name: "model-timeout", Value: 2 * time.Minute, Usage: "longest wait for one model call before it is retried (1s to 24h)", Validator: func(d time.Duration) error {
+		if d < time.Second || d > 24*time.Hour {
+			return fmt.Errorf("--model-timeout %s: want 1s to 24h", d)
+		}
+		return nil
+	}}
 }
 
 // backendConfig turns the model flags (their variables: OLLAMA_HOST,
-// OPENAI_BASE_URL), the variables a model server's client reads
+// OPENAI_BASE_URL…), the variables a model server's client reads
 // (OLLAMA_AUTH, the API key's), and the settings of the run's config that
 // shape a backend (dims, batch size, header cap), into a BackendConfig: the
 // environment is read here, never in package models.
@@ -55,8 +81,7 @@ func backendConfig(cmd *cli.Command, cfg settings.Config) models.BackendConfig {
 		HeaderMaxChars: cfg.Header.MaxChars,
 		LLM:            cmd.String("llm"),
 		Embedder:       cmd.String("embedder"),
-		OllamaHost:     cmd.String("ollama-host"),
-		OpenAIBaseURL:  cmd.String("openai-base-url"),
+		Addrs:          addrs(cmd),
 		Timeout:        cmd.Duration("model-timeout"),
 		OllamaAuth:     os.Getenv("OLLAMA_AUTH") != "",
 		// llm_concurrency, when set, is fixed by the run (settings.Config).

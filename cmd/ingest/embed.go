@@ -23,15 +23,9 @@ var errEmbedderDiffers = errors.New("embedder differs from the snapshot's")
 func embedCommand() *cli.Command {
 	flags := []cli.Flag{
 		&cli.StringFlag{Name: "snapshot", Usage: "snapshot folder or bucket URL/latest: embed with its embedder (manifest.embedder), refuse any other"},
+		&cli.StringFlag{Name: "embedder", Usage: "builtin, " + backends.Specs(backends.Embed) + " (default: the snapshot's, else builtin)"},
 	}
-	for _, f := range backendFlags() {
-		switch f.Names()[0] {
-		case "embedder":
-			flags = append(flags, &cli.StringFlag{Name: "embedder", Usage: "builtin, ollama:MODEL or openai:MODEL (default: the snapshot's, else builtin)"})
-		case "ollama-host", "openai-base-url", "model-timeout":
-			flags = append(flags, f)
-		}
-	}
+	flags = append(append(flags, addrFlags()...), timeoutFlag())
 	return &cli.Command{
 		Name:      "embed",
 		Usage:     "print a query's vector as a JSON array, made by the snapshot's embedder (for pgvector, DuckDB, LanceDB queries)",

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"strings"
 
 	"github.com/urfave/cli/v3"
 
@@ -13,10 +12,7 @@ import (
 // planRates estimates the plan's time: at --plan-rate, or at the rates
 // --probe measures with one call to each server.
 func planRates(ctx context.Context, cmd *cli.Command, p *estimate.Result) error {
-	embedServers := models.Endpoints(cmd.String("ollama-host"))
-	if strings.HasPrefix(cmd.String("embedder"), "openai:") {
-		embedServers = models.Endpoints(cmd.String("openai-base-url"))
-	}
+	embedServers := models.BackendConfig{Addrs: addrs(cmd)}.Servers(cmd.String("embedder"))
 	if s := cmd.String("plan-rate"); s != "" {
 		r, err := estimate.ParseRates(s)
 		if err != nil {

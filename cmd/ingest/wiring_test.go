@@ -164,8 +164,8 @@ func TestModelClientsAlone(t *testing.T) {
 			}
 		}
 	}
-	for _, pkg := range []string{"models", "models/remote", "models/pool", "models/prompt", "models/server", "models/extractive",
-		"publish/bucket", "stages", "cmd/ingest/internal/config", "search", "artifacts/diff", "deliver/pgsync", "publish/place", "artifacts", "stages/snapshot", "deliver/push"} {
+	for _, pkg := range []string{"models", "models/remote", "models/pool", "models/prompt", "models/server", "models/extractive", "models/tei",
+		"publish/bucket", "stages", "cmd/ingest/internal/config", "search", "artifacts/diff", "deliver/pgsync", "publish/place", "artifacts", "stages/reuse", "deliver/push"} {
 		out, err := exec.Command("go", "list", "-deps", module+pkg).Output()
 		if err != nil {
 			t.Fatalf("go list -deps %s: %v", pkg, err)

@@ -26,13 +26,13 @@ var backendKinds = []backendKind{
 	{
 		name: "ollama", chatPath: modelfake.OllamaChat, embedPath: modelfake.OllamaEmbed,
 		config: func(u string) models.BackendConfig {
-			return models.BackendConfig{LLM: "ollama:qwen2.5:7b", Embedder: "ollama:bge-m3", OllamaHost: u}
+			return models.BackendConfig{LLM: "ollama:qwen2.5:7b", Embedder: "ollama:bge-m3", Addrs: map[string]string{"ollama": u}}
 		},
 	},
 	{
 		name: "openai", chatPath: modelfake.OpenAIChat, embedPath: modelfake.OpenAIEmbed,
 		config: func(u string) models.BackendConfig {
-			return models.BackendConfig{LLM: "openai:qwen2.5:7b", Embedder: "openai:bge-m3", OpenAIBaseURL: u + "/v1"}
+			return models.BackendConfig{LLM: "openai:qwen2.5:7b", Embedder: "openai:bge-m3", Addrs: map[string]string{"openai": u + "/v1"}}
 		},
 	},
 }
@@ -103,7 +103,7 @@ func requestInputs(t *testing.T, body []byte) []string {
 func TestOpenAIBaseURLAsGiven(t *testing.T) {
 	srv := modelfake.New(modelfake.Options{Dims: 8, OpenAIPrefix: "/v1beta/openai"})
 	defer srv.Close()
-	h, e, err := Open(context.Background(), models.BackendConfig{LLM: "openai:qwen2.5:7b", Embedder: "openai:bge-m3", OpenAIBaseURL: srv.URL + "/v1beta/openai/", Dims: 8, MaxDims: 8})
+	h, e, err := Open(context.Background(), models.BackendConfig{LLM: "openai:qwen2.5:7b", Embedder: "openai:bge-m3", Addrs: map[string]string{"openai": srv.URL + "/v1beta/openai/"}, Dims: 8, MaxDims: 8})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -27,14 +27,14 @@ func TestOpenBackendsChecks(t *testing.T) {
 		{
 			name: "ollama unreachable",
 			cfg: func(string) models.BackendConfig {
-				return models.BackendConfig{LLM: "ollama:qwen2.5:7b", OllamaHost: "http://127.0.0.1:1"}
+				return models.BackendConfig{LLM: "ollama:qwen2.5:7b", Addrs: map[string]string{"ollama": "http://127.0.0.1:1"}}
 			},
 			want: []string{"llm: ollama:qwen2.5:7b", "unreachable", "ollama serve", "ollama_host (OLLAMA_HOST)"},
 		},
 		{
 			name: "openai unreachable",
 			cfg: func(string) models.BackendConfig {
-				return models.BackendConfig{Embedder: "openai:e", OpenAIBaseURL: "http://127.0.0.1:1"}
+				return models.BackendConfig{Embedder: "openai:e", Addrs: map[string]string{"openai": "http://127.0.0.1:1"}}
 			},
 			want: []string{"embedder: openai:e", "unreachable", "openai_base_url (OPENAI_BASE_URL)"},
 		},
@@ -46,14 +46,14 @@ func TestOpenBackendsChecks(t *testing.T) {
 		{
 			name: "ollama model missing",
 			cfg: func(u string) models.BackendConfig {
-				return models.BackendConfig{Embedder: "ollama:nomic-embed-text", OllamaHost: u}
+				return models.BackendConfig{Embedder: "ollama:nomic-embed-text", Addrs: map[string]string{"ollama": u}}
 			},
 			want: []string{"embedder: ollama:nomic-embed-text", `no model "nomic-embed-text"`, "ollama pull nomic-embed-text"},
 		},
 		{
 			name: "openai model missing",
 			cfg: func(u string) models.BackendConfig {
-				return models.BackendConfig{LLM: "openai:gpt-x", OpenAIBaseURL: u + "/v1"}
+				return models.BackendConfig{LLM: "openai:gpt-x", Addrs: map[string]string{"openai": u + "/v1"}}
 			},
 			want: []string{"llm: openai:gpt-x", `no model "gpt-x"`},
 		},
@@ -61,7 +61,7 @@ func TestOpenBackendsChecks(t *testing.T) {
 			name: "dims above max",
 			opt:  modelfake.Options{Dims: 2048},
 			cfg: func(u string) models.BackendConfig {
-				return models.BackendConfig{Embedder: "ollama:bge-m3", OllamaHost: u}
+				return models.BackendConfig{Embedder: "ollama:bge-m3", Addrs: map[string]string{"ollama": u}}
 			},
 			want: []string{"2048 dimensions", "embed.max_dims: 1024", "smaller embedder model"},
 		},
@@ -69,7 +69,7 @@ func TestOpenBackendsChecks(t *testing.T) {
 			name: "probed dims above max",
 			opt:  modelfake.Options{Dims: 2048, NoModelInfo: true},
 			cfg: func(u string) models.BackendConfig {
-				return models.BackendConfig{Embedder: "openai:bge-m3", OpenAIBaseURL: u + "/v1"}
+				return models.BackendConfig{Embedder: "openai:bge-m3", Addrs: map[string]string{"openai": u + "/v1"}}
 			},
 			want: []string{"2048 dimensions", "embed.max_dims: 1024"},
 		},
@@ -80,17 +80,43 @@ func TestOpenBackendsChecks(t *testing.T) {
 			want: []string{`llm: "gpt-4"`, "none, ollama:MODEL or openai:MODEL"},
 		},
 		{
+			name: "tei unreachable",
+			cfg: func(string) models.BackendConfig {
+				return models.BackendConfig{Embedder: "tei:bge-m3", Addrs: map[string]string{"tei": "http://127.0.0.1:1"}}
+			},
+			want: []string{"embedder: tei:bge-m3", "unreachable", "tei_url (INGEST_TEI_URL)"},
+		},
+		{
+			name: "tei without an address",
+			cfg:  func(string) models.BackendConfig { return models.BackendConfig{Embedder: "tei:bge-m3"} },
+			want: []string{"embedder: tei:bge-m3", "tei_url (INGEST_TEI_URL)"},
+		},
+		{
+			name: "tei model missing",
+			cfg: func(u string) models.BackendConfig {
+				return models.BackendConfig{Embedder: "tei:nomic-embed-text", Addrs: map[string]string{"tei": u}}
+			},
+			want: []string{"embedder: tei:nomic-embed-text", `no model "nomic-embed-text"`, `it serves "bge-m3"`},
+		},
+		{
+			name: "tei writes no headers",
+			cfg: func(u string) models.BackendConfig {
+				return models.BackendConfig{LLM: "tei:bge-m3", Addrs: map[string]string{"tei": u}}
+			},
+			want: []string{`llm: "tei:bge-m3"`, "tei serves no chat", "want none, ollama:MODEL or openai:MODEL"},
+		},
+		{
 			name: "API key refused",
 			opt:  modelfake.Options{APIKey: "other-key"},
 			cfg: func(u string) models.BackendConfig {
-				return models.BackendConfig{LLM: "openai:qwen2.5:7b", OpenAIBaseURL: u + "/v1", OpenAIKeyEnv: "INGEST_TEST_KEY", OpenAIKey: "right-key"}
+				return models.BackendConfig{LLM: "openai:qwen2.5:7b", Addrs: map[string]string{"openai": u + "/v1"}, OpenAIKeyEnv: "INGEST_TEST_KEY", OpenAIKey: "right-key"}
 			},
 			want: []string{"refused the API key in INGEST_TEST_KEY (401)"},
 		},
 		{
 			name: "API key variable empty",
 			cfg: func(u string) models.BackendConfig {
-				return models.BackendConfig{LLM: "openai:qwen2.5:7b", OpenAIBaseURL: u + "/v1", OpenAIKeyEnv: "INGEST_EMPTY_KEY"}
+				return models.BackendConfig{LLM: "openai:qwen2.5:7b", Addrs: map[string]string{"openai": u + "/v1"}, OpenAIKeyEnv: "INGEST_EMPTY_KEY"}
 			},
 			want: []string{"INGEST_EMPTY_KEY is empty or unset"},
 		},
@@ -155,7 +181,7 @@ func TestOpenBackendsNames(t *testing.T) {
 
 // TestOpenBackendsOffline checks that none and builtin touch no server.
 func TestOpenBackendsOffline(t *testing.T) {
-	h, e, err := Open(context.Background(), models.BackendConfig{OllamaHost: "http://127.0.0.1:1", Dims: 256})
+	h, e, err := Open(context.Background(), models.BackendConfig{Addrs: map[string]string{"ollama": "http://127.0.0.1:1"}, Dims: 256})
 	if err != nil {
 		t.Fatal(err)
 	}

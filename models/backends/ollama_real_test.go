@@ -63,7 +63,7 @@ func realOllama(t *testing.T) realServer {
 }
 
 func (s realServer) config() models.BackendConfig {
-	return models.BackendConfig{OllamaHost: s.host, Timeout: realTimeout}
+	return models.BackendConfig{Addrs: map[string]string{"ollama": s.host}, Timeout: realTimeout}
 }
 
 // model asks the server itself, not the backend under test, for a model's
@@ -320,7 +320,7 @@ func TestOllamaRealTwoServers(t *testing.T) {
 	}
 	ctx := realContext(t)
 	cfg := s.config()
-	cfg.LLM, cfg.OllamaHost = "ollama:"+s.chat, s.host+","+host2
+	cfg.LLM, cfg.Addrs = "ollama:"+s.chat, map[string]string{"ollama": s.host + "," + host2}
 	hw, _, err := Open(ctx, cfg)
 	if err != nil {
 		t.Fatal(err)

@@ -22,7 +22,7 @@ func TestEndpointsThroughBackends(t *testing.T) {
 	b := modelfake.New(modelfake.Options{Dims: 8, Latency: 2 * time.Millisecond})
 	defer b.Close()
 	h, e, err := Open(context.Background(), models.BackendConfig{LLM: "ollama:qwen2.5:7b", Embedder: "ollama:bge-m3",
-		OllamaHost: a.URL + ", " + b.URL, Dims: 8, BatchSize: 2, Retry: models.RetryPolicy{Initial: time.Millisecond, Max: 5 * time.Millisecond}})
+		Addrs: map[string]string{"ollama": a.URL + ", " + b.URL}, Dims: 8, BatchSize: 2, Retry: models.RetryPolicy{Initial: time.Millisecond, Max: 5 * time.Millisecond}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -354,6 +354,16 @@ func (s *Server) embed(w http.ResponseWriter, r *request, path string) ([][]floa
 		window = min(window, req.Options.NumCtx)
 	}
 	truncate := s.opt.TruncateSilently || (path == OllamaEmbed && (req.Truncate == nil || *req.Truncate))
+	return s.vectors(w, r, path, inputs, window, truncate)
+}
+
+// vectors embeds inputs: a refused input (a BadInput fault), an input over
+// window unless truncate, else a vector each and the tokens read.
+func (s *Server) vectors(w http.ResponseWriter, r *request, path string, inputs []string, window int, truncate bool) ([][]float32, int, bool) {
+	tooLong := http.StatusBadRequest
+	if path == TEIEmbed {
+		tooLong = http.StatusRequestEntityTooLarge // TEI's validation error
+	}
 	dims, tokens := s.opt.Dims, 0
 	if r.fault.Kind == WrongDims {
 		dims--
@@ -367,7 +377,7 @@ func (s *Server) embed(w http.ResponseWriter, r *request, path string) ([][]floa
 		}
 		n := s.tokens(in)
 		if n > window && !truncate {
-			writeError(w, path, http.StatusBadRequest, "the input length exceeds the context length")
+			writeError(w, path, tooLong, "the input length exceeds the context length")
 			return nil, 0, false
 		}
 		tokens += min(n, window)

@@ -1,6 +1,7 @@
 // Package modelfake is an in-process model server for tests: it speaks
 // Ollama's API (/api/version, /api/tags, /api/show, /api/chat, /api/embed)
-// and the OpenAI API (/v1/models, /v1/chat/completions, /v1/embeddings)
+// the OpenAI API (/v1/models, /v1/chat/completions, /v1/embeddings) and
+// text-embeddings-inference's (/info, /embed: embeddings only, tei.go)
 // with deterministic answers, and fails on demand (latency, 500, 429 with
 // Retry-After, hangs, malformed JSON, schema-violating answers, wrong vector
 // widths, refused inputs, a server that dies after N calls). It counts the

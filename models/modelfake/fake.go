@@ -25,11 +25,15 @@ const (
 	// LlamaProps is llama-server's /props, where it says its slots: served
 	// when Options.AnnounceSlots is set.
 	LlamaProps = "/props"
+	// Hugging Face text-embeddings-inference (TEI), which serves one model
+	// (Options.Models' first) and no chat (tei.go).
+	TEIInfo  = "/info"
+	TEIEmbed = "/embed"
 )
 
 // modelEndpoints are where a Fault with no Path applies: the calls that do
 // a run's work, not the start-up look-ups.
-var modelEndpoints = []string{OllamaChat, OllamaEmbed, OpenAIChat, OpenAIEmbed}
+var modelEndpoints = []string{OllamaChat, OllamaEmbed, OpenAIChat, OpenAIEmbed, TEIEmbed}
 
 // Options shape the server. Zero values take the defaults.
 type Options struct {
@@ -161,6 +165,7 @@ func New(opt Options) *Server {
 	for path, h := range map[string]func(http.ResponseWriter, *request){
 		OllamaVersion: s.version, OllamaTags: s.tags, OllamaShow: s.show, OllamaChat: s.ollamaChat, OllamaEmbed: s.ollamaEmbed,
 		OpenAIModels: s.openAIModels, OpenAIChat: s.openAIChat, OpenAIEmbed: s.openAIEmbed, LlamaProps: s.props,
+		TEIInfo: s.teiInfo, TEIEmbed: s.teiEmbed,
 	} {
 		route := path
 		if opt.OpenAIPrefix != "" && strings.HasPrefix(path, "/v1/") {

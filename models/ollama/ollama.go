@@ -28,10 +28,14 @@ const (
 	ollamaKeepAlive = 30 * time.Minute
 )
 
-var _ server.Server = (*ollamaServer)(nil)
+var (
+	_ server.Chatter  = (*Client)(nil)
+	_ server.Embedder = (*Client)(nil)
+	_ server.Server   = (*Client)(nil)
+)
 
-// ollamaServer speaks Ollama's API through its Go client, one try per call.
-type ollamaServer struct {
+// Client speaks Ollama's API through its Go client, one try per call.
+type Client struct {
 	base   *url.URL
 	client *api.Client
 	http   *http.Client    // the client's, for the calls made without it (embed)
@@ -39,13 +43,13 @@ type ollamaServer struct {
 	auth   bool            // requests signed by Ollama's client (embed)
 }
 
-func New(host string, auth bool, timeout time.Duration, r *server.Retrier) (*ollamaServer, error) {
+func New(host string, auth bool, timeout time.Duration, r *server.Retrier) (*Client, error) {
 	base, err := OllamaBase(host)
 	if err != nil {
 		return nil, err
 	}
 	hc := server.NewHTTPClient(timeout)
-	return &ollamaServer{base: base, client: api.NewClient(base, hc), http: hc, retry: r, auth: auth || base.Hostname() == "ollama.com"}, nil
+	return &Client{base: base, client: api.NewClient(base, hc), http: hc, retry: r, auth: auth || base.Hostname() == "ollama.com"}, nil
 }
 
 // OllamaBase resolves the server's address: the one given (the command
@@ -68,24 +72,23 @@ func OllamaBase(host string) (*url.URL, error) {
 	return u, nil
 }
 
-func (o *ollamaServer) Where() string { return "ollama at " + redact.URL(o.base.String()) }
+func (o *Client) Where() string { return "ollama at " + redact.URL(o.base.String()) }
 
-func (o *ollamaServer) Hint() string { return "ollama_host (OLLAMA_HOST)" }
+// hint says which setting points at the server.
+func (o *Client) hint() string { return "ollama_host (OLLAMA_HOST)" }
 
-func (o *ollamaServer) StrictSchema() bool { return false }
-
-func (o *ollamaServer) Ping(ctx context.Context) error {
+func (o *Client) Ping(ctx context.Context) error {
 	ctx, cancel := context.WithTimeout(ctx, o.retry.Timeout)
 	defer cancel()
 	if _, err := o.client.Version(ctx); err != nil {
-		return fmt.Errorf("%s is unreachable (%v): start it with `ollama serve`, or point %s at it", o.Where(), ollamaErr(server.RedactErr(err)), o.Hint())
+		return fmt.Errorf("%s is unreachable (%v): start it with `ollama serve`, or point %s at it", o.Where(), ollamaErr(server.RedactErr(err)), o.hint())
 	}
 	return nil
 }
 
 // Lookup finds model in /api/tags (its digest) and reads its width and
 // context window from /api/show.
-func (o *ollamaServer) Lookup(ctx context.Context, model string) (server.ModelInfo, error) {
+func (o *Client) Lookup(ctx context.Context, model string) (server.ModelInfo, error) {
 	var list *api.ListResponse
 	err := o.retry.Do(ctx, func(ctx context.Context) (err error) {
 		list, err = o.client.List(ctx)
@@ -145,7 +148,7 @@ func modelInfoInt(info map[string]any, key string) int {
 	return 0
 }
 
-func (o *ollamaServer) Chat(ctx context.Context, req server.ChatRequest) (server.ChatAnswer, error) {
+func (o *Client) Chat(ctx context.Context, req server.ChatRequest) (server.ChatAnswer, error) {
 	msgs := make([]api.Message, len(req.Messages))
 	for i, m := range req.Messages {
 		msgs[i] = api.Message{Role: m.Role, Content: m.Content}
@@ -187,7 +190,7 @@ func (o *ollamaServer) Chat(ctx context.Context, req server.ChatRequest) (server
 	return a, nil
 }
 
-func (o *ollamaServer) Embed(ctx context.Context, req server.EmbedRequest) (server.EmbedResult, error) {
+func (o *Client) Embed(ctx context.Context, req server.EmbedRequest) (server.EmbedResult, error) {
 	truncate := false // an input over the window is an error, not a silently shortened vector
 	opts := map[string]any{}
 	if req.NumCtx > 0 {
@@ -217,7 +220,7 @@ func (o *ollamaServer) Embed(ctx context.Context, req server.EmbedRequest) (serv
 // post sends a JSON request to path and hands the answer's bytes to read,
 // which must not keep them. An error status becomes a *StatusError with
 // the server's message, as Ollama's client makes it.
-func (o *ollamaServer) post(ctx context.Context, path string, in any, read func([]byte) error) error {
+func (o *Client) post(ctx context.Context, path string, in any, read func([]byte) error) error {
 	data, err := json.Marshal(in)
 	if err != nil {
 		return err

@@ -22,9 +22,13 @@ import (
 	"github.com/ocean-safety/ingest/text/sentence"
 )
 
-var _ server.Server = (*openAIServer)(nil)
+var (
+	_ server.Chatter  = (*Client)(nil)
+	_ server.Embedder = (*Client)(nil)
+	_ server.Server   = (*Client)(nil)
+)
 
-// openAIServer speaks the OpenAI API (/v1/models, /v1/chat/completions,
+// Client speaks the OpenAI API (/v1/models, /v1/chat/completions,
 // /v1/embeddings), as OpenAI and compatible servers (vLLM, llama.cpp,
 // LM Studio, …) serve it. The API key is sent as a Bearer token and never
 // appears in an error.
@@ -38,7 +42,7 @@ var _ server.Server = (*openAIServer)(nil)
 // OPENAI_ORG_ID and others from the environment with no way to turn that
 // off, sending them to whatever server openai_base_url names. Three
 // endpoints do not need it.
-type openAIServer struct {
+type Client struct {
 	base   string // the API's root as the user gave it: https://host/v1
 	keyEnv string
 	key    string
@@ -53,7 +57,7 @@ type openAIModel struct {
 	OwnedBy string `json:"owned_by"`
 }
 
-func New(base, keyEnv, key string, timeout time.Duration, r *server.Retrier) (*openAIServer, error) {
+func New(base, keyEnv, key string, timeout time.Duration, r *server.Retrier) (*Client, error) {
 	if base == "" {
 		return nil, errors.New("no OpenAI-compatible server given: set openai_base_url (OPENAI_BASE_URL)")
 	}
@@ -68,18 +72,22 @@ func New(base, keyEnv, key string, timeout time.Duration, r *server.Retrier) (*o
 		return nil, fmt.Errorf("the API key variable %s is empty or unset", keyEnv)
 	}
 	base = strings.TrimRight(base, "/") // used as given: …/v1, …/v1beta/openai, …/openai/v1
-	return &openAIServer{base: base, keyEnv: keyEnv, key: key, http: server.NewHTTPClient(timeout), retry: r}, nil
+	return &Client{base: base, keyEnv: keyEnv, key: key, http: server.NewHTTPClient(timeout), retry: r}, nil
 }
 
-func (o *openAIServer) Where() string { return "OpenAI-compatible server at " + redact.URL(o.base) }
+func (o *Client) Where() string { return "OpenAI-compatible server at " + redact.URL(o.base) }
 
-func (o *openAIServer) Hint() string { return "openai_base_url (OPENAI_BASE_URL)" }
+// hint says which setting points at the server.
+func (o *Client) hint() string { return "openai_base_url (OPENAI_BASE_URL)" }
 
-func (o *openAIServer) StrictSchema() bool { return true } // strict mode: every key, no maxLength
+// StrictSchema says the API's JSON-schema mode is strict (every key
+// required, no maxLength): an ability the header writer asks a chat server
+// for, by type assertion.
+func (o *Client) StrictSchema() bool { return true }
 
 // Ping lists the server's models, once: it both shows the server answers
 // and gives lookup its list.
-func (o *openAIServer) Ping(ctx context.Context) error {
+func (o *Client) Ping(ctx context.Context) error {
 	ctx, cancel := context.WithTimeout(ctx, o.retry.Timeout)
 	defer cancel()
 	var list struct {
@@ -91,7 +99,7 @@ func (o *openAIServer) Ping(ctx context.Context) error {
 	case errors.As(err, &se) && (se.Code == http.StatusUnauthorized || se.Code == http.StatusForbidden):
 		return fmt.Errorf("%s refused the API key in %s (%d): set %s to a key it accepts", o.Where(), o.keyEnv, se.Code, o.keyEnv)
 	case err != nil:
-		return fmt.Errorf("%s is unreachable or not OpenAI-compatible (%v): fix %s", o.Where(), err, o.Hint())
+		return fmt.Errorf("%s is unreachable or not OpenAI-compatible (%v): fix %s", o.Where(), err, o.hint())
 	}
 	o.models = list.Data
 	return nil
@@ -101,7 +109,7 @@ func (o *openAIServer) Ping(ctx context.Context) error {
 // no weights digest: the name carries a hash of the server and the model's
 // entry instead, which changes when the model is redeployed but not when
 // weights are swapped under the same entry.
-func (o *openAIServer) Lookup(ctx context.Context, model string) (server.ModelInfo, error) {
+func (o *Client) Lookup(ctx context.Context, model string) (server.ModelInfo, error) {
 	for _, m := range o.models {
 		if m.ID == model {
 			b, _ := json.Marshal(m) // plain data: cannot fail
@@ -112,7 +120,7 @@ func (o *openAIServer) Lookup(ctx context.Context, model string) (server.ModelIn
 	return server.ModelInfo{}, server.ErrModelMissing(o.Where(), model, "check the model name, or load it on that server")
 }
 
-func (o *openAIServer) Chat(ctx context.Context, req server.ChatRequest) (server.ChatAnswer, error) {
+func (o *Client) Chat(ctx context.Context, req server.ChatRequest) (server.ChatAnswer, error) {
 	body := map[string]any{
 		"model": req.Model, "messages": req.Messages, "temperature": 0, "seed": prompt.PromptSeed, "max_tokens": prompt.AnswerTokens,
 		"response_format": map[string]any{"type": "json_schema", "json_schema": map[string]any{
@@ -160,7 +168,7 @@ func (o *openAIServer) Chat(ctx context.Context, req server.ChatRequest) (server
 	return a, nil
 }
 
-func (o *openAIServer) Embed(ctx context.Context, req server.EmbedRequest) (server.EmbedResult, error) {
+func (o *Client) Embed(ctx context.Context, req server.EmbedRequest) (server.EmbedResult, error) {
 	body := map[string]any{"model": req.Model, "input": req.Texts, "encoding_format": "float"}
 	var out struct {
 		Data []struct {
@@ -189,12 +197,12 @@ func (o *openAIServer) Embed(ctx context.Context, req server.EmbedRequest) (serv
 
 // Do makes one JSON call. A status of 400 or more is a *StatusError with the
 // server's message; an unreadable 2xx is a plain error, retried as malformed.
-func (o *openAIServer) Do(ctx context.Context, method, path string, in, out any) error {
+func (o *Client) Do(ctx context.Context, method, path string, in, out any) error {
 	return o.doURL(ctx, method, o.base+path, in, out)
 }
 
 // doURL is do at a whole address.
-func (o *openAIServer) doURL(ctx context.Context, method, url string, in, out any) error {
+func (o *Client) doURL(ctx context.Context, method, url string, in, out any) error {
 	var body io.Reader
 	if in != nil {
 		b, err := json.Marshal(in)
@@ -263,7 +271,7 @@ const propsWait = 5 * time.Second
 // slots is what the server says of its own parallelism: llama-server's
 // /props total_slots (at the API's root, or beside /v1); 0 when it says
 // nothing (vLLM, OpenAI: learned at run time instead).
-func (o *openAIServer) slots(ctx context.Context) int {
+func (o *Client) slots(ctx context.Context) int {
 	ctx, cancel := context.WithTimeout(ctx, propsWait)
 	defer cancel()
 	urls := []string{o.base + "/props"}
@@ -282,7 +290,7 @@ func (o *openAIServer) slots(ctx context.Context) int {
 }
 
 // redact removes the key from a server's message, in case one echoes it.
-func (o *openAIServer) redact(s string) string {
+func (o *Client) redact(s string) string {
 	if o.key == "" {
 		return s
 	}

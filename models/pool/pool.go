@@ -43,6 +43,10 @@ const (
 // else the one most endpoints serve (pool_digest.go); an endpoint with
 // another is left out of the run, since its headers and vectors would not
 // match the reuse keys.
+//
+// A pool serves what its endpoints serve: New gives it Chat when they all
+// chat and Embed when they all embed, so a pool of embedding servers is
+// no server.Chatter, as none of them is.
 type Pool struct {
 	kind string // "ollama" | "openai"
 	log  *slog.Logger
@@ -57,6 +61,8 @@ type Pool struct {
 
 type endpoint struct {
 	srv       server.Server
+	chat      server.Chatter  // srv, when it chats
+	embed     server.Embedder // srv, when it embeds
 	inflight  int
 	fails     int       // failures in a row
 	downUntil time.Time // resting until then
@@ -73,14 +79,71 @@ type endpoint struct {
 
 var _ server.Server = (*Pool)(nil)
 
-// newPool pools srvs; prev names the previous snapshot's digest of each
-// model (nil: none).
-func New(kind string, srvs []server.Server, log *slog.Logger, prev map[string]string) *Pool {
+// New pools srvs, servers of one kind; prev names the previous snapshot's
+// digest of each model (nil: none). The pool is a server.Chatter when
+// every one of srvs is, a server.Embedder when every one is, and a
+// server.Server always.
+func New(kind string, srvs []server.Server, log *slog.Logger, prev map[string]string) server.Server {
+	return newPool(kind, srvs, log, prev).serving()
+}
+
+func newPool(kind string, srvs []server.Server, log *slog.Logger, prev map[string]string) *Pool {
 	p := &Pool{kind: kind, log: log, now: time.Now, digests: map[string]string{}, prev: prev}
 	for _, s := range srvs {
-		p.eps = append(p.eps, &endpoint{srv: s, checked: map[string]bool{}})
+		e := &endpoint{srv: s, checked: map[string]bool{}}
+		e.chat, _ = s.(server.Chatter)
+		e.embed, _ = s.(server.Embedder)
+		p.eps = append(p.eps, e)
 	}
 	return p
+}
+
+// serving is p with the calls all its endpoints serve.
+func (p *Pool) serving() server.Server {
+	chats, embeds := true, true
+	for _, e := range p.eps {
+		chats, embeds = chats && e.chat != nil, embeds && e.embed != nil
+	}
+	switch {
+	case chats && embeds:
+		return chatEmbedPool{p}
+	case chats:
+		return chatPool{p}
+	case embeds:
+		return embedPool{p}
+	}
+	return p
+}
+
+// The pool as its endpoints serve: each adds their calls to *Pool (its
+// Where, Ping, Lookup, Stats and routing).
+type (
+	chatPool      struct{ *Pool }
+	embedPool     struct{ *Pool }
+	chatEmbedPool struct{ *Pool }
+)
+
+var (
+	_ server.Chatter  = chatPool{}
+	_ server.Embedder = embedPool{}
+	_ server.Chatter  = chatEmbedPool{}
+	_ server.Embedder = chatEmbedPool{}
+)
+
+func (p chatPool) Chat(ctx context.Context, req server.ChatRequest) (server.ChatAnswer, error) {
+	return p.chat(ctx, req)
+}
+
+func (p embedPool) Embed(ctx context.Context, req server.EmbedRequest) (server.EmbedResult, error) {
+	return p.embed(ctx, req)
+}
+
+func (p chatEmbedPool) Chat(ctx context.Context, req server.ChatRequest) (server.ChatAnswer, error) {
+	return p.chat(ctx, req)
+}
+
+func (p chatEmbedPool) Embed(ctx context.Context, req server.EmbedRequest) (server.EmbedResult, error) {
+	return p.embed(ctx, req)
 }
 
 func (p *Pool) Where() string {
@@ -91,9 +154,12 @@ func (p *Pool) Where() string {
 	return fmt.Sprintf("%s at %s", p.kind, strings.Join(names, ", "))
 }
 
-func (p *Pool) Hint() string { return p.eps[0].srv.Hint() }
-
-func (p *Pool) StrictSchema() bool { return p.eps[0].srv.StrictSchema() }
+// StrictSchema is its servers' (one kind: the first's), for a header
+// writer that asks.
+func (p *Pool) StrictSchema() bool {
+	s, ok := p.eps[0].srv.(interface{ StrictSchema() bool })
+	return ok && s.StrictSchema()
+}
 
 // Ping succeeds when any endpoint answers; the others rest, to be tried
 // later.
@@ -129,16 +195,19 @@ func (p *Pool) usable(e *endpoint) bool {
 	return e.out == "" && !p.now().Before(e.downUntil)
 }
 
-func (p *Pool) Chat(ctx context.Context, req server.ChatRequest) (server.ChatAnswer, error) {
+// chat is one chat call on the endpoint that would answer first; every
+// endpoint chats (New gives it only to a pool of chat servers).
+func (p *Pool) chat(ctx context.Context, req server.ChatRequest) (server.ChatAnswer, error) {
 	return poolCall(p, ctx, req.Model, chatCall, func(ctx context.Context, e *endpoint) (server.ChatAnswer, error) {
-		a, err := e.srv.Chat(ctx, req)
+		a, err := e.chat.Chat(ctx, req)
 		a.From = slices.Index(p.eps, e)
 		return a, err
 	})
 }
 
-func (p *Pool) Embed(ctx context.Context, req server.EmbedRequest) (server.EmbedResult, error) {
-	return poolCall(p, ctx, req.Model, embedCall, func(ctx context.Context, e *endpoint) (server.EmbedResult, error) { return e.srv.Embed(ctx, req) })
+// embed is chat's embedding call.
+func (p *Pool) embed(ctx context.Context, req server.EmbedRequest) (server.EmbedResult, error) {
+	return poolCall(p, ctx, req.Model, embedCall, func(ctx context.Context, e *endpoint) (server.EmbedResult, error) { return e.embed.Embed(ctx, req) })
 }
 
 // named adds the endpoint to an error, so a message says which server.

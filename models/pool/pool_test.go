@@ -34,10 +34,6 @@ var errUnreachable = errors.New("dial tcp: connection refused")
 
 func (s *stubServer) Where() string { return "ollama at " + s.name }
 
-func (s *stubServer) Hint() string { return "ollama_host" }
-
-func (s *stubServer) StrictSchema() bool { return false }
-
 func (s *stubServer) Ping(context.Context) error {
 	if s.down.Load() {
 		return errUnreachable
@@ -95,7 +91,7 @@ func testPool(t *testing.T, srvs ...*stubServer) (*Pool, *clock) {
 	for _, s := range srvs {
 		ms = append(ms, s)
 	}
-	p := New("ollama", ms, slog.New(slog.DiscardHandler), nil)
+	p := newPool("ollama", ms, slog.New(slog.DiscardHandler), nil)
 	c := &clock{t: time.Unix(1e9, 0)}
 	p.now = c.now
 	if err := p.Ping(context.Background()); err != nil {
@@ -120,7 +116,7 @@ func chatN(p *Pool, n, conc int) (fails int) {
 		go func() {
 			defer wg.Done()
 			for range work {
-				if _, err := p.Chat(context.Background(), server.ChatRequest{Model: "m"}); err != nil {
+				if _, err := p.chat(context.Background(), server.ChatRequest{Model: "m"}); err != nil {
 					failed.Add(1)
 				}
 			}
@@ -166,8 +162,8 @@ func TestPoolFailover(t *testing.T) {
 	a, b := newStub("a", "sha256:1", time.Millisecond), newStub("b", "sha256:1", time.Millisecond)
 	p, c := testPool(t, a, b)
 	a.down.Store(true)
-	_, err := p.Chat(context.Background(), server.ChatRequest{Model: "m"})
-	_, err2 := p.Chat(context.Background(), server.ChatRequest{Model: "m"})
+	_, err := p.chat(context.Background(), server.ChatRequest{Model: "m"})
+	_, err2 := p.chat(context.Background(), server.ChatRequest{Model: "m"})
 	if err == nil && err2 == nil {
 		t.Fatal("no call went to the dead endpoint")
 	}
@@ -263,7 +259,7 @@ func TestPoolReference(t *testing.T) {
 			if tt.prev != "" {
 				prev = map[string]string{"m": tt.prev}
 			}
-			p := New("ollama", srvs, slog.New(slog.DiscardHandler), prev)
+			p := newPool("ollama", srvs, slog.New(slog.DiscardHandler), prev)
 			info, err := p.Lookup(context.Background(), "m")
 			if tt.want == "" {
 				if err == nil || !strings.Contains(err.Error(), tt.wantErr) || strings.Contains(err.Error(), "\n") {
@@ -301,5 +297,58 @@ func TestPoolLatency(t *testing.T) {
 	st := p.Stats()
 	if st[1].Hedges == 0 {
 		t.Errorf("got %+v, want the slow trial hedged on the fast server", st)
+	}
+}
+
+// embedOnly is an endpoint that embeds and has no Chat (a TEI-like
+// server).
+type embedOnly struct{ s *stubServer }
+
+func (e embedOnly) Where() string { return e.s.Where() }
+
+func (e embedOnly) Ping(ctx context.Context) error { return e.s.Ping(ctx) }
+
+func (e embedOnly) Lookup(ctx context.Context, model string) (server.ModelInfo, error) {
+	return e.s.Lookup(ctx, model)
+}
+
+func (e embedOnly) Embed(ctx context.Context, req server.EmbedRequest) (server.EmbedResult, error) {
+	return e.s.Embed(ctx, req)
+}
+
+// TestPoolServes: a pool serves what its endpoints serve: servers that
+// chat and embed make a pool that does both; embedding-only servers make
+// a pool that embeds, spreading the calls, and has no Chat.
+func TestPoolServes(t *testing.T) {
+	both := New("ollama", []server.Server{newStub("a", "sha256:1", 0), newStub("b", "sha256:1", 0)}, slog.New(slog.DiscardHandler), nil)
+	if _, ok := both.(server.Chatter); !ok {
+		t.Errorf("got a pool of chat servers that is no server.Chatter (%T)", both)
+	}
+	if _, ok := both.(server.Embedder); !ok {
+		t.Errorf("got a pool of embedding servers that is no server.Embedder (%T)", both)
+	}
+
+	a, b := newStub("a", "sha256:1", time.Millisecond), newStub("b", "sha256:1", time.Millisecond)
+	p := New("tei", []server.Server{embedOnly{a}, embedOnly{b}}, slog.New(slog.DiscardHandler), nil)
+	if _, ok := p.(server.Chatter); ok {
+		t.Fatalf("got a pool of embedding-only servers that chats (%T), want none", p)
+	}
+	e, ok := p.(server.Embedder)
+	if !ok {
+		t.Fatalf("got a pool of embedding servers that is no server.Embedder (%T)", p)
+	}
+	if err := p.Ping(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := p.Lookup(context.Background(), "m"); err != nil {
+		t.Fatal(err)
+	}
+	for range 40 {
+		if _, err := e.Embed(context.Background(), server.EmbedRequest{Model: "m", Texts: []string{"a text"}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if a.calls.Load() == 0 || b.calls.Load() == 0 {
+		t.Errorf("got %d and %d embedding calls, want both servers used", a.calls.Load(), b.calls.Load())
 	}
 }

@@ -38,7 +38,7 @@ type ModelEmbedder struct {
 	name, where, model string
 	dims, batch        int
 	window             int // the model's context window, sent as num_ctx; 0: unknown
-	server             server.EmbedServer
+	server             server.Embedder
 	retry              *server.Retrier
 
 	calls  atomic.Int64

@@ -29,7 +29,7 @@ type ModelHeaders struct {
 	name     string
 	Where    string // "ollama at http://…", for errors
 	model    string
-	server   server.ChatServer
+	server   server.Chatter
 	retry    *server.Retrier
 	maxChars int
 	window   int // the context window every call asks for (chatWindow)

@@ -30,7 +30,7 @@ func (single) Route(string) int { return 0 }
 
 func (single) Healthy(int) (bool, int) { return true, 0 }
 
-func routerOf(s server.ChatServer) router {
+func routerOf(s server.Chatter) router {
 	if r, ok := s.(router); ok {
 		return r
 	}

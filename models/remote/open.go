@@ -12,13 +12,16 @@ import (
 
 const probeText = "dimension probe" // embedded once at start when a server does not say its width
 
-func NewHeaders(s server.Server, kind, model string, info server.ModelInfo, cfg models.BackendConfig) *ModelHeaders {
+// NewHeaders is the header writer of model on s, a server of kind whose
+// Lookup said info.
+func NewHeaders(s server.Chatter, kind, model string, info server.ModelInfo, cfg models.BackendConfig) *ModelHeaders {
+	strict := strictSchema(s)
 	h := &ModelHeaders{
 		name:  kind + ":" + model + "@" + info.Digest + "+" + prompt.PromptVersion,
 		Where: s.Where(), model: model, server: s,
 		retry:    &server.Retrier{Policy: cfg.Retry, Timeout: cfg.Timeout, Log: cfg.Logger},
 		maxChars: cfg.HeaderMaxChars, window: prompt.ChatWindow(info.Window), router: routerOf(s),
-		schema: prompt.AnswerSchema(cfg.HeaderMaxChars, s.StrictSchema()), system: prompt.SystemPrompt(cfg.HeaderMaxChars, s.StrictSchema()),
+		schema: prompt.AnswerSchema(cfg.HeaderMaxChars, strict), system: prompt.SystemPrompt(cfg.HeaderMaxChars, strict),
 	}
 	for i := range h.router.Count() {
 		l := newLimiter(models.DefaultStartWidth, cfg.LLMMaxConcurrency)
@@ -30,21 +33,26 @@ func NewHeaders(s server.Server, kind, model string, info server.ModelInfo, cfg 
 	return h
 }
 
+// strictSchema reports whether s says its JSON-schema mode is strict
+// (OpenAI's: every key required, no maxLength); a server that says
+// nothing is not.
+func strictSchema(s server.Chatter) bool {
+	st, ok := s.(interface{ StrictSchema() bool })
+	return ok && st.StrictSchema()
+}
+
 // announcedSlots is what server i says of its own parallelism (0: nothing).
-func announcedSlots(s server.Server, info server.ModelInfo, i int) int {
+func announcedSlots(s server.Chatter, info server.ModelInfo, i int) int {
 	if p, ok := s.(interface{ Slots(int) int }); ok {
 		return p.Slots(i)
 	}
 	return info.Slots
 }
 
-// OpenEmbedder looks the model up and learns its width: from the server's
-// model info, else by embedding one text.
-func OpenEmbedder(ctx context.Context, s server.Server, kind, model string, cfg models.BackendConfig) (*ModelEmbedder, error) {
-	info, err := s.Lookup(ctx, model)
-	if err != nil {
-		return nil, err
-	}
+// OpenEmbedder is the embedder of model on s, a server of kind whose
+// Lookup said info; it learns the model's width from info, else by
+// embedding one text.
+func OpenEmbedder(ctx context.Context, s server.Embedder, kind, model string, info server.ModelInfo, cfg models.BackendConfig) (*ModelEmbedder, error) {
 	e := &ModelEmbedder{
 		name: kind + ":" + model + "@" + info.Digest, where: s.Where(), model: model, server: s,
 		retry: &server.Retrier{Policy: cfg.Retry, Timeout: cfg.Timeout, Log: cfg.Logger},

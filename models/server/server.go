@@ -12,22 +12,22 @@ import (
 	"github.com/ocean-safety/ingest/schema"
 )
 
-// Server is a model server as the backends use it: Ollama's API or an
-// OpenAI-compatible one. Its calls make one try; the backends retry.
+// Server is a model server's client as the start-up checks and the pool
+// use it: where it is, whether it answers, and its models. Every client
+// implements it, and what it serves on top: Chatter, Embedder or both.
+// Its calls make one try; the callers retry.
+//
+// Abilities a server may have are found by type assertion where they are
+// used: a chat server whose JSON-schema mode is strict says so with
+// StrictSchema() bool (remote's strictSchema); a pool adds Slots, Stats
+// and the routing of documents (Count, Route, Healthy).
 type Server interface {
-	ChatServer
-	EmbedServer
-	// ping checks, with a single try, that the server answers at all.
-	Ping(ctx context.Context) error
-	// lookup finds a model on the server.
-	Lookup(ctx context.Context, model string) (ModelInfo, error)
-	// where names the server for messages: "ollama at http://…".
+	// Where names the server for messages: "ollama at http://…".
 	Where() string
-	// hint says which flag or variable points at the server.
-	Hint() string
-	// strictSchema reports whether the server's JSON-schema mode is strict
-	// (OpenAI's): every key required, no maxLength.
-	StrictSchema() bool
+	// Ping checks, with a single try, that the server answers at all.
+	Ping(ctx context.Context) error
+	// Lookup finds a model on the server.
+	Lookup(ctx context.Context, model string) (ModelInfo, error)
 }
 
 // ModelInfo is what a server says of one of its models.
@@ -82,8 +82,10 @@ func (b *boundedBody) Read(p []byte) (int, error) {
 // of kilobytes.
 var AnswerBuffers = sync.Pool{New: func() any { return new(bytes.Buffer) }}
 
-// EmbedServer is one model server's embedding call: one try, no retries.
-type EmbedServer interface {
+// Embedder is a server that embeds: what the embedder backed by a server
+// (remote.ModelEmbedder) needs of it. One call, no retries.
+type Embedder interface {
+	Where() string
 	Embed(ctx context.Context, req EmbedRequest) (EmbedResult, error)
 }
 
@@ -99,10 +101,12 @@ type EmbedResult struct {
 	Tokens  int // the server's count of input tokens for the batch; 0: not reported
 }
 
-// ChatServer is one model server's chat call: messages in, the answer's raw
-// text and what the server said of its work out. One call, no retries:
+// Chatter is a server that chats: messages in, the answer's raw text and
+// what the server said of its work out; what the header writer backed by a
+// server (remote.ModelHeaders) needs of it. One call, no retries:
 // ModelHeaders retries around it.
-type ChatServer interface {
+type Chatter interface {
+	Where() string
 	Chat(ctx context.Context, req ChatRequest) (ChatAnswer, error)
 }
 

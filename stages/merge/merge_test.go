@@ -81,7 +81,7 @@ func TestMergeEqualsWholeRun(t *testing.T) {
 			if tt.models {
 				cfg.Embed.Dims = 16
 				opt = func() stages.Options {
-					h, e, err := backends.Open(context.Background(), backendConfig(cfg, models.BackendConfig{LLM: "ollama:qwen2.5:7b", Embedder: "ollama:bge-m3", OllamaHost: srv.URL}))
+					h, e, err := backends.Open(context.Background(), backendConfig(cfg, models.BackendConfig{LLM: "ollama:qwen2.5:7b", Embedder: "ollama:bge-m3", Addrs: map[string]string{"ollama": srv.URL}}))
 					if err != nil {
 						t.Fatal(err)
 					}
@@ -319,7 +319,7 @@ func TestShardReuse(t *testing.T) {
 	cfg := testConfig(dir, "", 2).Config
 	cfg.Embed.Dims = 16
 	opt := func() stages.Options {
-		h, e, err := backends.Open(context.Background(), backendConfig(cfg, models.BackendConfig{LLM: "ollama:qwen2.5:7b", Embedder: "ollama:bge-m3", OllamaHost: srv.URL}))
+		h, e, err := backends.Open(context.Background(), backendConfig(cfg, models.BackendConfig{LLM: "ollama:qwen2.5:7b", Embedder: "ollama:bge-m3", Addrs: map[string]string{"ollama": srv.URL}}))
 		if err != nil {
 			t.Fatal(err)
 		}

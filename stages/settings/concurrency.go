@@ -1,14 +1,13 @@
 package settings
 
 import (
-	"strings"
-
 	"github.com/ocean-safety/ingest/models"
 )
 
 // PerServer gives the calls in flight the config leaves to its defaults
 // (llm_concurrency, embed_concurrency) one default's worth for each server
-// the backends of bc spread their calls over: two embedding batches a
+// the backends of bc spread their calls over (BackendConfig.Servers: the
+// addresses listed for the setting's kind): two embedding batches a
 // server, what one Ollama serves at once and one waiting, so N servers get
 // N times the slots; header calls are learned per server (the default, 0). set reports
 // whether a key was set, by the config file or a flag: a number chosen is
@@ -16,21 +15,9 @@ import (
 // guess.
 func (c *Config) PerServer(bc models.BackendConfig, set func(key string) bool) {
 	if !set("llm_concurrency") {
-		c.LLMConcurrency = defaultLLMConcurrency * servers(bc, bc.LLM)
+		c.LLMConcurrency = defaultLLMConcurrency * bc.Servers(bc.LLM)
 	}
 	if !set("embed_concurrency") {
-		c.EmbedConcurrency = defaultEmbedConcurrency * servers(bc, bc.Embedder)
+		c.EmbedConcurrency = defaultEmbedConcurrency * bc.Servers(bc.Embedder)
 	}
-}
-
-// servers is how many servers the backend spec ("ollama:MODEL",
-// "openai:MODEL", or an offline one) spreads its calls over.
-func servers(bc models.BackendConfig, spec string) int {
-	switch {
-	case strings.HasPrefix(spec, "ollama:"):
-		return models.Endpoints(bc.OllamaHost)
-	case strings.HasPrefix(spec, "openai:"):
-		return models.Endpoints(bc.OpenAIBaseURL)
-	}
-	return 1
 }
