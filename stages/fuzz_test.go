@@ -49,6 +49,11 @@ func FuzzDocument(f *testing.F) {
 			if err != nil {
 				t.Fatal(err)
 			}
+			if p.Body != nil {
+				if err := p.Body.Check(); err != nil {
+					t.Fatalf("%s: the body breaks its contract: %v", name, err)
+				}
+			}
 			chunks, diags := ch.Chunk(p.Body)
 			lines := strings.Count(p.Doc.Text, "\n") + 1
 			for _, c := range chunks {

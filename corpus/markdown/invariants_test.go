@@ -21,6 +21,9 @@ func checkInvariants(t *testing.T, ch *chunking.Chunker, p corpus.Parsed, chunks
 	t.Helper()
 	doc := p.Doc
 	body := p.Body
+	if err := body.Check(); err != nil {
+		t.Fatalf("%s: the body breaks its contract: %v", doc.Path, err)
+	}
 	covered := make([]bool, len(doc.Text))
 	sections := map[string]bool{}
 	var rows strings.Builder // every table row's rendered text

@@ -41,6 +41,9 @@ func measure(t *testing.T, root string, cfg chunking.Config) *chunking.Quality {
 		if parsed.Rejected || parsed.Doc.Draft {
 			continue
 		}
+		if err := parsed.Body.Check(); err != nil {
+			t.Fatalf("%s: the body breaks its contract: %v", rel, err)
+		}
 		chunks, _ := ch.Chunk(parsed.Body)
 		for i := range chunks {
 			chunks[i].ContextHeader = extractive.Header(parsed.Doc.Title, chunks[i], models.DefaultHeaderChars)
