@@ -5,9 +5,10 @@ import "fmt"
 // Check reports the first way b breaks the contract a format fills a Body
 // by, which the chunker's offsets and line numbers rest on: the view as
 // long as the text with the same newlines, Removed and Origin one entry a
-// byte, every origin in the text, on its byte's line and never decreasing,
-// and every block and note a span of the view, blocks in order. Every
-// format's tests and fuzzers hold their bodies to it.
+// byte, every origin in the text (padding after the last line's words may
+// have the text's end), on its byte's line and never decreasing, and every
+// block and note a span of the view, blocks in order. Every format's tests
+// and fuzzers hold their bodies to it.
 func (b *Body) Check() error {
 	text, view := b.Doc.Text, b.View
 	if len(view) != len(text) {
@@ -25,7 +26,7 @@ func (b *Body) Check() error {
 			return fmt.Errorf("byte %d: a newline in one of view and text only", i)
 		}
 		o := b.source(i)
-		if o < prev || o < line || o >= len(text) {
+		if o < prev || o < line || o > len(text) || o == len(text) && view[i] != ' ' {
 			return fmt.Errorf("byte %d: origin %d outside its line (from %d) or before the last (%d)", i, o, line, prev)
 		}
 		if view[i] == '\n' {
