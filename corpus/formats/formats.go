@@ -6,6 +6,7 @@ package formats
 
 import (
 	"github.com/ocean-safety/ingest/corpus"
+	"github.com/ocean-safety/ingest/corpus/html"
 	"github.com/ocean-safety/ingest/corpus/markdown"
 )
 
@@ -13,4 +14,5 @@ import (
 // given by name whose extension none claims.
 var All = corpus.Formats{
 	{Name: "markdown", Extensions: []string{".md", ".markdown", ".mdx"}, New: markdown.New}, // MDX: its import lines are dropped
+	{Name: "html", Extensions: []string{".html", ".htm"}, New: html.New},
 }
