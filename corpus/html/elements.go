@@ -71,12 +71,13 @@ var code = set(atom.Pre, atom.Listing, atom.Xmp, atom.Plaintext)
 var hiddenRoles = map[string]bool{"navigation": true, "banner": true, "contentinfo": true, "search": true, "tablist": true}
 
 // chromeClasses are class or id names that generators give what is not
-// the page's words: a banner, breadcrumbs and page metadata (Confluence),
+// the page's words: a banner, navigation bars and the previous/up/next
+// tables of DocBook manuals, breadcrumbs and page metadata (Confluence),
 // a page's table of contents (its headings again, as links), text for
 // screen readers only, the permalink after a heading (Sphinx, MkDocs,
 // Docusaurus), line numbers beside code (Pygments, Chroma, Rouge).
 var chromeClasses = map[string]bool{
-	"banner": true, "breadcrumb": true, "breadcrumbs": true, "breadcrumb-section": true, "page-metadata": true,
+	"banner": true, "nav": true, "navbar": true, "navheader": true, "navfooter": true, "breadcrumb": true, "breadcrumbs": true, "breadcrumb-section": true, "page-metadata": true,
 	"toc": true, "table-of-contents": true, "table_of_contents": true, "footer": true,
 	"site-footer": true, "site-header": true, "sidebar": true, "skip-link": true, "sr-only": true,
 	"visually-hidden": true, "visuallyhidden": true, "screen-reader-text": true, "headerlink": true, "hash-link": true,

@@ -33,6 +33,7 @@ func TestRealPages(t *testing.T) {
 	if len(files) == 0 {
 		t.Skip("no real pages on this machine")
 	}
+	total := 0
 	for _, cfg := range []chunking.Config{chunking.DefaultConfig(), {Unit: "tokens", Max: 300, Min: 75}} {
 		ch, err := chunking.NewChunker(cfg, "")
 		if err != nil {
@@ -50,11 +51,12 @@ func TestRealPages(t *testing.T) {
 					t.Fatalf("rejected: %v", p.Diags)
 				}
 				chunks, _ := ch.Chunk(p.Body)
-				if len(chunks) == 0 {
-					t.Errorf("no chunks")
-				}
+				total += len(chunks) // a page may be only its title and links (a manual's part page)
 				checkPage(t, ch, p, chunks)
 			})
 		}
+	}
+	if total < 10*len(files) {
+		t.Errorf("got %d chunks of %d pages, want at least 10 a page: pages read as nothing", total, len(files))
 	}
 }

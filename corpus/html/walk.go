@@ -95,7 +95,7 @@ func (w *walker) walk() {
 	w.flush()
 	w.closeHeadings(1)
 	w.v.finish()
-	if len(w.out) == 0 {
+	if len(w.out) == 0 && !w.titled {
 		w.warn(w.doc.BodyStart, "no-text", "no text a reader sees: the page may be drawn by scripts, or all of it is hidden")
 	}
 }
