@@ -48,30 +48,37 @@ type header struct {
 // set fills the header field of key (a front-matter key or a header-line
 // name) and reports whether ingest reads that key.
 func (h *header) set(key, value string, line int) bool {
-	f := field{strings.TrimSpace(value), line}
-	switch frontMatterKeys[strings.ToLower(key)] {
-	case "title":
-		h.title = f
-	case "linkTitle":
-		h.linkTitle = f
-	case "description":
-		h.description = f
-	case "source":
-		h.source = f
-	case "url":
-		h.url = f
-	case "kind":
-		h.kind = f
-	case "lang":
-		h.lang = f
-	case "beach":
-		h.beach = f
-	case "draft":
-		h.draft = f
-	default:
+	f := h.field(key)
+	if f == nil {
 		return false
 	}
+	*f = field{strings.TrimSpace(value), line}
 	return true
+}
+
+// field is the header field key fills; nil for a key ingest does not read.
+func (h *header) field(key string) *field {
+	switch frontMatterKeys[strings.ToLower(key)] {
+	case "title":
+		return &h.title
+	case "linkTitle":
+		return &h.linkTitle
+	case "description":
+		return &h.description
+	case "source":
+		return &h.source
+	case "url":
+		return &h.url
+	case "kind":
+		return &h.kind
+	case "lang":
+		return &h.lang
+	case "beach":
+		return &h.beach
+	case "draft":
+		return &h.draft
+	}
+	return nil
 }
 
 // readFrontMatter reads a leading front-matter block into h and returns

@@ -16,8 +16,9 @@ const (
 	LangFromDefault  = "default"  // default_lang: nothing else said
 )
 
-// resolveLang decides the document's language and records how.
-func resolveLang(doc *schema.Document, h header, opt Options, ds *diagnostics) {
+// resolveLang decides the document's language and records how; words are
+// the document's prose, read when nothing else says.
+func resolveLang(doc *schema.Document, h header, words string, opt Options, ds *diagnostics) {
 	if h.lang.value != "" {
 		l, err := schema.ParseLang(langTag(h.lang.value))
 		if err != nil {
@@ -31,7 +32,7 @@ func resolveLang(doc *schema.Document, h header, opt Options, ds *diagnostics) {
 		doc.Lang, doc.LangFrom = l, LangFromPath
 		return
 	}
-	if l, ok := detectLang(doc.Text[doc.BodyStart:]); ok {
+	if l, ok := detectLang(words); ok {
 		doc.Lang, doc.LangFrom = l, LangFromWords
 		return
 	}

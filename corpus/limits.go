@@ -39,6 +39,10 @@ const (
 	DefaultMaxDelimiters = 200_000
 )
 
+// Resolved is l with the limits left at zero set to their defaults: what a
+// format checks a document against.
+func (l Limits) Resolved() Limits { return l.orDefault() }
+
 // orDefault fills the limits left at zero.
 func (l Limits) orDefault() Limits {
 	d := DefaultLimits()

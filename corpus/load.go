@@ -34,51 +34,136 @@ type Options struct {
 	RootName string
 }
 
-// Parse normalises and validates a document read from rel (slash-separated,
-// relative to the corpus root): rel decides the folder defaults and names the
-// file in diagnostics. It returns every diagnostic found; the document is
-// usable only when none of them is an error (see Rejected).
+// Parse normalises and validates a Markdown document read from rel
+// (slash-separated, relative to the corpus root): rel decides the folder
+// defaults and names the file in diagnostics. Over what every format shares
+// (Read), it bounds the line shapes the Markdown parser is slow on and reads
+// the "# Title" line and the header lines below it. It returns every
+// diagnostic found; the document is usable only when none of them is an
+// error (see Rejected).
 func Parse(rel string, raw []byte, opt Options) (schema.Document, []schema.Diagnostic) {
+	r, ok := read(rel, raw, opt, true)
+	if !ok {
+		return r.Doc, r.ds.list
+	}
+	doc := &r.Doc
+	doc.ContentStart = readTitle(doc.Text, doc.BodyStart, &r.h, &r.ds)
+	return r.Resolve(func() string { return firstHeading(doc.Text[doc.BodyStart:]) }, doc.Text[doc.BodyStart:])
+}
+
+// Reading is a document part read: its bytes checked, its text normalised
+// (Doc.Text, Doc.Version) and its front matter read (Doc.BodyStart). Its
+// format adds what its body says of the document (Set, SetMetadata) and
+// its own findings (Add), then Resolve applies the folder defaults and
+// checks the whole, the same way for every format.
+type Reading struct {
+	Doc schema.Document
+	h   header
+	ds  diagnostics
+	opt Options
+}
+
+// Read is the start every format shares: it checks a document's bytes
+// (not empty, under limits.max_bytes, UTF-8 text), normalises its text and
+// reads its front matter. ok is false when the document cannot be read
+// further; its diagnostics (Resolve) say why.
+func Read(rel string, raw []byte, opt Options) (r *Reading, ok bool) {
+	return read(rel, raw, opt, false)
+}
+
+// read is Read, with Markdown's line-shape check (checkShape) before the
+// front matter when shape is set.
+func read(rel string, raw []byte, opt Options, shape bool) (*Reading, bool) {
 	if opt.DefaultLang == "" {
 		opt.DefaultLang = schema.LangEN
 	}
-	var ds diagnostics
-	ds.path = rel
+	r := &Reading{Doc: schema.Document{Path: rel, SourceLabel: opt.SourceLabel}, opt: opt}
+	r.ds.path = rel
 	if len(strings.TrimSpace(string(raw))) == 0 {
-		ds.add(0, schema.SeverityError, "empty", "empty file")
-		return schema.Document{Path: rel}, ds.list
+		r.ds.add(0, schema.SeverityError, "empty", "empty file")
+		return r, false
 	}
 	limits := opt.Limits.orDefault()
 	if len(raw) > limits.MaxBytes {
-		return schema.Document{Path: rel}, TooLarge(rel, int64(len(raw)), limits)
+		r.ds.list = TooLarge(rel, int64(len(raw)), limits)
+		return r, false
 	}
 	if line, code, msg := checkBytes(raw); code != "" {
-		ds.add(line, schema.SeverityError, code, msg)
-		return schema.Document{Path: rel}, ds.list
+		r.ds.add(line, schema.SeverityError, code, msg)
+		return r, false
 	}
 	text := Normalise(raw)
-	if line, code, msg := checkShape(text, limits); code != "" {
-		ds.add(line, schema.SeverityError, code, msg)
-		return schema.Document{Path: rel}, ds.list
+	if shape {
+		if line, code, msg := checkShape(text, limits); code != "" {
+			r.ds.add(line, schema.SeverityError, code, msg)
+			return r, false
+		}
 	}
 	sum := sha256.Sum256([]byte(text))
-	doc := schema.Document{Path: rel, Text: text, Version: hex.EncodeToString(sum[:])}
+	r.Doc.Text, r.Doc.Version = text, hex.EncodeToString(sum[:])
+	r.Doc.BodyStart = readFrontMatter(text, &r.h, opt, &r.ds)
+	return r, true
+}
 
-	var h header
-	doc.BodyStart = readFrontMatter(text, &h, opt, &ds)
-	doc.ContentStart = readTitle(text, doc.BodyStart, &h, &ds)
-	resolve(&doc, h, opt, &ds)
-	return doc, ds.list
+// Set records a value the document's body states of it, at line: key is a
+// front-matter key ingest reads (title, description, lang, source, url,
+// canonical, kind, draft…). A value the front matter already gave wins.
+// It reports whether ingest reads key.
+func (r *Reading) Set(key, value string, line int) bool {
+	f := r.h.field(key)
+	if f == nil {
+		return false
+	}
+	if f.value == "" {
+		*f = field{strings.TrimSpace(value), line}
+	}
+	return true
+}
+
+// SetMetadata records the values of a metadata key the body states, if
+// the config names it in metadata_keys (compared without case) and the
+// front matter did not give it.
+func (r *Reading) SetMetadata(key string, values []string) {
+	for _, want := range r.opt.MetadataKeys {
+		if strings.EqualFold(key, want) {
+			if _, ok := r.h.metadata[want]; ok {
+				return
+			}
+			if r.h.metadata == nil {
+				r.h.metadata = map[string][]string{}
+			}
+			r.h.metadata[want] = values
+			return
+		}
+	}
+}
+
+// Add records a finding of the document's format at line.
+func (r *Reading) Add(line int, sev schema.Severity, code, msg string) {
+	r.ds.add(line, sev, code, msg)
+}
+
+// Diagnostics are the findings so far: why a document Read refused.
+func (r *Reading) Diagnostics() []schema.Diagnostic { return r.ds.list }
+
+// Resolve applies the values read over the folder defaults, checks the
+// combination and returns the document with every diagnostic found.
+// heading is the document's first heading, asked for only when nothing
+// named a title; words are its prose (the body without markup or code),
+// read for its language when nothing named one.
+func (r *Reading) Resolve(heading func() string, words string) (schema.Document, []schema.Diagnostic) {
+	resolve(&r.Doc, r.h, heading, words, r.opt, &r.ds)
+	return r.Doc, r.ds.list
 }
 
 // resolve applies the header values over the folder defaults and checks the
 // combination.
-func resolve(doc *schema.Document, h header, opt Options, ds *diagnostics) {
-	resolveTitle(doc, h, ds)
+func resolve(doc *schema.Document, h header, heading func() string, words string, opt Options, ds *diagnostics) {
+	resolveTitle(doc, h, heading, ds)
 	doc.Description = h.description.value
 	doc.Metadata = h.metadata
 	doc.Draft = isTrue(h.draft.value)
-	resolveLang(doc, h, opt, ds)
+	resolveLang(doc, h, words, opt, ds)
 	resolveSource(doc, h, opt, ds)
 
 	doc.Kind = schema.KindProse
@@ -99,17 +184,17 @@ func resolve(doc *schema.Document, h header, opt Options, ds *diagnostics) {
 	}
 }
 
-// resolveTitle takes the title from the front matter or the "# Title" line,
-// else linkTitle, else the first heading of the body, else the file name
-// (with a warning).
-func resolveTitle(doc *schema.Document, h header, ds *diagnostics) {
+// resolveTitle takes the title from the front matter or the body (the
+// "# Title" line), else linkTitle, else the first heading of the body, else
+// the file name (with a warning).
+func resolveTitle(doc *schema.Document, h header, heading func() string, ds *diagnostics) {
 	switch {
 	case h.title.value != "":
 		doc.Title = h.title.value
 	case h.linkTitle.value != "":
 		doc.Title = h.linkTitle.value
 	default:
-		if t := firstHeading(doc.Text[doc.BodyStart:]); t != "" {
+		if t := heading(); t != "" {
 			doc.Title = t
 			return
 		}

@@ -178,7 +178,7 @@ func TestScan(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	docs, skipped, err := Scan(root)
+	docs, skipped, err := Scan(root, Formats{{Name: "markdown", Extensions: []string{".md"}}})
 	if err != nil {
 		t.Fatal(err)
 	}

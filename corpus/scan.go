@@ -27,19 +27,24 @@ const (
 	SkipNameControl = "name-control-character"
 )
 
-// Scan lists every Markdown document under root, as slash-separated paths
-// relative to root in byte order (the order chunks are written in), and every
-// other file it passed over. Hidden files and folders (".git", ".DS_Store")
-// are skipped and listed, never silently. root must be a folder (a link to
-// one is followed); anything else is a *schema.SettingError for "corpus".
-func Scan(root string) (docs []string, skipped []schema.Skipped, err error) {
-	l, err := ScanFiltered(root, Filter{})
+// Scan lists every document under root, a file one of formats reads, as
+// slash-separated paths relative to root in byte order (the order chunks are
+// written in), and every other file it passed over. Hidden files and folders
+// (".git", ".DS_Store") are skipped and listed, never silently. root must be
+// a folder (a link to one is followed); anything else is a
+// *schema.SettingError for "corpus".
+func Scan(root string, formats Formats) (docs []string, skipped []schema.Skipped, err error) {
+	l, err := ScanFiltered(root, Filter{}, formats)
 	return l.Docs, l.Skipped, err
 }
 
+// SkipNoFormat is the skip reason of a file no format reads. The name is
+// the one reports have carried since Markdown was the only format.
+const SkipNoFormat = "not-markdown"
+
 // Filter chooses the documents of a corpus by path: doublestar globs
 // ("**/_includes/**") matched against the slash-separated path under the
-// root. An empty Include takes every Markdown file.
+// root. An empty Include takes every document.
 type Filter struct {
 	Include []string `yaml:"include" json:"include"`
 	Exclude []string `yaml:"exclude" json:"exclude"`
@@ -70,13 +75,13 @@ func (f Filter) takes(rel string) bool {
 
 // Listing is what a scan found.
 type Listing struct {
-	Docs     []string         // Markdown documents, in byte order of their paths
+	Docs     []string         // documents (files a format reads), in byte order of their paths
 	Skipped  []schema.Skipped // other files passed over, each with why
 	Excluded int              // documents the filter left out: counted, not listed
 }
 
 // ScanFiltered is Scan with a filter.
-func ScanFiltered(root string, f Filter) (Listing, error) {
+func ScanFiltered(root string, f Filter, formats Formats) (Listing, error) {
 	var docs []string
 	var skipped []schema.Skipped
 	excluded := 0
@@ -87,7 +92,7 @@ func ScanFiltered(root string, f Filter) (Listing, error) {
 	case err != nil:
 		return Listing{}, schema.Setting("corpus", "%w", err)
 	case !info.IsDir():
-		return Listing{}, schema.Setting("corpus", "%s: not a folder; give the folder that holds the Markdown files", root)
+		return Listing{}, schema.Setting("corpus", "%s: not a folder; give the folder that holds the documents", root)
 	}
 	if root, err = filepath.EvalSymlinks(root); err != nil { // the walk does not follow a link
 		return Listing{}, schema.Setting("corpus", "%w", err)
@@ -132,8 +137,8 @@ func ScanFiltered(root string, f Filter) (Listing, error) {
 			return nil
 		case !d.Type().IsRegular():
 			skipped = append(skipped, schema.Skipped{Path: rel, Reason: "not-regular"})
-		case !isMarkdown(rel):
-			skipped = append(skipped, schema.Skipped{Path: rel, Reason: "not-markdown"})
+		case !formats.Reads(rel):
+			skipped = append(skipped, schema.Skipped{Path: rel, Reason: SkipNoFormat})
 		case !f.takes(rel):
 			excluded++
 		default:
@@ -148,14 +153,4 @@ func ScanFiltered(root string, f Filter) (Listing, error) {
 	sort.Strings(docs)
 	sort.Slice(skipped, func(i, j int) bool { return skipped[i].Path < skipped[j].Path })
 	return Listing{Docs: docs, Skipped: skipped, Excluded: excluded}, nil
-}
-
-// isMarkdown reports a Markdown file: .md, .markdown, or MDX (.mdx), whose
-// import lines the chunker drops.
-func isMarkdown(rel string) bool {
-	switch strings.ToLower(filepath.Ext(rel)) {
-	case ".md", ".markdown", ".mdx":
-		return true
-	}
-	return false
 }

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/ocean-safety/ingest/corpus"
+	"github.com/ocean-safety/ingest/corpus/formats"
 	"github.com/ocean-safety/ingest/publish"
 	"github.com/ocean-safety/ingest/stages/settings"
 )
@@ -159,7 +160,7 @@ func BenchmarkRerun(b *testing.B) {
 	b.ReportMetric(rerun.Seconds()/plan.Seconds(), "rerun/parse-only")
 	b.ReportMetric(rebuild.Seconds()/plan.Seconds(), "rebuild-reusing/parse-only")
 
-	paths, _, _ := corpus.Scan(dir)
+	paths, _, _ := corpus.Scan(dir, formats.All)
 	for i := 0; i < len(paths); i += 100 { // 1% of the documents
 		p := filepath.Join(dir, paths[i])
 		doc, err := os.ReadFile(p)

@@ -49,9 +49,9 @@ func (r *run) parseChunk(ctx context.Context, path string) docResult {
 		return res
 	}
 	t = time.Now()
-	chunks, diags := r.chunker.Chunk(p.Body())
+	chunks, diags := r.chunker.Chunk(p.Body)
 	res.took[stageChunk] = time.Since(t)
-	res.markup = p.Markup
+	res.markup = p.Body.Markup
 	res.diags = append(res.diags, diags...)
 	res.chunks = chunks
 	return res

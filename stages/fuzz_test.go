@@ -7,7 +7,7 @@ import (
 
 	"github.com/ocean-safety/ingest/chunking"
 	"github.com/ocean-safety/ingest/corpus"
-	"github.com/ocean-safety/ingest/corpus/markdown"
+	"github.com/ocean-safety/ingest/corpus/formats"
 	"github.com/ocean-safety/ingest/schema"
 	"github.com/ocean-safety/ingest/thresholds"
 )
@@ -41,7 +41,7 @@ func FuzzDocument(f *testing.F) {
 			budget = 40
 		}
 		for _, name := range []string{"f.md", "safety/f.md", "f.mdx"} {
-			p := markdown.NewParser(".", corpus.Options{Limits: limits}).ParseBytes(name, []byte(src))
+			p := formats.All.Reader(".", corpus.Options{Limits: limits}).ParseBytes(name, []byte(src))
 			if len(src) > limits.MaxBytes && !p.Rejected {
 				t.Fatalf("a document of %d bytes was parsed, over the limit of %d", len(src), limits.MaxBytes)
 			}
@@ -49,7 +49,12 @@ func FuzzDocument(f *testing.F) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			chunks, diags := ch.Chunk(p.Body())
+			if p.Body != nil {
+				if err := p.Body.Check(); err != nil {
+					t.Fatalf("%s: the body breaks its contract: %v", name, err)
+				}
+			}
+			chunks, diags := ch.Chunk(p.Body)
 			lines := strings.Count(p.Doc.Text, "\n") + 1
 			for _, c := range chunks {
 				if c.ByteStart < 0 || c.ByteEnd > len(p.Doc.Text) || c.ByteStart >= c.ByteEnd {

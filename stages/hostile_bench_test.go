@@ -8,7 +8,7 @@ import (
 
 	"github.com/ocean-safety/ingest/chunking"
 	"github.com/ocean-safety/ingest/corpus"
-	"github.com/ocean-safety/ingest/corpus/markdown"
+	"github.com/ocean-safety/ingest/corpus/formats"
 )
 
 // hostileShapes are the Markdown shapes the parser was quadratic on (the
@@ -50,7 +50,7 @@ func BenchmarkHostileMarkdown(b *testing.B) {
 				doc += strings.Repeat(s.unit, n)
 			}
 			b.Run(fmt.Sprintf("%s/%dKB", s.name, len(doc)>>10), func(b *testing.B) {
-				parser := markdown.NewParser(".", corpus.Options{})
+				parser := formats.All.Reader(".", corpus.Options{})
 				chunker, err := chunking.NewChunker(chunking.DefaultConfig(), "")
 				if err != nil {
 					b.Fatal(err)
@@ -62,7 +62,7 @@ func BenchmarkHostileMarkdown(b *testing.B) {
 					runtime.GC()
 					runtime.ReadMemStats(&before)
 					p := parser.ParseBytes("d.md", []byte(doc))
-					chunker.Chunk(p.Body())
+					chunker.Chunk(p.Body)
 					runtime.ReadMemStats(&after)
 					peak = max(peak, after.TotalAlloc-before.TotalAlloc)
 				}

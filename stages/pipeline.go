@@ -15,7 +15,7 @@ import (
 	"github.com/ocean-safety/ingest/artifacts"
 	"github.com/ocean-safety/ingest/chunking"
 	"github.com/ocean-safety/ingest/corpus"
-	"github.com/ocean-safety/ingest/corpus/markdown"
+	"github.com/ocean-safety/ingest/corpus/formats"
 	"github.com/ocean-safety/ingest/models"
 	"github.com/ocean-safety/ingest/publish"
 	"github.com/ocean-safety/ingest/schema"
@@ -140,7 +140,7 @@ type run struct {
 	cfg            settings.Config
 	opt            Options
 	target         publish.Target
-	parser         *markdown.Parser
+	parser         *corpus.Reader
 	chunker        *chunking.Chunker
 	normaliser     thresholds.Normaliser
 	headers        models.HeaderWriter
@@ -222,7 +222,7 @@ func newRun(cfg settings.Config, opt Options) (*run, error) {
 		opt.CreateFile = func(p string) (io.WriteCloser, error) { return os.Create(p) }
 	}
 	return &run{
-		cfg: cfg, opt: opt, parser: markdown.NewParser(cfg.Corpus, cfg.CorpusOptions()), chunker: chunker,
+		cfg: cfg, opt: opt, parser: formats.All.Reader(cfg.Corpus, cfg.CorpusOptions()), chunker: chunker,
 		headers: opt.Headers, embed: opt.Embedder, rep: opt.Reporter,
 		runID: NewRunID(), keys: reuse.CacheKeys(opt.Headers.Name(), cfg.Header.MaxChars, opt.Embedder.Name(), opt.Embedder.Dims()),
 		offlineHeaders: models.Offline(opt.Headers),
@@ -232,7 +232,7 @@ func newRun(cfg settings.Config, opt Options) (*run, error) {
 
 func (r *run) run(ctx context.Context) (*Result, error) {
 	start := time.Now()
-	listing, err := corpus.ScanFiltered(r.cfg.Corpus, r.cfg.Filter)
+	listing, err := corpus.ScanFiltered(r.cfg.Corpus, r.cfg.Filter, formats.All)
 	if err != nil {
 		return nil, err
 	}

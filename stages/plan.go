@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/ocean-safety/ingest/corpus"
+	"github.com/ocean-safety/ingest/corpus/formats"
 	"github.com/ocean-safety/ingest/publish"
 	"github.com/ocean-safety/ingest/schema"
 	"github.com/ocean-safety/ingest/stages/estimate"
@@ -38,7 +39,7 @@ func Plan(ctx context.Context, cfg settings.Config, target publish.Target, opt O
 	}
 	r.target = target
 	start := time.Now()
-	listing, err := corpus.ScanFiltered(cfg.Corpus, cfg.Filter)
+	listing, err := corpus.ScanFiltered(cfg.Corpus, cfg.Filter, formats.All)
 	if err != nil {
 		return nil, err
 	}

@@ -50,9 +50,9 @@ func TestNormalise(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			p := markdown.NewParser(".", corpus.Options{}).ParseBytes("d.md", []byte(tt.doc))
+			p := markdown.New(corpus.Options{}).Parse("d.md", []byte(tt.doc))
 			ch, _ := chunking.NewChunker(chunking.DefaultConfig(), "")
-			chunks, _ := ch.Chunk(p.Body())
+			chunks, _ := ch.Chunk(p.Body)
 			if len(chunks) == 0 {
 				t.Fatalf("no chunks: %v", p.Diags)
 			}

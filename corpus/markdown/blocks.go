@@ -17,7 +17,7 @@ type span struct{ start, end int }
 
 // blockWalker flattens a document's tree into blocks, in source order.
 type blockWalker struct {
-	p        *Parsed
+	p        *parsed
 	off      int           // Doc.BodyStart: tree positions are relative to it
 	headings []headingMark // open headings, outermost first
 	section  int

@@ -32,7 +32,7 @@ func benchCorpus() string {
 
 // benchSet is the benchmark's corpus with the parser and chunker that cut it.
 type benchSet struct {
-	p     *Parser
+	p     *corpus.Reader
 	ch    *chunking.Chunker
 	files []benchFile
 	size  int64 // bytes of files
@@ -48,7 +48,7 @@ type benchSet struct {
 func benchSetup(b *testing.B) benchSet {
 	b.Helper()
 	root := benchCorpus()
-	l, err := corpus.ScanFiltered(root, corpus.Filter{Exclude: []string{"**/_includes/**"}})
+	l, err := corpus.ScanFiltered(root, corpus.Filter{Exclude: []string{"**/_includes/**"}}, markdownOnly)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -58,7 +58,7 @@ func benchSetup(b *testing.B) benchSet {
 		SourceURLTemplate: "https://example.org/{path}/", // otel pages name no source
 		RootName:          filepath.Base(filepath.Clean(root)),
 	}
-	set := benchSet{p: NewParser(root, opt)}
+	set := benchSet{p: markdownOnly.Reader(root, opt)}
 	if set.ch, err = chunking.NewChunker(chunking.DefaultConfig(), ""); err != nil {
 		b.Fatal(err)
 	}
@@ -73,10 +73,10 @@ func benchSetup(b *testing.B) benchSet {
 		}
 		set.files = append(set.files, benchFile{rel, raw})
 		set.size += int64(len(raw))
-		chunks, _ := set.ch.Chunk(bodyOf(parsed))
+		chunks, _ := set.ch.Chunk(parsed.Body)
 		for _, c := range chunks {
 			set.cuts++
-			if chunking.CutInSentence(bodyOf(parsed), c) {
+			if chunking.CutInSentence(parsed.Body, c) {
 				set.inSentence++
 			}
 		}
@@ -87,7 +87,7 @@ func benchSetup(b *testing.B) benchSet {
 	return set
 }
 
-// benchGoldmark is the ceiling: goldmark configured as NewParser configures
+// benchGoldmark is the ceiling: goldmark configured as New configures
 // it, parsing each file and walking every node of its tree.
 func benchGoldmark(md goldmark.Markdown, files []benchFile) int {
 	nodes := 0
@@ -104,12 +104,12 @@ func benchGoldmark(md goldmark.Markdown, files []benchFile) int {
 // benchChunk is what a run's parse and chunk stages do to each file once it
 // is read (see stages' parseChunk): hash its bytes, read its front matter and
 // header, blank its markup, parse it, and cut it into chunks with their ids.
-func benchChunk(p *Parser, ch *chunking.Chunker, files []benchFile) int {
+func benchChunk(p *corpus.Reader, ch *chunking.Chunker, files []benchFile) int {
 	chunks := 0
 	for _, f := range files {
 		parsed := p.ParseBytes(f.rel, f.raw)
 		parsed.RawSHA256 = corpus.Digest(f.raw)
-		cs, _ := ch.Chunk(bodyOf(parsed))
+		cs, _ := ch.Chunk(parsed.Body)
 		chunks += len(cs)
 	}
 	return chunks
@@ -124,7 +124,7 @@ func benchChunk(p *Parser, ch *chunking.Chunker, files []benchFile) int {
 func BenchmarkChunk(b *testing.B) {
 	set := benchSetup(b)
 	p, ch, files, size := set.p, set.ch, set.files, set.size
-	md := goldmark.New(goldmark.WithExtensions(extension.Table)) // as NewParser
+	md := goldmark.New(goldmark.WithExtensions(extension.Table)) // as New
 	b.Logf("%s: %d documents, %d bytes, %d chunks, %d cut inside a sentence", benchCorpus(), len(files), size, set.cuts, set.inSentence)
 	b.Run("goldmark", func(b *testing.B) {
 		b.SetBytes(size)

@@ -36,12 +36,12 @@ func TestChunkFixtures(t *testing.T) {
 			}
 			cfg, opt, showDoc := fixtureConfig(t, ar)
 			name, src := fixtureDoc(t, ar)
-			p := NewParser(".", opt).ParseBytes(name, src)
+			p := New(opt).Parse(name, src)
 			ch, err := chunking.NewChunker(cfg, "")
 			if err != nil {
 				t.Fatal(err)
 			}
-			chunks, diags := ch.Chunk(bodyOf(p))
+			chunks, diags := ch.Chunk(p.Body)
 			checkInvariants(t, ch, p, chunks)
 			for i := range chunks { // the header a reader (and the embedder) sees above each chunk
 				chunks[i].ContextHeader = extractive.Header(p.Doc.Title, chunks[i], models.DefaultHeaderChars)
@@ -97,7 +97,7 @@ func fixtureConfig(t *testing.T, ar *txtar.Archive) (chunking.Config, corpus.Opt
 
 // renderDocument is the golden form of a document's metadata and of the
 // markup removed from it.
-func renderDocument(p Parsed) []byte {
+func renderDocument(p corpus.Parsed) []byte {
 	d := p.Doc
 	line := map[string]any{"title": d.Title, "source": d.SourceURL, "lang": d.Lang, "lang_from": d.LangFrom}
 	if d.Description != "" {
@@ -109,8 +109,8 @@ func renderDocument(p Parsed) []byte {
 	if len(d.Metadata) > 0 {
 		line["metadata"] = d.Metadata
 	}
-	if len(p.Markup) > 0 {
-		line["markup_removed"] = p.Markup
+	if p.Body != nil && len(p.Body.Markup) > 0 {
+		line["markup_removed"] = p.Body.Markup
 	}
 	enc, _ := json.Marshal(line)
 	return append(append([]byte("document: "), enc...), '\n')
@@ -172,9 +172,9 @@ func TestChunkCRLFMatchesLF(t *testing.T) {
 	name, src := fixtureDoc(t, ar)
 	crlf := bytes.ReplaceAll(src, []byte("\n"), []byte("\r\n"))
 	ch, _ := chunking.NewChunker(chunking.Config{Unit: "chars", Max: 300}, "")
-	p := NewParser(".", corpus.Options{})
-	a, _ := ch.Chunk(bodyOf(p.ParseBytes(name, src)))
-	b, _ := ch.Chunk(bodyOf(p.ParseBytes(name, crlf)))
+	p := New(corpus.Options{})
+	a, _ := ch.Chunk(p.Parse(name, src).Body)
+	b, _ := ch.Chunk(p.Parse(name, crlf).Body)
 	if ga, gb := renderChunks(a, nil), renderChunks(b, nil); !bytes.Equal(ga, gb) {
 		t.Errorf("CRLF input chunks differently:\ngot:\n%s\nwant:\n%s", gb, ga)
 	}
@@ -182,9 +182,9 @@ func TestChunkCRLFMatchesLF(t *testing.T) {
 
 func TestChunkIDs(t *testing.T) {
 	src := []byte("# T\nSource: https://x\n\nSame paragraph.\n\n## B\n\nSame paragraph.\n")
-	p := NewParser(".", corpus.Options{}).ParseBytes("a.md", src)
+	p := New(corpus.Options{}).Parse("a.md", src)
 	ch, _ := chunking.NewChunker(chunking.Config{Unit: "chars", Max: 700}, "tenant-a")
-	cs, _ := ch.Chunk(bodyOf(p))
+	cs, _ := ch.Chunk(p.Body)
 	if len(cs) != 2 {
 		t.Fatalf("got %d chunks, want 2", len(cs))
 	}
@@ -195,15 +195,15 @@ func TestChunkIDs(t *testing.T) {
 		t.Errorf("got equal chunk ids %s for two rows, want unique", cs[0].ChunkID)
 	}
 	other, _ := chunking.NewChunker(chunking.Config{Unit: "chars", Max: 700}, "tenant-b")
-	cs2, _ := other.Chunk(bodyOf(p))
+	cs2, _ := other.Chunk(p.Body)
 	if cs2[0].ChunkID == cs[0].ChunkID {
 		t.Errorf("got the same chunk id for two tenants")
 	}
-	again, _ := ch.Chunk(bodyOf(NewParser(".", corpus.Options{}).ParseBytes("a.md", src)))
+	again, _ := ch.Chunk(New(corpus.Options{}).Parse("a.md", src).Body)
 	if again[0].ChunkID != cs[0].ChunkID || again[0].DocID != cs[0].DocID {
 		t.Errorf("got ids %s/%s on a second run, want %s/%s", again[0].ChunkID, again[0].DocID, cs[0].ChunkID, cs[0].DocID)
 	}
 }
 
-// bodyOf is p's body, for a call that takes one.
-func bodyOf(p Parsed) *chunking.Body { return p.Body() }
+// markdownOnly is the list of formats of this package's tests.
+var markdownOnly = corpus.Formats{{Name: "markdown", Extensions: []string{".md", ".markdown", ".mdx"}, New: New}}

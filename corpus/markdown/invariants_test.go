@@ -17,10 +17,13 @@ import (
 // checkInvariants asserts the chunking properties that hold for every
 // document: text verbatim, nothing dropped, within budget unless oversize,
 // never cut mid-sentence, kind rules kept.
-func checkInvariants(t *testing.T, ch *chunking.Chunker, p Parsed, chunks []schema.Chunk) {
+func checkInvariants(t *testing.T, ch *chunking.Chunker, p corpus.Parsed, chunks []schema.Chunk) {
 	t.Helper()
 	doc := p.Doc
-	body := p.Body()
+	body := p.Body
+	if err := body.Check(); err != nil {
+		t.Fatalf("%s: the body breaks its contract: %v", doc.Path, err)
+	}
 	covered := make([]bool, len(doc.Text))
 	sections := map[string]bool{}
 	var rows strings.Builder // every table row's rendered text
@@ -73,18 +76,18 @@ func checkInvariants(t *testing.T, ch *chunking.Chunker, p Parsed, chunks []sche
 			t.Errorf("chunk %d: safety rules merged: %q", c.Order, c.Text)
 		}
 	}
-	for i, r := range p.removed { // markup is accounted for by being removed
+	for i, r := range body.Removed { // markup is accounted for by being removed
 		covered[i] = covered[i] || r
 	}
-	checkNothingDropped(t, p, covered, sections, rows.String())
+	checkNothingDropped(t, body, covered, sections, rows.String())
 }
 
 // checkNothingDropped asserts every content line is in a chunk, or is a
 // heading found in the section paths, a table delimiter or a rule.
-func checkNothingDropped(t *testing.T, p Parsed, covered []bool, sections map[string]bool, rows string) {
+func checkNothingDropped(t *testing.T, p *chunking.Body, covered []bool, sections map[string]bool, rows string) {
 	t.Helper()
 	off := p.Doc.ContentStart
-	lines := strings.SplitAfter(p.view[off:], "\n") // with markup blanked: an image's alt text stands in its tag
+	lines := strings.SplitAfter(p.View[off:], "\n") // with markup blanked: an image's alt text stands in its tag
 	for i, line := range lines {
 		start := off
 		off += len(line)
@@ -143,7 +146,7 @@ func plain(s string) string {
 // shipped corpus at the default budget and at a small one that forces splits.
 func TestInvariantsOnShippedCorpus(t *testing.T) {
 	root := "../../corpus/ocean"
-	paths, _, err := corpus.Scan(root)
+	paths, _, err := corpus.Scan(root, markdownOnly)
 	if err != nil || len(paths) == 0 {
 		t.Fatalf("scan %s: %v (%d docs)", root, err, len(paths))
 	}
@@ -156,7 +159,7 @@ func TestInvariantsOnShippedCorpus(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		p := NewParser(root, corpus.Options{})
+		p := markdownOnly.Reader(root, corpus.Options{})
 		for _, path := range paths {
 			raw, err := os.ReadFile(filepath.Join(root, path))
 			if err != nil {
@@ -167,7 +170,7 @@ func TestInvariantsOnShippedCorpus(t *testing.T) {
 				t.Errorf("%s rejected: %v", path, parsed.Diags)
 				continue
 			}
-			chunks, _ := ch.Chunk(bodyOf(parsed))
+			chunks, _ := ch.Chunk(parsed.Body)
 			if len(chunks) == 0 {
 				t.Errorf("%s: no chunks", path)
 			}

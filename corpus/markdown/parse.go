@@ -1,9 +1,6 @@
 package markdown
 
 import (
-	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 
 	"github.com/yuin/goldmark"
@@ -16,18 +13,14 @@ import (
 	"github.com/ocean-safety/ingest/schema"
 )
 
-// Parsed is a loaded document with its Markdown syntax tree: the record the
-// parse stage hands the chunk stage.
-type Parsed struct {
+// parsed is a loaded document with its Markdown syntax tree, until it is
+// walked into the corpus.Parsed the format hands over.
+type parsed struct {
 	Doc   schema.Document
 	Diags []schema.Diagnostic
 	// Rejected is set when a diagnostic is an error: the document is reported
 	// and not chunked.
 	Rejected bool
-
-	// RawSHA256 is the hash of the file's bytes as read, before
-	// normalisation: what the input fingerprint is made of.
-	RawSHA256 string
 
 	// Markup counts the markup removed from the body, by kind (see
 	// cleanMarkup), for the run report.
@@ -42,66 +35,33 @@ type Parsed struct {
 	tabs        []admonition // content tabs, in Doc.Text offsets, by start
 }
 
-// Parser loads corpus documents and parses their Markdown (CommonMark with
-// GFM tables).
-type Parser struct {
-	root string
-	opt  corpus.Options
-	md   goldmark.Markdown
+// Format reads corpus documents as Markdown (CommonMark with GFM tables).
+type Format struct {
+	opt corpus.Options
+	md  goldmark.Markdown
 }
 
-// NewParser returns a parser for the corpus at root.
-func NewParser(root string, opt corpus.Options) *Parser {
-	if opt.SourceLabel == "" {
-		opt.SourceLabel = corpus.DefaultSourceLabel(root)
+var _ corpus.Format = (*Format)(nil)
+
+// New is the Markdown format for a corpus read with opt.
+func New(opt corpus.Options) corpus.Format {
+	return &Format{opt: opt, md: goldmark.New(goldmark.WithExtensions(extension.Table))}
+}
+
+// Parse reads the document rel's bytes: its front matter or title and
+// header lines (corpus.Parse), then its Markdown into a chunking.Body.
+func (f *Format) Parse(rel string, raw []byte) corpus.Parsed {
+	doc, diags := corpus.Parse(rel, raw, f.opt)
+	p := f.parseDoc(doc, diags)
+	out := corpus.Parsed{Doc: p.Doc, Diags: p.Diags, Rejected: p.Rejected}
+	if !p.Rejected {
+		out.Body = p.body()
 	}
-	return &Parser{root: root, opt: opt, md: goldmark.New(goldmark.WithExtensions(extension.Table))}
+	return out
 }
 
-// SourceLabel is the label written on every document: the configured
-// one, or a slug of the corpus folder's name.
-func (p *Parser) SourceLabel() string { return p.opt.SourceLabel }
-
-// Parse loads and parses the document at rel (relative to the corpus root).
-// Problems with the document are in Parsed.Diags; the error is for a file
-// that cannot be read at all.
-func (p *Parser) Parse(rel string) (Parsed, error) {
-	path := filepath.Join(p.root, filepath.FromSlash(rel))
-	if info, err := os.Stat(path); err == nil && info.Size() > int64(p.limits().MaxBytes) {
-		// Not read into memory: hashed as a stream, and refused.
-		sum, err := corpus.DigestFile(path)
-		if err != nil {
-			return Parsed{}, fmt.Errorf("load %s: %w", rel, err)
-		}
-		return Parsed{Doc: schema.Document{Path: rel}, Diags: corpus.TooLarge(rel, info.Size(), p.limits()), Rejected: true, RawSHA256: sum}, nil
-	}
-	raw, err := os.ReadFile(path)
-	if err != nil {
-		return Parsed{}, fmt.Errorf("load %s: %w", rel, err)
-	}
-	parsed := p.ParseBytes(rel, raw)
-	parsed.RawSHA256 = corpus.Digest(raw)
-	return parsed, nil
-}
-
-func (p *Parser) limits() corpus.Limits {
-	l := p.opt.Limits
-	if l.MaxBytes <= 0 {
-		l.MaxBytes = corpus.DefaultMaxBytes
-	}
-	return l
-}
-
-// ParseBytes is Parse for a document already in memory (the chunk command,
-// tests, fuzzing).
-func (p *Parser) ParseBytes(rel string, raw []byte) Parsed {
-	doc, diags := corpus.Parse(rel, raw, p.opt)
-	doc.SourceLabel = p.opt.SourceLabel
-	return p.parseDoc(doc, diags)
-}
-
-func (p *Parser) parseDoc(doc schema.Document, diags []schema.Diagnostic) Parsed {
-	out := Parsed{Doc: doc, Diags: diags, Rejected: corpus.Rejected(diags)}
+func (f *Format) parseDoc(doc schema.Document, diags []schema.Diagnostic) parsed {
+	out := parsed{Doc: doc, Diags: diags, Rejected: corpus.Rejected(diags)}
 	if out.Rejected {
 		return out
 	}
@@ -122,22 +82,22 @@ func (p *Parser) parseDoc(doc schema.Document, diags []schema.Diagnostic) Parsed
 	out.Markup = c.counts
 	out.view = string(buf)
 	out.src = buf[body:] // not written to again: the tree points into it
-	if line, code, msg := corpus.CheckInline(out.view, body, p.limits()); code != "" {
+	if line, code, msg := corpus.CheckInline(out.view, body, f.opt.Limits); code != "" {
 		// The text the parser would read has a shape it takes quadratic
 		// time or memory on: refused before it runs.
 		out.Diags = append(out.Diags, schema.Diagnostic{Path: doc.Path, Line: line, Severity: schema.SeverityError, Code: code, Message: msg})
 		out.Rejected = true
 		return out
 	}
-	out.root = p.md.Parser().Parse(text.NewReader(out.src))
+	out.root = f.md.Parser().Parse(text.NewReader(out.src))
 	return out
 }
 
-// Body is the parsed document as the chunker reads it: its view, its
+// body is the parsed document as the chunker reads it: its view, its
 // blocks (the tree walked once, in source order), the admonitions whose
 // kinds go to the metadata, and the markup counts; nil for a rejected
 // document. It is the one place the Markdown format hands over.
-func (p *Parsed) Body() *chunking.Body {
+func (p *parsed) body() *chunking.Body {
 	if p.Rejected || p.root == nil {
 		return nil
 	}

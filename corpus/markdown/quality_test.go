@@ -21,7 +21,7 @@ const otelCorpus = "../../../shared/corpora/otel"
 // counts what a reader would judge of the chunks.
 func measure(t *testing.T, root string, cfg chunking.Config) *chunking.Quality {
 	t.Helper()
-	l, err := corpus.ScanFiltered(root, corpus.Filter{Exclude: []string{"**/_includes/**"}})
+	l, err := corpus.ScanFiltered(root, corpus.Filter{Exclude: []string{"**/_includes/**"}}, markdownOnly)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -29,7 +29,7 @@ func measure(t *testing.T, root string, cfg chunking.Config) *chunking.Quality {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p := NewParser(root, corpus.Options{DefaultLang: "en", Limits: corpus.DefaultLimits(), SourceURLTemplate: "https://example.org/{path}/",
+	p := markdownOnly.Reader(root, corpus.Options{DefaultLang: "en", Limits: corpus.DefaultLimits(), SourceURLTemplate: "https://example.org/{path}/",
 		RootName: filepath.Base(root)})
 	q := chunking.NewQuality(ch)
 	for _, rel := range l.Docs {
@@ -41,11 +41,14 @@ func measure(t *testing.T, root string, cfg chunking.Config) *chunking.Quality {
 		if parsed.Rejected || parsed.Doc.Draft {
 			continue
 		}
-		chunks, _ := ch.Chunk(bodyOf(parsed))
+		if err := parsed.Body.Check(); err != nil {
+			t.Fatalf("%s: the body breaks its contract: %v", rel, err)
+		}
+		chunks, _ := ch.Chunk(parsed.Body)
 		for i := range chunks {
 			chunks[i].ContextHeader = extractive.Header(parsed.Doc.Title, chunks[i], models.DefaultHeaderChars)
 		}
-		q.Add(ch, parsed.Body(), chunks)
+		q.Add(ch, parsed.Body, chunks)
 	}
 	return q
 }
@@ -103,7 +106,7 @@ func TestQualityOtel(t *testing.T) {
 // TestQualityCounts: each figure counts what it says, on hand-made chunks.
 func TestQualityCounts(t *testing.T) {
 	ch, _ := chunking.NewChunker(chunking.Config{Unit: "chars", Max: 100, Min: 20}, "")
-	p := NewParser(".", corpus.Options{SourceOptional: true}).ParseBytes("a.md", []byte("# T\n\nTo install it, run:\n\n```sh\nnpm i\n```\n"))
+	p := New(corpus.Options{SourceOptional: true}).Parse("a.md", []byte("# T\n\nTo install it, run:\n\n```sh\nnpm i\n```\n"))
 	code := schema.Chunk{DocTitle: "T", Kind: schema.KindProse, Element: schema.ElementCodeBlock, Text: "```sh\nnpm i\n```", ContextHeader: "T: code (sh)"}
 	code.ByteStart = len(p.Doc.Text) - len("```sh\nnpm i\n```\n")
 	code.ByteEnd = code.ByteStart + len(code.Text)
@@ -111,7 +114,7 @@ func TestQualityCounts(t *testing.T) {
 	lead.ByteStart = len("# T\n\n")
 	lead.ByteEnd = lead.ByteStart + len(lead.Text)
 	q := chunking.NewQuality(ch)
-	q.Add(ch, p.Body(), []schema.Chunk{lead, code})
+	q.Add(ch, p.Body, []schema.Chunk{lead, code})
 	tests := []struct {
 		what      string
 		got, want int
@@ -130,13 +133,13 @@ func TestQualityCounts(t *testing.T) {
 	}
 	code.LeadIn, code.ContextHeader = "To install it, run:", "T: To install it, run: (sh)"
 	q = chunking.NewQuality(ch)
-	q.Add(ch, p.Body(), []schema.Chunk{lead, code})
+	q.Add(ch, p.Body, []schema.Chunk{lead, code})
 	if q.Dangling != 0 || q.Carried != 1 || q.Bare != 0 {
 		t.Errorf("with the lead-in carried: got dangling %d, carried %d, bare %d; want 0, 1, 0", q.Dangling, q.Carried, q.Bare)
 	}
 	bad := schema.Chunk{DocTitle: "T", Kind: schema.KindProse, Element: schema.ElementParagraph, Text: "-5 °C is cold. `x` too.", ContextHeader: "T: 5 °C is cold. `x"}
 	q = chunking.NewQuality(ch)
-	q.Add(ch, p.Body(), []schema.Chunk{bad})
+	q.Add(ch, p.Body, []schema.Chunk{bad})
 	if q.Unfaithful != 1 || q.OddBackticks != 1 {
 		t.Errorf("got unfaithful %d, odd backticks %d; want 1, 1", q.Unfaithful, q.OddBackticks)
 	}

@@ -9,7 +9,7 @@ import (
 
 	"github.com/ocean-safety/ingest/chunking"
 	"github.com/ocean-safety/ingest/corpus"
-	"github.com/ocean-safety/ingest/corpus/markdown"
+	"github.com/ocean-safety/ingest/corpus/formats"
 	"github.com/ocean-safety/ingest/models/extractive"
 	"github.com/ocean-safety/ingest/stages/settings"
 )
@@ -65,7 +65,7 @@ func (pv *Previewer) Chunk(arg string) (rejected int, err error) {
 	if root == "" {
 		cfg.Corpus = "."
 	}
-	p := markdown.NewParser(cfg.Corpus, cfg.CorpusOptions())
+	p := formats.All.Reader(cfg.Corpus, cfg.CorpusOptions())
 	q := chunking.NewQuality(ch)
 	for _, path := range paths {
 		file := path // a FILE argument, as given
@@ -77,7 +77,7 @@ func (pv *Previewer) Chunk(arg string) (rejected int, err error) {
 			return rejected, err
 		}
 		parsed := p.ParseBytes(path, raw)
-		body := parsed.Body()
+		body := parsed.Body
 		chunks, diags := ch.Chunk(body)
 		if parsed.Rejected {
 			rejected++
@@ -118,7 +118,7 @@ func inputs(arg string, filter corpus.Filter) (root string, paths []string, err 
 	if !info.IsDir() {
 		return "", []string{arg}, nil
 	}
-	l, err := corpus.ScanFiltered(arg, filter)
+	l, err := corpus.ScanFiltered(arg, filter, formats.All)
 	if err != nil {
 		return "", nil, err
 	}

@@ -58,3 +58,32 @@ func TestChunk(t *testing.T) {
 		})
 	}
 }
+
+// TestChunkHTML: ingest chunk reads a page with the HTML format, as a file
+// and as a document of a folder, with the file's line numbers.
+func TestChunkHTML(t *testing.T) {
+	dir := t.TempDir()
+	page := "<html lang=en><head><title>Rip currents</title><link rel=canonical href=https://example.org/rip></head>\n" +
+		"<body><nav>Home</nav>\n<h1>Rip currents</h1>\n<p>A rip current pulls you away from the shore.\nSwim parallel to the beach until it lets go.</p>\n</body></html>\n"
+	if err := os.WriteFile(filepath.Join(dir, "rip.html"), []byte(page), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, arg := range []string{filepath.Join(dir, "rip.html"), dir} {
+		var out, errw bytes.Buffer
+		pv, err := New(settings.DefaultConfig(), false, &out, &errw)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if rejected, err := pv.Chunk(arg); err != nil || rejected != 0 {
+			t.Fatalf("%s: got %d rejected, error %v; want 0, nil (diagnostics: %s)", arg, rejected, err, errw.String())
+		}
+		var got Line
+		if err := json.Unmarshal(out.Bytes(), &got); err != nil {
+			t.Fatalf("%s: %v (%q)", arg, err, out.String())
+		}
+		want := "A rip current pulls you away from the shore.\nSwim parallel to the beach until it lets go."
+		if got.Text != want || got.LineStart != 4 || got.LineEnd != 5 {
+			t.Errorf("%s: got %q lines %d-%d, want %q lines 4-5", arg, got.Text, got.LineStart, got.LineEnd, want)
+		}
+	}
+}
