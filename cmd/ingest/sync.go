@@ -5,7 +5,6 @@ import (
 
 	"github.com/urfave/cli/v3"
 
-	"github.com/ocean-safety/ingest/cmd/ingest/internal/console"
 	"github.com/ocean-safety/ingest/deliver/pgsync"
 	"github.com/ocean-safety/ingest/publish/place"
 )
@@ -36,28 +35,11 @@ func syncCommand() *cli.Command {
 				return err
 			}
 			defer cleanup()
-			opt.Snapshot = dir
-			w := cmd.Root().Writer
-			if cmd.Bool("plan") {
-				p, err := pgsync.PlanSync(ctx, opt)
-				if err != nil {
-					return err
-				}
-				if cmd.Bool("json") {
-					return console.WriteJSON(w, p)
-				}
-				console.PrintSyncPlan(w, p, !opt.Migrate)
-				return nil
-			}
-			rep, err := pgsync.Sync(ctx, opt)
+			d, err := pgsync.New(opt)
 			if err != nil {
 				return err
 			}
-			if cmd.Bool("json") {
-				return console.WriteJSON(w, rep)
-			}
-			console.PrintSyncReport(w, rep)
-			return nil
+			return deliverTo(ctx, cmd, d, dir, opt.Tenant)
 		},
 	}
 }
