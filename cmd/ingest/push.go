@@ -6,6 +6,7 @@ import (
 
 	"github.com/urfave/cli/v3"
 
+	"github.com/ocean-safety/ingest/deliver/destinations"
 	"github.com/ocean-safety/ingest/deliver/push"
 	"github.com/ocean-safety/ingest/publish/place"
 )
@@ -41,7 +42,7 @@ func pushCommand() *cli.Command {
 			if opt.StateRoot, err = place.StateRoot(opt.Snapshot, work()); err != nil {
 				return err
 			}
-			d, err := push.New(opt)
+			d, err := destinations.Open(opt.Settings.To, destinations.Options{Push: &opt})
 			if err != nil {
 				return settingsError(err)
 			}

@@ -5,6 +5,7 @@ import (
 
 	"github.com/urfave/cli/v3"
 
+	"github.com/ocean-safety/ingest/deliver/destinations"
 	"github.com/ocean-safety/ingest/deliver/pgsync"
 	"github.com/ocean-safety/ingest/publish/place"
 )
@@ -35,7 +36,7 @@ func syncCommand() *cli.Command {
 				return err
 			}
 			defer cleanup()
-			d, err := pgsync.New(opt)
+			d, err := destinations.Open(opt.URL, destinations.Options{Postgres: &opt})
 			if err != nil {
 				return err
 			}
