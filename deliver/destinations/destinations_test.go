@@ -8,6 +8,7 @@ import (
 
 	"github.com/ocean-safety/ingest/deliver/pgsync"
 	"github.com/ocean-safety/ingest/deliver/push"
+	"github.com/ocean-safety/ingest/deliver/push/pushconf"
 	"github.com/ocean-safety/ingest/schema"
 )
 
@@ -19,7 +20,7 @@ const secret = "planted-S3cret"
 // naming the addresses it takes, credentials masked.
 func TestOpen(t *testing.T) {
 	pg := &pgsync.Options{}
-	ps := &push.Options{Settings: push.DefaultSettings(), Token: "tok-" + secret}
+	ps := &push.Options{Settings: pushconf.DefaultSettings(), Token: "tok-" + secret}
 	both := Options{Postgres: pg, Push: ps}
 	all := "want postgres://…, postgresql://…, host=… dbname=…, http://… or https://…"
 	tests := []struct {
@@ -74,7 +75,7 @@ func TestOpen(t *testing.T) {
 // *schema.SettingError (the command names the flag from it), with no
 // destination.
 func TestOpenSettingError(t *testing.T) {
-	opt := &push.Options{Settings: push.DefaultSettings(), Token: secret}
+	opt := &push.Options{Settings: pushconf.DefaultSettings(), Token: secret}
 	d, err := Open("http://kb.example.org/ingest", Options{Push: opt})
 	var se *schema.SettingError
 	if d != nil || !errors.As(err, &se) || se.Key != "push.to" || strings.Contains(err.Error(), secret) {

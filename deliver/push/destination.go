@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/ocean-safety/ingest/deliver"
+	"github.com/ocean-safety/ingest/deliver/push/pushconf"
 	"github.com/ocean-safety/ingest/schema"
 )
 
@@ -24,9 +25,9 @@ func New(opt Options) (*Destination, error) {
 	if set.To == "" {
 		return nil, schema.Setting("push.to", "no destination: give --to https://HOST/PATH")
 	}
-	to, _ := parseTarget(set.To)
+	to, _ := pushconf.ParseTarget(set.To)
 	creds := opt.Token != "" || len(opt.Headers) > 0 || to.User != nil
-	if to.Scheme == "http" && creds && !loopback(to) && !set.AllowHTTP {
+	if to.Scheme == "http" && creds && !pushconf.Loopback(to) && !set.AllowHTTP {
 		return nil, schema.Setting("push.to", "%s is plain http: the token would cross the network readable; use https (or push.allow_http: true)", redactURL(set.To))
 	}
 	return &Destination{opt: opt}, nil

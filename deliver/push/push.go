@@ -13,13 +13,14 @@ import (
 	"time"
 
 	"github.com/ocean-safety/ingest/deliver"
+	"github.com/ocean-safety/ingest/deliver/push/pushconf"
 	"github.com/ocean-safety/ingest/schema"
 )
 
 // Options are one push's settings.
 type Options struct {
 	Snapshot string            // a snapshot folder, for PlanPush and Push (a Destination is given its snapshot opened); it must verify
-	Settings Settings          // To must be set
+	Settings pushconf.Settings // To must be set
 	Token    string            // the bearer token ($INGEST_PUSH_TOKEN); "" for none
 	Headers  map[string]string // a header file's (ReadHeaderFile)
 	// StateRoot is where the state folder goes when Settings.State is "":
@@ -80,7 +81,7 @@ func (d *Destination) push(ctx context.Context, snap *deliver.Snapshot) (*Report
 // pusher is one push: what it read, where it writes, what it counts.
 type pusher struct {
 	opt   Options
-	set   Settings
+	set   pushconf.Settings
 	dry   bool
 	snap  *deliver.Snapshot
 	c     *client
@@ -102,7 +103,7 @@ type pusher struct {
 // destination holds; New has checked the options.
 func start(opt Options, snap *deliver.Snapshot, dry bool) (*pusher, error) {
 	set := opt.Settings
-	to, _ := parseTarget(set.To)
+	to, _ := pushconf.ParseTarget(set.To)
 	p := &pusher{opt: opt, set: set, dry: dry, snap: snap, docs: map[string]string{}, paths: map[string]string{}}
 	p.plan = Plan{Destination: redactURL(set.To), Tenant: snap.Tenant.String(), SourceLabel: snap.Label, Snapshot: snap.Ref, Full: opt.Full}
 	var err error
