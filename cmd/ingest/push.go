@@ -6,7 +6,7 @@ import (
 
 	"github.com/urfave/cli/v3"
 
-	"github.com/ocean-safety/ingest/cmd/ingest/internal/console"
+	"github.com/ocean-safety/ingest/deliver/destinations"
 	"github.com/ocean-safety/ingest/deliver/push"
 	"github.com/ocean-safety/ingest/publish/place"
 )
@@ -42,31 +42,11 @@ func pushCommand() *cli.Command {
 			if opt.StateRoot, err = place.StateRoot(opt.Snapshot, work()); err != nil {
 				return err
 			}
-			opt.Snapshot = dir
-			w := cmd.Root().Writer
-			if cmd.Bool("plan") {
-				p, err := push.PlanPush(ctx, opt)
-				if err != nil {
-					return settingsError(err)
-				}
-				if cmd.Bool("json") {
-					return console.WriteJSON(w, p)
-				}
-				console.PrintPushPlan(w, p)
-				return nil
-			}
-			rep, err := push.Push(ctx, opt)
+			d, err := destinations.Open(opt.Settings.To, destinations.Options{Push: &opt})
 			if err != nil {
-				if rep != nil && cmd.Bool("json") {
-					console.WriteJSON(w, rep)
-				}
 				return settingsError(err)
 			}
-			if cmd.Bool("json") {
-				return console.WriteJSON(w, rep)
-			}
-			console.PrintPushReport(w, rep)
-			return nil
+			return deliverTo(ctx, cmd, d, dir, opt.Settings.Tenant)
 		},
 	}
 }

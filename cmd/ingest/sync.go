@@ -5,7 +5,7 @@ import (
 
 	"github.com/urfave/cli/v3"
 
-	"github.com/ocean-safety/ingest/cmd/ingest/internal/console"
+	"github.com/ocean-safety/ingest/deliver/destinations"
 	"github.com/ocean-safety/ingest/deliver/pgsync"
 	"github.com/ocean-safety/ingest/publish/place"
 )
@@ -36,28 +36,11 @@ func syncCommand() *cli.Command {
 				return err
 			}
 			defer cleanup()
-			opt.Snapshot = dir
-			w := cmd.Root().Writer
-			if cmd.Bool("plan") {
-				p, err := pgsync.PlanSync(ctx, opt)
-				if err != nil {
-					return err
-				}
-				if cmd.Bool("json") {
-					return console.WriteJSON(w, p)
-				}
-				console.PrintSyncPlan(w, p, !opt.Migrate)
-				return nil
-			}
-			rep, err := pgsync.Sync(ctx, opt)
+			d, err := destinations.Open(opt.URL, destinations.Options{Postgres: &opt})
 			if err != nil {
 				return err
 			}
-			if cmd.Bool("json") {
-				return console.WriteJSON(w, rep)
-			}
-			console.PrintSyncReport(w, rep)
-			return nil
+			return deliverTo(ctx, cmd, d, dir, opt.Tenant)
 		},
 	}
 }

@@ -134,3 +134,26 @@ func dropSyncTable(t *testing.T, url string) {
 		}
 	}
 }
+
+// TestSyncRefusesOtherDestinations: a --to of another destination (an
+// ingest API's) or of none is refused by the destinations' registry,
+// naming what sync takes, with the URL's credentials masked.
+func TestSyncRefusesOtherDestinations(t *testing.T) {
+	snap := stagestest.Build(t, stagestest.WriteCorpus(t, stagestest.Base, nil), stages.Options{})
+	tests := []struct{ name, to, wantStderr string }{
+		{"an ingest API", "https://bot:" + syncPassword + "@kb.example.org/v1/ingest",
+			"https://***@kb.example.org/v1/ingest is an ingest API's address, and this delivery is not to one: want postgres://…, postgresql://… or host=… dbname=…"},
+		{"no destination", "ftp://bot:" + syncPassword + "@kb.example.org/x", "ftp://***@kb.example.org/x: no destination takes ftp://: want postgres://…"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			code, stdout, stderr := runCLI(context.Background(), "", "sync", "--snapshot", snap, "--to", tt.to, "--tenant", syncTenant)
+			if code != exitFailed || stdout != "" || !strings.Contains(stderr, tt.wantStderr) {
+				t.Errorf("got exit %d, stdout %q, stderr %q; want exit %d, stderr with %q", code, stdout, stderr, exitFailed, tt.wantStderr)
+			}
+			if strings.Contains(stdout+stderr, syncPassword) {
+				t.Errorf("the password is in the output:\n%s%s", stdout, stderr)
+			}
+		})
+	}
+}

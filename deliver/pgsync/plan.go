@@ -27,6 +27,8 @@ type Plan struct {
 	Documents   DocCounts   `json:"documents"`
 	Rows        RowCounts   `json:"rows"`
 	Index       IndexChange `json:"index"`
+
+	migrate bool // the sync would migrate (--migrate): the text asks for it otherwise
 }
 
 // DocCounts are the snapshot's documents against the table's.

@@ -25,23 +25,14 @@ type snapshot struct {
 	docs   map[uuid.UUID]uuid.UUID // doc id → version id
 }
 
-// openSnapshot opens the snapshot in dir for delivery (deliver.Open:
-// verified, whole, one tenant and source label) and reads its row ids for
-// a tenant ("" takes the snapshot's own tenant_id, which must then be a UUID).
-func openSnapshot(ctx context.Context, dir, tenant string) (*snapshot, error) {
-	s := &snapshot{ids: map[uuid.UUID]uuid.UUID{}, docs: map[uuid.UUID]uuid.UUID{}}
-	var t uuid.UUID
-	if tenant != "" {
-		var err error
-		if t, err = uuid.Parse(tenant); err != nil {
-			return nil, fmt.Errorf("tenant %q is not a UUID", tenant)
-		}
-	}
-	ds, err := deliver.Open(ctx, dir, tenant, func(c schema.Chunk) error {
-		if tenant == "" && len(s.ids) == 0 {
-			t, _ = uuid.Parse(c.TenantID) // Open has checked it is one
-		}
-		r, err := newRow(t, c)
+// readSnapshot reads the row ids of a snapshot opened for delivery
+// (deliver.Open: verified, whole, one tenant and source label), in one
+// pass of its own: the rows themselves are read again when loaded.
+func readSnapshot(ctx context.Context, ds *deliver.Snapshot) (*snapshot, error) {
+	s := &snapshot{Snapshot: ds, ref: ds.Ref, tenant: ds.Tenant, label: ds.Label,
+		ids: map[uuid.UUID]uuid.UUID{}, docs: map[uuid.UUID]uuid.UUID{}}
+	err := ds.Each(ctx, func(c schema.Chunk) error {
+		r, err := newRow(s.tenant, c)
 		if err != nil {
 			return err
 		}
@@ -50,9 +41,8 @@ func openSnapshot(ctx context.Context, dir, tenant string) (*snapshot, error) {
 		return nil
 	})
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("snapshot %s: %w", ds.Ref.Dir, err)
 	}
-	s.Snapshot, s.ref, s.tenant, s.label = ds, ds.Ref, ds.Tenant, ds.Label
 	return s, nil
 }
 

@@ -11,15 +11,16 @@ import (
 	"github.com/jackc/pgx/v5/pgtype"
 	pgxvec "github.com/pgvector/pgvector-go/pgx"
 
+	"github.com/ocean-safety/ingest/deliver"
 	"github.com/ocean-safety/ingest/internal/redact"
 )
 
 // Options are one sync's settings, from the command line.
 type Options struct {
-	Snapshot string    // a snapshot folder; it must verify
+	Snapshot string    // a snapshot folder, for PlanSync and Sync (a Destination is given its snapshot opened); it must verify
 	URL      string    // postgres://… or key=value; its password is never printed
 	Table    string    // default DefaultTable
-	Tenant   string    // a UUID; "" takes the snapshot's tenant_id
+	Tenant   string    // a UUID; "" takes the snapshot's tenant_id (PlanSync and Sync open it for this one)
 	AppRole  string    // default DefaultAppRole
 	Migrate  bool      // apply the migrations the table lacks (creating it)
 	Index    IndexKind // "": keep the table's ANN index, or create HNSW
@@ -49,17 +50,18 @@ type Report struct {
 // deleteBatch bounds the ids one DELETE carries.
 const deleteBatch = 5000
 
-// PlanSync says what Sync would do, changing nothing: it reads the table
-// in a read-only transaction. A missing table is planned as --migrate
-// would create it; a table of another shape is an error, as for Sync.
-func PlanSync(ctx context.Context, opt Options) (*Plan, error) {
-	opt.fill()
-	snap, t, conn, err := start(ctx, opt)
+// plan says what sync would do, changing nothing: it reads the table in a
+// read-only transaction. A missing table is planned as --migrate would
+// create it; a table of another shape is an error, as for sync.
+func (d *Destination) plan(ctx context.Context, ds *deliver.Snapshot) (*Plan, error) {
+	opt := d.opt
+	snap, t, conn, err := start(ctx, opt, ds)
 	if err != nil {
 		return nil, err
 	}
 	defer conn.Close(context.Background())
 	p := newPlan(opt, t, snap)
+	p.migrate = opt.Migrate
 	exists, err := tableExists(ctx, conn, t.Name)
 	if err != nil {
 		return nil, redactErr(err, opt.URL)
@@ -89,16 +91,16 @@ func PlanSync(ctx context.Context, opt Options) (*Plan, error) {
 	return p, nil
 }
 
-// Sync makes the table hold the snapshot's rows for its tenant and source
+// sync makes the table hold the snapshot's rows for its tenant and source
 // label, in one transaction: the rows it lacks are inserted, the rows the
 // snapshot no longer has (old versions, removed documents) deleted, the
 // ANN index kept as asked, and kb_sync_state records the snapshot. A
 // reader sees the old rows or the new ones, never a mix; a failed sync
 // changes nothing.
-func Sync(ctx context.Context, opt Options) (*Report, error) {
-	opt.fill()
+func (d *Destination) sync(ctx context.Context, ds *deliver.Snapshot) (*Report, error) {
+	opt := d.opt
 	began := time.Now()
-	snap, t, conn, err := start(ctx, opt)
+	snap, t, conn, err := start(ctx, opt, ds)
 	if err != nil {
 		return nil, err
 	}
@@ -134,14 +136,12 @@ func (o Options) Validate() error {
 	return errors.Join(errs...)
 }
 
-// start validates the options and reads the snapshot before it connects
-// (a bad flag or snapshot fails at once), then opens one connection: a
-// sync is one transaction and needs no pool.
-func start(ctx context.Context, opt Options) (*snapshot, Table, *pgx.Conn, error) {
-	if err := opt.Validate(); err != nil {
-		return nil, Table{}, nil, err
-	}
-	snap, err := openSnapshot(ctx, opt.Snapshot, opt.Tenant)
+// start reads the snapshot's row ids and checks the table can hold its
+// vectors before it connects (a snapshot the table cannot take fails at
+// once), then opens one connection: a sync is one transaction and needs no
+// pool. The options were checked by New.
+func start(ctx context.Context, opt Options, ds *deliver.Snapshot) (*snapshot, Table, *pgx.Conn, error) {
+	snap, err := readSnapshot(ctx, ds)
 	if err != nil {
 		return nil, Table{}, nil, err
 	}

@@ -17,6 +17,8 @@ import (
 	"unicode"
 
 	"github.com/cenkalti/backoff/v5"
+
+	"github.com/ocean-safety/ingest/deliver/push/pushconf"
 )
 
 // maxAnswer is the most of an answer the client reads: a status, a task
@@ -40,14 +42,14 @@ type client struct {
 	name     string      // the target, redacted: what messages say
 	headers  http.Header // secret ones: Authorization and the header file's
 	secrets  secrets
-	set      Settings
+	set      pushconf.Settings
 	trace    string // the push's W3C trace id
 	agent    string
 	inFlight chan struct{}
 	sleep    func(ctx context.Context, d time.Duration) error
 }
 
-func newClient(to *url.URL, set Settings, headers http.Header, sec secrets, agent string) *client {
+func newClient(to *url.URL, set pushconf.Settings, headers http.Header, sec secrets, agent string) *client {
 	c := &client{target: to, name: redactURL(to.String()), headers: headers, secrets: sec, set: set,
 		trace: randomHex(16), agent: agent, inFlight: make(chan struct{}, set.InFlight), sleep: sleepCtx}
 	c.http = &http.Client{CheckRedirect: c.checkRedirect}

@@ -15,6 +15,7 @@
 // destination's host only and is never printed; audit.jsonl records what
 // was pushed and deleted, with hashes, never an embedding.
 //
-// It reads snapshots through destination; its goroutines start in one
-// file, runner.go.
+// Destination is the push as a deliver.Destination; Push and PlanPush
+// open the snapshot themselves. It reads snapshots through deliver; its
+// goroutines start in one file, runner.go.
 package push

@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/ocean-safety/ingest/artifacts"
+	"github.com/ocean-safety/ingest/deliver/push/pushconf"
 	"github.com/ocean-safety/ingest/deliver/push/receiver"
 	"github.com/ocean-safety/ingest/schema"
 )
@@ -259,7 +260,7 @@ func versionOf(c schema.Chunk) string {
 // TestTokenOverPlainHTTP checks a token is not sent over http to another
 // machine.
 func TestTokenOverPlainHTTP(t *testing.T) {
-	opt := Options{Snapshot: t.TempDir(), Settings: DefaultSettings(), Token: token, StateRoot: t.TempDir()}
+	opt := Options{Snapshot: t.TempDir(), Settings: pushconf.DefaultSettings(), Token: token, StateRoot: t.TempDir()}
 	opt.Settings.To = "http://kb.example.org/ingest"
 	_, err := Push(context.Background(), opt)
 	var se *schema.SettingError

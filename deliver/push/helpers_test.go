@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ocean-safety/ingest/deliver/push/pushconf"
 	"github.com/ocean-safety/ingest/deliver/push/receiver"
 	"github.com/ocean-safety/ingest/stages"
 	"github.com/ocean-safety/ingest/stages/stagestest"
@@ -110,7 +111,7 @@ func (w *waits) all() []time.Duration {
 
 // options are a push of snap to r with a state folder of its own.
 func options(t *testing.T, r *receiver.Receiver, snap, state string) Options {
-	set := DefaultSettings()
+	set := pushconf.DefaultSettings()
 	set.To, set.Tenant, set.State = r.URL, tenant, state
 	set.PollInterval, set.Timeout = time.Millisecond, 5*time.Second
 	w := &waits{}

@@ -13,13 +13,14 @@ import (
 	"time"
 
 	"github.com/ocean-safety/ingest/deliver"
+	"github.com/ocean-safety/ingest/deliver/push/pushconf"
 	"github.com/ocean-safety/ingest/schema"
 )
 
 // Options are one push's settings.
 type Options struct {
-	Snapshot string            // a snapshot folder; it must verify
-	Settings Settings          // To must be set
+	Snapshot string            // a snapshot folder, for PlanPush and Push (a Destination is given its snapshot opened); it must verify
+	Settings pushconf.Settings // To must be set
 	Token    string            // the bearer token ($INGEST_PUSH_TOKEN); "" for none
 	Headers  map[string]string // a header file's (ReadHeaderFile)
 	// StateRoot is where the state folder goes when Settings.State is "":
@@ -31,9 +32,9 @@ type Options struct {
 	sleep func(ctx context.Context, d time.Duration) error // tests: waits recorded, not slept
 }
 
-// PlanPush says what Push would send and delete, sending nothing.
-func PlanPush(ctx context.Context, opt Options) (*Plan, error) {
-	p, err := start(ctx, opt, true)
+// plan says what push would send and delete, sending nothing.
+func (d *Destination) plan(ctx context.Context, snap *deliver.Snapshot) (*Plan, error) {
+	p, err := start(d.opt, snap, true)
 	if err != nil {
 		return nil, err
 	}
@@ -43,14 +44,15 @@ func PlanPush(ctx context.Context, opt Options) (*Plan, error) {
 	return &p.plan, nil
 }
 
-// Push makes the destination hold the snapshot's document versions and no
+// push makes the destination hold the snapshot's document versions and no
 // other version of its tenant and source label: it sends what the
 // destination lacks, deletes what the snapshot no longer has, and records
 // the result in the state folder. A push killed at any point resumes where
-// it stopped when run again.
-func Push(ctx context.Context, opt Options) (*Report, error) {
+// it stopped when run again. A push that began returns its report, failed
+// or not.
+func (d *Destination) push(ctx context.Context, snap *deliver.Snapshot) (*Report, error) {
 	began := time.Now()
-	p, err := start(ctx, opt, false)
+	p, err := start(d.opt, snap, false)
 	if err != nil {
 		return nil, err
 	}
@@ -79,7 +81,7 @@ func Push(ctx context.Context, opt Options) (*Report, error) {
 // pusher is one push: what it read, where it writes, what it counts.
 type pusher struct {
 	opt   Options
-	set   Settings
+	set   pushconf.Settings
 	dry   bool
 	snap  *deliver.Snapshot
 	c     *client
@@ -97,27 +99,14 @@ type pusher struct {
 	paths map[string]string // doc id → doc path
 }
 
-// start checks the options, opens the snapshot and the state folder
-// (locked, unless dry) and reads what the destination holds.
-func start(ctx context.Context, opt Options, dry bool) (*pusher, error) {
+// start opens the state folder (locked, unless dry) and reads what the
+// destination holds; New has checked the options.
+func start(opt Options, snap *deliver.Snapshot, dry bool) (*pusher, error) {
 	set := opt.Settings
-	if err := set.Validate(); err != nil {
-		return nil, err
-	}
-	if set.To == "" {
-		return nil, schema.Setting("push.to", "no destination: give --to https://HOST/PATH")
-	}
-	to, _ := parseTarget(set.To)
-	creds := opt.Token != "" || len(opt.Headers) > 0 || to.User != nil
-	if to.Scheme == "http" && creds && !loopback(to) && !set.AllowHTTP {
-		return nil, schema.Setting("push.to", "%s is plain http: the token would cross the network readable; use https (or push.allow_http: true)", redactURL(set.To))
-	}
-	snap, err := deliver.Open(ctx, opt.Snapshot, set.Tenant, nil)
-	if err != nil {
-		return nil, err
-	}
+	to, _ := pushconf.ParseTarget(set.To)
 	p := &pusher{opt: opt, set: set, dry: dry, snap: snap, docs: map[string]string{}, paths: map[string]string{}}
 	p.plan = Plan{Destination: redactURL(set.To), Tenant: snap.Tenant.String(), SourceLabel: snap.Label, Snapshot: snap.Ref, Full: opt.Full}
+	var err error
 	if p.plan.State, err = p.stateDir(); err != nil {
 		return nil, err
 	}

@@ -8,7 +8,7 @@ import (
 	"github.com/goccy/go-yaml"
 	"github.com/goccy/go-yaml/parser"
 
-	"github.com/ocean-safety/ingest/deliver/push"
+	"github.com/ocean-safety/ingest/deliver/push/pushconf"
 	"github.com/ocean-safety/ingest/search"
 	"github.com/ocean-safety/ingest/stages/settings"
 )
@@ -16,11 +16,11 @@ import (
 // File is what a config file holds: the settings of a run, where it writes
 // and reuses from, and how the collection is queried.
 type File struct {
-	Run       settings.Config `yaml:",inline"`
-	Out       string          `yaml:"out"`
-	Prev      string          `yaml:"prev"`
-	Retrieval search.Settings `yaml:"retrieval"`
-	Push      push.Settings   `yaml:"push"`
+	Run       settings.Config   `yaml:",inline"`
+	Out       string            `yaml:"out"`
+	Prev      string            `yaml:"prev"`
+	Retrieval search.Settings   `yaml:"retrieval"`
+	Push      pushconf.Settings `yaml:"push"`
 	// set holds the keys the file sets (dotted: chunk.max), by line.
 	set map[string]int
 }
@@ -34,7 +34,7 @@ func (f File) IsSet(key string) bool {
 
 // Default is the configuration with no file.
 func Default() File {
-	return File{Run: settings.DefaultConfig(), Retrieval: search.DefaultSettings(), Push: push.DefaultSettings()}
+	return File{Run: settings.DefaultConfig(), Retrieval: search.DefaultSettings(), Push: pushconf.DefaultSettings()}
 }
 
 // Read reads a YAML config file over Default. Unknown keys are errors that

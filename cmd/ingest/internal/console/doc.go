@@ -3,8 +3,9 @@
 // log collector), its diagnostics as they come and a count per code at the
 // end (text, GitHub Actions annotations or records), the run's summary, the
 // JSON-lines writer that makes every line of stderr a record, and the text
-// form of each command's report (inspect, list, verify, sync, push, search,
-// eval, config, init, units, thresholds) and its JSON (WriteJSON).
+// form of each command's report (inspect, list, verify, search, eval,
+// config, init, units, thresholds; a delivery's report writes its own, as
+// deliver.Report) and its JSON (WriteJSON).
 //
 // It writes only to the writers it is given and reads no flag and no
 // environment: cmd/ingest decides what is shown and where (a value such as

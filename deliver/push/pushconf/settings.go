@@ -1,4 +1,4 @@
-package push
+package pushconf
 
 import (
 	"errors"
@@ -9,6 +9,7 @@ import (
 
 	"github.com/google/uuid"
 
+	"github.com/ocean-safety/ingest/internal/redact"
 	"github.com/ocean-safety/ingest/schema"
 )
 
@@ -52,12 +53,12 @@ func DefaultSettings() Settings {
 
 // Validate reports every bad setting at once, each a *schema.SettingError
 // naming its key. To is checked only when set (the command line may give
-// it); Check checks it for a push.
+// it); push.New checks it for a push.
 func (s Settings) Validate() error {
 	var errs []error
 	bad := func(key, format string, a ...any) { errs = append(errs, schema.Setting("push."+key, format, a...)) }
 	if s.To != "" {
-		if _, err := parseTarget(s.To); err != nil {
+		if _, err := ParseTarget(s.To); err != nil {
 			bad("to", "%v", err)
 		}
 	}
@@ -94,20 +95,20 @@ func (s Settings) Validate() error {
 	return errors.Join(errs...)
 }
 
-// parseTarget checks the destination is an http(s) URL with a host.
-func parseTarget(raw string) (*url.URL, error) {
+// ParseTarget checks the destination is an http(s) URL with a host.
+func ParseTarget(raw string) (*url.URL, error) {
 	u, err := url.Parse(raw)
 	if err != nil {
-		return nil, fmt.Errorf("not a URL: %s", redactURL(raw))
+		return nil, fmt.Errorf("not a URL: %s", redact.URL(raw))
 	}
 	if u.Scheme != "https" && u.Scheme != "http" || u.Host == "" {
-		return nil, fmt.Errorf("%s: want https://HOST/PATH", redactURL(raw))
+		return nil, fmt.Errorf("%s: want https://HOST/PATH", redact.URL(raw))
 	}
 	return u, nil
 }
 
-// loopback reports whether a URL's host is this machine.
-func loopback(u *url.URL) bool {
+// Loopback reports whether a URL's host is this machine.
+func Loopback(u *url.URL) bool {
 	h := u.Hostname()
 	if h == "localhost" {
 		return true
