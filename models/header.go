@@ -38,4 +38,3 @@ type Enrichment struct {
 	RejectReasons []string
 	Calls         int // model calls made, repairs included
 }
-
