@@ -9,10 +9,10 @@ import (
 	"github.com/ocean-safety/ingest/text/lexical"
 )
 
-// Chunker cuts a parsed document into chunks, knowing its kind: prose by
-// heading section with paragraphs merged up to the budget, safety one rule per
-// chunk, lore one paragraph per chunk, tables one row per chunk, code whole.
-// A chunk never ends inside a sentence.
+// Chunker cuts a parsed document into chunks by its kind's rules
+// (schema.KindRules): by heading section with paragraphs merged up to the
+// budget (prose), or one block per chunk (a safety rule, a lore paragraph);
+// tables one row per chunk, code whole. A chunk never ends inside a sentence.
 type Chunker struct {
 	cfg    Config
 	size   lexical.Counter // measures the budget
@@ -41,10 +41,11 @@ func (c *Chunker) Chunk(b *Body) ([]schema.Chunk, []schema.Diagnostic) {
 	}
 	doc := b.Doc
 	var diags []schema.Diagnostic
-	if doc.Kind == schema.KindProse {
+	if doc.Kind.Rules().WarnTables {
+		rows := schema.ChunkKind(doc.Kind, schema.ElementTableRow)
 		for _, line := range b.Tables {
 			diags = append(diags, schema.Diagnostic{Path: doc.Path, Line: line, Severity: schema.SeverityWarning,
-				Code: "table-in-prose", Message: "table in a prose document: emitted as table rows (structured chunks)"})
+				Code: "table-in-" + string(doc.Kind), Message: fmt.Sprintf("table in a %s document: emitted as table rows (%s chunks)", doc.Kind, rows)})
 		}
 	}
 	diags = append(diags, b.Diags...)
@@ -91,10 +92,7 @@ func (c *Chunker) Config() Config { return c.cfg }
 // docID; ids gives it its content hash and chunk id.
 func (c *Chunker) record(doc schema.Document, docID string, pc piece, ids *identities, lines lineIndex) schema.Chunk {
 	hash, id := ids.next(pc.text)
-	kind := doc.Kind
-	if pc.el == schema.ElementTableRow {
-		kind = schema.KindStructured
-	}
+	rules := doc.Kind.Rules()
 	ch := schema.Chunk{
 		ChunkID:     id,
 		ContentHash: hash,
@@ -106,9 +104,9 @@ func (c *Chunker) record(doc schema.Document, docID string, pc piece, ids *ident
 		SourceLabel: doc.SourceLabel,
 		TenantID:    c.tenant,
 		Lang:        doc.Lang,
-		Kind:        kind,
+		Kind:        schema.ChunkKind(doc.Kind, pc.el),
 		Element:     pc.el,
-		Safety:      doc.Kind == schema.KindSafety,
+		Safety:      rules.Safety,
 		SectionPath: pc.section,
 		Text:        pc.text,
 		LineStart:   lines.line(pc.start),
@@ -119,7 +117,7 @@ func (c *Chunker) record(doc schema.Document, docID string, pc piece, ids *ident
 		Oversize:    pc.oversize,
 		Cells:       pc.cells,
 	}
-	if doc.Kind == schema.KindLore {
+	if rules.Beach {
 		ch.BeachID = doc.BeachID
 	}
 	return ch

@@ -22,13 +22,13 @@ import (
 // under it (one after another, also across the tabs of a tab pane). An
 // inner lead-in wins over an outer one: in "Steps:" and a list whose first
 // item ends "run:" before its code, the code is introduced by the item.
-func leadIns(kind schema.Kind, bs []block) []int {
+func leadIns(cut schema.Cut, bs []block) []int {
 	intro := make([]int, len(bs))
 	for i := range intro {
 		intro[i] = -1
 	}
 	for i := 0; i+1 < len(bs); i++ {
-		if !introduces(kind, bs[i], bs[i+1]) {
+		if !introduces(cut, bs[i], bs[i+1]) {
 			continue
 		}
 		intro[i+1] = i
@@ -45,9 +45,9 @@ func leadIns(kind schema.Kind, bs []block) []int {
 // only when it ends with ":" — which also introduces a paragraph (a quote,
 // an image), and the first block of the next section when it is the last
 // words of its own ("Here are the key signals:" over "### Traces").
-// Safety rules and lore paragraphs are each read alone, so there only a ":"
-// makes a lead-in.
-func introduces(kind schema.Kind, a, b block) bool {
+// The blocks of a block cut (safety rules, lore paragraphs) are each read
+// alone, so there only a ":" makes a lead-in.
+func introduces(cut schema.Cut, a, b block) bool {
 	if !a.split || a.el != schema.ElementParagraph && a.el != schema.ElementListItem || b.el == schema.ElementSectionHeading {
 		return false
 	}
@@ -70,7 +70,7 @@ func introduces(kind schema.Kind, a, b block) bool {
 	if a.el == schema.ElementListItem && b.list == a.list && b.el == schema.ElementListItem {
 		return false // the next item of the same list: a sibling
 	}
-	if kind == schema.KindSafety || kind == schema.KindLore {
+	if cut != schema.CutSection {
 		return colon
 	}
 	switch {

@@ -55,19 +55,20 @@ type piece struct {
 	first, last int // the blocks it spans, as indices
 }
 
-// group turns blocks into pieces by the document's kind. Prose and
-// structured documents pack the blocks of a section up to the budget: a
-// paragraph with the paragraphs after it, a list item with the rest of its
-// list, a lead-in with what it introduces; then pieces under chunk.min merge
-// with a neighbour. Safety rules and lore paragraphs stand alone, but a
-// lead-in joins its first rule and every rule carries it. A table row is
-// always a piece of its own; anything over the budget is cut at sentence
-// ends.
+// group turns blocks into pieces by the cut of the document's kind
+// (schema.KindRules.Cut). A section cut packs the blocks of a section up to
+// the budget: a paragraph with the paragraphs after it, a list item with
+// the rest of its list, a lead-in with what it introduces; then pieces under
+// chunk.min merge with a neighbour. A block cut keeps each block (a safety
+// rule, a lore paragraph) alone, but a lead-in joins its first block and
+// every block carries it. A table row is always a piece of its own;
+// anything over the budget is cut at sentence ends.
 func (c *Chunker) group(doc schema.Document, blocks []block) []piece {
-	intro := leadIns(doc.Kind, blocks)
+	cut := doc.Kind.Rules().Cut
+	intro := leadIns(cut, blocks)
 	pk := packer{c: c, doc: doc, bs: blocks, intro: intro}
 	var out []piece
-	if doc.Kind == schema.KindProse || doc.Kind == schema.KindStructured {
+	if cut == schema.CutSection {
 		out = pk.mergeSmall(pk.pack())
 		if c.cfg.Overlap > 0 {
 			out = c.overlap(doc, out)
@@ -102,7 +103,7 @@ type packer struct {
 	open bool // cur is being filled
 }
 
-// pack packs a prose document's blocks greedily: each block joins the open
+// pack packs a section-cut document's blocks greedily: each block joins the open
 // piece when it may (joins) and the two fit; a lead-in that no longer fits
 // with what it introduces leaves its piece to start the next one with it; a
 // piece under chunk.min is filled with the sentences of the next block that
@@ -270,8 +271,8 @@ func (pk *packer) finish(p piece) piece {
 	return p
 }
 
-// units cuts a safety or lore document: one rule (a paragraph or list item)
-// or one table row a piece, a rule over the budget cut at sentence ends. A
+// units cuts a block-cut document (a safety rule, a lore paragraph): one
+// paragraph, list item or table row a piece, a rule over the budget cut at sentence ends. A
 // lead-in joins the first rule it introduces where the two fit; the others
 // carry it.
 func (pk *packer) units() []piece {

@@ -22,8 +22,9 @@ type Quality struct {
 	Documents int
 	Chunks    int
 	// Sizes are the chunks' sizes by kind/element in the budget's unit, and
-	// the prose chunks of the kinds whose pieces merge (a safety rule or a
-	// lore paragraph is a chunk whatever its size) under chunk.min.
+	// the prose chunks of the kinds whose pieces merge
+	// (schema.KindRules.MergesSmall: a safety rule or a lore paragraph is a
+	// chunk whatever its size) under chunk.min.
 	Sizes schema.SizeTally
 	// NonCode counts the chunks that are not code; Tiny those of them under
 	// TinyChars characters.
@@ -44,8 +45,9 @@ type Quality struct {
 	OddBackticks, Unfaithful int
 	// InSentence counts chunks whose span stops inside a sentence.
 	InSentence int
-	// Banded counts the prose chunks (paragraphs, list items) of prose
-	// documents whose section holds more than chunk.min; InBand those of
+	// Banded counts the prose chunks (paragraphs, list items) of the kinds
+	// held to the band (schema.KindRules.Banded: prose) whose section
+	// holds more than chunk.min; InBand those of
 	// them between chunk.min and chunk.max: where a section is long enough,
 	// chunks should sit in the band.
 	Banded, InBand int
@@ -75,7 +77,7 @@ func (q *Quality) Add(c *Chunker, p *Body, chunks []schema.Chunk) {
 		section[strings.Join(ch.SectionPath, "\x1f")] += c.size.Count(ch.Text)
 	}
 	for _, ch := range chunks {
-		if ch.Kind == schema.KindProse && (ch.Element == schema.ElementParagraph || ch.Element == schema.ElementListItem) &&
+		if ch.Kind.Rules().Banded && (ch.Element == schema.ElementParagraph || ch.Element == schema.ElementListItem) &&
 			section[strings.Join(ch.SectionPath, "\x1f")] > c.cfg.Min {
 			q.Banded++
 			if n := c.size.Count(ch.Text); n >= c.cfg.Min && n <= c.cfg.Max {

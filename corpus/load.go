@@ -165,10 +165,19 @@ func resolve(doc *schema.Document, h header, heading func() string, words string
 	doc.Draft = isTrue(h.draft.value)
 	resolveLang(doc, h, words, opt, ds)
 	resolveSource(doc, h, opt, ds)
+	resolveKind(doc, h, ds)
+}
 
-	doc.Kind = schema.KindProse
-	if hasSegment(doc.Path, "safety") {
-		doc.Kind = schema.KindSafety
+// resolveKind takes the kind the header names, else the kind whose folder
+// the document is under, else the default, and checks that the document
+// has what its kind needs (schema.KindRules).
+func resolveKind(doc *schema.Document, h header, ds *diagnostics) {
+	doc.Kind = schema.DefaultKind
+	for _, k := range schema.Kinds {
+		if f := k.Rules().Folder; f != "" && hasSegment(doc.Path, f) {
+			doc.Kind = k
+			break
+		}
 	}
 	if h.kind.value != "" {
 		k, err := schema.ParseKind(strings.ToLower(h.kind.value))
@@ -179,8 +188,8 @@ func resolve(doc *schema.Document, h header, heading func() string, words string
 		}
 	}
 	doc.BeachID = h.beach.value
-	if doc.Kind == schema.KindLore && doc.BeachID == "" {
-		ds.add(h.kind.line, schema.SeverityError, "lore-without-beach", "Kind: lore needs a \"Beach: <id>\" header line")
+	if doc.Kind.Rules().Beach && doc.BeachID == "" {
+		ds.add(h.kind.line, schema.SeverityError, string(doc.Kind)+"-without-beach", "Kind: "+string(doc.Kind)+" needs a \"Beach: <id>\" header line")
 	}
 }
 

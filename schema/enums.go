@@ -2,31 +2,6 @@ package schema
 
 import "fmt"
 
-// Kind is the kind of knowledge a document (or a chunk) holds. It decides how
-// the document is cut into chunks.
-type Kind string
-
-// The kinds a corpus document can declare.
-const (
-	KindProse      Kind = "prose"      // cut by heading section, paragraphs merged up to the budget
-	KindSafety     Kind = "safety"     // one rule (paragraph or list item) per chunk
-	KindLore       Kind = "lore"       // one paragraph per chunk, tied to a beach
-	KindStructured Kind = "structured" // tables, one chunk per row
-)
-
-// Kinds lists every kind in a stable order, for reports and validation.
-var Kinds = []Kind{KindProse, KindSafety, KindLore, KindStructured}
-
-// ParseKind returns the Kind named by s, or an error naming the accepted values.
-func ParseKind(s string) (Kind, error) {
-	for _, k := range Kinds {
-		if string(k) == s {
-			return k, nil
-		}
-	}
-	return "", fmt.Errorf("unknown kind %q (want prose, safety, lore or structured)", s)
-}
-
 // Lang is the language of a document: English or Brazilian Portuguese.
 type Lang string
 
@@ -74,12 +49,6 @@ func (e Element) Valid() bool {
 		}
 	}
 	return false
-}
-
-// Valid reports whether k is one of Kinds.
-func (k Kind) Valid() bool {
-	_, err := ParseKind(string(k))
-	return err == nil
 }
 
 // Valid reports whether l is one of Langs.

@@ -93,13 +93,13 @@ func summarise(h map[int]int) SizeStats {
 // SizeTally counts the sizes of chunks as a snapshot's rows are written,
 // in the budget's unit ("chars": characters; "tokens": TokenCount, which the
 // same counter fills), by kind/element, and the prose chunks of the kinds
-// whose small pieces merge (prose, structured) that are under the minimum
-// anyway.
+// whose small pieces merge (KindRules.MergesSmall) that are under the
+// minimum anyway.
 type SizeTally struct {
 	Unit     string
 	Min      int
 	Sizes    Sizes
-	Prose    int // paragraph and list-item chunks of prose and structured documents
+	Prose    int // paragraph and list-item chunks of the kinds whose small pieces merge
 	UnderMin int // those of them under Min
 }
 
@@ -110,7 +110,7 @@ func (t *SizeTally) Add(c Chunk) {
 		n = utf8.RuneCountInString(c.Text)
 	}
 	t.Sizes.Add(string(c.Kind)+"/"+string(c.Element), n)
-	if (c.Element == ElementParagraph || c.Element == ElementListItem) && (c.Kind == KindProse || c.Kind == KindStructured) {
+	if (c.Element == ElementParagraph || c.Element == ElementListItem) && c.Kind.Rules().MergesSmall() {
 		t.Prose++
 		if n < t.Min {
 			t.UnderMin++

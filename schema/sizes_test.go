@@ -49,6 +49,8 @@ func TestSizeTally(t *testing.T) {
 		{"characters, not bytes", "chars", Chunk{Kind: KindProse, Element: ElementParagraph, Text: "água", TokenCount: 9}, 4, 1, 1},
 		{"tokens", "tokens", Chunk{Kind: KindProse, Element: ElementListItem, Text: "água", TokenCount: 9}, 9, 1, 1},
 		{"a safety rule is never a fragment", "chars", Chunk{Kind: KindSafety, Element: ElementListItem, Text: "short"}, 5, 0, 0},
+		{"a lore paragraph is never a fragment", "chars", Chunk{Kind: KindLore, Element: ElementParagraph, Text: "short"}, 5, 0, 0},
+		{"a kind not in the table is not counted", "chars", Chunk{Kind: "poetry", Element: ElementParagraph, Text: "short"}, 5, 0, 0},
 		{"code is not prose", "chars", Chunk{Kind: KindProse, Element: ElementCodeBlock, Text: "x"}, 1, 0, 0},
 		{"at the minimum", "chars", Chunk{Kind: KindStructured, Element: ElementParagraph, Text: "0123456789"}, 10, 1, 0},
 	}

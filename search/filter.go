@@ -22,8 +22,10 @@ func (f Filter) validate() error {
 	if f.Lang != "" && !f.Lang.Valid() {
 		return fmt.Errorf("filter: unknown lang %q (want en or pt)", f.Lang)
 	}
-	if f.Kind != "" && !f.Kind.Valid() {
-		return fmt.Errorf("filter: unknown kind %q (want prose, safety, lore or structured)", f.Kind)
+	if f.Kind != "" {
+		if _, err := schema.ParseKind(string(f.Kind)); err != nil {
+			return fmt.Errorf("filter: %w", err)
+		}
 	}
 	return nil
 }

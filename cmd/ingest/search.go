@@ -25,7 +25,7 @@ func searchCommand() *cli.Command {
 			&cli.StringFlag{Name: "lang", Usage: "only chunks in this language (en, pt)"},
 			&cli.StringFlag{Name: "beach", Usage: "only chunks tied to this beach id (its lore)"},
 			&cli.StringFlag{Name: "source", Usage: "only chunks with this source label"},
-			&cli.StringFlag{Name: "kind", Usage: "only chunks of this kind (prose, safety, lore, structured)"},
+			&cli.StringFlag{Name: "kind", Usage: "only chunks of this kind (" + strings.Join(schema.KindNames(), ", ") + ")"},
 			&cli.BoolFlag{Name: "json", Usage: "print one JSON object with a results array"},
 			&cli.StringFlag{Name: "config", Usage: "YAML config: retrieval.mode and retrieval.top_k are the defaults of --mode and --k"},
 		},

@@ -46,8 +46,8 @@ func checkInvariants(t *testing.T, ch *chunking.Chunker, p corpus.Parsed, chunks
 			if !strings.HasPrefix(strings.TrimSpace(src), "|") && !strings.Contains(src, "|") {
 				t.Errorf("chunk %d: table row span %q is not a table row", c.Order, src)
 			}
-			if c.Kind != schema.KindStructured {
-				t.Errorf("chunk %d: got kind %s for a table row, want structured", c.Order, c.Kind)
+			if want := schema.ChunkKind(doc.Kind, c.Element); c.Kind != want {
+				t.Errorf("chunk %d: got kind %s for a table row, want %s", c.Order, c.Kind, want)
 			}
 		} else if want := body.Words(vs, ve); c.Text != want {
 			t.Errorf("chunk %d: got text %q, want the source span without its markup %q", c.Order, c.Text, want)
@@ -66,14 +66,22 @@ func checkInvariants(t *testing.T, ch *chunking.Chunker, p corpus.Parsed, chunks
 		if body.CutInside(c.Element, vs, ve) {
 			t.Errorf("chunk %d ends mid-sentence: %q", c.Order, c.Text)
 		}
-		if doc.Kind == schema.KindSafety && !c.Safety {
-			t.Errorf("chunk %d of a safety document: got safety false", c.Order)
+		rules := doc.Kind.Rules()
+		if c.Element != schema.ElementTableRow && c.Kind != doc.Kind {
+			t.Errorf("chunk %d: got kind %s, want its document's %s", c.Order, c.Kind, doc.Kind)
 		}
-		if doc.Kind == schema.KindLore && c.BeachID != doc.BeachID {
-			t.Errorf("chunk %d of lore: got beach %q, want %q", c.Order, c.BeachID, doc.BeachID)
+		if c.Safety != rules.Safety {
+			t.Errorf("chunk %d of a %s document: got safety %v, want %v", c.Order, doc.Kind, c.Safety, rules.Safety)
 		}
-		if doc.Kind == schema.KindSafety && len(ruleMarkerRe.FindAllString(c.Text, -1)) > 1 {
-			t.Errorf("chunk %d: safety rules merged: %q", c.Order, c.Text)
+		wantBeach := "" // a beach's id only on the chunks of a kind tied to one
+		if rules.Beach {
+			wantBeach = doc.BeachID
+		}
+		if c.BeachID != wantBeach {
+			t.Errorf("chunk %d of a %s document: got beach %q, want %q", c.Order, doc.Kind, c.BeachID, wantBeach)
+		}
+		if rules.Cut == schema.CutBlock && len(ruleMarkerRe.FindAllString(c.Text, -1)) > 1 {
+			t.Errorf("chunk %d: blocks of a %s document merged: %q", c.Order, doc.Kind, c.Text)
 		}
 	}
 	for i, r := range body.Removed { // markup is accounted for by being removed
@@ -179,6 +187,6 @@ func TestInvariantsOnShippedCorpus(t *testing.T) {
 	}
 }
 
-// ruleMarkerRe is the marker of a top-level list item: a safety chunk holds
-// one rule, so at most one.
+// ruleMarkerRe is the marker of a top-level list item: a chunk of a block
+// cut (a safety rule) holds one block, so at most one.
 var ruleMarkerRe = regexp.MustCompile(`(?m)^(?:[-*+]|\d{1,9}[.)])\s`)

@@ -144,3 +144,35 @@ func TestQualityCounts(t *testing.T) {
 		t.Errorf("got unfaithful %d, odd backticks %d; want 1, 1", q.Unfaithful, q.OddBackticks)
 	}
 }
+
+// TestQualityBanded: the band figures count the paragraphs and list items
+// of the kinds held to the band (schema.KindRules.Banded) only.
+func TestQualityBanded(t *testing.T) {
+	ch, _ := chunking.NewChunker(chunking.Config{Unit: "chars", Max: 100, Min: 20}, "")
+	const text = "Waves above one metre are dangerous for beginners."
+	p := NewParser(".", corpus.Options{SourceOptional: true}).ParseBytes("a.md", []byte("# T\n\n"+text+"\n"))
+	tests := []struct {
+		name string
+		kind schema.Kind
+		el   schema.Element
+		want int
+	}{
+		{"a prose paragraph", schema.KindProse, schema.ElementParagraph, 1},
+		{"a prose list item", schema.KindProse, schema.ElementListItem, 1},
+		{"prose code", schema.KindProse, schema.ElementCodeBlock, 0},
+		{"a safety rule", schema.KindSafety, schema.ElementParagraph, 0},
+		{"a lore paragraph", schema.KindLore, schema.ElementParagraph, 0},
+		{"a structured paragraph", schema.KindStructured, schema.ElementParagraph, 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c := schema.Chunk{DocTitle: "T", Kind: tt.kind, Element: tt.el, Text: text, ContextHeader: "T: " + text,
+				ByteStart: len("# T\n\n"), ByteEnd: len("# T\n\n") + len(text)}
+			q := chunking.NewQuality(ch)
+			q.Add(ch, p.Body(), []schema.Chunk{c})
+			if q.Banded != tt.want || q.InBand != tt.want {
+				t.Errorf("got banded %d, in band %d; want %d, %d", q.Banded, q.InBand, tt.want, tt.want)
+			}
+		})
+	}
+}
