@@ -150,7 +150,7 @@ func TestQualityCounts(t *testing.T) {
 func TestQualityBanded(t *testing.T) {
 	ch, _ := chunking.NewChunker(chunking.Config{Unit: "chars", Max: 100, Min: 20}, "")
 	const text = "Waves above one metre are dangerous for beginners."
-	p := NewParser(".", corpus.Options{SourceOptional: true}).ParseBytes("a.md", []byte("# T\n\n"+text+"\n"))
+	p := New(corpus.Options{SourceOptional: true}).Parse("a.md", []byte("# T\n\n"+text+"\n"))
 	tests := []struct {
 		name string
 		kind schema.Kind
@@ -169,7 +169,7 @@ func TestQualityBanded(t *testing.T) {
 			c := schema.Chunk{DocTitle: "T", Kind: tt.kind, Element: tt.el, Text: text, ContextHeader: "T: " + text,
 				ByteStart: len("# T\n\n"), ByteEnd: len("# T\n\n") + len(text)}
 			q := chunking.NewQuality(ch)
-			q.Add(ch, p.Body(), []schema.Chunk{c})
+			q.Add(ch, p.Body, []schema.Chunk{c})
 			if q.Banded != tt.want || q.InBand != tt.want {
 				t.Errorf("got banded %d, in band %d; want %d, %d", q.Banded, q.InBand, tt.want, tt.want)
 			}
