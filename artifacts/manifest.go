@@ -24,7 +24,7 @@ const ToolName = "ingest"
 // written last, so a snapshot with a manifest is complete.
 type Manifest struct {
 	// Tool is ToolName: what tells a snapshot from a folder that happens to
-	// hold a manifest.json (see depot's owned).
+	// hold a manifest.json (see publish's owned).
 	Tool              string              `json:"tool"`
 	SchemaVersion     string              `json:"schema_version"`
 	ToolVersion       string              `json:"tool_version"`

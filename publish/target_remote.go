@@ -10,7 +10,7 @@ import (
 	"time"
 )
 
-// Remote is a publish prefix in an object store (package bucket).
+// Remote is a publish prefix in an object store (package publish/bucket).
 type Remote interface {
 	String() string
 	// Acquire takes the prefix's lease for one run (or waits up to wait).

@@ -10,6 +10,6 @@
 // validated strictly), recall@k and MRR per mode and language, and the
 // no-answer scores. DefaultMode and DefaultTopK are the defaults of the
 // retrieval.mode and retrieval.top_k settings. Ask and EvaluateDir do the
-// same over a snapshot folder. It never prints; internal/console formats
+// same over a snapshot folder. It never prints; cmd/ingest/internal/console formats
 // what it returns.
 package search

@@ -11,7 +11,7 @@ import (
 	"github.com/ocean-safety/ingest/thresholds"
 )
 
-// Closing is what a run and a merge (package parts) close a snapshot
+// Closing is what a run and a merge (package stages/merge) close a snapshot
 // with, in the order the files are written: chunks.parquet (its writer closed by Chunks),
 // thresholds.md, audit.jsonl completed with the snapshot's counts,
 // report.json, a part's documents.jsonl, and last the manifest, which

@@ -1,4 +1,4 @@
-// Package integrity checks a snapshot against its manifest. Verify runs
+// Package verify checks a snapshot against its manifest. Verify runs
 // every check (the manifest, each file's size and SHA-256, the schema
 // version, every row read, their order, unique ids, content hashes,
 // dimensions, counts and UTF-8) and reports them all, failed or not, so a

@@ -1,4 +1,4 @@
-// Package pushrecv is the reference receiver of ingest push's contract
+// Package receiver is the reference receiver of ingest push's contract
 // (docs/push.md), for tests: an httptest server that checks every request
 // against docs/push.schema.json and the contract's headers, stores the
 // document versions it is sent as a knowledge service would, answers some

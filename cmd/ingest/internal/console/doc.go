@@ -10,5 +10,5 @@
 // It writes only to the writers it is given and reads no flag and no
 // environment: cmd/ingest decides what is shown and where (a value such as
 // $TERM comes in as an argument). What it prints of a corpus or a server
-// goes through internal/printable, as every output of cmd/ingest does.
+// goes through text/printable, as every output of cmd/ingest does.
 package console

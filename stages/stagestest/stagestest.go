@@ -1,5 +1,6 @@
-// Package testsnap builds small corpora and their snapshots for the tests
-// of the packages that read snapshots (artifacts, snapdiff, cmd).
+// Package stagestest builds small corpora and their snapshots for the
+// tests of the packages that read snapshots (artifacts, publish, deliver,
+// cmd), the way net/http/httptest serves net/http's users.
 package stagestest
 
 import (
