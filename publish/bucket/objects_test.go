@@ -323,3 +323,12 @@ func TestFolderWrittenByGocloud(t *testing.T) {
 		t.Errorf("a key outside the folder was read")
 	}
 }
+
+// TestS3NoSuchBucket: a URL naming a bucket that is not there is an error
+// saying so, not a prefix where nothing was published yet.
+func TestS3NoSuchBucket(t *testing.T) {
+	s := open(t, strings.Replace(fakeS3(t), "s3://knowledge/", "s3://missing/", 1))
+	if l, err := s.ReadLatest(context.Background()); err == nil || !strings.Contains(err.Error(), "bucket does not exist") {
+		t.Errorf("got %+v, %v; want the missing bucket named", l, err)
+	}
+}

@@ -160,6 +160,7 @@ func classify(err error) error {
 	}
 	r := minio.ToErrorResponse(err)
 	switch {
+	case r.Code == "NoSuchBucket": // a wrong URL, not an empty prefix: said as the server says it
 	case r.StatusCode == http.StatusNotFound || r.Code == "NoSuchKey" || r.Code == "NotFound":
 		return s3Error{err, fs.ErrNotExist}
 	case r.StatusCode == http.StatusPreconditionFailed || r.Code == "PreconditionFailed":
