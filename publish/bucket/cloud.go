@@ -42,7 +42,7 @@ func openCloud(ctx context.Context, u *url.URL, q url.Values) (Objects, error) {
 	if err != nil {
 		return nil, err
 	}
-	return Prefixed(&cloudObjects{b}, prefix), nil
+	return withPrefix(&cloudObjects{b}, prefix), nil
 }
 
 // cloudError keeps gocloud's message and tells errors.Is what it means.

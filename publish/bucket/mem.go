@@ -33,7 +33,7 @@ func openMem(_ context.Context, u *url.URL, q url.Values) (Objects, error) {
 	for k := range q {
 		return nil, fmt.Errorf("mem:// takes no option %q", k)
 	}
-	return Prefixed(&memObjects{objects: map[string]memObject{}}, prefixOf(u.Path)), nil
+	return withPrefix(&memObjects{objects: map[string]memObject{}}, prefixOf(u.Path)), nil
 }
 
 func (o *memObjects) Get(_ context.Context, key string) (io.ReadCloser, error) {

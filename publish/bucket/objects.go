@@ -122,15 +122,15 @@ func exists(ctx context.Context, o Objects, key string) (bool, error) {
 func isNotExist(err error) bool { return err != nil && errors.Is(err, fs.ErrNotExist) }
 func isExist(err error) bool    { return err != nil && errors.Is(err, fs.ErrExist) }
 
-// prefixed is a store seen under a prefix ("ocean/"): what Open makes of a
-// URL's path, and how a test sees a run's prefix.
+// prefixed is a bucket seen under a prefix ("ocean/"): what the openers of
+// s3:// and mem:// make of a URL's path.
 type prefixed struct {
 	Objects
 	prefix string
 }
 
-// Prefixed returns o seen under prefix, which ends in "/".
-func Prefixed(o Objects, prefix string) Objects {
+// withPrefix returns o seen under prefix, which ends in "/".
+func withPrefix(o Objects, prefix string) Objects {
 	if prefix == "" {
 		return o
 	}

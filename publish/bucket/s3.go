@@ -135,7 +135,7 @@ func openS3(_ context.Context, u *url.URL, q url.Values) (Objects, error) {
 	case t != "":
 		return nil, fmt.Errorf("option ssetype=%q: want AES256 or aws:kms", t)
 	}
-	return Prefixed(o, prefixOf(u.Path)), nil
+	return withPrefix(o, prefixOf(u.Path)), nil
 }
 
 // prefixOf is a URL path as a key prefix: "/ocean/" → "ocean/".
