@@ -29,9 +29,11 @@ type s3Objects struct {
 	c      *minio.Core
 	bucket string
 	sse    encrypt.ServerSide // ?ssetype=, nil for the bucket's default
-	// singleMax is the largest object written in one PUT, where
-	// If-None-Match: * is honoured by every server that knows it; larger
-	// ones go in parts, partSize each, the completion conditional.
+	// singleMax is the largest object written in one PUT: one request,
+	// streamed from its file, whose If-None-Match: * every server that
+	// knows the header honours (gofakes3 only there, not on a multipart
+	// completion). Only what one PUT cannot carry goes in parts, partSize
+	// each, the completion conditional.
 	singleMax, partSize int64
 }
 
@@ -39,7 +41,7 @@ var _ Objects = (*s3Objects)(nil)
 
 const (
 	s3SingleMax = 5 << 30  // S3's limit for one PUT
-	s3PartSize  = 64 << 20 // a part of a larger upload: 80 parts for 5 GiB, bounded memory
+	s3PartSize  = 64 << 20 // held in memory one at a time; 10,000 of them carry 625 GiB, beyond that parts grow
 	s3MaxParts  = 10000    // S3's limit of parts in an upload
 )
 
