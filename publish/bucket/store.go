@@ -507,12 +507,30 @@ func (s *Store) Clean(ctx context.Context) ([]string, error) {
 		if ok {
 			continue
 		}
+		empty, err := s.empty(ctx, p+"/")
+		if err != nil {
+			return removed, err
+		}
+		if empty { // a folder the server keeps after its last object (SeaweedFS), not an upload
+			continue
+		}
 		if err := s.remove(ctx, p); err != nil {
 			return removed, err
 		}
 		removed = append(removed, p)
 	}
 	return removed, nil
+}
+
+// empty reports whether no object lies under prefix.
+func (s *Store) empty(ctx context.Context, prefix string) (bool, error) {
+	for _, err := range s.b.List(ctx, prefix, "") {
+		if err != nil {
+			return false, fmt.Errorf("%s: list %s: %w", s, prefix, err)
+		}
+		return false, nil
+	}
+	return true, nil
 }
 
 // PutRaw writes the file at src to key as it is: for tests that stage a
