@@ -17,9 +17,9 @@ var cloudSchemes = map[string]opener{
 }
 
 func noCloud(_ context.Context, u *url.URL, _ url.Values) (Objects, error) {
-	alt := "the container image or a release binary built with it"
+	alt := ""
 	if u.Scheme == "gs" {
-		alt = "or GCS's S3-compatible API with HMAC keys: s3://" + u.Host + "/…?endpoint=https://storage.googleapis.com (AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY set to the HMAC key)"
+		alt = "; or reach GCS through its S3-compatible API with an HMAC key: s3://" + u.Host + "/…?endpoint=https://storage.googleapis.com, the key's id and secret in AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY"
 	}
-	return nil, fmt.Errorf("%s:// is not in this build of ingest: build it with -tags cloud (go build -tags cloud ./cmd/ingest), %s", u.Scheme, alt)
+	return nil, fmt.Errorf("%s:// is not in this build of ingest: build it with -tags cloud (go build -tags cloud ./cmd/ingest)%s", u.Scheme, alt)
 }
