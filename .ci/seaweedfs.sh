@@ -95,6 +95,7 @@ stop() { stop_run "${INGEST_WEED_RUN:?INGEST_WEED_RUN is not set}"; }
 test_s3() {
   eval "$(start)"
   trap 'stop_run "$INGEST_WEED_RUN"' EXIT
+  go test -count=1 -run 'TestS3Server' ./publish/bucket
   go test -count=1 -run 'TestS3EndToEnd' ./cmd/ingest
 }
 

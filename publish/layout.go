@@ -74,7 +74,7 @@ func PromoteLatest(dir, snapshotName string) error {
 		_ = os.Remove(tmp)
 		return fmt.Errorf("promote %s: %w", snapshotName, err)
 	}
-	if err := syncDir(dir); err != nil {
+	if err := SyncDir(dir); err != nil {
 		return fmt.Errorf("promote %s: %w", snapshotName, err)
 	}
 	return nil
@@ -173,7 +173,7 @@ func moveIn(ctx context.Context, build, path, state string) (name string, reused
 		}
 		return "", false, nil, moved, err
 	}
-	return name, false, broken, moved, syncDir(dir)
+	return name, false, broken, moved, SyncDir(dir)
 }
 
 // Prune removes the oldest snapshots of a publish folder (by the manifest's

@@ -16,17 +16,17 @@ import (
 // run's clean-up removes. Either way the old snapshot is removed only after
 // the new one is in place.
 func commitOut(dir, out string) error {
-	if err := syncDir(dir); err != nil {
+	if err := SyncDir(dir); err != nil {
 		return fmt.Errorf("publish %s: %w", out, err)
 	}
 	if _, err := os.Lstat(out); errors.Is(err, os.ErrNotExist) {
 		if err := os.Rename(dir, out); err != nil {
 			return fmt.Errorf("publish %s: %w", out, err)
 		}
-		return syncDir(filepath.Dir(out))
+		return SyncDir(filepath.Dir(out))
 	}
 	if err := exchange(dir, out); err == nil {
-		if err := syncDir(filepath.Dir(out)); err != nil {
+		if err := SyncDir(filepath.Dir(out)); err != nil {
 			return fmt.Errorf("publish %s: %w", out, err)
 		}
 		return os.RemoveAll(dir) // now the old snapshot
@@ -39,7 +39,7 @@ func commitOut(dir, out string) error {
 		_ = os.Rename(old, out) // put the previous snapshot back
 		return fmt.Errorf("publish %s: %w", out, err)
 	}
-	if err := syncDir(filepath.Dir(out)); err != nil {
+	if err := SyncDir(filepath.Dir(out)); err != nil {
 		return fmt.Errorf("publish %s: %w", out, err)
 	}
 	return os.RemoveAll(old)

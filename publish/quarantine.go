@@ -46,7 +46,7 @@ func quarantine(dir, state, name string, problems []string) (Quarantined, error)
 	if err := os.Rename(filepath.Join(dir, name), to); err != nil {
 		return Quarantined{}, fmt.Errorf("move %s aside: %w", name, err)
 	}
-	if err := syncDir(dir); err != nil {
+	if err := SyncDir(dir); err != nil {
 		return Quarantined{}, fmt.Errorf("move %s aside: %w", name, err)
 	}
 	return Quarantined{Name: name, Path: to, Problems: problems}, nil

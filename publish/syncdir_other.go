@@ -8,9 +8,9 @@ import (
 	"syscall"
 )
 
-// syncDir makes a folder's entries durable: a rename is only as safe as the
+// SyncDir makes a folder's entries durable: a rename is only as safe as the
 // folder that records it. Some file systems cannot sync a folder (EINVAL).
-func syncDir(dir string) error {
+func SyncDir(dir string) error {
 	d, err := os.Open(dir)
 	if err != nil {
 		return err

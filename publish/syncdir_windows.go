@@ -1,5 +1,5 @@
 package publish
 
-// syncDir does nothing on Windows: a folder cannot be opened for syncing
+// SyncDir does nothing on Windows: a folder cannot be opened for syncing
 // there, and NTFS journals its metadata, renames included.
-func syncDir(string) error { return nil }
+func SyncDir(string) error { return nil }

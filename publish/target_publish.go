@@ -150,7 +150,7 @@ func (t *publishTarget) commit(ctx context.Context, s *Staging) (*Published, err
 		return nil, fmt.Errorf("publish %s: %w", dir, err)
 	}
 	pub.Path = filepath.Join(dir, pub.Name)
-	if err := syncDir(s.Dir); err != nil { // its entries durable before it is renamed in
+	if err := SyncDir(s.Dir); err != nil { // its entries durable before it is renamed in
 		_ = s.Abort()
 		return nil, fmt.Errorf("publish %s: %w", dir, err)
 	}

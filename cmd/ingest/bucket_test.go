@@ -1,9 +1,11 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"net/http/httptest"
 	"os"
 	"os/exec"
@@ -15,7 +17,6 @@ import (
 
 	"github.com/johannesboyne/gofakes3"
 	"github.com/johannesboyne/gofakes3/backend/s3mem"
-	"gocloud.dev/blob"
 
 	"github.com/ocean-safety/ingest/artifacts"
 	"github.com/ocean-safety/ingest/models/modelfake"
@@ -88,7 +89,7 @@ func appendTo(t *testing.T, path, text string) {
 
 // fakeBucket starts an in-process S3 server with a bucket "knowledge" and
 // credentials whose secret holds PLANTED (never to be printed), and returns
-// the URL options that point gocloud at it.
+// the URL options that point an s3:// URL at it.
 func fakeBucket(t *testing.T) string {
 	t.Helper()
 	backend := s3mem.New()
@@ -113,12 +114,19 @@ func TestBucketHeals(t *testing.T) {
 	pub := "s3://knowledge/ocean" + opts
 	latest := "s3://knowledge/ocean/latest" + opts
 	c := copyCorpus(t, filepath.Join(t.TempDir(), "corpus"))
-	raw, err := blob.OpenBucket(context.Background(), "s3://knowledge"+opts)
+	b, err := bucket.OpenObjects(context.Background(), pub)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer raw.Close()
-	b := blob.PrefixedBucket(raw, "ocean/")
+	defer b.Close()
+	read := func(key string) ([]byte, error) {
+		r, err := b.Get(context.Background(), key)
+		if err != nil {
+			return nil, err
+		}
+		defer r.Close()
+		return io.ReadAll(r)
+	}
 	index := func(what string, args ...string) string {
 		t.Helper()
 		code, _, stderr := runCLI(context.Background(), "", append([]string{"index", "--corpus", c}, args...)...)
@@ -136,7 +144,7 @@ func TestBucketHeals(t *testing.T) {
 	}
 	name := func() string {
 		var l bucket.Latest
-		lb, err := b.ReadAll(context.Background(), bucket.LatestFile)
+		lb, err := read(bucket.LatestFile)
 		if err != nil || json.Unmarshal(lb, &l) != nil {
 			t.Fatalf("latest.json: %v", err)
 		}
@@ -147,12 +155,12 @@ func TestBucketHeals(t *testing.T) {
 
 	first := name()
 	key := first + "/" + artifacts.ChunksFile
-	data, err := b.ReadAll(context.Background(), key)
+	data, err := read(key)
 	if err != nil {
 		t.Fatal(err)
 	}
 	data[len(data)/2] ^= 1
-	if err := b.WriteAll(context.Background(), key, data, nil); err != nil {
+	if err := b.Put(context.Background(), key, bytes.NewReader(data), int64(len(data)), bucket.PutOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	if code := verify(); code != exitFailed {
@@ -166,9 +174,7 @@ func TestBucketHeals(t *testing.T) {
 	}
 
 	second := name()
-	it := b.List(&blob.ListOptions{Prefix: second + "/"})
-	for {
-		o, err := it.Next(context.Background())
+	for o, err := range b.List(context.Background(), second+"/", "") {
 		if err != nil {
 			break
 		}

@@ -4,16 +4,15 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/goccy/go-yaml"
-	"gocloud.dev/blob"
 
 	"github.com/ocean-safety/ingest/models/modelfake"
+	"github.com/ocean-safety/ingest/publish/bucket"
 )
 
 // TestShardRetryResumes runs the Kubernetes example's Jobs as written
@@ -131,17 +130,12 @@ func TestShardRetryResumes(t *testing.T) {
 	if code, _, stderr := runCLI(context.Background(), "", "verify", "s3://knowledge/snapshots/latest"+opts); code != exitOK {
 		t.Errorf("verify the merged snapshot: exit %d:\n%s", code, stderr)
 	}
-	b, err := blob.OpenBucket(context.Background(), "s3://knowledge"+opts)
+	b, err := bucket.OpenObjects(context.Background(), "s3://knowledge"+opts)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer b.Close()
-	it := b.List(&blob.ListOptions{Prefix: "parts/"})
-	for {
-		o, err := it.Next(context.Background())
-		if err == io.EOF {
-			break
-		}
+	for o, err := range b.List(context.Background(), "parts/", "") {
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -1,14 +1,12 @@
 package bucket_test
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"io"
-	"strings"
 	"testing"
-
-	"gocloud.dev/blob"
 
 	"github.com/ocean-safety/ingest/artifacts"
 	"github.com/ocean-safety/ingest/artifacts/verify"
@@ -18,33 +16,45 @@ import (
 	"github.com/ocean-safety/ingest/stages/stagestest"
 )
 
-// raw opens the bucket behind a publish URL as it is, for a test to damage
-// what a run published: what an operator, a bad disk or an attacker can do.
-func raw(t *testing.T, url string) *blob.Bucket {
+// raw opens the objects behind a publish URL as they are, for a test to
+// damage what a run published: what an operator, a bad disk or an attacker
+// can do.
+func raw(t *testing.T, url string) bucket.Objects {
 	t.Helper()
-	base, query, _ := strings.Cut(url, "?")
-	b, err := blob.OpenBucket(context.Background(), strings.TrimSuffix(base, "/ocean")+"?"+query)
+	b, err := bucket.OpenObjects(context.Background(), url)
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { b.Close() })
-	return blob.PrefixedBucket(b, "ocean/")
+	return b
 }
 
-func keys(t *testing.T, b *blob.Bucket, prefix string) []string {
+func keys(t *testing.T, b bucket.Objects, prefix string) []string {
 	t.Helper()
 	var out []string
-	it := b.List(&blob.ListOptions{Prefix: prefix})
-	for {
-		o, err := it.Next(context.Background())
-		if err == io.EOF {
-			return out
-		}
+	for o, err := range b.List(context.Background(), prefix, "") {
 		if err != nil {
 			t.Fatal(err)
 		}
 		out = append(out, o.Key)
 	}
+	return out
+}
+
+// readObject and writeObject are a test's read and overwrite of one object.
+func readObject(t *testing.T, b bucket.Objects, key string) ([]byte, error) {
+	t.Helper()
+	r, err := b.Get(context.Background(), key)
+	if err != nil {
+		return nil, err
+	}
+	defer r.Close()
+	return io.ReadAll(r)
+}
+
+func writeObject(t *testing.T, b bucket.Objects, key string, data []byte) error {
+	t.Helper()
+	return b.Put(context.Background(), key, bytes.NewReader(data), int64(len(data)), bucket.PutOptions{})
 }
 
 // TestPublishHeals: a prefix whose latest is damaged, gone or lies about
@@ -69,40 +79,40 @@ func TestPublishHeals(t *testing.T) {
 	}
 	tests := []struct {
 		name       string
-		damage     func(t *testing.T, b *blob.Bucket, name string)
+		damage     func(t *testing.T, b bucket.Objects, name string)
 		wantBroken bool // s.Latest says latest is broken before the repair
 		wantAside  bool // the snapshot is copied aside
 		wantReused bool // the snapshot itself is whole: reused, and latest.json rewritten
 	}{
-		{"a byte of chunks.parquet flipped", func(t *testing.T, b *blob.Bucket, name string) {
-			data, err := b.ReadAll(ctx, name+"/"+artifacts.ChunksFile)
+		{"a byte of chunks.parquet flipped", func(t *testing.T, b bucket.Objects, name string) {
+			data, err := readObject(t, b, name+"/"+artifacts.ChunksFile)
 			if err != nil {
 				t.Fatal(err)
 			}
 			data[len(data)/2] ^= 1
-			if err := b.WriteAll(ctx, name+"/"+artifacts.ChunksFile, data, nil); err != nil {
+			if err := writeObject(t, b, name+"/"+artifacts.ChunksFile, data); err != nil {
 				t.Fatal(err)
 			}
 		}, false, true, false},
-		{"report.json deleted", func(t *testing.T, b *blob.Bucket, name string) {
+		{"report.json deleted", func(t *testing.T, b bucket.Objects, name string) {
 			if err := b.Delete(ctx, name+"/"+artifacts.ReportFile); err != nil {
 				t.Fatal(err)
 			}
 		}, true, true, false},
-		{"latest.json names a deleted snapshot", func(t *testing.T, b *blob.Bucket, name string) {
+		{"latest.json names a deleted snapshot", func(t *testing.T, b bucket.Objects, name string) {
 			for _, k := range keys(t, b, name+"/") {
 				if err := b.Delete(ctx, k); err != nil {
 					t.Fatal(err)
 				}
 			}
 		}, true, false, false},
-		{"latest.json is not JSON", func(t *testing.T, b *blob.Bucket, name string) {
-			if err := b.WriteAll(ctx, bucket.LatestFile, []byte("{"), nil); err != nil {
+		{"latest.json is not JSON", func(t *testing.T, b bucket.Objects, name string) {
+			if err := writeObject(t, b, bucket.LatestFile, []byte("{")); err != nil {
 				t.Fatal(err)
 			}
 		}, true, false, true},
-		{"the manifest is not the one latest.json records", func(t *testing.T, b *blob.Bucket, name string) {
-			mb, err := b.ReadAll(ctx, name+"/"+artifacts.ManifestFile)
+		{"the manifest is not the one latest.json records", func(t *testing.T, b bucket.Objects, name string) {
+			mb, err := readObject(t, b, name+"/"+artifacts.ManifestFile)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -110,7 +120,7 @@ func TestPublishHeals(t *testing.T) {
 			json.Unmarshal(mb, &m)
 			m["tool_version"] = "forged"
 			mb, _ = json.Marshal(m)
-			if err := b.WriteAll(ctx, name+"/"+artifacts.ManifestFile, mb, nil); err != nil {
+			if err := writeObject(t, b, name+"/"+artifacts.ManifestFile, mb); err != nil {
 				t.Fatal(err)
 			}
 		}, true, true, false},

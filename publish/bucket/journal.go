@@ -7,9 +7,6 @@ import (
 	"path"
 	"slices"
 	"strings"
-
-	"gocloud.dev/blob"
-	"gocloud.dev/gcerrors"
 )
 
 // journalPrefix is where a run publishing to the prefix keeps its journal
@@ -27,7 +24,7 @@ func (s *Store) ReadJournal(ctx context.Context, w io.Writer) (int, error) {
 		return 0, err
 	}
 	for _, k := range keys {
-		r, err := s.b.NewReader(ctx, k, nil)
+		r, err := s.b.Get(ctx, k)
 		if err != nil {
 			return 0, fmt.Errorf("%s: read %s: %w", s, k, err)
 		}
@@ -43,8 +40,8 @@ func (s *Store) ReadJournal(ctx context.Context, w io.Writer) (int, error) {
 // AppendJournal stores piece as the journal's n-th piece (from 0).
 func (s *Store) AppendJournal(ctx context.Context, n int, piece []byte) error {
 	key := fmt.Sprintf("%s%012d.jsonl", journalPrefix, n)
-	err := s.b.WriteAll(ctx, key, piece, &blob.WriterOptions{IfNotExist: true, ContentType: "application/jsonl"})
-	if gcerrors.Code(err) == gcerrors.FailedPrecondition {
+	err := writeAll(ctx, s.b, key, piece, PutOptions{IfNotExist: true, ContentType: "application/jsonl"})
+	if isExist(err) {
 		return fmt.Errorf("%s: %s exists: another run writes this journal", s, key)
 	}
 	if err != nil {
@@ -60,7 +57,7 @@ func (s *Store) RemoveJournal(ctx context.Context) error {
 		return err
 	}
 	for _, k := range keys {
-		if err := s.b.Delete(ctx, k); err != nil && gcerrors.Code(err) != gcerrors.NotFound {
+		if err := s.b.Delete(ctx, k); err != nil {
 			return fmt.Errorf("%s: %w", s, err)
 		}
 	}
@@ -69,13 +66,8 @@ func (s *Store) RemoveJournal(ctx context.Context) error {
 
 // journalKeys are the journal's pieces, in order.
 func (s *Store) journalKeys(ctx context.Context) ([]string, error) {
-	it := s.b.List(&blob.ListOptions{Prefix: journalPrefix})
 	var keys []string
-	for {
-		o, err := it.Next(ctx)
-		if err == io.EOF {
-			break
-		}
+	for o, err := range s.b.List(ctx, journalPrefix, "") {
 		if err != nil {
 			return nil, fmt.Errorf("%s: list %s: %w", s, journalPrefix, err)
 		}
@@ -91,19 +83,15 @@ func (s *Store) journalKeys(ctx context.Context) ([]string, error) {
 // many. It is for a prefix the caller knows to be its own and done with (a
 // merged part's: merge --remove-parts), never a publish prefix.
 func (s *Store) RemoveAll(ctx context.Context) (int, error) {
-	it := s.b.List(nil)
 	n := 0
-	for {
-		o, err := it.Next(ctx)
-		if err == io.EOF {
-			return n, nil
-		}
+	for o, err := range s.b.List(ctx, "", "") {
 		if err != nil {
 			return n, fmt.Errorf("%s: list: %w", s, err)
 		}
-		if err := s.b.Delete(ctx, o.Key); err != nil && gcerrors.Code(err) != gcerrors.NotFound {
+		if err := s.b.Delete(ctx, o.Key); err != nil {
 			return n, fmt.Errorf("%s: %w", s, err)
 		}
 		n++
 	}
+	return n, nil
 }

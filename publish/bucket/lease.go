@@ -8,9 +8,6 @@ import (
 	"sync"
 	"time"
 
-	"gocloud.dev/blob"
-	"gocloud.dev/gcerrors"
-
 	"github.com/ocean-safety/ingest/publish"
 )
 
@@ -58,14 +55,14 @@ func (s *Store) Acquire(ctx context.Context, wait time.Duration) (func() error, 
 	me := publish.Self()
 	for {
 		body := s.newLease(me)
-		err := s.b.WriteAll(ctx, leaseFile, body, &blob.WriterOptions{IfNotExist: true})
+		err := writeAll(ctx, s.b, leaseFile, body, PutOptions{IfNotExist: true, ContentType: "application/json"})
 		if err == nil {
 			h := &held{s: s, me: me, body: body}
 			h.arm()
 			s.lease = h
 			return h.release, nil
 		}
-		if gcerrors.Code(err) != gcerrors.FailedPrecondition {
+		if !isExist(err) {
 			return nil, fmt.Errorf("%s: write %s: %w", s, leaseFile, err)
 		}
 		locked, err := s.readLease(ctx)
@@ -73,7 +70,7 @@ func (s *Store) Acquire(ctx context.Context, wait time.Duration) (func() error, 
 			return nil, err
 		}
 		if locked == nil { // over: take it
-			if err := s.b.Delete(ctx, leaseFile); err != nil && gcerrors.Code(err) != gcerrors.NotFound {
+			if err := s.b.Delete(ctx, leaseFile); err != nil {
 				return nil, fmt.Errorf("%s: take over %s: %w", s, leaseFile, err)
 			}
 			continue
@@ -99,8 +96,8 @@ func (s *Store) newLease(me publish.Holder) []byte {
 // *publish.LockedError, or nil when that run is over and the lease may be
 // taken over (or it is gone already).
 func (s *Store) readLease(ctx context.Context) (*publish.LockedError, error) {
-	b, err := s.b.ReadAll(ctx, leaseFile)
-	if gcerrors.Code(err) == gcerrors.NotFound {
+	b, err := readAll(ctx, s.b, leaseFile)
+	if isNotExist(err) {
 		return nil, nil // given back meanwhile
 	}
 	if err != nil {
@@ -112,8 +109,8 @@ func (s *Store) readLease(ctx context.Context) (*publish.LockedError, error) {
 		exp, perr = time.Parse(time.RFC3339, l.Expires)
 	}
 	if perr != nil || l.PID <= 0 {
-		a, err := s.b.Attributes(ctx, leaseFile)
-		if gcerrors.Code(err) == gcerrors.NotFound {
+		a, err := s.b.Stat(ctx, leaseFile)
+		if isNotExist(err) {
 			return nil, nil
 		}
 		if err != nil {
@@ -164,7 +161,7 @@ func (h *held) renew() {
 		return
 	}
 	body := h.s.newLease(h.me)
-	if err := h.s.b.WriteAll(ctx, leaseFile, body, nil); err == nil {
+	if err := writeAll(ctx, h.s.b, leaseFile, body, PutOptions{ContentType: "application/json"}); err == nil {
 		h.body = body
 	} // else: tried again at the next tick, long before the lease expires
 	h.timer.Reset(h.s.ttl() / 3)
@@ -172,9 +169,9 @@ func (h *held) renew() {
 
 // mine checks the lease object is still this run's. Call with mu held.
 func (h *held) mine(ctx context.Context) error {
-	b, err := h.s.b.ReadAll(ctx, leaseFile)
+	b, err := readAll(ctx, h.s.b, leaseFile)
 	switch {
-	case gcerrors.Code(err) == gcerrors.NotFound:
+	case isNotExist(err):
 		return fmt.Errorf("%s: the lease %s was removed while this run held it", h.s, leaseFile)
 	case err != nil:
 		return nil // cannot tell now: a later check will
@@ -214,8 +211,8 @@ func (h *held) release() error {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), leaseCallTimeout)
 	defer cancel()
-	b, err := h.s.b.ReadAll(ctx, leaseFile)
-	if gcerrors.Code(err) == gcerrors.NotFound {
+	b, err := readAll(ctx, h.s.b, leaseFile)
+	if isNotExist(err) {
 		return nil
 	}
 	if err != nil {

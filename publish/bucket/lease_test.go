@@ -59,7 +59,7 @@ func TestLeaseTakeover(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			url := fakeS3(t)
-			if err := raw(t, url).WriteAll(context.Background(), ".lease", tt.body, nil); err != nil {
+			if err := writeObject(t, raw(t, url), ".lease", tt.body); err != nil {
 				t.Fatal(err)
 			}
 			s := open(t, url)
@@ -104,7 +104,7 @@ func TestLeaseWait(t *testing.T) {
 		go cmd.Wait() // reaped when it ends, as its shell would
 		host, _ := os.Hostname()
 		body := leaseBody(publish.Holder{PID: cmd.Process.Pid, Host: host, Started: "2026-12-01T02:00:00Z"}, time.Now().Add(time.Hour))
-		if err := raw(t, url).WriteAll(context.Background(), ".lease", body, nil); err != nil {
+		if err := writeObject(t, raw(t, url), ".lease", body); err != nil {
 			t.Fatal(err)
 		}
 		s := open(t, url)
@@ -134,7 +134,7 @@ func TestLeaseWait(t *testing.T) {
 	t.Run("the holder's lease expires", func(t *testing.T) {
 		url := fakeS3(t)
 		body := leaseBody(publish.Holder{PID: 1, Host: "elsewhere", Started: "2026-12-01T02:00:00Z"}, time.Now().Add(1500*time.Millisecond))
-		if err := raw(t, url).WriteAll(context.Background(), ".lease", body, nil); err != nil {
+		if err := writeObject(t, raw(t, url), ".lease", body); err != nil {
 			t.Fatal(err)
 		}
 		if rel, err := open(t, url).Acquire(context.Background(), time.Minute); err != nil {
@@ -159,7 +159,7 @@ func TestLeaseRenewed(t *testing.T) {
 	}
 	expiry := func() time.Time {
 		var l struct{ Expires string }
-		body, err := raw(t, url).ReadAll(ctx, ".lease")
+		body, err := readObject(t, raw(t, url), ".lease")
 		if err != nil || json.Unmarshal(body, &l) != nil {
 			t.Fatalf("read the lease: %v", err)
 		}
@@ -182,7 +182,7 @@ func TestLeaseRenewed(t *testing.T) {
 		t.Fatal(err)
 	}
 	stolen := leaseBody(publish.Holder{PID: 7, Host: "elsewhere", Started: "2026-12-01T02:00:00Z"}, time.Now().Add(time.Hour))
-	if err := raw(t, url).WriteAll(ctx, ".lease", stolen, nil); err != nil {
+	if err := writeObject(t, raw(t, url), ".lease", stolen); err != nil {
 		t.Fatal(err)
 	}
 	snap := stagestest.Build(t, stagestest.WriteCorpus(t, stagestest.Base, nil), stages.Options{})

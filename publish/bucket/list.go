@@ -4,11 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
 	"slices"
 	"strings"
-
-	"gocloud.dev/blob"
 
 	"github.com/ocean-safety/ingest/artifacts"
 	"github.com/ocean-safety/ingest/publish"
@@ -75,14 +72,9 @@ func (s *Store) List(ctx context.Context) (*publish.Listing, error) {
 }
 
 // dirs are the prefix's child "folders", one level down.
-func (s *Store) dirs(ctx context.Context, b *blob.Bucket, prefix string) ([]string, error) {
-	it := b.List(&blob.ListOptions{Prefix: prefix, Delimiter: "/"})
+func (s *Store) dirs(ctx context.Context, b Objects, prefix string) ([]string, error) {
 	var out []string
-	for {
-		o, err := it.Next(ctx)
-		if err == io.EOF {
-			return out, nil
-		}
+	for o, err := range b.List(ctx, prefix, "/") {
 		if err != nil {
 			return nil, fmt.Errorf("%s: list: %w", s, err)
 		}
@@ -90,10 +82,11 @@ func (s *Store) dirs(ctx context.Context, b *blob.Bucket, prefix string) ([]stri
 			out = append(out, strings.TrimSuffix(strings.TrimPrefix(o.Key, prefix), "/"))
 		}
 	}
+	return out, nil
 }
 
-func (s *Store) describeSnapshot(ctx context.Context, b *blob.Bucket, key, path string) (publish.ListedSnapshot, error) {
-	mb, err := b.ReadAll(ctx, key+"/"+artifacts.ManifestFile)
+func (s *Store) describeSnapshot(ctx context.Context, b Objects, key, path string) (publish.ListedSnapshot, error) {
+	mb, err := readAll(ctx, b, key+"/"+artifacts.ManifestFile)
 	if err != nil {
 		return publish.ListedSnapshot{}, fmt.Errorf("%s: read %s/%s: %w", s, key, artifacts.ManifestFile, err)
 	}
@@ -109,7 +102,7 @@ func (s *Store) describeSnapshot(ctx context.Context, b *blob.Bucket, key, path 
 func (s *Store) part(ctx context.Context, key, run string) publish.ListedPart {
 	m := publish.PartName.FindStringSubmatch(key[strings.LastIndexByte(key, '/')+1:])
 	p := publish.ListedPart{Path: s.at(key), Run: run, Shard: m[1] + "/" + m[2]}
-	b, err := s.b.ReadAll(ctx, key+"/"+LatestFile)
+	b, err := readAll(ctx, s.b, key+"/"+LatestFile)
 	if err != nil {
 		return p // a part whose run never published: listed as it is
 	}

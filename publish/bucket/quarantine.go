@@ -7,13 +7,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"strings"
 	"time"
-
-	"gocloud.dev/blob"
-	"gocloud.dev/gcerrors"
 
 	"github.com/ocean-safety/ingest/artifacts"
 	"github.com/ocean-safety/ingest/artifacts/verify"
@@ -71,8 +67,8 @@ func (s *Store) sameContent(ctx context.Context, m artifacts.Manifest, work, lat
 // and verifies it; it returns the problems found (none: it verifies). An
 // error is the store's or the disk's, not the snapshot's.
 func (s *Store) check(ctx context.Context, name, key, work, manifestSHA string) ([]string, error) {
-	mb, err := s.b.ReadAll(ctx, name+"/"+artifacts.ManifestFile)
-	if gcerrors.Code(err) == gcerrors.NotFound {
+	mb, err := readAll(ctx, s.b, name+"/"+artifacts.ManifestFile)
+	if isNotExist(err) {
 		return []string{"manifest.json: not in the store"}, nil
 	}
 	if err != nil {
@@ -114,16 +110,11 @@ func (s *Store) check(ctx context.Context, name, key, work, manifestSHA string) 
 // brokenPrefix, before the publish removes it: evidence is never deleted.
 func (s *Store) quarantine(ctx context.Context, b brokenSnapshot) (publish.Quarantined, error) {
 	aside := brokenPrefix + "/" + b.name + "-" + time.Now().UTC().Format("20060102T150405.000000000Z")
-	it := s.b.List(&blob.ListOptions{Prefix: b.name + "/"})
-	for {
-		o, err := it.Next(ctx)
-		if err == io.EOF {
-			break
-		}
+	for o, err := range s.b.List(ctx, b.name+"/", "") {
 		if err != nil {
 			return publish.Quarantined{}, fmt.Errorf("%s: list %s: %w", s, b.name, err)
 		}
-		if err := s.b.Copy(ctx, aside+"/"+strings.TrimPrefix(o.Key, b.name+"/"), o.Key, nil); err != nil {
+		if err := s.b.Copy(ctx, aside+"/"+strings.TrimPrefix(o.Key, b.name+"/"), o.Key); err != nil {
 			return publish.Quarantined{}, fmt.Errorf("%s: copy %s aside: %w", s, o.Key, err)
 		}
 	}

@@ -18,14 +18,6 @@ import (
 	"strings"
 	"time"
 
-	"gocloud.dev/blob"
-	_ "gocloud.dev/blob/azureblob" // azblob://
-	_ "gocloud.dev/blob/fileblob"  // file://
-	_ "gocloud.dev/blob/gcsblob"   // gs://
-	_ "gocloud.dev/blob/memblob"   // mem:// (tests)
-	_ "gocloud.dev/blob/s3blob"    // s3://, and S3-compatible servers with ?endpoint=
-	"gocloud.dev/gcerrors"
-
 	"github.com/ocean-safety/ingest/artifacts"
 	"github.com/ocean-safety/ingest/artifacts/verify"
 	"github.com/ocean-safety/ingest/internal/redact"
@@ -59,8 +51,8 @@ type Latest struct {
 
 // Store is a publish prefix in an object store.
 type Store struct {
-	b    *blob.Bucket
-	name string // the URL, credentials removed: for messages
+	b    Objects // the prefix's objects
+	name string  // the URL, credentials removed: for messages
 	// LeaseTTL is how long the lease holds without renewal (0:
 	// DefaultLeaseTTL); set it before Acquire.
 	LeaseTTL time.Duration
@@ -76,48 +68,17 @@ func IsURL(s string) bool {
 	return err == nil && len(u.Scheme) > 1 && strings.Contains(s, "://")
 }
 
-// Open opens the publish prefix at rawURL: scheme://bucket/prefix?options,
-// with gocloud.dev's options per scheme (S3-compatible servers:
-// ?endpoint=http://host:port&use_path_style=true&region=…). Credentials come
-// from the standard chains (AWS_ACCESS_KEY_ID…, GOOGLE_APPLICATION_CREDENTIALS,
-// AZURE_STORAGE_ACCOUNT…) and are never printed.
+// Open opens the publish prefix at rawURL: scheme://bucket/prefix?options
+// (OpenObjects; S3-compatible servers: ?endpoint=http://host:port&
+// use_path_style=true&region=…). Credentials come from the standard chains
+// (AWS_ACCESS_KEY_ID…, a profile, the instance's role) and are never
+// printed.
 func Open(ctx context.Context, rawURL string) (*Store, error) {
-	u, err := url.Parse(rawURL)
+	o, err := OpenObjects(ctx, rawURL)
 	if err != nil {
-		return nil, fmt.Errorf("publish URL %s: %w", redact.URL(rawURL), err)
+		return nil, err
 	}
-	prefix := ""
-	if u.Scheme != "file" {
-		prefix = strings.Trim(u.Path, "/")
-		u.Path = ""
-	} else {
-		// A folder is the bucket, as a bucket is in S3: the nearest folder
-		// that exists, and the rest a prefix that writes create, so a
-		// file:// prefix behaves as an s3:// one (parts under parts/…).
-		dir := filepath.Clean(filepath.FromSlash(u.Path))
-		for {
-			if info, err := os.Stat(dir); err == nil && info.IsDir() {
-				break
-			}
-			parent := filepath.Dir(dir)
-			if parent == dir {
-				break
-			}
-			dir = parent
-		}
-		if rel, err := filepath.Rel(filepath.Clean(filepath.FromSlash(u.Path)), dir); err == nil && rel != "." {
-			prefix = strings.Trim(filepath.ToSlash(strings.TrimPrefix(filepath.Clean(filepath.FromSlash(u.Path)), dir)), "/")
-			u.Path = filepath.ToSlash(dir)
-		}
-	}
-	b, err := blob.OpenBucket(ctx, u.String())
-	if err != nil {
-		return nil, fmt.Errorf("open %s: %w", redact.URL(rawURL), err)
-	}
-	if prefix != "" {
-		b = blob.PrefixedBucket(b, prefix+"/")
-	}
-	return &Store{b: b, name: redact.URL(rawURL)}, nil
+	return &Store{b: o, name: redact.URL(rawURL)}, nil
 }
 
 // at is the URL of a snapshot in the store, credentials removed: the name
@@ -143,8 +104,8 @@ var snapshotName = regexp.MustCompile(`^\d{8}T\d{6}Z-[0-9a-f]{12}$`)
 // ReadLatest reads latest.json; nil when nothing was published yet. One
 // that names no snapshot is an error wrapping publish.ErrLatestBroken.
 func (s *Store) ReadLatest(ctx context.Context) (*Latest, error) {
-	b, err := s.b.ReadAll(ctx, LatestFile)
-	if gcerrors.Code(err) == gcerrors.NotFound {
+	b, err := readAll(ctx, s.b, LatestFile)
+	if isNotExist(err) {
 		return nil, nil
 	}
 	if err != nil {
@@ -199,8 +160,8 @@ func (s *Store) fetch(ctx context.Context, name, dir, manifestSHA string) (strin
 		return "", fmt.Errorf("%s: %q is not a snapshot name", s, name)
 	}
 	local := filepath.Join(dir, name)
-	mb, err := s.b.ReadAll(ctx, name+"/"+artifacts.ManifestFile)
-	if gcerrors.Code(err) == gcerrors.NotFound {
+	mb, err := readAll(ctx, s.b, name+"/"+artifacts.ManifestFile)
+	if isNotExist(err) {
 		return "", fmt.Errorf("%s: %w", name, errMissing)
 	}
 	if err != nil {
@@ -248,8 +209,8 @@ func (s *Store) downloadTo(ctx context.Context, name string, m artifacts.Manifes
 }
 
 func (s *Store) download(ctx context.Context, key, dst string) error {
-	r, err := s.b.NewReader(ctx, key, nil)
-	if gcerrors.Code(err) == gcerrors.NotFound {
+	r, err := s.b.Get(ctx, key)
+	if isNotExist(err) {
 		return fmt.Errorf("%s: %w", key, errMissing)
 	}
 	if err != nil {
@@ -375,13 +336,12 @@ func (s *Store) put(ctx context.Context, key, src string) error {
 		return err
 	}
 	defer f.Close()
-	w, err := s.b.NewWriter(ctx, key, &blob.WriterOptions{IfNotExist: true})
+	info, err := f.Stat()
 	if err != nil {
-		return fmt.Errorf("%s: write %s: %w", s, key, err)
+		return err
 	}
-	_, err = io.Copy(w, f)
-	err = errors.Join(err, w.Close())
-	if gcerrors.Code(err) == gcerrors.FailedPrecondition {
+	err = s.b.Put(ctx, key, f, info.Size(), PutOptions{IfNotExist: true})
+	if isExist(err) {
 		want, derr := artifacts.Describe(src)
 		got, gerr := s.describe(ctx, key)
 		if derr == nil && gerr == nil && got == want {
@@ -396,7 +356,7 @@ func (s *Store) put(ctx context.Context, key, src string) error {
 }
 
 func (s *Store) describe(ctx context.Context, key string) (artifacts.FileInfo, error) {
-	r, err := s.b.NewReader(ctx, key, nil)
+	r, err := s.b.Get(ctx, key)
 	if err != nil {
 		return artifacts.FileInfo{}, fmt.Errorf("%s: read %s: %w", s, key, err)
 	}
@@ -412,7 +372,7 @@ func (s *Store) describe(ctx context.Context, key string) (artifacts.FileInfo, e
 // point writes latest.json for the snapshot name, the last step of a
 // publish: readers that follow it find a complete, checked snapshot.
 func (s *Store) point(ctx context.Context, name string) error {
-	mb, err := s.b.ReadAll(ctx, name+"/"+artifacts.ManifestFile)
+	mb, err := readAll(ctx, s.b, name+"/"+artifacts.ManifestFile)
 	if err != nil {
 		return fmt.Errorf("%s: %w", s, err)
 	}
@@ -422,7 +382,7 @@ func (s *Store) point(ctx context.Context, name string) error {
 	}
 	sum := sha256.Sum256(mb)
 	b, _ := json.MarshalIndent(Latest{Name: name, CreatedAt: m.CreatedAt, CorpusFingerprint: m.CorpusFingerprint, ManifestSHA256: hex.EncodeToString(sum[:])}, "", "  ")
-	if err := s.b.WriteAll(ctx, LatestFile, append(b, '\n'), &blob.WriterOptions{ContentType: "application/json"}); err != nil {
+	if err := writeAll(ctx, s.b, LatestFile, append(b, '\n'), PutOptions{ContentType: "application/json"}); err != nil {
 		return fmt.Errorf("%s: write %s: %w", s, LatestFile, err)
 	}
 	return nil
@@ -442,8 +402,8 @@ func (s *Store) Snapshots(ctx context.Context) ([]string, error) {
 	}
 	var found []snap
 	for _, p := range prefixes {
-		a, err := s.b.Attributes(ctx, p+"/"+artifacts.ManifestFile)
-		if gcerrors.Code(err) == gcerrors.NotFound {
+		a, err := s.b.Stat(ctx, p+"/"+artifacts.ManifestFile)
+		if isNotExist(err) {
 			continue
 		}
 		if err != nil {
@@ -463,13 +423,8 @@ func (s *Store) Snapshots(ctx context.Context) ([]string, error) {
 
 // prefixes lists the top-level names that look like snapshots, sorted.
 func (s *Store) prefixes(ctx context.Context) ([]string, error) {
-	it := s.b.List(&blob.ListOptions{Delimiter: "/"})
 	var out []string
-	for {
-		o, err := it.Next(ctx)
-		if err == io.EOF {
-			break
-		}
+	for o, err := range s.b.List(ctx, "", "/") {
 		if err != nil {
 			return nil, fmt.Errorf("%s: list: %w", s, err)
 		}
@@ -510,7 +465,7 @@ func (s *Store) prune(ctx context.Context, keep int, latest, previous string) ([
 			return pruned, err
 		}
 		for _, ext := range []string{".diff.md", ".diff.json"} {
-			if err := s.b.Delete(ctx, name+ext); err != nil && gcerrors.Code(err) != gcerrors.NotFound {
+			if err := s.b.Delete(ctx, name+ext); err != nil {
 				return pruned, fmt.Errorf("%s: %w", s, err)
 			}
 		}
@@ -522,22 +477,18 @@ func (s *Store) prune(ctx context.Context, keep int, latest, previous string) ([
 // remove deletes every object under name/, its manifest first, so that a
 // half-removed snapshot reads as incomplete, never as whole.
 func (s *Store) remove(ctx context.Context, name string) error {
-	if err := s.b.Delete(ctx, name+"/"+artifacts.ManifestFile); err != nil && gcerrors.Code(err) != gcerrors.NotFound {
+	if err := s.b.Delete(ctx, name+"/"+artifacts.ManifestFile); err != nil {
 		return fmt.Errorf("%s: %w", s, err)
 	}
-	it := s.b.List(&blob.ListOptions{Prefix: name + "/"})
-	for {
-		o, err := it.Next(ctx)
-		if err == io.EOF {
-			return nil
-		}
+	for o, err := range s.b.List(ctx, name+"/", "") {
 		if err != nil {
 			return fmt.Errorf("%s: list %s: %w", s, name, err)
 		}
-		if err := s.b.Delete(ctx, o.Key); err != nil && gcerrors.Code(err) != gcerrors.NotFound {
+		if err := s.b.Delete(ctx, o.Key); err != nil {
 			return fmt.Errorf("%s: %w", s, err)
 		}
 	}
+	return nil
 }
 
 // Clean removes the snapshots an interrupted upload left (no manifest) and
@@ -549,11 +500,18 @@ func (s *Store) Clean(ctx context.Context) ([]string, error) {
 	}
 	var removed []string
 	for _, p := range prefixes {
-		ok, err := s.b.Exists(ctx, p+"/"+artifacts.ManifestFile)
+		ok, err := exists(ctx, s.b, p+"/"+artifacts.ManifestFile)
 		if err != nil {
 			return removed, fmt.Errorf("%s: %w", s, err)
 		}
 		if ok {
+			continue
+		}
+		empty, err := s.empty(ctx, p+"/")
+		if err != nil {
+			return removed, err
+		}
+		if empty { // a folder the server keeps after its last object (SeaweedFS), not an upload
 			continue
 		}
 		if err := s.remove(ctx, p); err != nil {
@@ -562,6 +520,17 @@ func (s *Store) Clean(ctx context.Context) ([]string, error) {
 		removed = append(removed, p)
 	}
 	return removed, nil
+}
+
+// empty reports whether no object lies under prefix.
+func (s *Store) empty(ctx context.Context, prefix string) (bool, error) {
+	for _, err := range s.b.List(ctx, prefix, "") {
+		if err != nil {
+			return false, fmt.Errorf("%s: list %s: %w", s, prefix, err)
+		}
+		return false, nil
+	}
+	return true, nil
 }
 
 // PutRaw writes the file at src to key as it is: for tests that stage a
@@ -573,5 +542,5 @@ func (s *Store) PutReport(ctx context.Context, name, ext string, b []byte) error
 	if !snapshotName.MatchString(name) {
 		return fmt.Errorf("%s: %q is not a snapshot name", s, name)
 	}
-	return s.b.WriteAll(ctx, path.Clean(name+ext), b, nil)
+	return writeAll(ctx, s.b, path.Clean(name+ext), b, PutOptions{})
 }
