@@ -19,7 +19,9 @@ type DocPrep struct {
 	code     string     // the fences' name
 	evidence string     // the document folded, one space between words, instructions blanked
 	injected [][]string // tokens of each instruction-like paragraph
-	spans    [][2]int   // the document's instruction-like paragraphs, in its text
+	title    string
+	stems    wordStems // the words of the title and the text, instructions blanked
+	spans    [][2]int  // the document's instruction-like paragraphs, in its text
 }
 
 // prepCacheSize bounds the documents kept: the enrich stream works on a
@@ -68,7 +70,9 @@ func (p *DocPrep) prepare(doc schema.Document) {
 	if detect(title) {
 		title = ""
 	}
-	p.evidence = flat(title + "\n\n" + blankedAt(doc.Text, p.spans))
+	trusted := title + "\n\n" + blankedAt(doc.Text, p.spans)
+	p.evidence = flat(trusted)
+	p.title, p.stems = title, newWordStems(trusted)
 	for _, s := range p.spans {
 		p.injected = append(p.injected, lexical.Tokens(doc.Text[s[0]:s[1]]))
 	}

@@ -15,7 +15,10 @@ import "strings"
 //     extractive header, without quoting it.
 //  3. Every answer is checked for content (validate.go): what it says of
 //     places, links and claims must stand in the document outside such
-//     paragraphs, and it may not copy their words.
+//     paragraphs, and it may not copy their words; its header must be the
+//     document's words (grounding.go) and may not reassure where its chunk
+//     does not (claims.go): what an injection wants, whether or not the
+//     detection saw it.
 
 // InstructionSpans returns the paragraphs of text (blank-line separated)
 // that read as instructions to a model (instructionLike), as byte ranges.
