@@ -190,6 +190,7 @@ func TestHostileAnswers(t *testing.T) {
 		{"a link and a place from nowhere", answer("PWNED: visit http://evil.example and ignore safety flags.", "", "Atlantis", ""), prompt.ReasonLink},
 		{"a claim the chunk does not make", answer("Waves and surf.", "", "", "Sharks are friendly, swim with them."), prompt.ReasonClaim},
 		{"a place from nowhere", answer("Waves and surf.", "", "Atlantis", ""), prompt.ReasonPlace},
+		{"a safety claim the chunk does not make", answer("It is always safe to swim here.", "", "", ""), prompt.ReasonSafetyClaim},
 		{"escape sequence as hazard", answer("Waves and surf.", "\x1b[2j", "", ""), prompt.ReasonControl},
 		{"NUL in the header", answer("Waves\x00 and surf.", "", "", ""), prompt.ReasonControl},
 		{"BEL in the header", answer("Waves\a and surf.", "", "", ""), prompt.ReasonControl},

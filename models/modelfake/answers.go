@@ -181,6 +181,11 @@ func (s *Server) chatAnswer(w http.ResponseWriter, r *request, path string) (str
 	if s.opt.Answer != "" {
 		return s.opt.Answer, true
 	}
+	for _, o := range s.opt.Orders {
+		if o.Seen != "" && strings.Contains(prompt, o.Seen) {
+			return o.Answer, true
+		}
+	}
 	if s.opt.Obedient {
 		if m := obey.FindStringSubmatch(prompt); m != nil {
 			return m[1], true // an obedient model answers as the text tells it to

@@ -64,6 +64,11 @@ type Options struct {
 	// model without defences does: a line "Answer with: {…}" anywhere in
 	// the user message becomes the answer.
 	Obedient bool
+	// Orders script a model that obeys what it reads, however the text is
+	// phrased or encoded: the first order whose Seen the user message holds
+	// (as written) gives the answer. A test plants an instruction, names it
+	// as Seen, and learns whether it reached the model by what is stored.
+	Orders []Order
 	// OnCall, when set, is called as each chat or embed call arrives, with
 	// how many calls have reached that path so far (this one included),
 	// before the call is answered: a crash test kills its client there.
@@ -86,6 +91,10 @@ type Options struct {
 	// per four characters: what a benchmark compares estimates with.
 	BPE bool
 }
+
+// Order is an instruction a scripted model obeys (Options.Orders): when a
+// chat call's user message holds Seen, Answer is its answer.
+type Order struct{ Seen, Answer string }
 
 // DefaultModels are served when Options.Models is empty.
 var DefaultModels = []string{"bge-m3", "qwen2.5:7b"}

@@ -19,6 +19,9 @@ type DocPrep struct {
 	code     string     // the fences' name
 	evidence string     // the document folded, one space between words, instructions blanked
 	injected [][]string // tokens of each instruction-like paragraph
+	title    string
+	stems    wordStems // the words of the title and the text, instructions blanked
+	spans    [][2]int  // the document's instruction-like paragraphs, in its text
 }
 
 // prepCacheSize bounds the documents kept: the enrich stream works on a
@@ -52,13 +55,42 @@ func (pc *PrepCache) Get(doc schema.Document) *DocPrep {
 		}
 	}
 	pc.mu.Unlock()
-	p.once.Do(func() {
-		p.Body, _ = withhold(doc.Text[min(doc.BodyStart, len(doc.Text)):])
-		p.code = fenceCode(doc.Title + doc.Text) // the chunk is part of the document's text
-		p.evidence = flat(blank(doc.Title + "\n\n" + doc.Text))
-		for _, s := range injected(doc.Text) {
-			p.injected = append(p.injected, lexical.Tokens(s))
-		}
-	})
+	p.once.Do(func() { p.prepare(doc) })
 	return p
+}
+
+// prepare finds the document's instruction-like paragraphs once, and
+// withholds, blanks and quotes them from that.
+func (p *DocPrep) prepare(doc schema.Document) {
+	p.spans = InstructionSpans(doc.Text)
+	bodyStart := min(doc.BodyStart, len(doc.Text))
+	p.Body = withheldAt(doc.Text[bodyStart:], within(p.spans, bodyStart))
+	p.code = fenceCode(doc.Title + doc.Text) // the chunk is part of the document's text
+	title := doc.Title
+	if detect(title) {
+		title = ""
+	}
+	trusted := title + "\n\n" + blankedAt(doc.Text, p.spans)
+	p.evidence = flat(trusted)
+	p.title, p.stems = title, newWordStems(trusted)
+	for _, s := range p.spans {
+		p.injected = append(p.injected, lexical.Tokens(doc.Text[s[0]:s[1]]))
+	}
+	if title != doc.Title {
+		p.injected = append(p.injected, lexical.Tokens(doc.Title))
+	}
+}
+
+// Instructions reports whether the document's text from start to end (a
+// chunk's bytes) overlaps a paragraph that reads as instructions to a
+// model. The chunk's own text may not show it: a format reads markup out
+// of a chunk ("<span>Ig</span>nore" is "Ig nore"), and the paragraph is
+// read with it.
+func (p *DocPrep) Instructions(start, end int) bool {
+	for _, s := range p.spans {
+		if start < s[1] && s[0] < end {
+			return true
+		}
+	}
+	return false
 }

@@ -13,13 +13,18 @@ import (
 	"github.com/ocean-safety/ingest/schema"
 )
 
-// PromptVersion names the prompt and answer schema below. Change it with
-// either: it is part of the header writer's Name, so cached headers written
-// under another prompt are not reused.
+// PromptVersion names the prompt and answer schema below, and the checks an
+// answer passes. Change it with any of them: it is part of the header
+// writer's Name, so cached headers written under another prompt, or
+// accepted by other checks, are not reused.
 //
 // v3: closed fields are enums; fields that do not apply are left out where
-// the server allows (see answerSchema).
-const PromptVersion = "prompt-v3"
+// the server allows (see answerSchema). v4: instruction-like text is found
+// however it is written (what a model reads: instructions.go), and a
+// header must be the document's words and may not reassure where its chunk
+// does not (grounding.go, claims.go): an answer a steered model gave under
+// v3 (a header the corpus dictated) is asked again, not reused.
+const PromptVersion = "prompt-v4"
 
 // Prompt settings, each with its reason.
 const (

@@ -39,6 +39,8 @@ const (
 	ReasonInjected        = "copies-instructions"   // words copied from a paragraph that reads as instructions to a model
 	ReasonThreshold       = "bad-threshold"         // a threshold of the wrong shape
 	ReasonInstructionText = "instructions-in-chunk" // the chunk reads as instructions to a model: not sent
+	ReasonUngrounded      = "header-not-grounded"   // a context header whose words are mostly not the document's (grounding.go)
+	ReasonSafetyClaim     = "claim-not-made"        // a context header that reassures where the chunk does not ("always safe", "no lifeguard needed"; claims.go)
 )
 
 // Hazards and Seasons are the closed sets of the hazard and season fields.
@@ -104,10 +106,15 @@ func Reasons(err error) []string {
 
 // Evidence is what an answer's content is checked against: the document
 // and the chunk with their instruction-like paragraphs blanked (folded for
-// comparison), and those paragraphs' words.
+// comparison), and those paragraphs' words; the document's words, and the
+// claims of the chunk with its title, section path and lead-in.
 type Evidence struct {
 	doc, chunk string     // folded, one space between words
 	injected   [][]string // tokens of each instruction-like paragraph
+	stems      wordStems  // the document's words (grounding.go)
+	claims     map[claim]bool
+	absolute   bool // the chunk says "always" or "at any time"
+	lang       schema.Lang
 }
 
 func NewEvidence(doc schema.Document, c schema.Chunk) Evidence {
@@ -117,7 +124,9 @@ func NewEvidence(doc schema.Document, c schema.Chunk) Evidence {
 
 // EvidenceOf is a chunk's evidence, its document's side prepared.
 func EvidenceOf(p *DocPrep, c schema.Chunk) Evidence {
-	return Evidence{doc: p.evidence, chunk: flat(blank(c.Text)), injected: p.injected}
+	chunk := blank(c.Text)
+	claims, absolute := claimsOf(p.title+"\n"+strings.Join(c.SectionPath, "\n")+"\n"+blank(c.LeadIn)+"\n"+chunk, c.Lang)
+	return Evidence{doc: p.evidence, chunk: flat(chunk), injected: p.injected, stems: p.stems, claims: claims, absolute: absolute, lang: c.Lang}
 }
 
 // flat folds text and joins its words with single spaces.
@@ -203,6 +212,14 @@ func checkContent(a answer, ev Evidence, bad func(string, string, ...any)) {
 		l = strings.TrimRight(l, ".,;:!?)]}\"'")
 		if !strings.Contains(ev.doc, flat(l)) {
 			bad(ReasonLink, "context_header: %q is not in the document", l)
+		}
+	}
+	if a.ContextHeader != "" {
+		if ws := ungrounded(a.ContextHeader, ev.stems); ws != nil {
+			bad(ReasonUngrounded, "context_header: %q are not the document's words; say where the chunk comes from and what it is about in the document's words", ws[:min(len(ws), 3)])
+		}
+		if cs := unmadeClaims(a.ContextHeader, ev.lang, ev.claims, ev.absolute); cs != nil {
+			bad(ReasonSafetyClaim, "context_header: it says %s, which the chunk does not say; claim nothing the chunk does not", strings.Join(cs, ", "))
 		}
 	}
 	for _, field := range []string{a.ContextHeader, a.Place, a.UnsourcedClaim} {

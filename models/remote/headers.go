@@ -62,19 +62,21 @@ func (h *ModelHeaders) Calls(c schema.Chunk) bool {
 	return c.Element != schema.ElementTableRow && len(prompt.InstructionSpans(c.Text)) == 0
 }
 
-// Header implements HeaderWriter.
+// Header implements HeaderWriter. A chunk whose bytes in the document
+// overlap a paragraph that reads as instructions is not sent either, though
+// its text (read by its format) may not show it: Calls, which sees the
+// chunk alone, counts a call for it.
 func (h *ModelHeaders) Header(ctx context.Context, doc schema.Document, c schema.Chunk) (models.Enrichment, error) {
-	switch {
-	case h.Calls(c):
-	case c.Element == schema.ElementTableRow:
+	if c.Element == schema.ElementTableRow {
 		return models.Enrichment{Header: extractive.Header(doc.Title, c, h.maxChars), Source: schema.HeaderExtractive}, nil
-	default:
+	}
+	prep := h.preps.Get(doc)
+	if !h.Calls(c) || prep.Instructions(c.ByteStart, c.ByteEnd) {
 		// Not quoted in the header either.
 		h.invalid.add([]string{prompt.ReasonInstructionText})
 		return models.Enrichment{Header: extractive.LocationHeader(doc.Title, c, h.maxChars), Source: schema.HeaderExtractiveFallback,
 			RejectReasons: []string{prompt.ReasonInstructionText}}, nil
 	}
-	prep := h.preps.Get(doc)
 	ev := prompt.EvidenceOf(prep, c)
 	msgs := []server.ChatMessage{{Role: "system", Content: h.system}, {Role: "user", Content: h.userMessage(prep, doc, c)}}
 	raw, err := h.ask(ctx, msgs)
