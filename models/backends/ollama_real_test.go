@@ -212,7 +212,7 @@ func TestOllamaRealHeader(t *testing.T) {
 		if err != nil {
 			t.Fatalf("chunk %d: %v", c.Order, err)
 		}
-		t.Logf("chunk %d: source %s, %d calls, header %q, reject %q", c.Order, e.Source, e.Calls, e.Header, e.Reject)
+		t.Logf("chunk %d: source %s, %d calls, header %q, reject %q %v", c.Order, e.Source, e.Calls, e.Header, e.Reject, e.RejectReasons)
 		if e.Header == "" || e.Calls < 1 {
 			t.Errorf("chunk %d: got header %q after %d calls, want a header after at least 1", c.Order, e.Header, e.Calls)
 		}
@@ -226,7 +226,7 @@ func TestOllamaRealHeader(t *testing.T) {
 			// JSON the server's grammar shaped (no not-json or schema
 			// reason), refused for what it says, as it should be.
 		default:
-			t.Errorf("chunk %d: got source %q (reject %q), want %s", c.Order, e.Source, e.Reject, schema.HeaderModel)
+			t.Errorf("chunk %d: got source %q (reject %q for %v), want %s", c.Order, e.Source, e.Reject, e.RejectReasons, schema.HeaderModel)
 		}
 	}
 	if got := hw.(*remote.ModelHeaders).Stats().Calls; got < int64(len(chunks)) {
@@ -299,7 +299,8 @@ func maxDiff(a, b []float32) float64 {
 func onlyContent(reasons []string) bool {
 	for _, r := range reasons {
 		switch r {
-		case prompt.ReasonHazard, prompt.ReasonSeason, prompt.ReasonPlace, prompt.ReasonClaim, prompt.ReasonLink:
+		case prompt.ReasonHazard, prompt.ReasonSeason, prompt.ReasonPlace, prompt.ReasonClaim, prompt.ReasonLink,
+			prompt.ReasonUngrounded, prompt.ReasonSafetyClaim, prompt.ReasonInjected:
 		default:
 			return false
 		}
