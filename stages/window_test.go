@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ocean-safety/ingest/internal/slowtest"
 	"github.com/ocean-safety/ingest/models"
 	"github.com/ocean-safety/ingest/models/backends"
 	"github.com/ocean-safety/ingest/models/modelfake"
@@ -27,8 +28,11 @@ func TestOneWindow(t *testing.T) {
 			if _, err := os.Stat(dir); err != nil {
 				t.Skipf("%s is not here (%v): the real corpora are in ../shared beside the clone", dir, err)
 			}
-			if testing.Short() && !strings.HasPrefix(name, "ocean") {
-				t.Skip("a real corpus: a few seconds")
+			if !strings.HasPrefix(name, "ocean") {
+				if testing.Short() {
+					t.Skip("a real corpus: a few seconds")
+				}
+				slowtest.Mark(t, "an OpenTelemetry corpus indexed against a model server: 10 to 60 s")
 			}
 			srv := modelfake.New(modelfake.Options{Dims: 64, ContextLength: 32768}) // a 7B model's window
 			defer srv.Close()

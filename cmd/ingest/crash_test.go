@@ -17,6 +17,7 @@ import (
 
 	"github.com/ocean-safety/ingest/artifacts"
 	"github.com/ocean-safety/ingest/artifacts/verify"
+	"github.com/ocean-safety/ingest/internal/slowtest"
 	"github.com/ocean-safety/ingest/models/modelfake"
 	"github.com/ocean-safety/ingest/publish"
 	"github.com/ocean-safety/ingest/stages/reuse"
@@ -58,6 +59,7 @@ func TestCrashSafety(t *testing.T) {
 	if testing.Short() {
 		t.Skip("crash test: about 20 s")
 	}
+	slowtest.Mark(t, "the command killed at eighteen points of real runs: about 10 s")
 	root := t.TempDir()
 	corpusDir := filepath.Join(root, "corpus")
 	copyTree(t, "../../corpus/ocean", corpusDir)

@@ -11,6 +11,7 @@ import (
 
 	"github.com/ocean-safety/ingest/artifacts"
 	"github.com/ocean-safety/ingest/internal/recipes"
+	"github.com/ocean-safety/ingest/internal/slowtest"
 	"github.com/ocean-safety/ingest/schema"
 	"github.com/ocean-safety/ingest/search"
 )
@@ -44,6 +45,7 @@ func TestOtelCorpus(t *testing.T) {
 	if testing.Short() {
 		t.Skip("a real corpus: about 10 s")
 	}
+	slowtest.Mark(t, "the OpenTelemetry docs indexed in two languages: about 10 s")
 	for _, lang := range []string{"en", "pt"} {
 		t.Run(lang, func(t *testing.T) {
 			// The config README.md gives for this language, as written there.
@@ -138,6 +140,7 @@ func TestOtelEval(t *testing.T) {
 	if testing.Short() {
 		t.Skip("a real corpus: about 10 s")
 	}
+	slowtest.Mark(t, "the OpenTelemetry docs indexed and evaluated: about 15 s")
 	cfg := filepath.Join(t.TempDir(), "otel.yaml")
 	os.WriteFile(cfg, []byte(otelConfig), 0o644)
 	snap := filepath.Join(t.TempDir(), "snap")

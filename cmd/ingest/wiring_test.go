@@ -18,9 +18,10 @@ import (
 )
 
 func TestEnvironmentReadAtTheEdge(t *testing.T) {
+	t.Parallel()
 	got := map[string]int{}
 	walkGo(t, func(rel string, f *ast.File) {
-		if path.Dir(rel) == "cmd/ingest" { // the command itself; not its console or config
+		if path.Dir(rel) == "cmd/ingest" || path.Dir(rel) == "internal/slowtest" { // the command itself (not its console or config); the slow tests' switch, which only tests import
 			return
 		}
 		ast.Inspect(f, func(n ast.Node) bool {
@@ -44,6 +45,7 @@ func TestEnvironmentReadAtTheEdge(t *testing.T) {
 // itself. What it shows is its console's (cmd/ingest/internal/console),
 // which may render any of these.
 func TestWiringOnly(t *testing.T) {
+	t.Parallel()
 	walkGo(t, func(rel string, f *ast.File) {
 		if path.Dir(rel) != "cmd/ingest" {
 			return
@@ -98,6 +100,7 @@ func walkGo(t *testing.T, fn func(rel string, f *ast.File)) {
 // graph: a row for every package of the module, each listing the packages
 // of ours it imports (as go list says, for this system), none other.
 func TestArchitectureGraph(t *testing.T) {
+	t.Parallel()
 	b, err := os.ReadFile(filepath.Join("..", "..", "ARCHITECTURE.md"))
 	if err != nil {
 		t.Fatal(err)
@@ -149,6 +152,7 @@ func TestArchitectureGraph(t *testing.T) {
 // index, publish, search and diff do not depend on it at all, so a new
 // backend or a change of client touches none of them.
 func TestModelClientsAlone(t *testing.T) {
+	t.Parallel()
 	const module = "github.com/ocean-safety/ingest/"
 	out, err := exec.Command("go", "list", "-f", `{{.ImportPath}} {{join .Imports " "}}`, "../../...").Output()
 	if err != nil {
@@ -185,6 +189,7 @@ func TestModelClientsAlone(t *testing.T) {
 // takes on a second job reaches for a layer or a library its group is not
 // for, or outgrows its group. cmd/ may import anything.
 func TestGroups(t *testing.T) {
+	t.Parallel()
 	b, err := os.ReadFile(filepath.Join("..", "..", "ARCHITECTURE.md"))
 	if err != nil {
 		t.Fatal(err)
