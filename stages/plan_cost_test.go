@@ -18,8 +18,10 @@ import (
 // server with a real BPE tokenizer (cl100k_base), on the shipped corpus
 // and otel-pt.
 func TestPlanEstimate(t *testing.T) {
+	t.Parallel()
 	for _, name := range []string{"ocean", "otel-pt"} {
 		t.Run(name, func(t *testing.T) {
+			t.Parallel()
 			dir := corpusDir(name)
 			if _, err := os.Stat(dir); err != nil {
 				t.Skipf("%s is not here (%v): the real corpora are in ../shared beside the clone", dir, err)

@@ -18,6 +18,7 @@ import (
 // the shipped one and the OpenTelemetry docs, whose longest chunks (tables
 // and code blocks over 10,000 characters) asked for twice the window.
 func TestOneWindow(t *testing.T) {
+	t.Parallel()
 	// A chunk of 24,000 characters (one sentence, never cut) asked for
 	// 16,384 beside the others' 8,192.
 	big := "# Swell\nSource: https://example.org/s\n\n" + strings.Repeat("swell and surf and wind, ", 1000) + "all day.\n"
@@ -25,6 +26,7 @@ func TestOneWindow(t *testing.T) {
 		"otel-pt": otelPT, "otel-en": filepath.Join(filepath.Dir(otelPT), "en")}
 	for name, dir := range corpora {
 		t.Run(name, func(t *testing.T) {
+			t.Parallel()
 			if _, err := os.Stat(dir); err != nil {
 				t.Skipf("%s is not here (%v): the real corpora are in ../shared beside the clone", dir, err)
 			}
