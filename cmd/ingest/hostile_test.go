@@ -327,42 +327,52 @@ func TestNameNotUTF8(t *testing.T) {
 // a run that had published was ended with exit 130 while it exited), and a
 // run that stops within the grace keeps its own exit.
 func TestGraceOnlyAfterAnInterrupt(t *testing.T) {
-	const grace = 20 * time.Millisecond
+	t.Parallel()
 	tests := []struct {
 		name          string
 		finishFirst   bool // the run finishes, then its context is cancelled
 		finishInGrace bool // a signal, then the run finishes within the grace
+		wantArmed     bool // the signal handler stopped and the grace begun
 		wantEnd       bool
 	}{
-		{"a finished run", true, false, false},
-		{"an interrupt the run does not stop for", false, false, true},
-		{"an interrupt the run stops for in time", false, true, false},
+		{"a finished run", true, false, false, false},
+		{"an interrupt the run does not stop for", false, false, true, true},
+		{"an interrupt the run stops for in time", false, true, true, false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			ctx, cancel := context.WithCancel(context.Background())
 			finished := make(chan struct{})
-			ended := make(chan struct{}, 1)
-			armGrace(ctx, finished, cancel, grace, func() { ended <- struct{}{} })
 			if tt.finishFirst {
 				close(finished)
 			}
-			cancel()
+			var stopped, ended bool
+			var graceOver func() // what runs once the grace has passed: the test's clock
+			interrupted(finished, func() { stopped = true }, func(f func()) { graceOver = f }, func() { ended = true })
+			if armed := graceOver != nil; armed != tt.wantArmed || stopped != tt.wantArmed {
+				t.Errorf("got the grace begun %v and the signal handler stopped %v, want %v", armed, stopped, tt.wantArmed)
+			}
 			if tt.finishInGrace {
 				close(finished)
 			}
-			select {
-			case <-ended:
-				if !tt.wantEnd {
-					t.Error("got the process ended as interrupted")
-				}
-			case <-time.After(10 * grace):
-				if tt.wantEnd {
-					t.Error("the stuck interrupted run was not ended")
-				}
+			if graceOver != nil {
+				graceOver()
+			}
+			if ended != tt.wantEnd {
+				t.Errorf("got the process ended as interrupted %v, want %v", ended, tt.wantEnd)
 			}
 		})
 	}
+	t.Run("armed by the context", func(t *testing.T) {
+		ctx, cancel := context.WithCancel(context.Background())
+		ended := make(chan struct{})
+		armGrace(ctx, make(chan struct{}), cancel, time.Millisecond, func() { close(ended) })
+		cancel()
+		select {
+		case <-ended:
+		case <-time.After(time.Minute): // what a hang looks like, not a speed target
+			t.Fatal("a cancelled run that did not stop was not ended")
+		}
+	})
 }
 
 // TestControlNames: a file name with a control or bidirectional character
