@@ -48,6 +48,7 @@ func pathological(t *testing.T, dir string) map[string]string {
 // rejected with a positioned diagnostic naming the limit; the rest is
 // published (exit 3).
 func TestPathologicalCorpus(t *testing.T) {
+	t.Parallel()
 	root := t.TempDir()
 	c := copyCorpus(t, filepath.Join(root, "corpus"))
 	want := pathological(t, c)
@@ -65,6 +66,7 @@ func TestPathologicalCorpus(t *testing.T) {
 // TestInterrupt: SIGINT stops a run that is reading a large corpus: exit
 // 130, nothing published, the previous snapshot as it was.
 func TestInterrupt(t *testing.T) {
+	t.Parallel()
 	root := t.TempDir()
 	c := filepath.Join(root, "corpus")
 	for i := range 40 {
@@ -141,6 +143,7 @@ func storedFields(t *testing.T, snap string) map[string][]string {
 // the model (withheld from the prompt, the chunks holding them not sent),
 // and nothing they ask for is stored.
 func TestPromptInjection(t *testing.T) {
+	t.Parallel()
 	srv := modelfake.New(modelfake.Options{Dims: 1024, Obedient: true})
 	defer srv.Close()
 	snap := filepath.Join(t.TempDir(), "snap")
@@ -179,6 +182,7 @@ func TestPromptInjection(t *testing.T) {
 // header is kept, nothing hostile is stored, and report.json counts the
 // refusals by reason.
 func TestHostileAnswers(t *testing.T) {
+	t.Parallel()
 	answer := func(header, hazard, place, claim string) string {
 		b, _ := json.Marshal(map[string]any{"context_header": header, "hazard": hazard, "place": place, "season": "", "thresholds": []any{}, "unsourced_claim": claim})
 		return string(b)
@@ -306,6 +310,7 @@ func TestSecretsNeverPrinted(t *testing.T) {
 // TestNameNotUTF8: a file whose name is not valid UTF-8 is skipped with a
 // warning, and the snapshot holds only valid strings (verify's utf8 check).
 func TestNameNotUTF8(t *testing.T) {
+	t.Parallel()
 	root := t.TempDir()
 	c := copyCorpus(t, filepath.Join(root, "corpus"))
 	if err := os.WriteFile(filepath.Join(c, "bad-\xff-name.md"), []byte("# Bad name\nSource: https://example.org/b\n\nText.\n"), 0o644); err != nil {
@@ -382,6 +387,7 @@ func TestGraceOnlyAfterAnInterrupt(t *testing.T) {
 // "::error file=SECURITY.md,line=1::…"; ESC and OSC sequences passed raw;
 // the names were stored in doc_path.)
 func TestControlNames(t *testing.T) {
+	t.Parallel()
 	root := t.TempDir()
 	c := copyCorpus(t, filepath.Join(root, "corpus"))
 	names := []string{
@@ -438,6 +444,7 @@ func TestControlNames(t *testing.T) {
 // TestErrorsEscaped: a path in an error cannot start a workflow command or
 // reach the terminal raw, whichever command prints it.
 func TestErrorsEscaped(t *testing.T) {
+	t.Parallel()
 	bad := filepath.Join(t.TempDir(), "x\n::error file=SECURITY.md::forged\x1b[2J")
 	for _, args := range [][]string{
 		{"index", "--corpus", bad, "--out", filepath.Join(t.TempDir(), "o")},

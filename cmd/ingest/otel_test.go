@@ -39,6 +39,7 @@ var (
 // markup or a bare list marker, no markup left in prose, no heading id in a
 // section path, and a short stderr.
 func TestOtelCorpus(t *testing.T) {
+	t.Parallel()
 	if _, err := os.Stat(otelCorpus); err != nil {
 		t.Skipf("%s is not here (%v): the real-corpus test needs ../shared beside the clone", otelCorpus, err)
 	}
@@ -134,6 +135,7 @@ func TestOtelCorpus(t *testing.T) {
 // measured when lead-ins stayed with their blocks (answer@5: hybrid 0.600,
 // bm25 0.644; the chunker before it: 0.578, 0.511).
 func TestOtelEval(t *testing.T) {
+	t.Parallel()
 	if _, err := os.Stat(otelCorpus); err != nil {
 		t.Skipf("%s is not here (%v): the real-corpus test needs ../shared beside the clone", otelCorpus, err)
 	}
