@@ -65,9 +65,13 @@ knowledge-sync: build
 bench-push:
     go test -run 'TestOtelPush$' -v -count 1 ./cmd/ingest | grep -E 'otel_push|^(ok|FAIL|---)'
 
-# The tests, as CI runs them.
+# The tests a developer runs often (CI adds the slow group: just test-slow).
 test:
     go test ./...
+
+# The tests with the slow group (internal/slowtest: real kills, the OpenTelemetry corpora), as CI runs them.
+test-slow:
+    INGEST_TEST_SLOW=1 go test ./...
 
 # The models package's Ollama client against a real Ollama server with tiny models (the first run on a machine builds the server: 7 to 13 minutes).
 test-ollama:

@@ -11,6 +11,7 @@ import (
 // TestShippedThresholdsGolden pins thresholds.md of the shipped corpus: the
 // proposal reviewers read.
 func TestShippedThresholdsGolden(t *testing.T) {
+	t.Parallel()
 	out := filepath.Join(t.TempDir(), "snap")
 	res := mustRun(t, testConfig("../corpus/ocean", out, 4), Options{})
 	if res.Manifest.Files[artifacts.ThresholdsFile].Rows == 0 {

@@ -54,6 +54,7 @@ func mustRun(t *testing.T, rc runConfig, opt Options) *Result {
 // TestRunGolden pins the snapshot of the fixture corpus: the canonical dump
 // of chunks.parquet (schema and rows, vectors as hashes).
 func TestRunGolden(t *testing.T) {
+	t.Parallel()
 	out := filepath.Join(t.TempDir(), "snap")
 	res := mustRun(t, testConfig(fixtureCorpus, out, 2), Options{ToolVersion: "test"})
 	if res.Status != StatusOK {
@@ -87,6 +88,7 @@ func TestRunGolden(t *testing.T) {
 // TestRunDeterministic: the same corpus and config give the same bytes, run
 // after run and whatever the number of workers.
 func TestRunDeterministic(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	var sums []string
 	for i, workers := range []int{1, 8, 8} {
@@ -140,6 +142,7 @@ func writeFile(path string, b []byte) error {
 // TestRunBadInput: each bad document is reported with its line, the good
 // ones are still published and the run is partial; --strict publishes nothing.
 func TestRunBadInput(t *testing.T) {
+	t.Parallel()
 	good := mustRun(t, testConfig(fixtureCorpus, filepath.Join(t.TempDir(), "good"), 2), Options{})
 	tests := []struct {
 		name     string
@@ -162,6 +165,7 @@ func TestRunBadInput(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			dir := copyCorpus(t, fixtureCorpus, map[string]string{tt.file: tt.content})
 			out := filepath.Join(t.TempDir(), "snap")
 			res := mustRun(t, testConfig(dir, out, 2), Options{})
@@ -259,6 +263,7 @@ func (panickingHeaders) Header(context.Context, schema.Document, schema.Chunk) (
 // full, model server gone, interrupted) leaves the previous snapshot
 // byte-identical and no temporary folder behind.
 func TestRunFailureKeepsPreviousSnapshot(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name string
 		opt  func(cancel context.CancelFunc) Options
@@ -285,6 +290,7 @@ func TestRunFailureKeepsPreviousSnapshot(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			parent := t.TempDir()
 			out := filepath.Join(parent, "snap")
 			mustRun(t, testConfig(fixtureCorpus, out, 2), Options{})
@@ -345,6 +351,7 @@ func assertNoTemp(t *testing.T, parent string) {
 
 // TestRunReplacesSnapshot: a second successful run replaces the first whole.
 func TestRunReplacesSnapshot(t *testing.T) {
+	t.Parallel()
 	parent := t.TempDir()
 	out := filepath.Join(parent, "snap")
 	mustRun(t, testConfig(fixtureCorpus, out, 2), Options{})
@@ -360,6 +367,7 @@ func TestRunReplacesSnapshot(t *testing.T) {
 // TestRunBatches: embedding calls carry at most embed.batch_size texts, in
 // chunk order.
 func TestRunBatches(t *testing.T) {
+	t.Parallel()
 	rec := &recordingEmbedder{Builtin: lexical.NewBuiltin(1024)}
 	res := mustRun(t, testConfig("../corpus/ocean", filepath.Join(t.TempDir(), "s"), 4), Options{Embedder: rec})
 	total, short := 0, 0

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/ocean-safety/ingest/internal/slowtest"
 	"github.com/ocean-safety/ingest/models"
 	"github.com/ocean-safety/ingest/models/backends"
 	"github.com/ocean-safety/ingest/models/modelfake"
@@ -17,14 +18,19 @@ import (
 // server with a real BPE tokenizer (cl100k_base), on the shipped corpus
 // and otel-pt.
 func TestPlanEstimate(t *testing.T) {
+	t.Parallel()
 	for _, name := range []string{"ocean", "otel-pt"} {
 		t.Run(name, func(t *testing.T) {
+			t.Parallel()
 			dir := corpusDir(name)
 			if _, err := os.Stat(dir); err != nil {
 				t.Skipf("%s is not here (%v): the real corpora are in ../shared beside the clone", dir, err)
 			}
-			if testing.Short() && name != "ocean" {
-				t.Skip("a real corpus: a few seconds")
+			if name != "ocean" {
+				if testing.Short() {
+					t.Skip("a real corpus: a few seconds")
+				}
+				slowtest.Mark(t, "an OpenTelemetry corpus planned and indexed against a model server: about 20 s")
 			}
 			srv := modelfake.New(modelfake.Options{Dims: 64, BPE: true})
 			defer srv.Close()

@@ -35,6 +35,7 @@ func planCorpus(t *testing.T) string {
 // with instruction text cost no call), on a run resumed from the journal of
 // an interrupted one, and on a re-run reusing the previous snapshot.
 func TestPlanAgreesWithRun(t *testing.T) {
+	t.Parallel()
 	dir := planCorpus(t)
 	out := filepath.Join(t.TempDir(), "snap")
 	edit := func(name, add string) {

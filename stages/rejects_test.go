@@ -49,6 +49,7 @@ func newRejecting() *rejectingHeaders {
 // --retry-rejected asks again on purpose. (It was paid again on every run:
 // a one-line edit re-asked every fallback chunk.)
 func TestRejectedReused(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name  string
 		edit  bool // one paragraph of one document edited between the runs
@@ -61,6 +62,7 @@ func TestRejectedReused(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			dir := copyCorpus(t, "../corpus/ocean", nil)
 			out := filepath.Join(t.TempDir(), "snap")
 			first := newRejecting()
@@ -116,6 +118,7 @@ func TestRejectedReused(t *testing.T) {
 // journaled as they came. (Twelve kills during such a run had cost 384
 // repeated calls.)
 func TestRejectedResume(t *testing.T) {
+	t.Parallel()
 	clean := newRejecting()
 	mustRun(t, testConfig("../corpus/ocean", filepath.Join(t.TempDir(), "clean"), 4), Options{Headers: clean, Embedder: newBackends("v1", "m1").e})
 
@@ -143,6 +146,7 @@ func TestRejectedResume(t *testing.T) {
 // rejected answer and lists at most MaxListed of them, counting the rest.
 // (Each raw answer was kept whole, up to 64 MiB each.)
 func TestReportBounded(t *testing.T) {
+	t.Parallel()
 	h := newRejecting()
 	res := mustRun(t, testConfig("../corpus/ocean", filepath.Join(t.TempDir(), "snap"), 4), Options{Headers: h, Embedder: newBackends("v1", "m1").e})
 	m := res.Report.Models

@@ -85,6 +85,7 @@ func (b testModels) opts() Options { return Options{Headers: b.h, Embedder: b.e}
 
 // TestReuse: a re-run pays only for what changed.
 func TestReuse(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name        string
 		edit        func(t *testing.T, dir string) // the corpus change between runs
@@ -129,6 +130,7 @@ func TestReuse(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			dir := copyCorpus(t, "../corpus/ocean", nil)
 			out := filepath.Join(t.TempDir(), "snap")
 			first := newBackends("v1", "m1")
@@ -170,6 +172,7 @@ func TestReuse(t *testing.T) {
 // lead-in are what they were costs no call, so an upgrade pays only for the
 // chunks the new chunker cut differently.
 func TestReuseVersion2(t *testing.T) {
+	t.Parallel()
 	dir := copyCorpus(t, "../testdata/v2snapshot/corpus", nil)
 	out := filepath.Join(t.TempDir(), "snap")
 	if err := os.CopyFS(out, os.DirFS("../testdata/v2snapshot/snap")); err != nil {
@@ -215,6 +218,7 @@ func snapshotKey(c schema.Chunk) string {
 // TestReuseDeletedDocument: chunks of a deleted document are gone, and the
 // audit log says they were superseded.
 func TestReuseDeletedDocument(t *testing.T) {
+	t.Parallel()
 	dir := copyCorpus(t, "../corpus/ocean", nil)
 	out := filepath.Join(t.TempDir(), "snap")
 	mustRun(t, testConfig(dir, out, 2), newBackends("v1", "m1").opts())
@@ -246,6 +250,7 @@ func TestReuseDeletedDocument(t *testing.T) {
 // TestResume: a run killed part-way and started again makes, in all, the
 // calls of one clean run: nothing finished is paid for twice.
 func TestResume(t *testing.T) {
+	t.Parallel()
 	clean := newBackends("v1", "m1")
 	res := mustRun(t, testConfig("../corpus/ocean", filepath.Join(t.TempDir(), "clean"), 4), clean.opts())
 	want := clean.e.texts.Load()
@@ -281,6 +286,7 @@ func TestResume(t *testing.T) {
 // TestCorruptPrevious: a previous snapshot that is not whole is reported and
 // ignored, never trusted.
 func TestCorruptPrevious(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name    string
 		corrupt func(t *testing.T, dir string)
@@ -297,6 +303,7 @@ func TestCorruptPrevious(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			out := filepath.Join(t.TempDir(), "snap")
 			mustRun(t, testConfig(fixtureCorpus, out, 2), newBackends("v1", "m1").opts())
 			tt.corrupt(t, out)

@@ -128,6 +128,7 @@ func copyFiles(from, to string) error {
 // night reuses what the first published, whatever the kind of target. A
 // plan checks the target as a run does and takes nothing.
 func TestTargetOnce(t *testing.T) {
+	t.Parallel()
 	remote := &fakeRemote{dir: t.TempDir()}
 	tests := []struct {
 		name   string
@@ -176,6 +177,7 @@ func TestTargetOnce(t *testing.T) {
 // it writes anything; the models it opens are told the previous snapshot's
 // manifest (none on a first run), for the digests they keep.
 func TestPreviousDims(t *testing.T) {
+	t.Parallel()
 	out := filepath.Join(t.TempDir(), "snap")
 	rc := testConfig(fixtureCorpus, out, 1)
 	var seen []*artifacts.Manifest

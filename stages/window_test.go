@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ocean-safety/ingest/internal/slowtest"
 	"github.com/ocean-safety/ingest/models"
 	"github.com/ocean-safety/ingest/models/backends"
 	"github.com/ocean-safety/ingest/models/modelfake"
@@ -17,6 +18,7 @@ import (
 // the shipped one and the OpenTelemetry docs, whose longest chunks (tables
 // and code blocks over 10,000 characters) asked for twice the window.
 func TestOneWindow(t *testing.T) {
+	t.Parallel()
 	// A chunk of 24,000 characters (one sentence, never cut) asked for
 	// 16,384 beside the others' 8,192.
 	big := "# Swell\nSource: https://example.org/s\n\n" + strings.Repeat("swell and surf and wind, ", 1000) + "all day.\n"
@@ -24,11 +26,15 @@ func TestOneWindow(t *testing.T) {
 		"otel-pt": otelPT, "otel-en": filepath.Join(filepath.Dir(otelPT), "en")}
 	for name, dir := range corpora {
 		t.Run(name, func(t *testing.T) {
+			t.Parallel()
 			if _, err := os.Stat(dir); err != nil {
 				t.Skipf("%s is not here (%v): the real corpora are in ../shared beside the clone", dir, err)
 			}
-			if testing.Short() && !strings.HasPrefix(name, "ocean") {
-				t.Skip("a real corpus: a few seconds")
+			if !strings.HasPrefix(name, "ocean") {
+				if testing.Short() {
+					t.Skip("a real corpus: a few seconds")
+				}
+				slowtest.Mark(t, "an OpenTelemetry corpus indexed against a model server: 10 to 60 s")
 			}
 			srv := modelfake.New(modelfake.Options{Dims: 64, ContextLength: 32768}) // a 7B model's window
 			defer srv.Close()

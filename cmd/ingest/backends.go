@@ -68,6 +68,11 @@ func timeoutFlag() cli.Flag {
 	}}
 }
 
+// modelRetry is every model call's tries and back-off (zero: the defaults,
+// models.RetryPolicy's). Only the tests set it, once in TestMain: a failing
+// server's back-offs are all the time a failing run waits.
+var modelRetry models.RetryPolicy
+
 // backendConfig turns the model flags (their variables: OLLAMA_HOST,
 // OPENAI_BASE_URL…), the variables a model server's client reads
 // (OLLAMA_AUTH, the API key's), and the settings of the run's config that
@@ -83,6 +88,7 @@ func backendConfig(cmd *cli.Command, cfg settings.Config) models.BackendConfig {
 		Embedder:       cmd.String("embedder"),
 		Addrs:          addrs(cmd),
 		Timeout:        cmd.Duration("model-timeout"),
+		Retry:          modelRetry,
 		OllamaAuth:     os.Getenv("OLLAMA_AUTH") != "",
 		// llm_concurrency, when set, is fixed by the run (settings.Config).
 		LLMMaxConcurrency: cfg.LLMMaxConcurrency,

@@ -74,6 +74,7 @@ func TestBackendConfigEnvironment(t *testing.T) {
 // --llm tei:MODEL is a usage error naming the kinds that write headers,
 // and nothing is written.
 func TestIndexEmbeddingOnlyServer(t *testing.T) {
+	t.Parallel()
 	srv := modelfake.New(modelfake.Options{Dims: 1024})
 	defer srv.Close()
 	out := filepath.Join(t.TempDir(), "snap")

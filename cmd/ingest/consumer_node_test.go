@@ -20,6 +20,7 @@ const nodeModulesEnv = "INGEST_TEST_NODE_DUCKDB"
 // ingest on the PATH (this test binary, run as the command): five chunks,
 // nearest first, each with its lead_in column.
 func TestConsumerDocsNode(t *testing.T) {
+	t.Parallel()
 	modules := os.Getenv(nodeModulesEnv)
 	if modules == "" {
 		t.Skipf("%s is not set: no @duckdb/node-api to run the JavaScript recipe with (.ci/node.sh test runs it)", nodeModulesEnv)

@@ -17,6 +17,8 @@ import (
 
 	"github.com/ocean-safety/ingest/artifacts"
 	"github.com/ocean-safety/ingest/artifacts/verify"
+	"github.com/ocean-safety/ingest/internal/slowtest"
+	"github.com/ocean-safety/ingest/models"
 	"github.com/ocean-safety/ingest/models/modelfake"
 	"github.com/ocean-safety/ingest/publish"
 	"github.com/ocean-safety/ingest/stages/reuse"
@@ -27,6 +29,10 @@ import (
 const childEnv = "INGEST_TEST_AS_COMMAND"
 
 func TestMain(m *testing.M) {
+	// A model call's back-offs in milliseconds, for the runs in this
+	// process and in its children: a failing server is retried as often as
+	// the defaults say, without their seconds of waiting.
+	modelRetry = models.RetryPolicy{Initial: time.Millisecond, Max: 5 * time.Millisecond}
 	if os.Getenv(childEnv) == "1" {
 		os.Exit(runProcess(append([]string{"ingest"}, os.Args[1:]...)))
 	}
@@ -58,6 +64,7 @@ func TestCrashSafety(t *testing.T) {
 	if testing.Short() {
 		t.Skip("crash test: about 20 s")
 	}
+	slowtest.Mark(t, "the command killed at eighteen points of real runs: about 10 s")
 	root := t.TempDir()
 	corpusDir := filepath.Join(root, "corpus")
 	copyTree(t, "../../corpus/ocean", corpusDir)

@@ -21,6 +21,7 @@ import (
 // flags the command has, the shards write where the merge reads, with the
 // same shard count and run id, and the Indexed Job runs one pod per shard.
 func TestDeployExamples(t *testing.T) {
+	t.Parallel()
 	commands := map[string]*cli.Command{"index": indexCommand(), "merge": mergeCommand(), "verify": verifyCommand(), "sync": syncCommand()}
 	t.Run("kubernetes", func(t *testing.T) {
 		const image = "registry.example/ingest@sha256:0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef"

@@ -20,6 +20,7 @@ func indexInto(t *testing.T, corpusDir string) string {
 }
 
 func TestDiffCommand(t *testing.T) {
+	t.Parallel()
 	old := indexInto(t, fixtureCorpus)
 	same := indexInto(t, fixtureCorpus)
 	edited := copyFixture(t)
@@ -84,6 +85,7 @@ func copyFixture(t *testing.T) string {
 }
 
 func TestVerifyCommand(t *testing.T) {
+	t.Parallel()
 	good := indexInto(t, fixtureCorpus)
 	bad := indexInto(t, fixtureCorpus)
 	if err := os.WriteFile(filepath.Join(bad, "report.json"), []byte("{}\n"), 0o644); err != nil {

@@ -22,6 +22,7 @@ func (otherBuiltin) Name() string { return "builtin-hash-v9-test" }
 var _ models.Embedder = otherBuiltin{}
 
 func TestEmbedCommand(t *testing.T) {
+	t.Parallel()
 	snap := stagestest.Build(t, stagestest.WriteCorpus(t, stagestest.Base, nil), stages.Options{})
 	other := stagestest.Build(t, stagestest.WriteCorpus(t, stagestest.Base, nil), stages.Options{Embedder: otherBuiltin{lexical.NewBuiltin(1024)}})
 	const query = "rip current near the shore"

@@ -12,6 +12,7 @@ import (
 // TestForgivingCLI: an unknown command or flag is named as typed, with the
 // nearest one, whatever follows it; the completion help's shells all work.
 func TestForgivingCLI(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		name string
 		args []string
@@ -52,6 +53,7 @@ func TestForgivingCLI(t *testing.T) {
 // TestHelpExamples: every command's help ends with EXAMPLES, and every
 // example runs that command with flags it has.
 func TestHelpExamples(t *testing.T) {
+	t.Parallel()
 	byName := map[string]*cli.Command{}
 	for _, c := range commands() {
 		byName[c.Name] = c

@@ -88,6 +88,7 @@ func copyCorpus(t *testing.T, dir string, exclude ...string) string {
 // index, and checks the exit code, the message, and that every file
 // already there is byte for byte as it was.
 func TestOutputGuards(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name string
 		// setup makes the case's folders under root and returns the index
@@ -222,6 +223,7 @@ func mustIndex(t *testing.T, corpusDir, out string, flags ...string) string {
 // TestCorpusLinkFollowed: a --corpus that is a link to a folder is read
 // through the link.
 func TestCorpusLinkFollowed(t *testing.T) {
+	t.Parallel()
 	root := t.TempDir()
 	abs, _ := filepath.Abs(fixtureCorpus)
 	link := filepath.Join(root, "corpus")
@@ -236,6 +238,7 @@ func TestCorpusLinkFollowed(t *testing.T) {
 
 // TestAllowShrink: --allow-shrink publishes what publish.max_shrink refused.
 func TestAllowShrink(t *testing.T) {
+	t.Parallel()
 	root := t.TempDir()
 	out := mustIndex(t, fixtureCorpus, filepath.Join(root, "snap"))
 	c := copyCorpus(t, filepath.Join(root, "half"), "waves.md", "safety/rules.md", "pt-BR/lore/joaquina.md")
@@ -252,6 +255,7 @@ func TestAllowShrink(t *testing.T) {
 // TestOneRunAtATime: a second run into a target another run holds exits 2
 // naming the holder, or waits for it with --wait.
 func TestOneRunAtATime(t *testing.T) {
+	t.Parallel()
 	for _, flag := range []string{"--out", "--publish"} {
 		t.Run(flag, func(t *testing.T) {
 			dir := filepath.Join(t.TempDir(), "target")
@@ -286,6 +290,7 @@ func TestOneRunAtATime(t *testing.T) {
 // its target are removed by the next run that holds the lock, and nothing
 // else is.
 func TestLeftoversRemoved(t *testing.T) {
+	t.Parallel()
 	root := t.TempDir()
 	out := mustIndex(t, fixtureCorpus, filepath.Join(root, "snap"))
 	pub := filepath.Join(root, "pub")
@@ -318,6 +323,7 @@ func TestLeftoversRemoved(t *testing.T) {
 
 // TestDiffExitCodes: diff --exit-code says 0 same, 1 differs, 2 trouble.
 func TestDiffExitCodes(t *testing.T) {
+	t.Parallel()
 	root := t.TempDir()
 	a := mustIndex(t, fixtureCorpus, filepath.Join(root, "a"))
 	c := copyCorpus(t, filepath.Join(root, "c"), "waves.md")
@@ -344,6 +350,7 @@ func TestDiffExitCodes(t *testing.T) {
 // TestInspectAgreesWithVerify: a document that yields no chunk is counted
 // in the manifest, not in the file; inspect accepts it as verify does.
 func TestInspectAgreesWithVerify(t *testing.T) {
+	t.Parallel()
 	root := t.TempDir()
 	c := copyCorpus(t, filepath.Join(root, "c"))
 	writeFiles(t, c, map[string]string{"title-only.md": "# Only a title\nSource: https://example.org/t\n"})
@@ -357,6 +364,7 @@ func TestInspectAgreesWithVerify(t *testing.T) {
 
 // TestSmallThings: what a user notices first.
 func TestSmallThings(t *testing.T) {
+	t.Parallel()
 	root := t.TempDir()
 	snap := mustIndex(t, fixtureCorpus, filepath.Join(root, "snap"))
 	notSnap := writeFiles(t, filepath.Join(root, "plain"), map[string]string{"a.txt": "x"})
@@ -401,6 +409,7 @@ func TestSmallThings(t *testing.T) {
 // any work, naming the setting (it went into every chunk id, and sync
 // failed on it only after the run).
 func TestTenantNotUUID(t *testing.T) {
+	t.Parallel()
 	root := t.TempDir()
 	cfg := filepath.Join(root, "c.yaml")
 	os.WriteFile(cfg, []byte("tenant_id: acme-corp\n"), 0o644)

@@ -30,6 +30,7 @@ func flipByte(t *testing.T, path string) {
 // already there skipped it as "identical" without verifying it (exit 0,
 // "published"), and verify P/latest went on failing for good.
 func TestPublishHeals(t *testing.T) {
+	t.Parallel()
 	c := copyCorpus(t, filepath.Join(t.TempDir(), "corpus"))
 	index := func(t *testing.T, pub string) string {
 		t.Helper()

@@ -48,6 +48,7 @@ func pathological(t *testing.T, dir string) map[string]string {
 // rejected with a positioned diagnostic naming the limit; the rest is
 // published (exit 3).
 func TestPathologicalCorpus(t *testing.T) {
+	t.Parallel()
 	root := t.TempDir()
 	c := copyCorpus(t, filepath.Join(root, "corpus"))
 	want := pathological(t, c)
@@ -65,6 +66,7 @@ func TestPathologicalCorpus(t *testing.T) {
 // TestInterrupt: SIGINT stops a run that is reading a large corpus: exit
 // 130, nothing published, the previous snapshot as it was.
 func TestInterrupt(t *testing.T) {
+	t.Parallel()
 	root := t.TempDir()
 	c := filepath.Join(root, "corpus")
 	for i := range 40 {
@@ -141,6 +143,7 @@ func storedFields(t *testing.T, snap string) map[string][]string {
 // the model (withheld from the prompt, the chunks holding them not sent),
 // and nothing they ask for is stored.
 func TestPromptInjection(t *testing.T) {
+	t.Parallel()
 	srv := modelfake.New(modelfake.Options{Dims: 1024, Obedient: true})
 	defer srv.Close()
 	snap := filepath.Join(t.TempDir(), "snap")
@@ -179,6 +182,7 @@ func TestPromptInjection(t *testing.T) {
 // header is kept, nothing hostile is stored, and report.json counts the
 // refusals by reason.
 func TestHostileAnswers(t *testing.T) {
+	t.Parallel()
 	answer := func(header, hazard, place, claim string) string {
 		b, _ := json.Marshal(map[string]any{"context_header": header, "hazard": hazard, "place": place, "season": "", "thresholds": []any{}, "unsourced_claim": claim})
 		return string(b)
@@ -307,6 +311,7 @@ func TestSecretsNeverPrinted(t *testing.T) {
 // TestNameNotUTF8: a file whose name is not valid UTF-8 is skipped with a
 // warning, and the snapshot holds only valid strings (verify's utf8 check).
 func TestNameNotUTF8(t *testing.T) {
+	t.Parallel()
 	root := t.TempDir()
 	c := copyCorpus(t, filepath.Join(root, "corpus"))
 	if err := os.WriteFile(filepath.Join(c, "bad-\xff-name.md"), []byte("# Bad name\nSource: https://example.org/b\n\nText.\n"), 0o644); err != nil {
@@ -328,42 +333,52 @@ func TestNameNotUTF8(t *testing.T) {
 // a run that had published was ended with exit 130 while it exited), and a
 // run that stops within the grace keeps its own exit.
 func TestGraceOnlyAfterAnInterrupt(t *testing.T) {
-	const grace = 20 * time.Millisecond
+	t.Parallel()
 	tests := []struct {
 		name          string
 		finishFirst   bool // the run finishes, then its context is cancelled
 		finishInGrace bool // a signal, then the run finishes within the grace
+		wantArmed     bool // the signal handler stopped and the grace begun
 		wantEnd       bool
 	}{
-		{"a finished run", true, false, false},
-		{"an interrupt the run does not stop for", false, false, true},
-		{"an interrupt the run stops for in time", false, true, false},
+		{"a finished run", true, false, false, false},
+		{"an interrupt the run does not stop for", false, false, true, true},
+		{"an interrupt the run stops for in time", false, true, true, false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			ctx, cancel := context.WithCancel(context.Background())
 			finished := make(chan struct{})
-			ended := make(chan struct{}, 1)
-			armGrace(ctx, finished, cancel, grace, func() { ended <- struct{}{} })
 			if tt.finishFirst {
 				close(finished)
 			}
-			cancel()
+			var stopped, ended bool
+			var graceOver func() // what runs once the grace has passed: the test's clock
+			interrupted(finished, func() { stopped = true }, func(f func()) { graceOver = f }, func() { ended = true })
+			if armed := graceOver != nil; armed != tt.wantArmed || stopped != tt.wantArmed {
+				t.Errorf("got the grace begun %v and the signal handler stopped %v, want %v", armed, stopped, tt.wantArmed)
+			}
 			if tt.finishInGrace {
 				close(finished)
 			}
-			select {
-			case <-ended:
-				if !tt.wantEnd {
-					t.Error("got the process ended as interrupted")
-				}
-			case <-time.After(10 * grace):
-				if tt.wantEnd {
-					t.Error("the stuck interrupted run was not ended")
-				}
+			if graceOver != nil {
+				graceOver()
+			}
+			if ended != tt.wantEnd {
+				t.Errorf("got the process ended as interrupted %v, want %v", ended, tt.wantEnd)
 			}
 		})
 	}
+	t.Run("armed by the context", func(t *testing.T) {
+		ctx, cancel := context.WithCancel(context.Background())
+		ended := make(chan struct{})
+		armGrace(ctx, make(chan struct{}), cancel, time.Millisecond, func() { close(ended) })
+		cancel()
+		select {
+		case <-ended:
+		case <-time.After(time.Minute): // what a hang looks like, not a speed target
+			t.Fatal("a cancelled run that did not stop was not ended")
+		}
+	})
 }
 
 // TestControlNames: a file name with a control or bidirectional character
@@ -373,6 +388,7 @@ func TestGraceOnlyAfterAnInterrupt(t *testing.T) {
 // "::error file=SECURITY.md,line=1::…"; ESC and OSC sequences passed raw;
 // the names were stored in doc_path.)
 func TestControlNames(t *testing.T) {
+	t.Parallel()
 	root := t.TempDir()
 	c := copyCorpus(t, filepath.Join(root, "corpus"))
 	names := []string{
@@ -429,6 +445,7 @@ func TestControlNames(t *testing.T) {
 // TestErrorsEscaped: a path in an error cannot start a workflow command or
 // reach the terminal raw, whichever command prints it.
 func TestErrorsEscaped(t *testing.T) {
+	t.Parallel()
 	bad := filepath.Join(t.TempDir(), "x\n::error file=SECURITY.md::forged\x1b[2J")
 	for _, args := range [][]string{
 		{"index", "--corpus", bad, "--out", filepath.Join(t.TempDir(), "o")},

@@ -16,6 +16,7 @@ import (
 // report.json still has it, marked; an error is never ignored; a code
 // that matched nothing is named with the nearest one the run had.
 func TestIgnoreDiagnostics(t *testing.T) {
+	t.Parallel()
 	corpus := t.TempDir()
 	copyTree(t, fixtureCorpus, corpus)
 	os.MkdirAll(filepath.Join(corpus, "blog"), 0o755)

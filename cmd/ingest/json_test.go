@@ -16,6 +16,7 @@ import (
 // README.md): index, plan, inspect and verify, with what changes from run to
 // run (times, run ids, paths, hashes of a build) replaced by placeholders.
 func TestJSONOutputs(t *testing.T) {
+	t.Parallel()
 	root := t.TempDir()
 	snap := filepath.Join(root, "snap")
 	tests := []struct {

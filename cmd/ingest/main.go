@@ -71,24 +71,32 @@ func runProcess(args []string) int {
 }
 
 // armGrace calls end grace after ctx is cancelled by a signal, unless the
-// run has finished by then. The finished run's own cancellation of ctx
-// arms nothing: a run that published, then took longer than grace to exit
-// (a loaded machine, the race detector's exit), was ended as interrupted.
+// run has finished by then (see interrupted).
 func armGrace(ctx context.Context, finished <-chan struct{}, stop func(), grace time.Duration, end func()) {
 	context.AfterFunc(ctx, func() {
+		interrupted(finished, stop, func(f func()) { time.AfterFunc(grace, f) }, end)
+	})
+}
+
+// interrupted is the run's context cancelled. The finished run's own
+// cancellation, on its way out, arms nothing: a run that published, then
+// took longer than the grace to exit (a loaded machine, the race detector's
+// exit), was ended as interrupted. A signal's stops the signal handler (a
+// second Ctrl-C ends the process at once) and, once the grace has passed
+// (after runs what it is given then), ends the run unless it has finished.
+func interrupted(finished <-chan struct{}, stop func(), after func(func()), end func()) {
+	select {
+	case <-finished:
+		return
+	default:
+	}
+	stop()
+	after(func() {
 		select {
-		case <-finished:
-			return
+		case <-finished: // it stopped cleanly within the grace: its own code is the exit
 		default:
+			end()
 		}
-		stop() // a second Ctrl-C now ends the process at once
-		time.AfterFunc(grace, func() {
-			select {
-			case <-finished: // it stopped cleanly within the grace: its own code is the exit
-			default:
-				end()
-			}
-		})
 	})
 }
 

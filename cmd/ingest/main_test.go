@@ -44,6 +44,7 @@ func badCorpus(t *testing.T) string {
 }
 
 func TestExitCodes(t *testing.T) {
+	t.Parallel()
 	tmp := t.TempDir()
 	bad := badCorpus(t)
 	badConfig := filepath.Join(tmp, "bad.yaml")
@@ -97,6 +98,7 @@ func TestExitCodes(t *testing.T) {
 // changed chunk — honouring --llm and --embedder and what the previous
 // snapshot already holds, and publishes nothing.
 func TestPlan(t *testing.T) {
+	t.Parallel()
 	srv := modelfake.New(modelfake.Options{Dims: 1024})
 	defer srv.Close()
 	c := copyCorpus(t, filepath.Join(t.TempDir(), "corpus"))
@@ -151,6 +153,7 @@ func TestPlan(t *testing.T) {
 }
 
 func TestChunkCommand(t *testing.T) {
+	t.Parallel()
 	code, out, stderr := runCLI(context.Background(), "", "chunk", fixtureCorpus+"/safety/rules.md", fixtureCorpus+"/pt-BR/temperatura.md")
 	if code != exitOK {
 		t.Fatalf("got exit %d, want 0: %s", code, stderr)
@@ -173,6 +176,7 @@ func TestChunkCommand(t *testing.T) {
 // TestChunkStats: chunk reads a folder as a corpus and an absolute FILE as
 // given; --stats prints the quality figures of each argument.
 func TestChunkStats(t *testing.T) {
+	t.Parallel()
 	abs, err := filepath.Abs(fixtureCorpus + "/waves.md")
 	if err != nil {
 		t.Fatal(err)
@@ -198,6 +202,7 @@ func TestChunkStats(t *testing.T) {
 // scrubber once took the string's closing quote with it; the output is no
 // longer rewritten by pattern).
 func TestChunkJSONWithCredentials(t *testing.T) {
+	t.Parallel()
 	doc := filepath.Join(t.TempDir(), "dsn.md")
 	os.WriteFile(doc, []byte("# DSN\nSource: https://example.org\n\nConnect to the database with the URL option ?password=hunter2\n"), 0o644)
 	code, out, stderr := runCLI(context.Background(), "", "chunk", doc)
@@ -217,6 +222,7 @@ func TestChunkJSONWithCredentials(t *testing.T) {
 }
 
 func TestInspectAndThresholds(t *testing.T) {
+	t.Parallel()
 	out := filepath.Join(t.TempDir(), "snap")
 	if code, _, stderr := runCLI(context.Background(), "", "index", "--corpus", "../../corpus/ocean", "--out", out, "--quiet"); code != exitOK {
 		t.Fatalf("index: exit %d: %s", code, stderr)
@@ -238,6 +244,7 @@ func TestInspectAndThresholds(t *testing.T) {
 }
 
 func TestUnitsCommand(t *testing.T) {
+	t.Parallel()
 	in := "Waves above 5 ft (1.5 m)\nágua abaixo de 18,5 °C; ligue 193\n\n"
 	code, out, stderr := runCLI(context.Background(), in, "units", "--lang", "pt", "--json")
 	if code != exitOK {

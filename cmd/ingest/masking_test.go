@@ -15,6 +15,7 @@ import (
 // its first letters, a flag from its first letters. (The output masker once
 // rewrote the script's `token=…` lines, and TAB completed nothing.)
 func TestCompletionInBash(t *testing.T) {
+	t.Parallel()
 	bash, err := exec.LookPath("bash")
 	if err != nil {
 		t.Skip("no bash here")
@@ -110,6 +111,7 @@ func TestCorpusTextAsWritten(t *testing.T) {
 // TestConfigFileSecretsMasked: a credential the config file holds joins
 // the secrets the output masks, wherever a command prints the value.
 func TestConfigFileSecretsMasked(t *testing.T) {
+	t.Parallel()
 	cfg := filepath.Join(t.TempDir(), "ingest.yaml")
 	if err := os.WriteFile(cfg, []byte("source_url_template: \"https://docs-user:tpl-CFGSECRET@docs.example/{path}/\"\n"), 0o644); err != nil {
 		t.Fatal(err)

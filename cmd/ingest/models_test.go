@@ -23,6 +23,7 @@ import (
 // texts, an ungrounded model threshold is reported and not accepted, and an
 // unchanged re-run makes no model call and writes the same bytes.
 func TestIndexWithModelServer(t *testing.T) {
+	t.Parallel()
 	srv := modelfake.New(modelfake.Options{Dims: 1024, UngroundedThreshold: true})
 	defer srv.Close()
 	out := filepath.Join(t.TempDir(), "snap")
@@ -97,6 +98,7 @@ func TestIndexWithModelServer(t *testing.T) {
 // TestIndexModelServerChecks: start-up problems are usage errors naming what
 // to change, and nothing is written.
 func TestIndexModelServerChecks(t *testing.T) {
+	t.Parallel()
 	srv := modelfake.New(modelfake.Options{Dims: 1536})
 	defer srv.Close()
 	tests := []struct {
@@ -154,6 +156,7 @@ func embeddedTexts(t *testing.T, srv *modelfake.Server) int {
 // two runs together embed what one clean run does. The same for --out and
 // for --publish, whose journal lives at a stable path in the publish folder.
 func TestIndexResumeAfterServerDies(t *testing.T) {
+	t.Parallel()
 	clean := modelfake.New(modelfake.Options{Dims: 1024})
 	defer clean.Close()
 	var stderr string
@@ -323,6 +326,7 @@ func TestWorkersAreCores(t *testing.T) {
 // other,good kept the odd server, re-paid every call and switched the
 // embedder, exit 0.)
 func TestPoolOddServer(t *testing.T) {
+	t.Parallel()
 	good := modelfake.New(modelfake.Options{Dims: 1024})
 	defer good.Close()
 	good2 := modelfake.New(modelfake.Options{Dims: 1024})
@@ -367,6 +371,7 @@ func TestPoolOddServer(t *testing.T) {
 // 2 made 6 when "set" was guessed by comparing with the default), and so
 // is a flag's. ingest config prints what index runs with.
 func TestConcurrencyWasSet(t *testing.T) {
+	t.Parallel()
 	var hosts []string
 	for range 3 {
 		srv := modelfake.New(modelfake.Options{Dims: 1024, Latency: time.Millisecond})
@@ -440,6 +445,7 @@ func TestConcurrencyWasSet(t *testing.T) {
 // calls' tokens (counted chars/4) and, with --plan-rate or --probe (one call
 // to each server, timed by what the server says), the time they would take.
 func TestPlanCost(t *testing.T) {
+	t.Parallel()
 	a := modelfake.New(modelfake.Options{Dims: 1024, Latency: 10 * time.Millisecond})
 	defer a.Close()
 	b := modelfake.New(modelfake.Options{Dims: 1024, Latency: 10 * time.Millisecond})

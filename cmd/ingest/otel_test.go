@@ -11,6 +11,7 @@ import (
 
 	"github.com/ocean-safety/ingest/artifacts"
 	"github.com/ocean-safety/ingest/internal/recipes"
+	"github.com/ocean-safety/ingest/internal/slowtest"
 	"github.com/ocean-safety/ingest/schema"
 	"github.com/ocean-safety/ingest/search"
 )
@@ -38,12 +39,14 @@ var (
 // markup or a bare list marker, no markup left in prose, no heading id in a
 // section path, and a short stderr.
 func TestOtelCorpus(t *testing.T) {
+	t.Parallel()
 	if _, err := os.Stat(otelCorpus); err != nil {
 		t.Skipf("%s is not here (%v): the real-corpus test needs ../shared beside the clone", otelCorpus, err)
 	}
 	if testing.Short() {
 		t.Skip("a real corpus: about 10 s")
 	}
+	slowtest.Mark(t, "the OpenTelemetry docs indexed in two languages: about 10 s")
 	for _, lang := range []string{"en", "pt"} {
 		t.Run(lang, func(t *testing.T) {
 			// The config README.md gives for this language, as written there.
@@ -132,12 +135,14 @@ func TestOtelCorpus(t *testing.T) {
 // measured when lead-ins stayed with their blocks (answer@5: hybrid 0.600,
 // bm25 0.644; the chunker before it: 0.578, 0.511).
 func TestOtelEval(t *testing.T) {
+	t.Parallel()
 	if _, err := os.Stat(otelCorpus); err != nil {
 		t.Skipf("%s is not here (%v): the real-corpus test needs ../shared beside the clone", otelCorpus, err)
 	}
 	if testing.Short() {
 		t.Skip("a real corpus: about 10 s")
 	}
+	slowtest.Mark(t, "the OpenTelemetry docs indexed and evaluated: about 15 s")
 	cfg := filepath.Join(t.TempDir(), "otel.yaml")
 	os.WriteFile(cfg, []byte(otelConfig), 0o644)
 	snap := filepath.Join(t.TempDir(), "snap")

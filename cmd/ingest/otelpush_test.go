@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/ocean-safety/ingest/deliver/push/receiver"
+	"github.com/ocean-safety/ingest/internal/slowtest"
 )
 
 // TestOtelPush measures ingest push of the OpenTelemetry docs (en, the
@@ -25,6 +26,7 @@ func TestOtelPush(t *testing.T) {
 	if testing.Short() {
 		t.Skip("a real corpus: about 30 s")
 	}
+	slowtest.Mark(t, "the OpenTelemetry docs indexed twice and pushed three nights: about 30 s")
 	t.Setenv(pushTokenEnv, pushToken)
 	root := t.TempDir()
 	cfg := filepath.Join(root, "otel.yaml")

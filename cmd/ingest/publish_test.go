@@ -15,6 +15,7 @@ import (
 // complete; the second night reuses the first and links to it; --keep
 // prunes; diff --exit-code says what changed with its exit code alone.
 func TestIndexPublish(t *testing.T) {
+	t.Parallel()
 	corpusDir := badCorpus(t) // the fixture corpus plus one rejected document
 	os.Remove(filepath.Join(corpusDir, "bad.md"))
 	pub := filepath.Join(t.TempDir(), "pub")
@@ -64,6 +65,7 @@ func TestIndexPublish(t *testing.T) {
 // the new snapshot, against the previous latest, and nothing on a first
 // publish or an unchanged one.
 func TestPublishDiffReport(t *testing.T) {
+	t.Parallel()
 	c := copyCorpus(t, filepath.Join(t.TempDir(), "corpus"))
 	pub := filepath.Join(t.TempDir(), "pub")
 	run := func() string {

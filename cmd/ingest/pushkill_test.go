@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/ocean-safety/ingest/deliver/push/receiver"
+	"github.com/ocean-safety/ingest/internal/slowtest"
 	"github.com/ocean-safety/ingest/stages"
 	"github.com/ocean-safety/ingest/stages/stagestest"
 )
@@ -41,6 +42,7 @@ func TestPushKillResume(t *testing.T) {
 	if testing.Short() {
 		t.Skip("kill test: about 10 s")
 	}
+	slowtest.Mark(t, "push processes killed at ten points: about 5 s")
 	t.Setenv(pushTokenEnv, pushToken) // for the clean push in this process
 	first := stagestest.Build(t, oceanCopy(t, nil), stages.Options{})
 	night := stagestest.Build(t, oceanCopy(t, nightEdits(t)), stages.Options{})

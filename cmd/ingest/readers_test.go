@@ -57,6 +57,7 @@ func tamperedLatest(t *testing.T) (pub, old string) {
 // diff, search, inspect, thresholds and eval read a tampered latest as if
 // it were the snapshot its manifest describes, exit 0.
 func TestReadersCheckSnapshot(t *testing.T) {
+	t.Parallel()
 	pub, old := tamperedLatest(t)
 	latest := filepath.Join(pub, publish.LatestLink)
 	tests := []struct {

@@ -18,6 +18,7 @@ import (
 // exit 1, naming the file, when a snapshot's report.json is a named pipe or
 // its chunks.parquet a link to /dev/zero. Before, both waited forever.
 func TestReadersSpecialFiles(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name, file string
 		make       func(string) error

@@ -161,6 +161,7 @@ func requestItems(path string, body []byte) []string {
 // takes only parts named by --parts and --shards, and a failed merge
 // removes nothing.
 func TestMergeRemovesParts(t *testing.T) {
+	t.Parallel()
 	corpusDir := copyCorpus(t, filepath.Join(t.TempDir(), "corpus"))
 	parts := filepath.Join(t.TempDir(), "parts", "r1")
 	for k := range 2 {

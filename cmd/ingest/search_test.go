@@ -20,6 +20,7 @@ func oceanSnapshot(t *testing.T) string {
 }
 
 func TestSearchCommand(t *testing.T) {
+	t.Parallel()
 	snap := oceanSnapshot(t)
 	tests := []struct {
 		name       string
@@ -45,6 +46,7 @@ func TestSearchCommand(t *testing.T) {
 }
 
 func TestSearchJSON(t *testing.T) {
+	t.Parallel()
 	snap := oceanSnapshot(t)
 	code, stdout, stderr := runCLI(context.Background(), "", "search", "--snapshot", snap, "--json", "--k", "3", "--lang", "pt", "--kind", "safety", "Como sair de um repuxo?")
 	if code != exitOK {
@@ -72,6 +74,7 @@ func TestSearchJSON(t *testing.T) {
 }
 
 func TestEvalCommand(t *testing.T) {
+	t.Parallel()
 	snap := oceanSnapshot(t)
 	tmp := t.TempDir()
 	write := func(name, content string) string {
@@ -126,6 +129,7 @@ func TestEvalCommand(t *testing.T) {
 // TestSearchRetrievalConfig: the collection's retrieval.mode and top_k are
 // the defaults, "naive" means vectors only, and flags override the file.
 func TestSearchRetrievalConfig(t *testing.T) {
+	t.Parallel()
 	snap := oceanSnapshot(t)
 	cfg := filepath.Join(t.TempDir(), "c.yaml")
 	if err := os.WriteFile(cfg, []byte("retrieval:\n  mode: naive\n  top_k: 2\n"), 0o644); err != nil {

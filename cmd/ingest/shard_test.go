@@ -25,6 +25,7 @@ import (
 // reuses the published snapshot (no model call for an unchanged corpus, and
 // calls only for what changed).
 func TestShardedRun(t *testing.T) {
+	t.Parallel()
 	srv := modelfake.New(modelfake.Options{})
 	defer srv.Close()
 	root := t.TempDir()

@@ -22,6 +22,7 @@ const (
 // TestSyncCommandUsage needs no database: bad flags are usage errors, and
 // an unreachable server names the target without its password.
 func TestSyncCommandUsage(t *testing.T) {
+	t.Parallel()
 	snap := stagestest.Build(t, stagestest.WriteCorpus(t, stagestest.Base, nil), stages.Options{})
 	to := "postgres://kb:" + syncPassword + "@127.0.0.1:1/kb?connect_timeout=1"
 	tests := []struct {
@@ -57,6 +58,7 @@ func TestSyncCommandUsage(t *testing.T) {
 // re-sync, plan of an edit, against the test server (.ci/pglite.sh), with
 // a password planted in the URL that no output may show.
 func TestSyncCommandPostgres(t *testing.T) {
+	t.Parallel()
 	base := os.Getenv("INGEST_TEST_POSTGRES")
 	if base == "" {
 		t.Skip("INGEST_TEST_POSTGRES is not set: no PostgreSQL with pgvector to test against (.ci/pglite.sh test runs this)")
@@ -139,6 +141,7 @@ func dropSyncTable(t *testing.T, url string) {
 // ingest API's) or of none is refused by the destinations' registry,
 // naming what sync takes, with the URL's credentials masked.
 func TestSyncRefusesOtherDestinations(t *testing.T) {
+	t.Parallel()
 	snap := stagestest.Build(t, stagestest.WriteCorpus(t, stagestest.Base, nil), stages.Options{})
 	tests := []struct{ name, to, wantStderr string }{
 		{"an ingest API", "https://bot:" + syncPassword + "@kb.example.org/v1/ingest",

@@ -2,9 +2,12 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
+	"fmt"
 	"go/ast"
 	"go/parser"
 	"go/token"
+	"io"
 	"io/fs"
 	"os"
 	"os/exec"
@@ -14,13 +17,15 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 )
 
 func TestEnvironmentReadAtTheEdge(t *testing.T) {
+	t.Parallel()
 	got := map[string]int{}
 	walkGo(t, func(rel string, f *ast.File) {
-		if path.Dir(rel) == "cmd/ingest" { // the command itself; not its console or config
+		if path.Dir(rel) == "cmd/ingest" || path.Dir(rel) == "internal/slowtest" { // the command itself (not its console or config); the slow tests' switch, which only tests import
 			return
 		}
 		ast.Inspect(f, func(n ast.Node) bool {
@@ -44,6 +49,7 @@ func TestEnvironmentReadAtTheEdge(t *testing.T) {
 // itself. What it shows is its console's (cmd/ingest/internal/console),
 // which may render any of these.
 func TestWiringOnly(t *testing.T) {
+	t.Parallel()
 	walkGo(t, func(rel string, f *ast.File) {
 		if path.Dir(rel) != "cmd/ingest" {
 			return
@@ -63,6 +69,48 @@ func TestWiringOnly(t *testing.T) {
 			}
 		}
 	})
+}
+
+const module = "github.com/ocean-safety/ingest/"
+
+// listed is a package of the module as go list describes it.
+type listed struct {
+	ImportPath, Dir string
+	GoFiles         []string
+	Imports, Deps   []string // of its non-test files; Deps transitive
+}
+
+var listing struct {
+	once sync.Once
+	pkgs []listed
+	err  error
+}
+
+// modulePackages is go list of every package of the module, for this
+// system: run once for the tests that hold the tree to ARCHITECTURE.md.
+func modulePackages(t *testing.T) []listed {
+	t.Helper()
+	listing.once.Do(func() {
+		out, err := exec.Command("go", "list", "-json=ImportPath,Dir,GoFiles,Imports,Deps", "../../...").Output()
+		if err != nil {
+			listing.err = fmt.Errorf("go list: %w", err)
+			return
+		}
+		for dec := json.NewDecoder(bytes.NewReader(out)); ; {
+			var p listed
+			if err := dec.Decode(&p); err == io.EOF {
+				break
+			} else if err != nil {
+				listing.err = fmt.Errorf("go list: %w", err)
+				return
+			}
+			listing.pkgs = append(listing.pkgs, p)
+		}
+	})
+	if listing.err != nil {
+		t.Fatal(listing.err)
+	}
+	return listing.pkgs
 }
 
 // walkGo parses every non-test Go file of the module and calls fn with its
@@ -98,6 +146,7 @@ func walkGo(t *testing.T, fn func(rel string, f *ast.File)) {
 // graph: a row for every package of the module, each listing the packages
 // of ours it imports (as go list says, for this system), none other.
 func TestArchitectureGraph(t *testing.T) {
+	t.Parallel()
 	b, err := os.ReadFile(filepath.Join("..", "..", "ARCHITECTURE.md"))
 	if err != nil {
 		t.Fatal(err)
@@ -115,16 +164,10 @@ func TestArchitectureGraph(t *testing.T) {
 			rows[m[1]] = imps
 		}
 	}
-	const module = "github.com/ocean-safety/ingest/"
-	out, err := exec.Command("go", "list", "-f", `{{.ImportPath}} {{join .Imports " "}}`, "../../...").Output()
-	if err != nil {
-		t.Fatalf("go list: %v", err)
-	}
-	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
-		fields := strings.Fields(line)
-		pkg := strings.TrimPrefix(fields[0], module)
+	for _, p := range modulePackages(t) {
+		pkg := strings.TrimPrefix(p.ImportPath, module)
 		var got []string
-		for _, imp := range fields[1:] {
+		for _, imp := range p.Imports {
 			if strings.HasPrefix(imp, module) {
 				got = append(got, strings.TrimPrefix(imp, module))
 			}
@@ -149,16 +192,13 @@ func TestArchitectureGraph(t *testing.T) {
 // index, publish, search and diff do not depend on it at all, so a new
 // backend or a change of client touches none of them.
 func TestModelClientsAlone(t *testing.T) {
-	const module = "github.com/ocean-safety/ingest/"
-	out, err := exec.Command("go", "list", "-f", `{{.ImportPath}} {{join .Imports " "}}`, "../../...").Output()
-	if err != nil {
-		t.Fatalf("go list: %v", err)
-	}
+	t.Parallel()
 	clients := map[string]bool{"models/ollama": true}
-	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
-		fields := strings.Fields(line)
-		pkg := strings.TrimPrefix(fields[0], module)
-		for _, imp := range fields[1:] {
+	deps := map[string][]string{}
+	for _, p := range modulePackages(t) {
+		pkg := strings.TrimPrefix(p.ImportPath, module)
+		deps[pkg] = p.Deps
+		for _, imp := range p.Imports {
 			if strings.HasPrefix(imp, "github.com/ollama/ollama/") && !clients[pkg] {
 				t.Errorf("%s imports %s: only a model server's client may", pkg, imp)
 			}
@@ -166,11 +206,11 @@ func TestModelClientsAlone(t *testing.T) {
 	}
 	for _, pkg := range []string{"models", "models/remote", "models/pool", "models/prompt", "models/server", "models/extractive", "models/tei",
 		"publish/bucket", "stages", "cmd/ingest/internal/config", "search", "artifacts/diff", "deliver/pgsync", "publish/place", "artifacts", "stages/reuse", "deliver/push"} {
-		out, err := exec.Command("go", "list", "-deps", module+pkg).Output()
-		if err != nil {
-			t.Fatalf("go list -deps %s: %v", pkg, err)
+		d, ok := deps[pkg]
+		if !ok {
+			t.Errorf("%s: no such package", pkg)
 		}
-		for _, dep := range strings.Fields(string(out)) {
+		for _, dep := range d {
 			if strings.HasPrefix(dep, "github.com/ollama/ollama/") {
 				t.Errorf("%s depends on %s", pkg, dep)
 				break
@@ -185,6 +225,7 @@ func TestModelClientsAlone(t *testing.T) {
 // takes on a second job reaches for a layer or a library its group is not
 // for, or outgrows its group. cmd/ may import anything.
 func TestGroups(t *testing.T) {
+	t.Parallel()
 	b, err := os.ReadFile(filepath.Join("..", "..", "ARCHITECTURE.md"))
 	if err != nil {
 		t.Fatal(err)
@@ -214,14 +255,8 @@ func TestGroups(t *testing.T) {
 	if len(groups) == 0 {
 		t.Fatal("ARCHITECTURE.md has no group table")
 	}
-	const module = "github.com/ocean-safety/ingest/"
-	out, err := exec.Command("go", "list", "-f", `{{.ImportPath}} {{.Dir}} {{join .GoFiles ","}} {{join .Imports " "}}`, "../../...").Output()
-	if err != nil {
-		t.Fatalf("go list: %v", err)
-	}
-	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
-		fields := strings.Fields(line)
-		pkg := strings.TrimPrefix(fields[0], module)
+	for _, p := range modulePackages(t) {
+		pkg := strings.TrimPrefix(p.ImportPath, module)
 		name, _, _ := strings.Cut(pkg, "/")
 		if name == "cmd" {
 			continue
@@ -232,11 +267,8 @@ func TestGroups(t *testing.T) {
 			continue
 		}
 		n := 0
-		for _, f := range strings.Split(fields[2], ",") {
-			if f == "" {
-				continue
-			}
-			b, err := os.ReadFile(filepath.Join(fields[1], f))
+		for _, f := range p.GoFiles {
+			b, err := os.ReadFile(filepath.Join(p.Dir, f))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -245,7 +277,7 @@ func TestGroups(t *testing.T) {
 		if n > g.lines {
 			t.Errorf("%s has %d lines of non-test Go, its group %s/ at most %d: it does more than the group's one job; split it", pkg, n, name, g.lines)
 		}
-		for _, imp := range fields[3:] {
+		for _, imp := range p.Imports {
 			if ours, ok := strings.CutPrefix(imp, module); ok {
 				if other, _, _ := strings.Cut(ours, "/"); other != name && !slices.Contains(g.ours, other) {
 					t.Errorf("%s imports %s: group %s/ may import %v of ours", pkg, ours, name, g.ours)

@@ -9,6 +9,7 @@ import (
 	"github.com/ocean-safety/ingest/models/extractive"
 
 	"github.com/ocean-safety/ingest/corpus"
+	"github.com/ocean-safety/ingest/internal/slowtest"
 	"github.com/ocean-safety/ingest/models"
 	"github.com/ocean-safety/ingest/schema"
 )
@@ -65,6 +66,7 @@ func TestQualityOtel(t *testing.T) {
 	if testing.Short() {
 		t.Skip("a real corpus: a few seconds")
 	}
+	slowtest.Mark(t, "the OpenTelemetry docs chunked whole in two profiles: about 5 s")
 	profiles := []struct {
 		name string
 		cfg  chunking.Config

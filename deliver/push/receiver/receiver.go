@@ -96,9 +96,11 @@ type Receiver struct {
 	polled  int
 	flight  int
 	frozen  bool
-	gen     int        // freezes and thaws so far: a handler that arrived before one never applies
-	active  int        // handlers past the freeze check, not yet answered
-	idle    *sync.Cond // signalled when active falls
+	gen     int             // freezes and thaws so far: a handler that arrived before one never applies
+	seen    map[string]bool // trace ids of the clients that sent a request since the last Thaw
+	gone    map[string]bool // trace ids of the clients Thaw took for killed (see killed)
+	active  int             // handlers past the freeze check, not yet answered
+	idle    *sync.Cond      // signalled when active falls
 }
 
 type answer struct {
@@ -122,7 +124,7 @@ func New(opt Options) (*Receiver, error) {
 		return nil, err
 	}
 	r := &Receiver{opt: opt, schemas: s, store: store{}, answers: map[string]answer{}, acked: map[string]bool{},
-		applied: map[string]int{}, busy: map[string]bool{}, tasks: map[string]*task{}}
+		applied: map[string]int{}, busy: map[string]bool{}, tasks: map[string]*task{}, seen: map[string]bool{}, gone: map[string]bool{}}
 	r.idle = sync.NewCond(&r.mu)
 	mux := http.NewServeMux()
 	mux.HandleFunc(Path, r.push)
@@ -169,8 +171,41 @@ func (r *Receiver) Freeze() {
 }
 
 // Thaw ends Freeze. A request that arrived before it (from the killed
-// client) is never applied after it.
-func (r *Receiver) Thaw() { r.mu.Lock(); r.frozen = false; r.gen++; r.mu.Unlock() }
+// client) is never applied after it; and every client seen before it has
+// been killed or has finished, so a request of theirs that the server reads
+// only now is none of the next run's (see killed).
+func (r *Receiver) Thaw() {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.frozen = false
+	r.gen++
+	for trace := range r.seen {
+		r.gone[trace] = true
+	}
+	clear(r.seen)
+}
+
+// killed reports whether req comes from a client Thaw took for gone, by the
+// trace id of its traceparent (one a push process), and notes its client
+// otherwise. A killed process can leave a whole request in its socket that
+// the server reads only after the process is gone and the receiver thawed
+// (on a loaded machine the connection's goroutine runs late): applied then,
+// it would be an acknowledgement no client saw, which the next run rightly
+// sends again. Such a request is answered 410 and neither counted nor
+// applied.
+func (r *Receiver) killed(req *http.Request) bool {
+	trace := strings.Split(req.Header.Get("Traceparent"), "-")
+	if len(trace) != 4 {
+		return false // no trace context: check refuses it
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.gone[trace[1]] {
+		return true
+	}
+	r.seen[trace[1]] = true
+	return false
+}
 
 // SetOptions replaces the hooks and faults between pushes.
 func (r *Receiver) SetOptions(opt Options) { r.mu.Lock(); r.opt = opt; r.mu.Unlock() }
@@ -220,6 +255,10 @@ func (r *Receiver) leave() {
 }
 
 func (r *Receiver) push(w http.ResponseWriter, req *http.Request) {
+	if r.killed(req) {
+		http.Error(w, "from a client killed before the receiver thawed", http.StatusGone)
+		return
+	}
 	r.mu.Lock()
 	r.flight++
 	r.stats.MaxInFlight = max(r.stats.MaxInFlight, r.flight)
@@ -417,6 +456,10 @@ func (r *Receiver) newTask(key string, apply func(), fail string) answer {
 }
 
 func (r *Receiver) poll(w http.ResponseWriter, req *http.Request) {
+	if r.killed(req) {
+		http.Error(w, "from a client killed before the receiver thawed", http.StatusGone)
+		return
+	}
 	r.mu.Lock()
 	r.polled++
 	r.stats.Polls++
