@@ -1,13 +1,15 @@
 #!/usr/bin/env bash
 # ingest's OCI image, built without a container daemon (.ci/image, a module of its own on go-containerregistry), from
-# the committed HEAD only: a clone is built, never the work tree, so the image is the commit's.
+# the committed HEAD only: a clone is built, never the work tree, so the image is the commit's. It is built from the
+# commit's release for linux (.ci/release.sh: the same binaries, licences and SBOMs, in OUT/release) with a CA bundle
+# from a pinned module, never this machine's, by the Go .ci/image/go.mod names: one commit, one digest, on any machine.
 #
-#   .ci/image.sh build OUT [--push REGISTRY/NAME:TAG --pin FILE] [--platforms …]
+#   .ci/image.sh build OUT [--push REGISTRY/NAME:TAG --pin FILE] [--platforms …] [--version V]
 #                           one image into OUT (what just image and just image-push run)
 #   .ci/image.sh test      CI: two builds from two clones at different paths must have one digest;
-#                           the binary unpacked from the layer runs, names the revision and indexes
-#                           the shipped corpus; where a container runtime works (podman), the image
-#                           itself runs it
+#                           the image's SBOM is the release's; the binary unpacked from the layer runs,
+#                           names the revision and indexes the shipped corpus; where a container
+#                           runtime works (podman), the image itself runs it
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -30,8 +32,9 @@ build() {
   local src
   src=$(mktemp -d "${TMPDIR:-/tmp}/ingest-image.XXXXXX")
   git clone -q . "$src/ingest"
-  # GOFLAGS cleared: a -buildvcs=false there would drop the revision the labels and --version name.
-  (cd "$src/ingest/.ci/image" && GOFLAGS= go run . build --src "$src/ingest" --out "$out" "$@") || { rm -rf "$src"; exit 1; }
+  # GOTOOLCHAIN: the Go .ci/image/go.mod names builds the tool, and the tool builds with it (as .ci/release.sh does).
+  local go; go=$(awk '$1 == "toolchain" { print $2 }' "$src/ingest/.ci/image/go.mod")
+  (cd "$src/ingest/.ci/image" && GOTOOLCHAIN=$go go run . build --src "$src/ingest" --out "$out" "$@") || { rm -rf "$src"; exit 1; }
   rm -rf "$src"
 }
 
@@ -46,7 +49,12 @@ run_tests() {
   a=$(cat "$work/a/digest") b=$(cat "$work/b/digest")
   [ "$a" = "$b" ] || die "two builds of $rev: $a and $b; want one digest"
   echo "two builds of $rev from two clones: one digest, $a"
-  (cd .ci/image && GOFLAGS= go vet ./... && GOFLAGS= go test ./... && GOFLAGS= go run . extract --layout "$work/a/oci" --to "$work/root")
+  (cd .ci/image && go vet ./... && go test ./... && go run . extract --layout "$work/a/oci" --to "$work/root")
+  sbom=$(ls "$work"/a/release/ingest_*_linux_amd64.cdx.json)
+  cmp -s "$work/root/usr/share/doc/ingest/sbom.cdx.json" "$sbom" || die "the image's SBOM is not the release's $(basename "$sbom")"
+  echo "the image's /usr/share/doc/ingest/sbom.cdx.json is the release's $(basename "$sbom"), with LICENSE, NOTICE, THIRD_PARTY_LICENSES"
+  head -1 "$work/root/etc/ssl/certs/ca-certificates.crt" | grep -q 'x509roots/fallback v' || die "the image's CA bundle does not name its pinned source"
+  echo "the image's CA bundle: $(grep -c 'BEGIN CERTIFICATE' "$work/root/etc/ssl/certs/ca-certificates.crt") roots, $(head -1 "$work/root/etc/ssl/certs/ca-certificates.crt" | sed 's/^# //')"
   v=$("$work/root/usr/local/bin/ingest" --version)
   grep -q "$rev" <<<"$v" || die "the layer's binary says \"$v\", not the revision $rev"
   echo "the layer's binary: $v"
