@@ -37,8 +37,9 @@ build() {
   rm -rf "$src"
 }
 
+work=""
 run_tests() {
-  local rev work v name root
+  local rev v name root
   work=$(mktemp -d "${TMPDIR:-/tmp}/ingest-release-test.XXXXXX")
   trap 'rm -rf "$work"' EXIT
   rev=$(git rev-parse --short=12 HEAD)
@@ -59,7 +60,7 @@ run_tests() {
   cmp -s "$root/sbom.cdx.json" "$work/a/$name.cdx.json" || die "the archive's SBOM is not the one beside it"
   grep -q 'github.com/apache/arrow-go/v18 v18' "$root/THIRD_PARTY_LICENSES" || die "THIRD_PARTY_LICENSES lacks arrow-go"
   "$root/ingest" --version | grep -q "^ingest $v ($rev" || die "the binary says \"$("$root/ingest" --version)\", want ingest $v ($rev…"
-  echo "$name.tar.gz: $(tar -tzf "$work/a/$name.tar.gz" | sed 1d | sed "s|$name/||" | tr '\n' ' ')— the SBOM lists $(grep -c '"bom-ref": "pkg:golang/' "$root/sbom.cdx.json") modules, the binary says $("$root/ingest" --version)"
+  echo "$name.tar.gz: $(tar -tzf "$work/a/$name.tar.gz" | sed 1d | sed "s|$name/||" | tr '\n' ' ')— the SBOM lists $(grep -c '"type": "library"' "$root/sbom.cdx.json") modules, the binary says $("$root/ingest" --version)"
 }
 
 case "${1:-}" in
