@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # ingest's OCI image, built without a container daemon (.ci/image, a module of its own on go-containerregistry), from
-# the committed HEAD only: a clone is built, never the work tree, so the image is the commit's. It is built from the
-# commit's release for linux (.ci/release.sh: the same binaries, licences and SBOMs, in OUT/release) with a CA bundle
-# from a pinned module, never this machine's, by the Go .ci/image/go.mod names: one commit, one digest, on any machine.
+# the committed HEAD only (.ci/release.sh run: a clone is built, never the work tree, by the Go .ci/image/go.mod names),
+# so the image is the commit's. It holds the commit's linux release (the same binaries, licences and SBOMs, also in
+# OUT/release) and a CA bundle from a pinned module, never this machine's: one commit, one digest, on any machine.
 #
 #   .ci/image.sh build OUT [--push REGISTRY/NAME:TAG --pin FILE] [--platforms …] [--version V]
 #                           one image into OUT (what just image and just image-push run)
@@ -19,7 +19,6 @@ die() { log "$*"; exit 1; }
 build() {
   local out=$1; shift
   case "$out" in /*) ;; *) out=$PWD/$out ;; esac
-  [ -n "$(git status --porcelain --untracked-files=no)" ] && log "the work tree has uncommitted changes: they are not in the image (HEAD is)"
   # --pin names a file of this checkout, not of the clone the image is built from.
   local args=() a
   while [ $# -gt 0 ]; do
@@ -28,14 +27,7 @@ build() {
       case "$1" in /*) args+=(--pin "$1") ;; *) args+=(--pin "$PWD/$1") ;; esac; shift
     else args+=("$a"); fi
   done
-  set -- ${args[@]+"${args[@]}"}
-  local src
-  src=$(mktemp -d "${TMPDIR:-/tmp}/ingest-image.XXXXXX")
-  git clone -q . "$src/ingest"
-  # GOTOOLCHAIN: the Go .ci/image/go.mod names builds the tool, and the tool builds with it (as .ci/release.sh does).
-  local go; go=$(awk '$1 == "toolchain" { print $2 }' "$src/ingest/.ci/image/go.mod")
-  (cd "$src/ingest/.ci/image" && GOTOOLCHAIN=$go go run . build --src "$src/ingest" --out "$out" "$@") || { rm -rf "$src"; exit 1; }
-  rm -rf "$src"
+  bash .ci/release.sh run build --out "$out" ${args[@]+"${args[@]}"}
 }
 
 work=""

@@ -8,6 +8,9 @@
 #                       windows: ingest, LICENSE, NOTICE, README.md, THIRD_PARTY_LICENSES,
 #                       sbom.cdx.json) and OUT/ingest_V_OS_ARCH.cdx.json, then OUT/SHA256SUMS;
 #                       V is HEAD's v-tag without the v, else 0.1.0-dev+REVISION
+#   .ci/release.sh run COMMAND ARGS…
+#                       .ci/image's COMMAND (release, build) on a clone of HEAD with the pinned Go
+#                       (.ci/image.sh build runs it)
 #   .ci/release.sh test CI: linux/amd64 released twice from two clones at different paths must give
 #                       one SHA256SUMS; the archive holds its files, the SBOM lists arrow-go, and the
 #                       binary runs and names the version and revision
@@ -17,24 +20,25 @@ cd "$(dirname "$0")/.."
 log() { echo "release.sh: $*" >&2; }
 die() { log "$*"; exit 1; }
 
-# release CLONE ARGS…: .ci/image's command ARGS in CLONE, with its pinned Go (GOTOOLCHAIN, which
-# every go command it runs inherits).
-release() {
-  local src=$1; shift
-  local go; go=$(awk '$1 == "toolchain" { print $2 }' "$src/.ci/image/go.mod")
-  [ -n "$go" ] || die ".ci/image/go.mod names no toolchain"
-  (cd "$src/.ci/image" && GOTOOLCHAIN=$go go run . "$@")
+# run COMMAND ARGS…: .ci/image's COMMAND (release, build) on a clone of HEAD, with the Go the clone's
+# .ci/image/go.mod names (GOTOOLCHAIN, which every go command the tool runs inherits). What build
+# runs, and .ci/image.sh build.
+run() {
+  local cmd=$1; shift
+  [ -n "$(git status --porcelain --untracked-files=no)" ] && log "the work tree has uncommitted changes: they are not built (HEAD is)"
+  local src go
+  src=$(mktemp -d "${TMPDIR:-/tmp}/ingest-release.XXXXXX")
+  git clone -q . "$src/ingest"
+  go=$(awk '$1 == "toolchain" { print $2 }' "$src/ingest/.ci/image/go.mod")
+  [ -n "$go" ] || { rm -rf "$src"; die ".ci/image/go.mod names no toolchain"; }
+  (cd "$src/ingest/.ci/image" && GOTOOLCHAIN=$go go run . "$cmd" --src "$src/ingest" "$@") || { rm -rf "$src"; exit 1; }
+  rm -rf "$src"
 }
 
 build() {
   local out=$1; shift
   case "$out" in /*) ;; *) out=$PWD/$out ;; esac
-  [ -n "$(git status --porcelain --untracked-files=no)" ] && log "the work tree has uncommitted changes: they are not in the release (HEAD is)"
-  local src
-  src=$(mktemp -d "${TMPDIR:-/tmp}/ingest-release.XXXXXX")
-  git clone -q . "$src/ingest"
-  release "$src/ingest" release --src "$src/ingest" --out "$out" "$@" || { rm -rf "$src"; exit 1; }
-  rm -rf "$src"
+  run release --out "$out" "$@"
 }
 
 work=""
@@ -65,6 +69,7 @@ run_tests() {
 
 case "${1:-}" in
   build) [ $# -ge 2 ] || die "usage: $0 build OUT [--version V] [--platforms …]"; shift; build "$@" ;;
+  run) [ $# -ge 2 ] || die "usage: $0 run release|build ARGS…"; shift; run "$@" ;;
   test) run_tests ;;
-  *) die "usage: $0 build OUT [--version V] [--platforms …] | test" ;;
+  *) die "usage: $0 build OUT [--version V] [--platforms …] | run release|build ARGS… | test" ;;
 esac
