@@ -45,7 +45,11 @@ knowledge-index-sharded shards="4": build
     [ $failed = 0 ] || { echo "a shard failed; nothing merged (parts kept in $parts)"; exit 1; }
     {{bin}} merge --parts $parts --shards {{shards}} --run-id $run --publish "{{publish}}" --keep 7 --diff && rm -rf $parts
 
-# The OCI image of HEAD, built without a container daemon (ci/image, on go-containerregistry): out/image/oci (an OCI layout), out/image/ingest.tar (podman load, docker load) and out/image/digest; one commit, one digest.
+# The release of HEAD (a clone, never the work tree) into out/release: for linux, darwin and windows × amd64 and arm64 a static binary in ingest_VERSION_OS_ARCH.tar.gz (.zip for windows) with LICENSE, NOTICE, README.md, THIRD_PARTY_LICENSES and its CycloneDX SBOM (the SBOM also beside it), and SHA256SUMS. VERSION: HEAD's v-tag without the v, else 0.1.0-dev+REVISION. One commit, the same bytes on any machine (built with the Go that .ci/image/go.mod names); a cold build of all six takes minutes.
+release version="":
+    rm -rf out/release && bash .ci/release.sh build out/release {{ if version != "" { "--version " + version } else { "" } }}
+
+# The OCI image of HEAD, built without a container daemon (.ci/image, on go-containerregistry) from HEAD's linux release: out/image/oci (an OCI layout), out/image/ingest.tar (podman load, docker load), out/image/digest and out/image/release (the archives, SBOMs and SHA256SUMS it holds); the SBOM and licences in /usr/share/doc/ingest, the CA bundle from a pinned module; one commit, one digest, on any machine.
 image platforms="linux/amd64":
     rm -rf out/image && bash .ci/image.sh build out/image --platforms {{platforms}}
 

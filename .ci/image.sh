@@ -1,13 +1,15 @@
 #!/usr/bin/env bash
 # ingest's OCI image, built without a container daemon (.ci/image, a module of its own on go-containerregistry), from
-# the committed HEAD only: a clone is built, never the work tree, so the image is the commit's.
+# the committed HEAD only (.ci/release.sh run: a clone is built, never the work tree, by the Go .ci/image/go.mod names),
+# so the image is the commit's. It holds the commit's linux release (the same binaries, licences and SBOMs, also in
+# OUT/release) and a CA bundle from a pinned module, never this machine's: one commit, one digest, on any machine.
 #
-#   .ci/image.sh build OUT [--push REGISTRY/NAME:TAG --pin FILE] [--platforms …]
+#   .ci/image.sh build OUT [--push REGISTRY/NAME:TAG --pin FILE] [--platforms …] [--version V]
 #                           one image into OUT (what just image and just image-push run)
 #   .ci/image.sh test      CI: two builds from two clones at different paths must have one digest;
-#                           the binary unpacked from the layer runs, names the revision and indexes
-#                           the shipped corpus; where a container runtime works (podman), the image
-#                           itself runs it
+#                           the image's SBOM is the release's; the binary unpacked from the layer runs,
+#                           names the revision and indexes the shipped corpus; where a container
+#                           runtime works (podman), the image itself runs it
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -17,7 +19,6 @@ die() { log "$*"; exit 1; }
 build() {
   local out=$1; shift
   case "$out" in /*) ;; *) out=$PWD/$out ;; esac
-  [ -n "$(git status --porcelain --untracked-files=no)" ] && log "the work tree has uncommitted changes: they are not in the image (HEAD is)"
   # --pin names a file of this checkout, not of the clone the image is built from.
   local args=() a
   while [ $# -gt 0 ]; do
@@ -26,13 +27,7 @@ build() {
       case "$1" in /*) args+=(--pin "$1") ;; *) args+=(--pin "$PWD/$1") ;; esac; shift
     else args+=("$a"); fi
   done
-  set -- ${args[@]+"${args[@]}"}
-  local src
-  src=$(mktemp -d "${TMPDIR:-/tmp}/ingest-image.XXXXXX")
-  git clone -q . "$src/ingest"
-  # GOFLAGS cleared: a -buildvcs=false there would drop the revision the labels and --version name.
-  (cd "$src/ingest/.ci/image" && GOFLAGS= go run . build --src "$src/ingest" --out "$out" "$@") || { rm -rf "$src"; exit 1; }
-  rm -rf "$src"
+  bash .ci/release.sh run build --out "$out" ${args[@]+"${args[@]}"}
 }
 
 work=""
@@ -46,7 +41,12 @@ run_tests() {
   a=$(cat "$work/a/digest") b=$(cat "$work/b/digest")
   [ "$a" = "$b" ] || die "two builds of $rev: $a and $b; want one digest"
   echo "two builds of $rev from two clones: one digest, $a"
-  (cd .ci/image && GOFLAGS= go vet ./... && GOFLAGS= go test ./... && GOFLAGS= go run . extract --layout "$work/a/oci" --to "$work/root")
+  (cd .ci/image && go vet ./... && go test ./... && go run . extract --layout "$work/a/oci" --to "$work/root")
+  sbom=$(ls "$work"/a/release/ingest_*_linux_amd64.cdx.json)
+  cmp -s "$work/root/usr/share/doc/ingest/sbom.cdx.json" "$sbom" || die "the image's SBOM is not the release's $(basename "$sbom")"
+  echo "the image's /usr/share/doc/ingest/sbom.cdx.json is the release's $(basename "$sbom"), with LICENSE, NOTICE, THIRD_PARTY_LICENSES"
+  head -1 "$work/root/etc/ssl/certs/ca-certificates.crt" | grep -q 'x509roots/fallback v' || die "the image's CA bundle does not name its pinned source"
+  echo "the image's CA bundle: $(grep -c 'BEGIN CERTIFICATE' "$work/root/etc/ssl/certs/ca-certificates.crt") roots, $(head -1 "$work/root/etc/ssl/certs/ca-certificates.crt" | sed 's/^# //')"
   v=$("$work/root/usr/local/bin/ingest" --version)
   grep -q "$rev" <<<"$v" || die "the layer's binary says \"$v\", not the revision $rev"
   echo "the layer's binary: $v"

@@ -2,7 +2,14 @@ module ingest-ci/image
 
 go 1.26.0
 
-require github.com/google/go-containerregistry v0.22.1
+// The Go that builds releases and the image (.ci/release.sh and .ci/image.sh pin GOTOOLCHAIN to it):
+// another Go compiles other bytes, so a release names one.
+toolchain go1.26.8
+
+require (
+	github.com/google/go-containerregistry v0.22.1
+	golang.org/x/crypto/x509roots/fallback v0.0.0-20261030153154-30a33513ff6d
+)
 
 require (
 	github.com/docker/cli v29.7.2+incompatible // indirect

@@ -1,48 +1,59 @@
-// Command image builds ingest's OCI image without a container daemon:
-// static binaries from this checkout, one layer (the binary, the build
-// machine's CA certificates, a non-root user), every timestamp the
-// commit's, so the same commit builds to the same digest. just image and
-// .ci/image.sh run it.
+// Command image builds ingest's release and its OCI image from a clone of
+// one commit, without a container daemon: static binaries in archives with
+// their licences and SBOMs and SHA256SUMS (release), and the image of the
+// linux archives (build): one layer (the binary, its licences and SBOM, a
+// pinned CA bundle, a non-root user), every timestamp the commit's, so the
+// same commit builds to the same bytes and digest on any machine.
+// .ci/release.sh, .ci/image.sh, just release and just image run it, with
+// the Go its go.mod's toolchain line names.
 //
-//	cd .ci/image && go run . build --out DIR [--src CHECKOUT] [--platforms linux/amd64,linux/arm64] [--push REGISTRY/NAME:TAG] [--pin FILE]
+//	cd .ci/image && go run . release --src CHECKOUT --out DIR [--version V] [--platforms darwin/amd64,…]
+//	cd .ci/image && go run . build --src CHECKOUT --out DIR [--version V] [--platforms linux/amd64,linux/arm64] [--push REGISTRY/NAME:TAG] [--pin FILE]
 //	cd .ci/image && go run . extract --layout DIR/oci --to ROOT [--platform linux/amd64]
 //
 // It is a module of its own, so the checkout's go.mod, and a go test of
-// it, never download the image tooling (go-containerregistry).
+// it, never download the release tooling (go-containerregistry, the CA
+// bundle's module).
 //
-// build writes DIR/oci (an OCI image layout), DIR/ingest.tar (docker load
-// and podman load read it), DIR/digest, and with --push the image by digest
-// to --pin (deploy/kubernetes/image, which run.sh reads).
+// release writes DIR/ingest_V_OS_ARCH.tar.gz (.zip for windows) and
+// DIR/ingest_V_OS_ARCH.cdx.json per platform, and DIR/SHA256SUMS. build
+// writes DIR/release (the linux archives it is built from), DIR/oci (an OCI
+// image layout), DIR/ingest.tar (docker load and podman load read it),
+// DIR/digest, and with --push the image by digest to --pin
+// (deploy/kubernetes/image, which run.sh reads).
 package main
 
 import (
+	"bytes"
 	"debug/buildinfo"
 	"errors"
 	"flag"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"runtime"
 	"strings"
 	"time"
 
 	"ingest-ci/image/ociimage"
+	"ingest-ci/image/release"
 )
 
 func main() {
 	if len(os.Args) < 2 {
-		fmt.Fprintln(os.Stderr, "usage: image build|extract [flags]")
+		fmt.Fprintln(os.Stderr, "usage: image release|build|extract [flags]")
 		os.Exit(2)
 	}
 	var err error
 	switch os.Args[1] {
+	case "release":
+		err = releaseCmd(os.Args[2:])
 	case "build":
 		err = build(os.Args[2:])
 	case "extract":
 		err = extract(os.Args[2:])
 	default:
-		err = fmt.Errorf("unknown command %q: build or extract", os.Args[1])
+		err = fmt.Errorf("unknown command %q: release, build or extract", os.Args[1])
 	}
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "image:", err)
@@ -50,13 +61,55 @@ func main() {
 	}
 }
 
+// releaseFlags are the flags release and build share.
+type releaseFlags struct {
+	src, version, platforms, tools *string
+}
+
+func addReleaseFlags(fs *flag.FlagSet, platforms string) releaseFlags {
+	cache, err := os.UserCacheDir()
+	if err != nil {
+		cache = os.TempDir()
+	}
+	return releaseFlags{
+		src:       fs.String("src", "../..", "the clone of the commit whose ./cmd/ingest is built (this module sits in its .ci/image)"),
+		version:   fs.String("version", "", "the version (1.2.0); default: HEAD's v-tag, else 0.1.0-dev+REVISION"),
+		platforms: fs.String("platforms", platforms, "comma-separated OS/ARCH list"),
+		tools:     fs.String("tools", filepath.Join(cache, "ingest-ci"), "where cyclonedx-gomod is installed once"),
+	}
+}
+
+// release builds the release rf describes into out.
+func (rf releaseFlags) release(out string) (string, error) {
+	tool, err := release.InstallSBOMTool(*rf.tools)
+	if err != nil {
+		return "", err
+	}
+	return release.Build(release.Spec{Src: *rf.src, Version: *rf.version, Platforms: strings.Split(*rf.platforms, ","),
+		SBOMTool: tool, Log: os.Stderr}, out)
+}
+
+func releaseCmd(args []string) error {
+	fs := flag.NewFlagSet("release", flag.ExitOnError)
+	out := fs.String("out", "", "a new folder for the release")
+	rf := addReleaseFlags(fs, strings.Join(release.Platforms, ","))
+	fs.Parse(args)
+	if *out == "" {
+		return errors.New("release needs --out DIR")
+	}
+	v, err := rf.release(*out)
+	if err != nil {
+		return err
+	}
+	fmt.Printf("release %s: %s → %s\n", v, *rf.platforms, *out)
+	return nil
+}
+
 func build(args []string) error {
 	fs := flag.NewFlagSet("build", flag.ExitOnError)
-	out := fs.String("out", "", "a new folder for the image (oci/, ingest.tar, digest)")
-	src := fs.String("src", "../..", "the ingest checkout whose ./cmd/ingest is built (this module sits in its .ci/image)")
-	platforms := fs.String("platforms", "linux/"+runtime.GOARCH, "comma-separated linux/ARCH list")
+	out := fs.String("out", "", "a new folder for the image (release/, oci/, ingest.tar, digest)")
+	rf := addReleaseFlags(fs, "linux/"+runtime.GOARCH)
 	source := fs.String("source", "https://github.com/ocean-safety/ingest", "the org.opencontainers.image.source label")
-	ca := fs.String("ca", "/etc/ssl/certs/ca-certificates.crt", "the CA bundle to ship (Debian's ca-certificates)")
 	push := fs.String("push", "", "push to REGISTRY/NAME:TAG (never latest) and print it by digest")
 	pin := fs.String("pin", "", "with --push: write the image by digest to this file")
 	fs.Parse(args)
@@ -66,29 +119,37 @@ func build(args []string) error {
 	if _, err := os.Stat(*out); err == nil {
 		return fmt.Errorf("%s exists; give a new folder", *out)
 	}
-	spec := ociimage.Spec{Binaries: map[string]string{}, CACerts: *ca, Source: *source}
-	for _, p := range strings.Split(*platforms, ",") {
-		goos, arch, ok := strings.Cut(p, "/")
-		if !ok || goos != "linux" {
+	platforms := strings.Split(*rf.platforms, ",")
+	for _, p := range platforms {
+		if !strings.HasPrefix(p, "linux/") {
 			return fmt.Errorf("platform %q: want linux/ARCH", p)
 		}
-		bin, err := filepath.Abs(filepath.Join(*out, "bin", goos+"-"+arch, "ingest"))
+	}
+	// The image holds the release's linux binaries and SBOMs, byte for byte.
+	rel := filepath.Join(*out, "release")
+	version, err := rf.release(rel)
+	if err != nil {
+		return err
+	}
+	spec := ociimage.Spec{Platforms: map[string]ociimage.Files{}, Source: *source, Version: version}
+	for _, p := range platforms {
+		name := release.ArchiveName(version, p)
+		if err := release.Verify(rel, name); err != nil {
+			return err
+		}
+		files, err := release.ReadArchive(filepath.Join(rel, name))
 		if err != nil {
 			return err
 		}
-		// Static, no paths of this machine, the VCS stamp kept: the same
-		// commit and toolchain give the same bytes.
-		cmd := exec.Command("go", "build", "-trimpath", "-buildvcs=true", "-ldflags=-s -w", "-o", bin, "./cmd/ingest")
-		cmd.Dir = *src
-		cmd.Env = append(os.Environ(), "CGO_ENABLED=0", "GOOS="+goos, "GOARCH="+arch)
-		cmd.Stdout, cmd.Stderr = os.Stderr, os.Stderr
-		if err := cmd.Run(); err != nil {
-			return fmt.Errorf("go build for %s: %w", p, err)
-		}
-		spec.Binaries[p] = bin
+		bin := files["ingest"]
+		delete(files, "ingest")
 		if err := stamp(&spec, bin); err != nil {
 			return err
 		}
+		spec.Platforms[p] = ociimage.Files{Binary: bin, Docs: files}
+	}
+	if _, skipped := ociimage.CABundle(); len(skipped) > 0 {
+		fmt.Fprintf(os.Stderr, "image: CA roots left out (trusted only until a date, which a PEM file cannot say): %s\n", strings.Join(skipped, ", "))
 	}
 	idx, err := ociimage.Build(spec)
 	if err != nil {
@@ -97,7 +158,7 @@ func build(args []string) error {
 	if err := ociimage.WriteLayout(filepath.Join(*out, "oci"), idx); err != nil {
 		return err
 	}
-	first := strings.Split(*platforms, ",")[0]
+	first := platforms[0]
 	if err := ociimage.WriteTarball(filepath.Join(*out, "ingest.tar"), "ingest:"+shortRev(spec.Revision), idx, first); err != nil {
 		return err
 	}
@@ -108,7 +169,7 @@ func build(args []string) error {
 	if err := os.WriteFile(filepath.Join(*out, "digest"), []byte(d.String()+"\n"), 0o644); err != nil {
 		return err
 	}
-	fmt.Printf("image %s: ingest %s, revision %s, %s → %s\n", d, spec.Version, spec.Revision, *platforms, *out)
+	fmt.Printf("image %s: ingest %s, revision %s, %s → %s\n", d, spec.Version, spec.Revision, *rf.platforms, *out)
 	if *push == "" {
 		return nil
 	}
@@ -123,23 +184,20 @@ func build(args []string) error {
 	return nil
 }
 
-// stamp takes the revision, its time and the version from the binary's
-// build information: the labels say what the binary says.
-func stamp(spec *ociimage.Spec, bin string) error {
-	bi, err := buildinfo.ReadFile(bin)
+// stamp takes the revision and its time from the binary's build
+// information: the labels say what the binary says.
+func stamp(spec *ociimage.Spec, bin []byte) error {
+	bi, err := buildinfo.Read(bytes.NewReader(bin))
 	if err != nil {
 		return err
 	}
 	var at string
-	dirty := false
 	for _, s := range bi.Settings {
 		switch s.Key {
 		case "vcs.revision":
 			spec.Revision = s.Value
 		case "vcs.time":
 			at = s.Value
-		case "vcs.modified":
-			dirty = s.Value == "true"
 		}
 	}
 	if spec.Revision == "" || at == "" {
@@ -150,11 +208,6 @@ func stamp(spec *ociimage.Spec, bin string) error {
 		return err
 	}
 	spec.Created = t
-	spec.Version = "0.1.0-dev+" + shortRev(spec.Revision)
-	if dirty {
-		spec.Version += ".dirty"
-		fmt.Fprintln(os.Stderr, "image: the tree has uncommitted changes: this image is not the commit's")
-	}
 	return nil
 }
 

@@ -5,7 +5,6 @@ import (
 	"bytes"
 	"fmt"
 	"io"
-	"os"
 	"sort"
 	"strings"
 	"time"
@@ -23,33 +22,37 @@ const (
 	UID        = 65532 // distroless's nonroot: no user on a node has it
 	Home       = "/home/nonroot"
 	BinaryPath = "/usr/local/bin/ingest"
+	DocDir     = "/usr/share/doc/ingest" // where a distribution puts a package's licence and notices
 	CAPath     = "/etc/ssl/certs/ca-certificates.crt"
 )
 
 // Spec is what an image is built from.
 type Spec struct {
-	// Binaries are the static ingest binaries by platform ("linux/amd64").
-	Binaries map[string]string
-	// CACerts is the CA bundle to ship (the build machine's, from Debian's
-	// ca-certificates), so TLS to buckets and model servers verifies.
-	CACerts string
+	// Platforms are each platform's files ("linux/amd64"): a release's.
+	Platforms map[string]Files
 	// Created is every timestamp in the image: the commit's time.
 	Created time.Time
 	// Source, Revision and Version become the OCI labels.
 	Source, Revision, Version string
 }
 
+// Files are what a platform's image holds besides its user and CA bundle.
+type Files struct {
+	// Binary is the static ingest binary.
+	Binary []byte
+	// Docs go to DocDir by name: the licences, the notices and the SBOM
+	// that come with the binary.
+	Docs map[string][]byte
+}
+
 // Build returns the image index of spec's platforms, sorted by platform.
 func Build(spec Spec) (v1.ImageIndex, error) {
-	if len(spec.Binaries) == 0 {
+	if len(spec.Platforms) == 0 {
 		return nil, fmt.Errorf("no binary to put in the image")
 	}
-	ca, err := os.ReadFile(spec.CACerts)
-	if err != nil {
-		return nil, fmt.Errorf("CA certificates: %w", err)
-	}
-	platforms := make([]string, 0, len(spec.Binaries))
-	for p := range spec.Binaries {
+	ca, _ := CABundle()
+	platforms := make([]string, 0, len(spec.Platforms))
+	for p := range spec.Platforms {
 		platforms = append(platforms, p)
 	}
 	sort.Strings(platforms)
@@ -70,11 +73,7 @@ func platformImage(spec Spec, platform string, ca []byte) (v1.Image, *v1.Platfor
 	if !ok || osName != "linux" {
 		return nil, nil, fmt.Errorf("platform %q: want linux/ARCH", platform)
 	}
-	bin, err := os.ReadFile(spec.Binaries[platform])
-	if err != nil {
-		return nil, nil, fmt.Errorf("binary for %s: %w", platform, err)
-	}
-	layerTar, err := rootfs(bin, ca, spec.Created)
+	layerTar, err := rootfs(spec.Platforms[platform], ca, spec.Created)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -87,7 +86,7 @@ func platformImage(spec Spec, platform string, ca []byte) (v1.Image, *v1.Platfor
 	img := mutate.MediaType(empty.Image, types.OCIManifestSchema1)
 	img = mutate.ConfigMediaType(img, types.OCIConfigJSON)
 	img, err = mutate.Append(img, mutate.Addendum{Layer: layer, MediaType: types.OCILayer,
-		History: v1.History{Created: created, CreatedBy: "ingest ci/image: " + BinaryPath + ", CA certificates, user nonroot", Comment: spec.Revision}})
+		History: v1.History{Created: created, CreatedBy: "ingest ci/image: " + BinaryPath + ", " + DocDir + " (licences, SBOM), CA certificates (" + caModule + "), user nonroot", Comment: spec.Revision}})
 	if err != nil {
 		return nil, nil, err
 	}
@@ -109,6 +108,7 @@ func platformImage(spec Spec, platform string, ca []byte) (v1.Image, *v1.Platfor
 			"org.opencontainers.image.source":      spec.Source,
 			"org.opencontainers.image.revision":    spec.Revision,
 			"org.opencontainers.image.version":     spec.Version,
+			"org.opencontainers.image.licenses":    "Apache-2.0",
 			"org.opencontainers.image.created":     spec.Created.UTC().Format(time.RFC3339),
 		},
 	}
@@ -130,7 +130,7 @@ type entry struct {
 
 // rootfs is the layer's tar: the same bytes for the same inputs (sorted,
 // every time created, owners by number).
-func rootfs(bin, ca []byte, created time.Time) ([]byte, error) {
+func rootfs(files Files, ca []byte, created time.Time) ([]byte, error) {
 	entries := []entry{
 		{name: "etc/", mode: 0o755, dir: true},
 		{name: "etc/group", mode: 0o644, body: []byte(fmt.Sprintf("root:x:0:\nnonroot:x:%d:\n", UID))},
@@ -144,7 +144,16 @@ func rootfs(bin, ca []byte, created time.Time) ([]byte, error) {
 		{name: "usr/", mode: 0o755, dir: true},
 		{name: "usr/local/", mode: 0o755, dir: true},
 		{name: "usr/local/bin/", mode: 0o755, dir: true},
-		{name: strings.TrimPrefix(BinaryPath, "/"), mode: 0o755, body: bin},
+		{name: strings.TrimPrefix(BinaryPath, "/"), mode: 0o755, body: files.Binary},
+		{name: "usr/share/", mode: 0o755, dir: true},
+		{name: "usr/share/doc/", mode: 0o755, dir: true},
+		{name: strings.TrimPrefix(DocDir, "/") + "/", mode: 0o755, dir: true},
+	}
+	for name, body := range files.Docs {
+		if name == "" || strings.Contains(name, "/") {
+			return nil, fmt.Errorf("document %q: want a file name", name)
+		}
+		entries = append(entries, entry{name: strings.TrimPrefix(DocDir, "/") + "/" + name, mode: 0o644, body: body})
 	}
 	sort.Slice(entries, func(i, j int) bool { return entries[i].name < entries[j].name })
 	var buf bytes.Buffer

@@ -15,11 +15,9 @@ import (
 
 func testSpec(t *testing.T) Spec {
 	t.Helper()
-	dir := t.TempDir()
-	bin, ca := filepath.Join(dir, "ingest"), filepath.Join(dir, "ca.crt")
-	os.WriteFile(bin, []byte("#!/bin/sh\necho ingest\n"), 0o755)
-	os.WriteFile(ca, []byte("-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n"), 0o644)
-	return Spec{Binaries: map[string]string{"linux/amd64": bin, "linux/arm64": bin}, CACerts: ca,
+	files := Files{Binary: []byte("#!/bin/sh\necho ingest\n"),
+		Docs: map[string][]byte{"LICENSE": []byte("Apache License\n"), "sbom.cdx.json": []byte(`{"bomFormat": "CycloneDX"}`)}}
+	return Spec{Platforms: map[string]Files{"linux/amd64": files, "linux/arm64": files},
 		Created: time.Date(2026, 12, 1, 2, 0, 0, 0, time.UTC), Source: "https://github.com/ocean-safety/ingest", Revision: "a40ae3170ab70f1a47837e926cf7ad06b550dc3d", Version: "0.1.0-dev+a40ae3170ab7"}
 }
 
@@ -43,6 +41,12 @@ func TestReproducible(t *testing.T) {
 	if dc, _ := c.Digest(); dc == da {
 		t.Errorf("another commit time gave the same digest %s", dc)
 	}
+	spec.Created = spec.Created.Add(-time.Second)
+	spec.Platforms["linux/amd64"].Docs["sbom.cdx.json"] = []byte("{}")
+	d, _ := Build(spec)
+	if dd, _ := d.Digest(); dd == da {
+		t.Errorf("another SBOM gave the same digest %s", dd)
+	}
 	// Written and read back as a layout, the index keeps its digest.
 	dir := filepath.Join(t.TempDir(), "oci")
 	if err := WriteLayout(dir, a); err != nil {
@@ -61,8 +65,8 @@ func TestReproducible(t *testing.T) {
 }
 
 // TestImageShape: a non-root user, the binary as entrypoint, the CA
-// bundle where Go's TLS looks, the OCI labels, every file's time the
-// commit's, and each platform of the index.
+// bundle where Go's TLS looks, the licences and SBOM in DocDir, the OCI
+// labels, every file's time the commit's, and each platform of the index.
 func TestImageShape(t *testing.T) {
 	spec := testSpec(t)
 	idx, err := Build(spec)
@@ -86,6 +90,7 @@ func TestImageShape(t *testing.T) {
 		{"revision label", c.Labels["org.opencontainers.image.revision"], spec.Revision},
 		{"version label", c.Labels["org.opencontainers.image.version"], spec.Version},
 		{"created label", c.Labels["org.opencontainers.image.created"], "2026-12-01T02:00:00Z"},
+		{"licenses label", c.Labels["org.opencontainers.image.licenses"], "Apache-2.0"},
 		{"created", cf.Created.UTC().Format(time.RFC3339), "2026-12-01T02:00:00Z"},
 		{"os/arch", cf.OS + "/" + cf.Architecture, "linux/amd64"},
 	} {
@@ -100,11 +105,15 @@ func TestImageShape(t *testing.T) {
 	if err := Extract(idx, "linux/amd64", root); err != nil {
 		t.Fatal(err)
 	}
-	for path, mode := range map[string]os.FileMode{BinaryPath: 0o755, CAPath: 0o644, "/etc/passwd": 0o644} {
+	for path, mode := range map[string]os.FileMode{BinaryPath: 0o755, CAPath: 0o644, "/etc/passwd": 0o644,
+		DocDir + "/LICENSE": 0o644, DocDir + "/sbom.cdx.json": 0o644} {
 		info, err := os.Stat(filepath.Join(root, path))
 		if err != nil || info.Mode().Perm() != mode {
 			t.Errorf("%s: got %v, %v; want a file of mode %v", path, info, err, mode)
 		}
+	}
+	if b, _ := os.ReadFile(filepath.Join(root, DocDir, "sbom.cdx.json")); string(b) != `{"bomFormat": "CycloneDX"}` {
+		t.Errorf("the SBOM in the image: got %q, want the one given", b)
 	}
 	if b, _ := os.ReadFile(filepath.Join(root, "etc/passwd")); !strings.Contains(string(b), "nonroot:x:65532:65532:nonroot:"+Home) {
 		t.Errorf("/etc/passwd: %q, want the nonroot user", b)
