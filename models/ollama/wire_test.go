@@ -6,7 +6,6 @@ import (
 	"crypto/ed25519"
 	"encoding/base64"
 	"encoding/json"
-	"encoding/pem"
 	"errors"
 	"fmt"
 	"io"
@@ -14,7 +13,6 @@ import (
 	"net/http/httptest"
 	"net/http/httputil"
 	"net/url"
-	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -76,13 +74,7 @@ func TestWire(t *testing.T) {
 // signed.
 func wireClient(t *testing.T, host string, signed bool, key string) *Client {
 	t.Helper()
-	if signed {
-		// Ollama's module reads $OLLAMA_AUTH and the key under $HOME
-		// itself.
-		t.Setenv("HOME", filepath.Dir(filepath.Dir(key)))
-		t.Setenv("OLLAMA_AUTH", "1")
-	}
-	o, err := New(host, signed, 10*time.Second, &server.Retrier{Policy: models.RetryPolicy{Tries: 1}, Timeout: 10 * time.Second})
+	o, err := New(host, signed, key, 10*time.Second, &server.Retrier{Policy: models.RetryPolicy{Tries: 1}, Timeout: 10 * time.Second})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -264,28 +256,16 @@ func (rec *recorder) checkSignature(r *http.Request, v string) string {
 	return fmt.Sprintf("the test key's signature of %q", r.Method+","+r.URL.Path+"?ts=TS")
 }
 
-// writeTestKey writes an ed25519 key as Ollama keeps its own
-// (~/.ollama/id_ed25519: OpenSSH's format, no passphrase) in a new home
-// folder, and returns its path and public half.
+// writeTestKey writes a fixed ed25519 key as Ollama keeps its own and
+// returns its path and public half.
 func writeTestKey(t *testing.T) (string, ssh.PublicKey) {
 	t.Helper()
 	priv := ed25519.NewKeyFromSeed(bytes.Repeat([]byte{7}, ed25519.SeedSize))
-	block, err := ssh.MarshalPrivateKey(priv, "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	path := filepath.Join(t.TempDir(), ".ollama", "id_ed25519")
-	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(path, pem.EncodeToMemory(block), 0o600); err != nil {
-		t.Fatal(err)
-	}
 	pub, err := ssh.NewPublicKey(priv.Public())
 	if err != nil {
 		t.Fatal(err)
 	}
-	return path, pub
+	return writeKey(t, priv, ""), pub
 }
 
 // TestWireErrors pins what each call makes of a server's refusals, in the
