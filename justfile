@@ -117,7 +117,7 @@ eval: index
 
 # Rewrite the golden files after an intended change; review the diff. These are the packages with goldens (internal/golden declares -update).
 update-golden:
-    go test ./artifacts/diff ./cmd/ingest ./corpus/html ./corpus/markdown ./deliver/pgsync ./deliver/push ./stages ./thresholds -update
+    go test ./artifacts/diff ./cmd/ingest ./corpus/html ./corpus/markdown ./deliver/pgsync ./deliver/push ./models/ollama ./stages ./thresholds -update
 
 # Everything CI checks.
 ci:

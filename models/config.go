@@ -25,7 +25,8 @@ type BackendConfig struct {
 	// ($OLLAMA_HOST, $OPENAI_BASE_URL); "" is the client's default
 	// (Ollama's local address), or none (openai's).
 	Addrs        map[string]string
-	OllamaAuth   bool          // sign requests as Ollama's own client does (the command line: $OLLAMA_AUTH set); always for ollama.com
+	OllamaAuth   bool          // sign requests as Ollama's own client does (the command line: $OLLAMA_AUTH on, read as Ollama reads it); always for ollama.com
+	OllamaKey    string        // the key that signs them: Ollama's, ~/.ollama/id_ed25519 (the command line resolves $HOME); read only to sign
 	OpenAIKeyEnv string        // the variable the command line read OpenAIKey from, for messages ("" → DefaultOpenAIKeyEnv, and an empty key is allowed)
 	OpenAIKey    string        // the API key (the command line reads it from KeyEnv()); never logged or written anywhere
 	Timeout      time.Duration // per call (default 120s)

@@ -5,6 +5,9 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/urfave/cli/v3"
@@ -89,12 +92,35 @@ func backendConfig(cmd *cli.Command, cfg settings.Config) models.BackendConfig {
 		Addrs:          addrs(cmd),
 		Timeout:        cmd.Duration("model-timeout"),
 		Retry:          modelRetry,
-		OllamaAuth:     os.Getenv("OLLAMA_AUTH") != "",
+		OllamaAuth:     ollamaAuth(os.Getenv("OLLAMA_AUTH")),
+		OllamaKey:      ollamaKey(),
 		// llm_concurrency, when set, is fixed by the run (settings.Config).
 		LLMMaxConcurrency: cfg.LLMMaxConcurrency,
 	}
 	bc.OpenAIKey = os.Getenv(bc.KeyEnv())
 	return bc
+}
+
+// ollamaAuth reads $OLLAMA_AUTH as Ollama does (envconfig.Bool, v0.17.4):
+// spaces and quotes trimmed, then a boolean ("1", "true", "0", "false"…),
+// anything else on, empty off.
+func ollamaAuth(v string) bool {
+	v = strings.Trim(strings.TrimSpace(v), `"'`)
+	if v == "" {
+		return false
+	}
+	on, err := strconv.ParseBool(v)
+	return on || err != nil
+}
+
+// ollamaKey is where Ollama keeps the key its requests are signed with,
+// ~/.ollama/id_ed25519; "" when there is no home folder.
+func ollamaKey() string {
+	home, err := os.UserHomeDir()
+	if err != nil {
+		return ""
+	}
+	return filepath.Join(home, ".ollama", "id_ed25519")
 }
 
 // modelOpener opens the run's model backends once the run holds its

@@ -68,6 +68,24 @@ func TestBackendConfigEnvironment(t *testing.T) {
 	}
 }
 
+// TestOllamaSigningSettings: $OLLAMA_AUTH is read as Ollama reads it (a
+// "0" or "false" is off), and the signing key's path comes from $HOME.
+func TestOllamaSigningSettings(t *testing.T) {
+	for _, tc := range []struct {
+		v    string
+		want bool
+	}{{"", false}, {"1", true}, {"true", true}, {"0", false}, {"false", false}, {" 'false' ", false}, {`"1"`, true}, {"yes", true}} {
+		if got := ollamaAuth(tc.v); got != tc.want {
+			t.Errorf("OLLAMA_AUTH=%q: got %v, want %v", tc.v, got, tc.want)
+		}
+	}
+	home := t.TempDir()
+	t.Setenv("HOME", home)
+	if got, want := ollamaKey(), filepath.Join(home, ".ollama", "id_ed25519"); got != want {
+		t.Errorf("got key %q, want %q", got, want)
+	}
+}
+
 // TestIndexEmbeddingOnlyServer: --embedder tei:MODEL --tei-url runs the
 // main job with vectors from a text-embeddings-inference server and the
 // offline headers (a flag the kind's registration gave the command line);

@@ -19,7 +19,7 @@ var kinds = []Kind{
 	register(Kind{Name: "ollama", Flag: "ollama-host", Env: "OLLAMA_HOST",
 		Usage: "Ollama server address (default http://127.0.0.1:11434); several, comma-separated, share the calls (least busy first; one that fails rests while the others go on)"},
 		func(addr string, c models.BackendConfig, r *server.Retrier) (*ollama.Client, error) {
-			return ollama.New(addr, c.OllamaAuth, c.Timeout, r)
+			return ollama.New(addr, c.OllamaAuth, c.OllamaKey, c.Timeout, r)
 		}),
 	register(Kind{Name: "openai", Flag: "openai-base-url", Env: "OPENAI_BASE_URL",
 		Usage: "OpenAI-compatible server address, used as given (…/v1; several, comma-separated, share the calls); the API key is read from $OPENAI_API_KEY"},

@@ -11,21 +11,21 @@ package backends
 // (backend_conformance_test.go).
 
 import (
+	"bytes"
 	"cmp"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"math"
 	"net/http"
-	"net/url"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/ollama/ollama/api"
 
 	"github.com/ocean-safety/ingest/models"
 	"github.com/ocean-safety/ingest/models/prompt"
@@ -70,26 +70,50 @@ func (s realServer) config() models.BackendConfig {
 // digest (hex, from /api/tags) and its model_info (from /api/show).
 func (s realServer) model(t *testing.T, ctx context.Context, name string) (digest string, info map[string]any) {
 	t.Helper()
-	u, err := url.Parse(s.host)
-	if err != nil {
-		t.Fatal(err)
+	var list struct {
+		Models []struct{ Name, Digest string }
 	}
-	c := api.NewClient(u, &http.Client{Timeout: realTimeout})
-	list, err := c.List(ctx)
-	if err != nil {
-		t.Fatalf("list models: %v", err)
-	}
+	s.ask(t, ctx, "/api/tags", nil, &list)
 	for _, m := range list.Models {
 		if m.Name == name || m.Name == name+":latest" {
-			show, err := c.Show(ctx, &api.ShowRequest{Model: m.Name})
-			if err != nil {
-				t.Fatalf("show %s: %v", name, err)
+			var show struct {
+				ModelInfo map[string]any `json:"model_info"`
 			}
+			s.ask(t, ctx, "/api/show", map[string]string{"model": m.Name}, &show)
 			return strings.TrimPrefix(m.Digest, "sha256:"), show.ModelInfo
 		}
 	}
 	t.Fatalf("the server has no model %q: .ci/ollama.sh start creates it", name)
 	return "", nil
+}
+
+// ask makes one call to the server: a GET, or a POST of in.
+func (s realServer) ask(t *testing.T, ctx context.Context, path string, in, out any) {
+	t.Helper()
+	method, body := http.MethodGet, io.Reader(nil)
+	if in != nil {
+		b, err := json.Marshal(in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		method, body = http.MethodPost, bytes.NewReader(b)
+	}
+	req, err := http.NewRequestWithContext(ctx, method, strings.TrimRight(s.host, "/")+path, body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp, err := (&http.Client{Timeout: realTimeout}).Do(req)
+	if err != nil {
+		t.Fatalf("%s %s: %v", method, path, err)
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		b, _ := io.ReadAll(resp.Body)
+		t.Fatalf("%s %s: got %s %s", method, path, resp.Status, b)
+	}
+	if err := json.NewDecoder(resp.Body).Decode(out); err != nil {
+		t.Fatalf("%s %s: %v", method, path, err)
+	}
 }
 
 func realContext(t *testing.T) context.Context {

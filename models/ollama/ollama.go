@@ -6,13 +6,13 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"net"
 	"net/http"
 	"net/url"
+	"slices"
 	"strings"
 	"time"
-
-	"github.com/ollama/ollama/api"
 
 	"github.com/ocean-safety/ingest/internal/redact"
 	"github.com/ocean-safety/ingest/models/prompt"
@@ -34,22 +34,43 @@ var (
 	_ server.Server   = (*Client)(nil)
 )
 
-// Client speaks Ollama's API through its Go client, one try per call.
+// Client speaks the part of Ollama's API a run uses (GET /api/version,
+// GET /api/tags, POST /api/show, /api/chat and /api/embed), one try per
+// call.
+//
+// It is written by hand, not with Ollama's module (github.com/ollama/ollama/api,
+// used until v0.17.4): that brought six modules into the binary (Ollama's,
+// an ordered map and the list under it, two JSON libraries and a YAML one)
+// and golang.org/x/crypto/ssh for five JSON calls, read $OLLAMA_AUTH and
+// $HOME itself, and made each status error its own way (now read one way:
+// TestWireErrors). The requests are the same on the wire (TestWire,
+// against what that client sent) but for a chat's Accept, application/json
+// (the answer is one JSON object, "stream": false), and the User-Agent,
+// Go's rather than a claim to be Ollama's command line.
 type Client struct {
 	base   *url.URL
-	client *api.Client
-	http   *http.Client    // the client's, for the calls made without it (embed)
+	http   *http.Client
 	retry  *server.Retrier // for the start-up look-ups
-	auth   bool            // requests signed by Ollama's client (embed)
+	signer *signer         // nil: requests are not signed
+	key    string          // the signing key's path, for messages
 }
 
-func New(host string, auth bool, timeout time.Duration, r *server.Retrier) (*Client, error) {
+// New is the client of the Ollama server at host. With auth, or for
+// ollama.com, its requests are signed, as Ollama's own client signs them,
+// with the key at key (Ollama's ~/.ollama/id_ed25519, which the command
+// line resolves): see sign.go.
+func New(host string, auth bool, key string, timeout time.Duration, r *server.Retrier) (*Client, error) {
 	base, err := OllamaBase(host)
 	if err != nil {
 		return nil, err
 	}
-	hc := server.NewHTTPClient(timeout)
-	return &Client{base: base, client: api.NewClient(base, hc), http: hc, retry: r, auth: auth || base.Hostname() == "ollama.com"}, nil
+	o := &Client{base: base, http: server.NewHTTPClient(timeout), retry: r, key: key}
+	if auth || base.Hostname() == "ollama.com" {
+		if o.signer, err = loadSigner(key); err != nil {
+			return nil, fmt.Errorf("%s: requests to it are signed (OLLAMA_AUTH is on, or it is ollama.com) with Ollama's key: %w", o.Where(), err)
+		}
+	}
+	return o, nil
 }
 
 // OllamaBase resolves the server's address: the one given (the command
@@ -80,37 +101,52 @@ func (o *Client) hint() string { return "ollama_host (OLLAMA_HOST)" }
 func (o *Client) Ping(ctx context.Context) error {
 	ctx, cancel := context.WithTimeout(ctx, o.retry.Timeout)
 	defer cancel()
-	if _, err := o.client.Version(ctx); err != nil {
-		return fmt.Errorf("%s is unreachable (%v): start it with `ollama serve`, or point %s at it", o.Where(), ollamaErr(server.RedactErr(err)), o.hint())
+	var v struct {
+		Version string `json:"version"`
+	}
+	err := o.call(ctx, http.MethodGet, "/api/version", nil, into(&v))
+	var se *server.StatusError
+	switch {
+	case errors.As(err, &se) && (se.Code == http.StatusUnauthorized || se.Code == http.StatusForbidden):
+		return fmt.Errorf("%s refused the request (%v): %s", o.Where(), err, o.signHint())
+	case err != nil:
+		return fmt.Errorf("%s is unreachable (%v): start it with `ollama serve`, or point %s at it", o.Where(), err, o.hint())
 	}
 	return nil
+}
+
+// signHint says how to make a refused server accept the requests.
+func (o *Client) signHint() string {
+	if o.signer == nil {
+		return "if it wants signed requests, set OLLAMA_AUTH=1 to sign them with Ollama's key (~/.ollama/id_ed25519)"
+	}
+	return fmt.Sprintf("it does not accept the signature of the key in %s: for ollama.com, sign in with `ollama signin`", o.key)
 }
 
 // Lookup finds model in /api/tags (its digest) and reads its width and
 // context window from /api/show.
 func (o *Client) Lookup(ctx context.Context, model string) (server.ModelInfo, error) {
-	var list *api.ListResponse
-	err := o.retry.Do(ctx, func(ctx context.Context) (err error) {
-		list, err = o.client.List(ctx)
-		return ollamaErr(err)
+	var list struct {
+		Models []listedModel `json:"models"`
+	}
+	err := o.retry.Do(ctx, func(ctx context.Context) error {
+		return o.call(ctx, http.MethodGet, "/api/tags", nil, into(&list))
 	})
 	if err != nil {
 		return server.ModelInfo{}, fmt.Errorf("%s: list models: %w", o.Where(), err)
 	}
-	var found *api.ListModelResponse
-	for i, m := range list.Models {
-		if sameOllamaModel(m.Name, model) || sameOllamaModel(m.Model, model) {
-			found = &list.Models[i]
-			break
-		}
-	}
-	if found == nil {
+	i := slices.IndexFunc(list.Models, func(m listedModel) bool {
+		return sameOllamaModel(m.Name, model) || sameOllamaModel(m.Model, model)
+	})
+	if i < 0 {
 		return server.ModelInfo{}, server.ErrModelMissing(o.Where(), model, fmt.Sprintf("run `ollama pull %s` there, or change the model", model))
 	}
-	var show *api.ShowResponse
-	err = o.retry.Do(ctx, func(ctx context.Context) (err error) {
-		show, err = o.client.Show(ctx, &api.ShowRequest{Model: found.Name})
-		return ollamaErr(err)
+	found := list.Models[i]
+	var show struct {
+		ModelInfo map[string]any `json:"model_info"`
+	}
+	err = o.retry.Do(ctx, func(ctx context.Context) error {
+		return o.call(ctx, http.MethodPost, "/api/show", showRequest{Model: found.Name}, into(&show))
 	})
 	if err != nil {
 		return server.ModelInfo{}, fmt.Errorf("%s: show %s: %w", o.Where(), model, err)
@@ -118,6 +154,25 @@ func (o *Client) Lookup(ctx context.Context, model string) (server.ModelInfo, er
 	info := server.ModelInfo{Digest: shortDigest(found.Digest)}
 	info.Dims, info.Window = modelInfoInt(show.ModelInfo, "embedding_length"), modelInfoInt(show.ModelInfo, "context_length")
 	return info, nil
+}
+
+// listedModel is a model as /api/tags lists it.
+type listedModel struct {
+	Name   string `json:"name"`
+	Model  string `json:"model"`
+	Digest string `json:"digest"`
+}
+
+// showRequest is /api/show's request with every field Ollama's client sent,
+// zero as it sent them (TestWire): the server reads model, and verbose
+// false keeps the tokenizer's vocabulary out of model_info.
+type showRequest struct {
+	Model    string         `json:"model"`
+	System   string         `json:"system"`
+	Template string         `json:"template"`
+	Verbose  bool           `json:"verbose"`
+	Options  map[string]any `json:"options"`
+	Name     string         `json:"name"`
 }
 
 // sameOllamaModel matches a listed name to a requested one: "bge-m3" is
@@ -149,122 +204,102 @@ func modelInfoInt(info map[string]any, key string) int {
 }
 
 func (o *Client) Chat(ctx context.Context, req server.ChatRequest) (server.ChatAnswer, error) {
-	msgs := make([]api.Message, len(req.Messages))
-	for i, m := range req.Messages {
-		msgs[i] = api.Message{Role: m.Role, Content: m.Content}
-	}
-	stream := false
 	opts := map[string]any{"temperature": 0, "seed": prompt.PromptSeed, "num_predict": prompt.AnswerTokens}
 	if req.NumCtx > 0 {
 		opts["num_ctx"] = req.NumCtx
 	}
-	var content strings.Builder
-	var m api.Metrics
-	done := false
-	err := o.client.Chat(ctx, &api.ChatRequest{
-		Model: req.Model, Messages: msgs, Stream: &stream, Format: req.Schema,
-		KeepAlive: &api.Duration{Duration: ollamaKeepAlive}, Options: opts,
-		// A header needs no reasoning; Ollama turns thinking on for models
-		// that can, which spends the answer's tokens before the JSON.
-		Think: &api.ThinkValue{Value: false},
-	}, func(r api.ChatResponse) error {
-		content.WriteString(r.Message.Content)
-		done = r.Done
-		if r.Done {
-			m = r.Metrics
-		}
-		return nil
+	body := chatRequest{Model: req.Model, Messages: req.Messages, Format: req.Schema, KeepAlive: ollamaKeepAlive.String(), Options: opts}
+	var a server.ChatAnswer
+	err := o.call(ctx, http.MethodPost, "/api/chat", body, func(b []byte) (err error) {
+		a, err = readChat(b)
+		return err
 	})
-	if err != nil {
-		return server.ChatAnswer{}, ollamaErr(err)
+	return a, err
+}
+
+// chatRequest is /api/chat's request: one answer, not a stream, shaped by
+// the JSON schema in format.
+type chatRequest struct {
+	Model     string               `json:"model"`
+	Messages  []server.ChatMessage `json:"messages"`
+	Stream    bool                 `json:"stream"` // false
+	Format    json.RawMessage      `json:"format,omitempty"`
+	KeepAlive string               `json:"keep_alive"`
+	Options   map[string]any       `json:"options"`
+	// Think false: a header needs no reasoning, and Ollama turns thinking
+	// on for models that can, which spends the answer's tokens before
+	// the JSON.
+	Think bool `json:"think"`
+}
+
+// chatAnswer is /api/chat's answer, and what it says of the server's work.
+type chatAnswer struct {
+	Message struct {
+		Content string `json:"content"`
+	} `json:"message"`
+	Done               bool          `json:"done"`
+	Error              string        `json:"error"`
+	TotalDuration      time.Duration `json:"total_duration"`
+	LoadDuration       time.Duration `json:"load_duration"`
+	PromptEvalCount    int           `json:"prompt_eval_count"`
+	PromptEvalDuration time.Duration `json:"prompt_eval_duration"`
+	EvalCount          int           `json:"eval_count"`
+	EvalDuration       time.Duration `json:"eval_duration"`
+}
+
+// readChat reads a chat answer: one JSON object, or the lines of a stream
+// (a server that streams anyway), whose contents join and whose last,
+// done, line carries the figures.
+func readChat(b []byte) (server.ChatAnswer, error) {
+	dec := json.NewDecoder(bytes.NewReader(b))
+	var content strings.Builder
+	var last chatAnswer
+	for {
+		var r chatAnswer
+		if err := dec.Decode(&r); err == io.EOF {
+			break
+		} else if err != nil {
+			return server.ChatAnswer{}, fmt.Errorf("unreadable answer: %v", err)
+		}
+		if r.Error != "" {
+			return server.ChatAnswer{}, errors.New(r.Error) // failed after it began: retried
+		}
+		content.WriteString(r.Message.Content)
+		last = r
 	}
-	if !done {
+	if !last.Done {
 		return server.ChatAnswer{}, errors.New("the answer ended before done") // a malformed 200: retried
 	}
 	a := server.ChatAnswer{Content: content.String()}
-	if m.PromptEvalCount > 0 || m.EvalCount > 0 {
-		a.Usage = schema.Usage{Calls: 1, PromptTokens: int64(m.PromptEvalCount), AnswerTokens: int64(m.EvalCount),
-			PromptSeconds: m.PromptEvalDuration.Seconds(), AnswerSeconds: m.EvalDuration.Seconds()}
+	if last.PromptEvalCount > 0 || last.EvalCount > 0 {
+		a.Usage = schema.Usage{Calls: 1, PromptTokens: int64(last.PromptEvalCount), AnswerTokens: int64(last.EvalCount),
+			PromptSeconds: last.PromptEvalDuration.Seconds(), AnswerSeconds: last.EvalDuration.Seconds()}
 	}
-	a.Times = server.ServerTimes{Work: m.LoadDuration + m.PromptEvalDuration + m.EvalDuration, Total: m.TotalDuration, Load: m.LoadDuration}
+	a.Times = server.ServerTimes{Work: last.LoadDuration + last.PromptEvalDuration + last.EvalDuration, Total: last.TotalDuration, Load: last.LoadDuration}
 	return a, nil
 }
 
 func (o *Client) Embed(ctx context.Context, req server.EmbedRequest) (server.EmbedResult, error) {
-	truncate := false // an input over the window is an error, not a silently shortened vector
 	opts := map[string]any{}
 	if req.NumCtx > 0 {
 		opts["num_ctx"] = req.NumCtx
 	}
-	body := &api.EmbedRequest{
-		Model: req.Model, Input: req.Texts, Truncate: &truncate,
-		KeepAlive: &api.Duration{Duration: ollamaKeepAlive}, Options: opts,
-	}
-	if o.auth {
-		// Ollama's own signed requests: its client knows how.
-		r, err := o.client.Embed(ctx, body)
-		if err != nil {
-			return server.EmbedResult{}, ollamaErr(err)
-		}
-		return server.EmbedResult{Vectors: r.Embeddings, Tokens: r.PromptEvalCount}, nil
-	}
+	body := embedRequest{Model: req.Model, Input: req.Texts, KeepAlive: ollamaKeepAlive.String(), Options: opts}
 	var res server.EmbedResult
-	err := o.post(ctx, "/api/embed", body, func(b []byte) error {
-		var err error
+	err := o.call(ctx, http.MethodPost, "/api/embed", body, func(b []byte) (err error) {
 		res, err = decodeOllamaEmbed(b, len(req.Texts), req.Dims)
 		return err
 	})
 	return res, err
 }
 
-// post sends a JSON request to path and hands the answer's bytes to read,
-// which must not keep them. An error status becomes a *StatusError with
-// the server's message, as Ollama's client makes it.
-func (o *Client) post(ctx context.Context, path string, in any, read func([]byte) error) error {
-	data, err := json.Marshal(in)
-	if err != nil {
-		return err
-	}
-	hr, err := http.NewRequestWithContext(ctx, http.MethodPost, o.base.JoinPath(path).String(), bytes.NewReader(data))
-	if err != nil {
-		return err
-	}
-	hr.Header.Set("Content-Type", "application/json")
-	hr.Header.Set("Accept", "application/json")
-	resp, err := o.http.Do(hr)
-	if err != nil {
-		return err
-	}
-	defer resp.Body.Close()
-	buf := server.AnswerBuffers.Get().(*bytes.Buffer)
-	defer server.AnswerBuffers.Put(buf)
-	if err := server.ReadAnswer(buf, resp.Body); err != nil {
-		return err
-	}
-	if resp.StatusCode >= http.StatusBadRequest {
-		var e struct {
-			Error string `json:"error"`
-		}
-		if json.Unmarshal(buf.Bytes(), &e) != nil || e.Error == "" {
-			e.Error = strings.TrimSpace(string(buf.Bytes()[:min(buf.Len(), 512)]))
-		}
-		return &server.StatusError{Code: resp.StatusCode, Msg: e.Error}
-	}
-	return read(buf.Bytes())
-}
-
-// ollamaErr turns the client's status errors into ours, so the retrier and
-// the batch bisection read one type.
-func ollamaErr(err error) error {
-	var se api.StatusError
-	var ae api.AuthorizationError
-	switch {
-	case errors.As(err, &se):
-		return &server.StatusError{Code: se.StatusCode, Msg: se.ErrorMessage}
-	case errors.As(err, &ae):
-		return &server.StatusError{Code: ae.StatusCode, Msg: ae.Status}
-	}
-	return err
+// embedRequest is /api/embed's request.
+type embedRequest struct {
+	Model     string         `json:"model"`
+	Input     []string       `json:"input"`
+	KeepAlive string         `json:"keep_alive"`
+	Truncate  bool           `json:"truncate"` // false: an input over the window is an error, not a silently shortened vector
+	Options   map[string]any `json:"options"`
 }
 
 const defaultOllamaHost = "http://127.0.0.1:11434"

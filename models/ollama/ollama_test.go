@@ -20,7 +20,7 @@ func TestListingCapped(t *testing.T) {
 	}
 	srv, sent := modelfake.Endless(`{"models":[`, `{"name":"x","model":"x","digest":"`+strings.Repeat("a", 1<<14)+`"},`, 4*server.MaxAnswerBytes)
 	defer srv.Close()
-	o, err := New(srv.URL, false, 30*time.Second, &server.Retrier{Policy: models.RetryPolicy{Tries: 1}, Timeout: 30 * time.Second})
+	o, err := New(srv.URL, false, "", 30*time.Second, &server.Retrier{Policy: models.RetryPolicy{Tries: 1}, Timeout: 30 * time.Second})
 	if err != nil {
 		t.Fatal(err)
 	}
