@@ -296,8 +296,14 @@ func eachProseLine(body string, fn func(line, trimmed string) bool) {
 	}
 }
 
-// attrList is a Markdown attribute list at the end of a line: {#id .class}.
-var attrList = regexp.MustCompile(`\s*\{[#.][^}]*\}\s*$`)
+// AttrList is a Markdown attribute list (Python-Markdown's attr_list,
+// Pandoc, Hugo) in any of the spacings sites write: {#id}, {#id .class},
+// { #defaults }, {: #id .class }, {: style="…" }, { .annotate }. The one
+// pattern the title and the Markdown format strip.
+var AttrList = regexp.MustCompile(`\{(?::[^{}\n]*|[ \t]*[#.][\w-][^{}\n]*)\}`)
+
+// attrList is an attribute list at the end of a line.
+var attrList = regexp.MustCompile(`\s*` + AttrList.String() + `\s*$`)
 
 // hasSegment reports whether a folder of rel is named seg.
 func hasSegment(rel, seg string) bool {
