@@ -32,6 +32,12 @@ type Options struct {
 	// RootName is the corpus folder's own name: a language folder ("pt")
 	// counts like any folder of a path.
 	RootName string
+	// Root is the corpus folder, where a format that expands includes reads
+	// them from ("": includes are not expanded); IncludeBases are the other
+	// folders it may read them from (includes.base), absolute or relative
+	// to Root.
+	Root         string
+	IncludeBases []string
 }
 
 // Parse normalises and validates a Markdown document read from rel
