@@ -36,6 +36,10 @@ type Body struct {
 	// Notes are the admonitions (note, tip, warning…): their kinds go to
 	// the metadata of the chunks that overlap them.
 	Notes []Region
+	// Included are the spans of included files (Kind: the file's path):
+	// the paths go to the metadata ("included") of the chunks that overlap
+	// them, a chunk's provenance beyond its document.
+	Included []Region
 	// Blocks are the body's blocks, in order.
 	Blocks []Block
 	// Tables are the lines of the body's tables (a table in a prose
@@ -189,13 +193,15 @@ func (b *Body) metadata(start, end int) map[string][]string {
 		}
 		m[k] = v
 	}
-	for _, a := range b.Notes {
-		if start < a.End && a.Start < end {
-			if m == nil {
-				m = map[string][]string{}
-			}
-			if !slices.Contains(m["admonition"], a.Kind) {
-				m["admonition"] = append(m["admonition"], a.Kind)
+	for key, rs := range map[string][]Region{"admonition": b.Notes, "included": b.Included} {
+		for _, a := range rs {
+			if start < a.End && a.Start < end {
+				if m == nil {
+					m = map[string][]string{}
+				}
+				if !slices.Contains(m[key], a.Kind) {
+					m[key] = append(m[key], a.Kind)
+				}
 			}
 		}
 	}

@@ -1,6 +1,9 @@
 package corpus
 
 import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -33,6 +36,54 @@ type Parsed struct {
 	// Body is the document's view and blocks, with the markup its format
 	// removed (Body.Markup); nil when Rejected.
 	Body *chunking.Body
+	// Included are the files the document took in (snippets, include
+	// directives): RawSHA256 covers them, so an edit to one rebuilds the
+	// documents that include it.
+	Included []Included
+}
+
+// Included is a file a document included, by the path its root gives it.
+type Included struct{ Path, SHA256 string }
+
+// InputDigest is a document's input hash: its own bytes' (own) and, when
+// it includes files, theirs.
+func InputDigest(own string, included []Included) string {
+	if len(included) == 0 {
+		return own
+	}
+	h := sha256.New()
+	h.Write([]byte(own))
+	for _, f := range included {
+		fmt.Fprintf(h, "\x00%s\x00%s", f.Path, f.SHA256)
+	}
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+// mayInclude reports whether raw holds anything an include directive
+// starts with: a document without one hashes as its bytes alone.
+func mayInclude(raw []byte) bool {
+	for _, lit := range []string{"8<", "{%", "{*", "{!", "{{"} {
+		if bytes.Contains(raw, []byte(lit)) {
+			return true
+		}
+	}
+	return false
+}
+
+// InputDigest is the input hash of the document at rel as Parse computes
+// it (Parsed.RawSHA256), without parsing a document that includes nothing:
+// what an unchanged corpus is recognised by.
+func (r *Reader) InputDigest(rel string) (string, error) {
+	path := filepath.Join(r.root, filepath.FromSlash(rel))
+	raw, err := os.ReadFile(path)
+	if err != nil || !mayInclude(raw) || len(raw) > r.opt.Limits.orDefault().MaxBytes {
+		if err != nil {
+			return "", fmt.Errorf("read %s: %w", rel, err)
+		}
+		return Digest(raw), nil
+	}
+	p := r.ParseBytes(rel, raw)
+	return InputDigest(Digest(raw), p.Included), nil
 }
 
 // Registration is one format in the list of formats (package formats):
@@ -112,7 +163,7 @@ func (r *Reader) Parse(rel string) (Parsed, error) {
 		return Parsed{}, fmt.Errorf("load %s: %w", rel, err)
 	}
 	parsed := r.ParseBytes(rel, raw)
-	parsed.RawSHA256 = Digest(raw)
+	parsed.RawSHA256 = InputDigest(Digest(raw), parsed.Included)
 	return parsed, nil
 }
 

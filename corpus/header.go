@@ -62,6 +62,7 @@ func atxTitle(l string) (string, bool) {
 	if s := strings.TrimRight(t, "#"); s != t && (s == "" || strings.HasSuffix(s, " ")) {
 		t = strings.TrimSpace(s) // closing sequence "# Title #"
 	}
+	t = strings.TrimSpace(attrList.ReplaceAllString(t, "")) // "# Title { #anchor }": the anchor is not the title's
 	return t, t != ""
 }
 

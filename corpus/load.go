@@ -32,6 +32,12 @@ type Options struct {
 	// RootName is the corpus folder's own name: a language folder ("pt")
 	// counts like any folder of a path.
 	RootName string
+	// Root is the corpus folder, where a format that expands includes reads
+	// them from ("": includes are not expanded); IncludeBases are the other
+	// folders it may read them from (includes.base), absolute or relative
+	// to Root.
+	Root         string
+	IncludeBases []string
 }
 
 // Parse normalises and validates a Markdown document read from rel
@@ -296,8 +302,14 @@ func eachProseLine(body string, fn func(line, trimmed string) bool) {
 	}
 }
 
-// attrList is a Markdown attribute list at the end of a line: {#id .class}.
-var attrList = regexp.MustCompile(`\s*\{[#.][^}]*\}\s*$`)
+// AttrList is a Markdown attribute list (Python-Markdown's attr_list,
+// Pandoc, Hugo) in any of the spacings sites write: {#id}, {#id .class},
+// { #defaults }, {: #id .class }, {: style="…" }, { .annotate }. The one
+// pattern the title and the Markdown format strip.
+var AttrList = regexp.MustCompile(`\{(?::[^{}\n]*|[ \t]*[#.][\w-][^{}\n]*)\}`)
+
+// attrList is an attribute list at the end of a line.
+var attrList = regexp.MustCompile(`\s*` + AttrList.String() + `\s*$`)
 
 // hasSegment reports whether a folder of rel is named seg.
 func hasSegment(rel, seg string) bool {

@@ -5,14 +5,12 @@ import (
 	"crypto/sha256"
 	"fmt"
 	"hash"
-	"path/filepath"
 	"runtime/debug"
 	"sync"
 	"time"
 
 	"github.com/sourcegraph/conc/stream"
 
-	"github.com/ocean-safety/ingest/corpus"
 	"github.com/ocean-safety/ingest/models"
 	"github.com/ocean-safety/ingest/schema"
 	"github.com/ocean-safety/ingest/stages/dispatch"
@@ -334,7 +332,7 @@ func (r *run) hashInputs(ctx context.Context, paths []string) (hash.Hash, error)
 			break
 		}
 		s.Go(r.guard("read "+p, func() stream.Callback {
-			sum, err := corpus.DigestFile(filepath.Join(r.cfg.Corpus, filepath.FromSlash(p)))
+			sum, err := r.parser.InputDigest(p)
 			return func() {
 				if err != nil && first == nil {
 					first = err

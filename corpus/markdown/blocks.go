@@ -2,7 +2,9 @@ package markdown
 
 import (
 	"bytes"
+	"cmp"
 	"html"
+	"slices"
 	"strings"
 
 	"github.com/yuin/goldmark/ast"
@@ -139,18 +141,26 @@ func (w *blockWalker) place(b chunking.Block) {
 		w.headings[i].covered = true
 	}
 	b.SectionID = w.section
+	var titled []admonition // the titled tabs and blocks it is in, outer first
 	for i, a := range w.p.admonitions {
 		if b.Start < a.end && a.start < b.End {
 			b.Group = i + 1
+			if a.title != "" {
+				titled = append(titled, a)
+			}
 		}
 	}
 	for i, t := range w.p.tabs { // outer tabs first: they are sorted by start
 		if b.Start < t.end && t.start < b.End {
 			if t.title != "" {
-				b.Section = append(b.Section, t.title)
+				titled = append(titled, t)
 			}
 			b.Tab = i + 1
 		}
+	}
+	slices.SortStableFunc(titled, func(x, y admonition) int { return cmp.Compare(x.start, y.start) })
+	for _, t := range titled {
+		b.Section = append(b.Section, t.title)
 	}
 	if b.Tab != 0 && b.Tab != w.lastTab {
 		b.TabStart, w.lastTab = true, b.Tab

@@ -6,6 +6,8 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+
+	"github.com/ocean-safety/ingest/corpus"
 )
 
 // Documentation sites write more than Markdown: Hugo shortcodes, HTML
@@ -29,6 +31,7 @@ const (
 	markupAdmonition  = "admonition"
 	markupImport      = "mdx_import"
 	markupLinkDef     = "link_definition" // [label]: https://… lines, which render as nothing
+	markupJinja       = "jinja"           // {% raw %}, {% if x %}: mkdocs-macros' template tags, which render as nothing
 )
 
 var (
@@ -45,13 +48,15 @@ var (
 	altRe     = regexp.MustCompile(`(?i)\balt\s*=\s*(?:"([^"]*)"|'([^']*)')`)
 	// <script> and <style> elements go whole: their content is code.
 	scriptRe = regexp.MustCompile(`(?is)<(script|style)\b[^>]*>.*?</(?:script|style)\s*>`)
-	// {#id}, {.class}, {#id .class key=value} after a heading, a table or a
-	// block; Hugo's {{< /* */ >}} is a shortcode, not one of these.
-	attrRe = regexp.MustCompile(`\{[#.][\w.#:=" -]*\}`)
+	// {#id}, { #id .class }, {: key=value } after a heading, a table or a
+	// block (corpus.AttrList); Hugo's {{< /* */ >}} is a shortcode, not one
+	// of these.
+	attrRe = corpus.AttrList
 	// :::note Title … ::: (Docusaurus)
 	colonAdmonitionRe = regexp.MustCompile(`^ {0,3}:{3,}\s*([A-Za-z]*).*$`)
 	// !!! note "Title" / ??? tip (MkDocs), body indented four spaces
 	bangAdmonitionRe = regexp.MustCompile(`^(?:!!!|\?\?\?\+?)\s+([A-Za-z]+).*$`)
+	jinjaRe          = regexp.MustCompile(`\{%-?[ \t]*(?:raw|endraw|if|elif|else|endif|for|endfor|set|endset|macro|endmacro|block|endblock|extends|import|from|with|endwith|filter|endfilter|call|endcall)\b[^%\n]*-?%\}`)
 	linkDefRe        = regexp.MustCompile(`(?m)^ {0,3}\[[^\]\n]+\]:[ \t]*(?:\n[ \t]*)?(?:<[^<>\n]*>|\S+)(?:[ \t]+(?:"[^"\n]*"|'[^'\n]*'|\([^)\n]*\)))?[ \t]*$`)
 	mdxLineRe        = regexp.MustCompile(`^(?:import\s.+\sfrom\s+['"].+['"];?|import\s+['"].+['"];?|export\s+(?:const|default|function|let)\b.*)$`)
 )
@@ -95,7 +100,7 @@ func cleanMarkup(body string, b []byte, removed []bool, base int, mdx bool) clea
 	// span (a shortcode with a `quoted` argument) is still markup. Hugo
 	// renders shortcodes inside inline code too (`{{% param vers %}}` is the
 	// version), so there they are markup as well.
-	c.lines(body, protected, blank)
+	c.lines(body, protected, fenced, blank)
 	for _, re := range []struct {
 		kind string
 		find func(string) [][]int
@@ -106,6 +111,7 @@ func cleanMarkup(body string, b []byte, removed []bool, base int, mdx bool) clea
 		{markupShortcode, shortcodes},
 		{markupAttributes, findAll(attrRe, "{")},
 		{markupLinkDef, linkDefinitions},
+		{markupJinja, findAll(jinjaRe, "{%")},
 	} {
 		code := &cursor{rs: protected} // matches come in order
 		if re.kind == markupShortcode {
@@ -328,7 +334,7 @@ func (c *cleaned) blank(kind string, start, end int) {
 // lines blanks the markup that owns whole lines: admonition fences and
 // titles (their body is kept, MkDocs' de-indented into a block quote of the
 // same length), and MDX import and export lines.
-func (c *cleaned) lines(body string, protected [][2]int, blank func(string, int, int)) {
+func (c *cleaned) lines(body string, protected, fenced [][2]int, blank func(string, int, int)) {
 	off := 0
 	// Docusaurus admonitions being read, innermost last, as indices into
 	// c.admonitions (a pointer would go stale when it grows), with the
@@ -342,7 +348,9 @@ func (c *cleaned) lines(body string, protected [][2]int, blank func(string, int,
 	// code.
 	var mkdocs *[]admonition
 	mk := -1
-	code := cursor{rs: protected}
+	var blocks pymdownBlocks // PyMdown Blocks (pymdown.go)
+	var ext mkdocsLines      // directives, abbreviations, definitions (mkdocs.go)
+	code, fenceAt := cursor{rs: protected}, cursor{rs: fenced}
 	for l := range strings.Lines(body) {
 		start, line := off, strings.TrimSuffix(l, "\n")
 		off += len(l)
@@ -355,6 +363,12 @@ func (c *cleaned) lines(body string, protected [][2]int, blank func(string, int,
 			if strings.TrimSpace(line) != "" {
 				mk = -1
 			}
+		}
+		if fenceAt.in(start) {
+			continue
+		}
+		if blocks.line(c, start, off, line) || ext.line(c, start, line) { // a line may start with `code` here: a term
+			continue
 		}
 		if code.in(start) {
 			continue

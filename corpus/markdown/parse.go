@@ -1,6 +1,8 @@
 package markdown
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"strings"
 
 	"github.com/yuin/goldmark"
@@ -10,6 +12,7 @@ import (
 
 	"github.com/ocean-safety/ingest/chunking"
 	"github.com/ocean-safety/ingest/corpus"
+	"github.com/ocean-safety/ingest/corpus/include"
 	"github.com/ocean-safety/ingest/schema"
 )
 
@@ -33,31 +36,63 @@ type parsed struct {
 	origin      []int        // per byte of the view: its offset in Doc.Text; nil when that is its own (see source)
 	admonitions []admonition // in Doc.Text offsets
 	tabs        []admonition // content tabs, in Doc.Text offsets, by start
+	included    []chunking.Region
 }
 
 // Format reads corpus documents as Markdown (CommonMark with GFM tables).
 type Format struct {
 	opt corpus.Options
 	md  goldmark.Markdown
+	inc *include.Resolver // nil: includes are not expanded (no corpus root, or a bad includes.base, which the settings report)
 }
 
 var _ corpus.Format = (*Format)(nil)
 
 // New is the Markdown format for a corpus read with opt.
 func New(opt corpus.Options) corpus.Format {
-	return &Format{opt: opt, md: goldmark.New(goldmark.WithExtensions(extension.Table))}
+	f := &Format{opt: opt, md: goldmark.New(goldmark.WithExtensions(extension.Table))}
+	if opt.Root != "" {
+		f.inc, _ = include.New(opt.Root, opt.IncludeBases)
+	}
+	return f
 }
 
 // Parse reads the document rel's bytes: its front matter or title and
 // header lines (corpus.Parse), then its Markdown into a chunking.Body.
 func (f *Format) Parse(rel string, raw []byte) corpus.Parsed {
 	doc, diags := corpus.Parse(rel, raw, f.opt)
+	var inc include.Result
+	if f.inc != nil && !corpus.Rejected(diags) {
+		doc, inc = f.expand(doc)
+		diags = append(diags, inc.Diags...)
+	}
 	p := f.parseDoc(doc, diags)
+	for _, s := range inc.Spans {
+		p.included = append(p.included, chunking.Region{Kind: s.Path, Start: s.Start + doc.ContentStart, End: s.End + doc.ContentStart})
+	}
 	out := corpus.Parsed{Doc: p.Doc, Diags: p.Diags, Rejected: p.Rejected}
+	for _, f := range inc.Files {
+		out.Included = append(out.Included, corpus.Included{Path: f.Path, SHA256: f.SHA256})
+	}
 	if !p.Rejected {
 		out.Body = p.body()
 	}
 	return out
+}
+
+// expand is doc with the includes of its content expanded: its text (and
+// so its version, the hash of its text) is what the site renders. Lines after
+// an include are counted in the expanded text.
+func (f *Format) expand(doc schema.Document) (schema.Document, include.Result) {
+	cs := doc.ContentStart
+	res := f.inc.Expand(doc.Path, doc.Text[cs:])
+	if len(res.Files) == 0 && len(res.Diags) == 0 {
+		return doc, res
+	}
+	doc.Text = doc.Text[:cs] + res.Text
+	sum := sha256.Sum256([]byte(doc.Text))
+	doc.Version = hex.EncodeToString(sum[:])
+	return doc, res
 }
 
 func (f *Format) parseDoc(doc schema.Document, diags []schema.Diagnostic) parsed {
@@ -103,7 +138,7 @@ func (p *parsed) body() *chunking.Body {
 	}
 	w := blockWalker{p: p, off: p.Doc.BodyStart}
 	b := &chunking.Body{Doc: p.Doc, View: p.view, Removed: p.removed, Origin: p.origin, Blocks: w.walk(), Markup: p.Markup}
-	b.Tables, b.Diags = w.tables, w.diags
+	b.Tables, b.Diags, b.Included = w.tables, w.diags, p.included
 	for _, a := range p.admonitions {
 		b.Notes = append(b.Notes, chunking.Region{Kind: a.kind, Start: a.start, End: a.end})
 	}

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 
@@ -69,6 +70,9 @@ type Config struct {
 	Embed  EmbedConfig     `yaml:"embed" json:"embed"`
 	Header HeaderConfig    `yaml:"header" json:"header"`
 	Limits corpus.Limits   `yaml:"limits" json:"limits"`
+	// Includes are where include directives (snippets, include-markdown,
+	// {* file *}) may read besides the corpus.
+	Includes IncludesConfig `yaml:"includes" json:"includes,omitzero"` // omitted when unset: the config hash of a site without includes is what it was
 
 	// Diagnostics are the warnings the run accepts; they do not shape the
 	// output (report.json lists them, marked), so they are not hashed.
@@ -90,6 +94,13 @@ type Config struct {
 	// ShardRun names the sharded run a part belongs to (see
 	// artifacts.ShardInfo.Run).
 	ShardRun string `yaml:"-" json:"-"`
+}
+
+// IncludesConfig names the folders include directives may read from.
+type IncludesConfig struct {
+	// Base are folders (absolute, or relative to the corpus folder) a
+	// site's includes come from: FastAPI's docs_src, a snippets folder.
+	Base []string `yaml:"base" json:"base"`
 }
 
 // PublishConfig guards publishing.
@@ -153,6 +164,14 @@ func (c Config) Validate() error {
 		}
 	}
 	errs = append(errs, c.Chunk.Validate())
+	for _, b := range c.Includes.Base {
+		if !filepath.IsAbs(b) {
+			b = filepath.Join(c.Corpus, b)
+		}
+		if info, err := os.Stat(b); err != nil || !info.IsDir() {
+			bad("includes.base", "%s: not a folder", b)
+		}
+	}
 	if c.Chunk.Max > maxChunk {
 		bad("chunk.max", "%d: want at most %d", c.Chunk.Max, maxChunk)
 	}
@@ -228,5 +247,6 @@ func (c Config) Hash() string {
 // the same for a run and for a preview of its chunks.
 func (c Config) CorpusOptions() corpus.Options {
 	return corpus.Options{DefaultLang: schema.Lang(c.DefaultLang), SourceOptional: !c.RequireSource, SourceLabel: c.SourceLabel, Limits: c.Limits,
-		SourceURLTemplate: c.SourceURLTemplate, MetadataKeys: c.MetadataKeys, RootName: filepath.Base(filepath.Clean(c.Corpus))}
+		SourceURLTemplate: c.SourceURLTemplate, MetadataKeys: c.MetadataKeys, RootName: filepath.Base(filepath.Clean(c.Corpus)),
+		Root: c.Corpus, IncludeBases: c.Includes.Base}
 }

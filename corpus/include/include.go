@@ -1,0 +1,164 @@
+package include
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/ocean-safety/ingest/schema"
+)
+
+// Bounds of what one document may take in.
+const (
+	MaxFileBytes  = 1 << 20 // an included file: a source listing, not a data set
+	MaxTotalBytes = 8 << 20 // all a document includes: the corpus's own document limit is of this order
+	MaxDepth      = 8       // includes inside included Markdown: a site nests two or three
+)
+
+// Resolver reads included files from inside its roots.
+type Resolver struct {
+	roots []string // absolute, symbolic links resolved: the corpus first
+}
+
+// New is a resolver for the corpus at root that also reads from bases
+// (absolute, or relative to the corpus folder). A base that does not exist
+// is an error: a mistyped folder fails at start, not as a diagnostic on
+// every page.
+func New(root string, bases []string) (*Resolver, error) {
+	r := &Resolver{}
+	for i, b := range append([]string{root}, bases...) {
+		if i > 0 && !filepath.IsAbs(b) {
+			b = filepath.Join(root, b)
+		}
+		real, err := filepath.EvalSymlinks(b)
+		if err == nil {
+			real, err = filepath.Abs(real)
+		}
+		if err != nil {
+			return nil, fmt.Errorf("includes.base %s: %w", b, err)
+		}
+		r.roots = append(r.roots, real)
+	}
+	return r, nil
+}
+
+// File is a file a document included.
+type File struct {
+	Path   string // as the directive named it, resolved: relative to the root it is in
+	SHA256 string // of its bytes
+}
+
+// Span is where an included file's text sits in the expanded text.
+type Span struct {
+	Start, End int
+	Path       string
+}
+
+// Result is a document's text with its includes expanded.
+type Result struct {
+	Text  string
+	Files []File // each file once, in the order first included
+	Spans []Span
+	Diags []schema.Diagnostic
+}
+
+// errOutside is a path that leaves the roots.
+var errOutside = errors.New("outside the corpus and includes.base")
+
+// read resolves name, as the directive at doc (a corpus-relative path)
+// wrote it, and reads it: tried beside the document, then in each folder
+// above it up to the corpus root (a site's project folder: FastAPI's
+// "../../docs_src" is relative to docs/en), then in each base, then (hugo)
+// in the _includes folder of each of those folders.
+func (r *Resolver) read(doc, name string, hugo bool) (File, string, error) {
+	if strings.Contains(name, "://") {
+		return File{}, "", errors.New("a URL: ingest reads no network")
+	}
+	if filepath.IsAbs(name) || path.IsAbs(name) {
+		return File{}, "", fmt.Errorf("an absolute path: %w", errOutside)
+	}
+	var dirs []string
+	for d := path.Dir(doc); ; d = path.Dir(d) {
+		dirs = append(dirs, filepath.Join(r.roots[0], filepath.FromSlash(d)))
+		if d == "." || d == "/" {
+			break
+		}
+	}
+	dirs = append(dirs, r.roots[1:]...)
+	var outside error
+	for _, d := range dirs {
+		cands := []string{filepath.Join(d, filepath.FromSlash(name))}
+		if hugo {
+			cands = append(cands, filepath.Join(d, "_includes", filepath.FromSlash(name)))
+		}
+		for _, c := range cands {
+			f, text, err := r.open(c)
+			if err == nil {
+				return f, text, nil
+			}
+			if !errors.Is(err, fs.ErrNotExist) && outside == nil {
+				outside = err // the file is there and cannot be taken: say why
+			}
+		}
+	}
+	if outside != nil {
+		return File{}, "", outside
+	}
+	return File{}, "", errors.New("no such file")
+}
+
+// open reads the candidate c if it is a regular file inside a root, once
+// its symbolic links are resolved, and within MaxFileBytes.
+func (r *Resolver) open(c string) (File, string, error) {
+	real, err := filepath.EvalSymlinks(c)
+	if err != nil {
+		return File{}, "", err
+	}
+	rel, ok := r.within(real)
+	if !ok {
+		return File{}, "", errOutside
+	}
+	info, err := os.Stat(real)
+	switch {
+	case err != nil:
+		return File{}, "", err
+	case !info.Mode().IsRegular():
+		return File{}, "", errors.New("not a regular file")
+	case info.Size() > MaxFileBytes:
+		return File{}, "", fmt.Errorf("%d bytes, over the %d an include may hold", info.Size(), MaxFileBytes)
+	}
+	b, err := os.ReadFile(real)
+	if err != nil {
+		return File{}, "", err
+	}
+	if !utf8.Valid(b) || strings.IndexByte(string(b), 0) >= 0 {
+		return File{}, "", errors.New("not UTF-8 text")
+	}
+	sum := sha256.Sum256(b)
+	text := strings.ReplaceAll(strings.TrimPrefix(string(b), "\ufeff"), "\r\n", "\n")
+	return File{Path: rel, SHA256: hex.EncodeToString(sum[:])}, text, nil
+}
+
+// within is real's path relative to the root it lies in (slash-separated,
+// the root's own name first for a base), and whether it lies in one.
+func (r *Resolver) within(real string) (string, bool) {
+	for i, root := range r.roots {
+		rel, err := filepath.Rel(root, real)
+		if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) || filepath.IsAbs(rel) {
+			continue
+		}
+		rel = filepath.ToSlash(rel)
+		if i > 0 {
+			rel = filepath.Base(root) + "/" + rel
+		}
+		return rel, true
+	}
+	return "", false
+}

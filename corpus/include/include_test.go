@@ -1,0 +1,102 @@
+package include
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// site lays out a corpus folder and a docs_src folder beside it, and a
+// secret outside both.
+func site(t *testing.T) (root, src, outside string) {
+	t.Helper()
+	dir := t.TempDir()
+	root, src, outside = filepath.Join(dir, "docs"), filepath.Join(dir, "docs_src"), filepath.Join(dir, "private")
+	files := map[string]string{
+		"docs/en/guide.md":           "# Guide\n",
+		"docs/en/snippets/intro.md":  "Intro words.\n--8<-- \"en/snippets/deeper.md\"\n",
+		"docs/en/snippets/deeper.md": "Deeper words.\n",
+		"docs/en/snippets/loop-a.md": "--8<-- \"en/snippets/loop-b.md\"\n",
+		"docs/en/snippets/loop-b.md": "--8<-- \"en/snippets/loop-a.md\"\n",
+		"docs/en/_includes/note.md":  "A Hugo partial.\n",
+		"docs_src/app.py":            "import fastapi\n# --8<-- [start:make]\napp = fastapi.FastAPI()\n# --8<-- [end:make]\nprint(app)\n",
+		"private/secret.txt":         "the secret\n",
+	}
+	for name, text := range files {
+		p := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Symlink(filepath.Join(outside, "secret.txt"), filepath.Join(root, "en", "link.txt")); err != nil {
+		t.Skip("no symbolic links here:", err)
+	}
+	big := strings.Repeat("x", MaxFileBytes+1)
+	if err := os.WriteFile(filepath.Join(root, "en", "big.txt"), []byte(big), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return root, src, outside
+}
+
+func TestExpand(t *testing.T) {
+	root, _, _ := site(t)
+	r, err := New(root, []string{"../docs_src"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name, body string
+		want       string // in the expanded text
+		files      int
+		diag       string // in the diagnostic, "" for none
+	}{
+		{name: "snippet nested", body: "--8<-- \"snippets/intro.md\"\n", want: "Intro words.\nDeeper words.\n", files: 2},
+		{name: "snippet lines", body: "```python\n--8<-- \"app.py:3:3\"\n```\n", want: "```python\napp = fastapi.FastAPI()\n```", files: 1},
+		{name: "snippet section", body: "--8<-- \"app.py:make\"\n", want: "app = fastapi.FastAPI()\n", files: 1},
+		{name: "escaped snippet", body: ";--8<-- \"app.py\"\n", want: "--8<-- \"app.py\"\n"},
+		{name: "fastapi code", body: "{* ../../docs_src/app.py hl[3] ln[1:1] *}\n", want: "```python\nimport fastapi\n```\n", files: 1},
+		{name: "markdown-include", body: "{!../../docs_src/app.py!}\n", want: "print(app)", files: 1},
+		{name: "include-markdown", body: "{% include-markdown \"snippets/deeper.md\" %}\n", want: "Deeper words.", files: 1},
+		{name: "hugo include", body: "{{% include \"note.md\" %}}\n", want: "A Hugo partial.", files: 1},
+		{name: "dot-dot escape", body: "--8<-- \"../../private/secret.txt\"\n", diag: "outside"},
+		{name: "absolute path", body: "--8<-- \"" + filepath.ToSlash(filepath.Join(root, "..", "private", "secret.txt")) + "\"\n", diag: "absolute"},
+		{name: "symlink out", body: "--8<-- \"link.txt\"\n", diag: "outside"},
+		{name: "url", body: "--8<-- \"https://example.org/x.md\"\n", diag: "URL"},
+		{name: "cycle", body: "--8<-- \"snippets/loop-a.md\"\n", diag: "cycle"},
+		{name: "oversize", body: "--8<-- \"big.txt\"\n", diag: "bytes"},
+		{name: "missing", body: "Text.\n\n{* ../../docs_src/nope.py *}\n", want: "Text.\n\n\n", diag: "no such file"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			res := r.Expand("en/guide.md", tc.body)
+			if !strings.Contains(res.Text, tc.want) {
+				t.Errorf("got text %q, want it to hold %q", res.Text, tc.want)
+			}
+			if len(res.Files) != tc.files && tc.diag == "" {
+				t.Errorf("got %d files, want %d", len(res.Files), tc.files)
+			}
+			if tc.diag == "" && len(res.Diags) > 0 {
+				t.Errorf("got diagnostic %q, want none", res.Diags[0].Message)
+			}
+			if tc.diag != "" {
+				if len(res.Diags) == 0 || !strings.Contains(res.Diags[0].Message, tc.diag) {
+					t.Fatalf("got diagnostics %v, want one saying %q", res.Diags, tc.diag)
+				}
+				if d := res.Diags[0]; d.Path != "en/guide.md" || d.Line < 1 {
+					t.Errorf("got diagnostic at %s:%d, want the document and a line", d.Path, d.Line)
+				}
+				if strings.Contains(res.Text, "secret") || strings.Contains(res.Text, "8<") && tc.name != "cycle" {
+					t.Errorf("got text %q: a refused include must leave nothing of the file or its marker", res.Text)
+				}
+			}
+			for _, s := range res.Spans {
+				if s.Start < 0 || s.End > len(res.Text) || s.Start > s.End {
+					t.Errorf("got span %v outside the %d bytes of text", s, len(res.Text))
+				}
+			}
+		})
+	}
+}

@@ -1,0 +1,101 @@
+package include
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// part is the part of an included file's text d asks for: its lines
+// ("3:10", ":6", "12:", several joined by commas), a snippet section (the
+// lines between "--8<-- [start:name]" and "--8<-- [end:name]"), or the text
+// between include-markdown's start and end markers. Section markers are
+// never part of what is included: they are the including site's markup.
+func (d directive) part(text string) (string, error) {
+	switch {
+	case d.start != "" || d.end != "":
+		if d.start != "" {
+			i := strings.Index(text, d.start)
+			if i < 0 {
+				return "", fmt.Errorf("start marker %q not found", d.start)
+			}
+			text = text[i+len(d.start):]
+		}
+		if d.end != "" {
+			if i := strings.Index(text, d.end); i >= 0 {
+				text = text[:i]
+			}
+		}
+	case d.sel != "" && strings.Trim(d.sel, "0123456789:,") == "":
+		var err error
+		if text, err = lineRanges(text, d.sel); err != nil {
+			return "", err
+		}
+	case d.sel != "":
+		var err error
+		if text, err = section(text, d.sel); err != nil {
+			return "", err
+		}
+	}
+	return dropSectionMarkers(text), nil
+}
+
+// lineRanges are the lines of text that sel names (1-based, inclusive).
+func lineRanges(text, sel string) (string, error) {
+	lines := strings.Split(strings.TrimSuffix(text, "\n"), "\n")
+	var out []string
+	for _, r := range strings.Split(sel, ",") {
+		a, b, _ := strings.Cut(r, ":")
+		from, to := 1, len(lines)
+		var err error
+		if a != "" {
+			if from, err = strconv.Atoi(a); err != nil {
+				return "", fmt.Errorf("line range %q: %w", r, err)
+			}
+		}
+		if b != "" {
+			if to, err = strconv.Atoi(b); err != nil {
+				return "", fmt.Errorf("line range %q: %w", r, err)
+			}
+		}
+		from, to = max(from, 1), min(to, len(lines))
+		if from > to {
+			return "", fmt.Errorf("line range %q outside the file's %d lines", r, len(lines))
+		}
+		out = append(out, lines[from-1:to]...)
+	}
+	return strings.Join(out, "\n") + "\n", nil
+}
+
+// section is the text between a snippet section's start and end markers.
+func section(text, name string) (string, error) {
+	var out []string
+	in, found := false, false
+	for _, l := range strings.SplitAfter(text, "\n") {
+		if m := sectionRe.FindStringSubmatch(l); m != nil && m[2] == name {
+			in, found = m[1] == "start", true
+			continue
+		}
+		if in {
+			out = append(out, l)
+		}
+	}
+	if !found {
+		return "", fmt.Errorf("section %q not found", name)
+	}
+	return strings.Join(out, ""), nil
+}
+
+// dropSectionMarkers removes the lines that only mark a snippet section.
+func dropSectionMarkers(text string) string {
+	if !strings.Contains(text, "8<") {
+		return text
+	}
+	var out []string
+	for _, l := range strings.SplitAfter(text, "\n") {
+		if !sectionRe.MatchString(l) {
+			out = append(out, l)
+		}
+	}
+	return strings.Join(out, "")
+}
