@@ -29,6 +29,11 @@ func (c *counts) add(o counts) {
 // errTaskFailed marks a batch whose task the destination reports failed.
 var errTaskFailed = errors.New("the destination's task failed")
 
+// errTaskLost marks a batch whose task the destination no longer knows
+// (404, 410: a receiver restarted, its task store gone): its request is
+// sent again, which its idempotency key makes safe.
+var errTaskLost = errors.New("the destination no longer knows the task")
+
 // post sends a batch until the destination acknowledges it: done (a 2xx
 // other than 202: nil task), or accepted with a task to poll.
 func (c *client) post(ctx context.Context, b *batch, n *counts) (*url.URL, error) {
@@ -120,6 +125,9 @@ func (c *client) poll(ctx context.Context, b *batch, task *url.URL, n *counts) e
 		})
 		if err != nil {
 			return err
+		}
+		if a.status == http.StatusNotFound || a.status == http.StatusGone {
+			return fmt.Errorf("%s: task %s: %w (%s)", b.what(), redactURL(task.String()), errTaskLost, c.describe(a))
 		}
 		if a.status != http.StatusOK {
 			return &httpError{a.status, fmt.Sprintf("%s: task %s: %s", b.what(), redactURL(task.String()), c.describe(a))}
