@@ -59,8 +59,20 @@ func (t *outTarget) Check(corpus string) error {
 	return checkOutDir(t, t.out)
 }
 
+// Acquire also moves aside a snapshot at out that lost its manifest: the
+// run then writes out anew.
 func (t *outTarget) Acquire(ctx context.Context, wait time.Duration) (*Lock, error) {
-	return lockState(ctx, t, wait, filepath.Dir(t.out), filepath.Base(t.out))
+	l, err := lockState(ctx, t, wait, filepath.Dir(t.out), filepath.Base(t.out))
+	if err != nil || !headless(t.out, t.State()) {
+		return l, err
+	}
+	q, err := quarantine(filepath.Dir(t.out), t.State(), filepath.Base(t.out), []string{ManifestMissing})
+	if err != nil {
+		_ = l.Release()
+		return nil, err
+	}
+	l.Quarantined = append(l.Quarantined, q)
+	return l, nil
 }
 
 func (t *outTarget) Stage() (*Staging, error) {
@@ -102,7 +114,7 @@ func checkOutDir(t Target, out string) error {
 	if len(entries) == 0 {
 		return nil
 	}
-	if !owned(out) {
+	if !owned(out) && !headless(out, t.State()) { // headless: moved aside by Acquire
 		if hasManifest(out) {
 			return refuse(t, "not an ingest snapshot (its %s was not written by ingest); choose an empty or new folder", artifacts.ManifestFile)
 		}
