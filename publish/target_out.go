@@ -86,6 +86,28 @@ func (t *outTarget) commit(_ context.Context, s *Staging) (*Published, error) {
 	return &Published{Name: filepath.Base(t.out), Path: t.out}, nil
 }
 
+// Fallbacks: an --out folder holds one snapshot.
+func (t *outTarget) Fallbacks() []string { return nil }
+
+// fallbacks are the snapshots of dir other than previous, newest first;
+// none when the run was given prev.
+func fallbacks(prev, dir, previous string) []string {
+	if prev != "" {
+		return nil
+	}
+	snaps, err := listSnapshots(dir)
+	if err != nil {
+		return nil
+	}
+	var out []string
+	for _, s := range snaps {
+		if p := filepath.Join(dir, s.name); p != previous {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
 // previousOr is prev, else t's current snapshot.
 func previousOr(prev string, t Target) string {
 	if prev != "" {

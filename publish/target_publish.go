@@ -48,6 +48,8 @@ func (t *publishTarget) Current() string {
 
 func (t *publishTarget) Previous() string { return previousOr(t.prev, t) }
 
+func (t *publishTarget) Fallbacks() []string { return fallbacks(t.prev, t.dir, t.Previous()) }
+
 func (t *publishTarget) CheckLatest() error {
 	link := filepath.Join(t.dir, LatestLink)
 	target, err := os.Readlink(link)

@@ -70,6 +70,13 @@ func (t *remoteTarget) Current() string { return t.fetched }
 
 func (t *remoteTarget) Previous() string { return previousOr(t.prev, t) }
 
+// Fallbacks are the snapshots earlier runs downloaded into the work folder
+// (fetchLatest keeps each under its name): what this machine holds without
+// asking the store.
+func (t *remoteTarget) Fallbacks() []string {
+	return fallbacks(t.prev, filepath.Join(t.work, LatestLink), t.Previous())
+}
+
 func (t *remoteTarget) CheckLatest() error { return t.latestErr }
 
 // Check refuses a keep below one, a work folder that holds the corpus or
