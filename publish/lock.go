@@ -28,6 +28,10 @@ type Lock struct {
 	// Cleaned lists what crashed runs had left beside the target and this
 	// run removed once it held the lock.
 	Cleaned []string
+	// Quarantined are the snapshots that had lost their manifest, moved
+	// aside (never deleted) once the run held the lock: the run publishes
+	// in their place.
+	Quarantined []Quarantined
 }
 
 // LockedError is a target another run holds.

@@ -88,3 +88,57 @@ func sameContent(ctx context.Context, dir, name string) (good string, broken []c
 	}
 	return good, broken, nil
 }
+
+// headless reports whether dir is a snapshot of this tool's that lost its
+// manifest: in a place where the tool has run (its state folder holds the
+// lock: nothing but a run makes one, and a run starts only where Check
+// found nothing but the tool's), holding a snapshot's files and nothing
+// else, none of them the manifest. Such a folder is neither a snapshot
+// (the manifest proves one) nor anyone else's: it is moved aside and
+// healed, never deleted, and never mistaken for a folder the tool does not
+// own.
+func headless(dir, state string) bool {
+	if hasManifest(dir) {
+		return false
+	}
+	if _, err := os.Stat(filepath.Join(state, lockFile)); err != nil {
+		return false
+	}
+	entries, err := os.ReadDir(dir)
+	if err != nil || len(entries) == 0 {
+		return false
+	}
+	for _, e := range entries {
+		if !e.Type().IsRegular() || !snapshotFiles[e.Name()] {
+			return false
+		}
+	}
+	return true
+}
+
+// moveHeadless moves aside, under the lock, the snapshots of dir (a
+// publish folder) that lost their manifest, and says where each went.
+func moveHeadless(dir, state string) ([]Quarantined, error) {
+	entries, err := os.ReadDir(dir)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("heal %s: %w", dir, err)
+	}
+	var moved []Quarantined
+	for _, e := range entries {
+		if !e.IsDir() || !publishedName(e.Name()) || !headless(filepath.Join(dir, e.Name()), state) {
+			continue
+		}
+		q, err := quarantine(dir, state, e.Name(), []string{ManifestMissing})
+		if err != nil {
+			return moved, fmt.Errorf("heal %s: %w", dir, err)
+		}
+		moved = append(moved, q)
+	}
+	return moved, nil
+}
+
+// ManifestMissing is the problem of a snapshot that lost its manifest.
+const ManifestMissing = "manifest.json: missing"

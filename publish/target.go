@@ -44,6 +44,11 @@ type Target interface {
 	// Previous is the snapshot the run reuses headers and vectors from:
 	// --prev, else Current.
 	Previous() string
+	// Fallbacks are the other snapshots of the target on this machine,
+	// newest first, that a run reuses from when Previous is none or cannot
+	// be trusted (a damaged latest): a heal pays only for what no intact
+	// snapshot holds. None given --prev: the run reuses what it was told.
+	Fallbacks() []string
 	// CheckLatest says what is wrong with the target's latest: nil when it
 	// names a snapshot that is there, when nothing was published yet, or
 	// for a target without one; an error wrapping ErrLatestBroken

@@ -59,8 +59,20 @@ func (t *outTarget) Check(corpus string) error {
 	return checkOutDir(t, t.out)
 }
 
+// Acquire also moves aside a snapshot at out that lost its manifest: the
+// run then writes out anew.
 func (t *outTarget) Acquire(ctx context.Context, wait time.Duration) (*Lock, error) {
-	return lockState(ctx, t, wait, filepath.Dir(t.out), filepath.Base(t.out))
+	l, err := lockState(ctx, t, wait, filepath.Dir(t.out), filepath.Base(t.out))
+	if err != nil || !headless(t.out, t.State()) {
+		return l, err
+	}
+	q, err := quarantine(filepath.Dir(t.out), t.State(), filepath.Base(t.out), []string{ManifestMissing})
+	if err != nil {
+		_ = l.Release()
+		return nil, err
+	}
+	l.Quarantined = append(l.Quarantined, q)
+	return l, nil
 }
 
 func (t *outTarget) Stage() (*Staging, error) {
@@ -72,6 +84,28 @@ func (t *outTarget) commit(_ context.Context, s *Staging) (*Published, error) {
 		return nil, err
 	}
 	return &Published{Name: filepath.Base(t.out), Path: t.out}, nil
+}
+
+// Fallbacks: an --out folder holds one snapshot.
+func (t *outTarget) Fallbacks() []string { return nil }
+
+// fallbacks are the snapshots of dir other than previous, newest first;
+// none when the run was given prev.
+func fallbacks(prev, dir, previous string) []string {
+	if prev != "" {
+		return nil
+	}
+	snaps, err := listSnapshots(dir)
+	if err != nil {
+		return nil
+	}
+	var out []string
+	for _, s := range snaps {
+		if p := filepath.Join(dir, s.name); p != previous {
+			out = append(out, p)
+		}
+	}
+	return out
 }
 
 // previousOr is prev, else t's current snapshot.
@@ -102,7 +136,7 @@ func checkOutDir(t Target, out string) error {
 	if len(entries) == 0 {
 		return nil
 	}
-	if !owned(out) {
+	if !owned(out) && !headless(out, t.State()) { // headless: moved aside by Acquire
 		if hasManifest(out) {
 			return refuse(t, "not an ingest snapshot (its %s was not written by ingest); choose an empty or new folder", artifacts.ManifestFile)
 		}

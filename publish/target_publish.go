@@ -48,6 +48,8 @@ func (t *publishTarget) Current() string {
 
 func (t *publishTarget) Previous() string { return previousOr(t.prev, t) }
 
+func (t *publishTarget) Fallbacks() []string { return fallbacks(t.prev, t.dir, t.Previous()) }
+
 func (t *publishTarget) CheckLatest() error {
 	link := filepath.Join(t.dir, LatestLink)
 	target, err := os.Readlink(link)
@@ -117,7 +119,8 @@ func (t *publishTarget) checkDir() error {
 		case name == LatestLink, name == stateDir, isLeftover(name, ""),
 			strings.HasSuffix(name, ".diff.md") || strings.HasSuffix(name, ".diff.json"),
 			e.IsDir() && publishedName(name) && hasManifest(filepath.Join(t.dir, name)),
-			e.IsDir() && owned(filepath.Join(t.dir, name)):
+			e.IsDir() && owned(filepath.Join(t.dir, name)),
+			e.IsDir() && publishedName(name) && headless(filepath.Join(t.dir, name), t.State()): // moved aside by Acquire
 			continue
 		}
 		return refuse(t, "not an ingest publish folder (holds %s); choose an empty or new folder", name)
@@ -125,8 +128,20 @@ func (t *publishTarget) checkDir() error {
 	return nil
 }
 
+// Acquire also moves aside the snapshots that lost their manifest: a
+// latest naming one is then broken, and the run publishes a new one.
 func (t *publishTarget) Acquire(ctx context.Context, wait time.Duration) (*Lock, error) {
-	return lockState(ctx, t, wait, t.dir, "")
+	l, err := lockState(ctx, t, wait, t.dir, "")
+	if err != nil {
+		return nil, err
+	}
+	moved, err := moveHeadless(t.dir, t.State())
+	l.Quarantined = append(l.Quarantined, moved...)
+	if err != nil {
+		_ = l.Release()
+		return nil, err
+	}
+	return l, nil
 }
 
 // Stage refuses a keep below one before any build: the publish would

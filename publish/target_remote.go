@@ -15,8 +15,9 @@ type Remote interface {
 	String() string
 	// Acquire takes the prefix's lease for one run (or waits up to wait).
 	Acquire(ctx context.Context, wait time.Duration) (release func() error, err error)
-	// Clean removes what interrupted uploads left, under the lease.
-	Clean(ctx context.Context) ([]string, error)
+	// Clean removes what interrupted uploads left, under the lease, and
+	// moves aside (never deletes) the snapshots that lost their manifest.
+	Clean(ctx context.Context) (removed []string, aside []Quarantined, err error)
 	// Latest downloads the current snapshot into dir; "" if none.
 	Latest(ctx context.Context, dir string) (string, error)
 	// Publish uploads the snapshot at dir, checks it, points latest at it
@@ -69,6 +70,13 @@ func (t *remoteTarget) Current() string { return t.fetched }
 
 func (t *remoteTarget) Previous() string { return previousOr(t.prev, t) }
 
+// Fallbacks are the snapshots earlier runs downloaded into the work folder
+// (fetchLatest keeps each under its name): what this machine holds without
+// asking the store.
+func (t *remoteTarget) Fallbacks() []string {
+	return fallbacks(t.prev, filepath.Join(t.work, LatestLink), t.Previous())
+}
+
 func (t *remoteTarget) CheckLatest() error { return t.latestErr }
 
 // Check refuses a keep below one, a work folder that holds the corpus or
@@ -96,9 +104,9 @@ func (t *remoteTarget) Acquire(ctx context.Context, wait time.Duration) (*Lock, 
 		_ = l.Release()
 		return nil, err
 	}
-	cleaned, err := t.r.Clean(ctx)
+	cleaned, aside, err := t.r.Clean(ctx)
+	l.Cleaned, l.Quarantined = append(l.Cleaned, cleaned...), append(l.Quarantined, aside...)
 	if err == nil {
-		l.Cleaned = append(l.Cleaned, cleaned...)
 		err = t.fetchLatest(ctx)
 	}
 	if err != nil {

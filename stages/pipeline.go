@@ -126,6 +126,7 @@ func Run(ctx context.Context, cfg settings.Config, target publish.Target, opt Op
 		log.Info("run stopped; nothing published", "error", err) // the caller reports the error itself
 	case res != nil:
 		res.Cleaned = lock.Cleaned
+		res.Published.Quarantined = append(lock.Quarantined, res.Published.Quarantined...)
 		log.Info("published", "path", res.Published.Path, "name", res.Published.Name, "reused", res.Published.Reused,
 			"pruned", res.Published.Pruned, "documents", res.Manifest.Counts.Documents, "chunks", res.Manifest.Counts.Chunks)
 	}

@@ -53,7 +53,9 @@ func (r *run) openJournal(ctx context.Context) (*reuse.Journal, error) {
 
 // openPrevious opens the snapshot to reuse from. One that cannot be trusted
 // is reported and ignored; so is a latest that names no snapshot, which
-// this run's publish replaces.
+// this run's publish replaces. Either way the newest of the target's other
+// snapshots that can be trusted is reused instead (a heal then pays only
+// for the chunks no intact snapshot holds).
 func (r *run) openPrevious(ctx context.Context) {
 	if err := r.target.CheckLatest(); err != nil {
 		d := schema.Diagnostic{Path: r.target.String(), Severity: schema.SeverityWarning, Code: "latest-broken",
@@ -62,19 +64,37 @@ func (r *run) openPrevious(ctx context.Context) {
 		r.rep.Diagnostic(d)
 	}
 	dir := r.target.Previous()
-	if dir == "" {
-		return // a first run
+	var why error
+	if dir != "" {
+		p, err := reuse.OpenPrevious(ctx, dir)
+		if err == nil {
+			r.usePrevious(p)
+			return
+		}
+		why = err
 	}
-	p, err := reuse.OpenPrevious(ctx, dir)
-	if err != nil {
+	used := ""
+	for _, older := range r.target.Fallbacks() {
+		if p, err := reuse.OpenPrevious(ctx, older); err == nil { // else as untrusted as the previous one: the next
+			r.usePrevious(p)
+			used = older
+			break
+		}
+	}
+	if why != nil {
 		d := schema.Diagnostic{Path: dir, Severity: schema.SeverityWarning, Code: "previous-ignored",
-			Message: "previous snapshot not trusted, nothing reused: " + err.Error()}
+			Message: "previous snapshot not trusted, nothing reused: " + why.Error()}
+		if used != "" {
+			d.Message = "previous snapshot not trusted (" + why.Error() + "): reusing from " + used + " instead"
+		}
 		d.Ignored = r.cfg.Diagnostics.Ignores(d)
 		r.setup = append(r.setup, d)
 		r.rep.Diagnostic(d)
-		return
 	}
-	r.opt.Logger.Info("reusing headers and vectors from the previous snapshot", "previous", dir)
+}
+
+func (r *run) usePrevious(p *reuse.Previous) {
+	r.opt.Logger.Info("reusing headers and vectors from the previous snapshot", "previous", p.Dir)
 	if !r.cfg.Shard.Whole() {
 		p.Keep = r.cfg.Shard.Has // the other shards' documents are not gone: another part has them
 	}

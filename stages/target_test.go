@@ -53,7 +53,9 @@ func (f *fakeRemote) Acquire(context.Context, time.Duration) (func() error, erro
 	return func() error { return nil }, nil
 }
 
-func (f *fakeRemote) Clean(context.Context) ([]string, error) { return nil, nil }
+func (f *fakeRemote) Clean(context.Context) ([]string, []publish.Quarantined, error) {
+	return nil, nil, nil
+}
 
 func (f *fakeRemote) Latest(_ context.Context, dir string) (string, error) {
 	f.mu.Lock()

@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -196,6 +197,30 @@ func TestBucketHeals(t *testing.T) {
 	code, stdout, stderr := runCLI(context.Background(), "", "search", "--snapshot", latest, "--k", "1", "rip current")
 	if code != exitOK || !strings.Contains(stdout, "1. ") || strings.Contains(stdout+stderr, "PLANTED") {
 		t.Errorf("search --snapshot URL/latest: got exit %d: %s%s", code, stdout, stderr)
+	}
+
+	// Latest's manifest deleted: its files were removed as "left by an
+	// interrupted run", nothing kept in .broken/.
+	third := name()
+	if err := b.Delete(context.Background(), third+"/"+artifacts.ManifestFile); err != nil {
+		t.Fatal(err)
+	}
+	if stderr := index("latest's manifest deleted", "--publish", pub); !strings.Contains(stderr, third+" failed verification (manifest.json: missing)") ||
+		!strings.Contains(stderr, "moved aside to") || strings.Contains(stderr, "left by an interrupted run") {
+		t.Errorf("a deleted manifest: got %q, want the snapshot moved aside, not removed as a leftover", stderr)
+	}
+	if code := verify(); code != exitOK {
+		t.Errorf("verify after the repair: got exit %d, want %d", code, exitOK)
+	}
+	var kept []string
+	for o, err := range b.List(context.Background(), ".broken/"+third+"-", "") {
+		if err != nil {
+			t.Fatal(err)
+		}
+		kept = append(kept, o.Key)
+	}
+	if !slices.ContainsFunc(kept, func(k string) bool { return strings.HasSuffix(k, "/"+artifacts.ChunksFile) }) {
+		t.Errorf("got %q under .broken/, want the snapshot's files kept", kept)
 	}
 }
 

@@ -53,8 +53,8 @@ func finish(ctx context.Context, cmd *cli.Command, name string, res *stages.Resu
 		if index {
 			t.Cleaned(res.Cleaned)
 		}
+		t.Quarantined(res.Published) // an --out snapshot that lost its manifest too
 		if pubDir != "" {
-			t.Quarantined(res.Published)
 			t.Latest(res.Published, index)
 		}
 		t.Summary(res, newRunSummary(ctx, res, err))

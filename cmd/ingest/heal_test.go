@@ -118,6 +118,32 @@ func TestPublishHeals(t *testing.T) {
 		verifies(t, pub)
 	})
 
+	// A deleted manifest.json: every later run exited 2, "not an ingest
+	// publish folder".
+	for _, which := range []string{"latest's", "an older snapshot's"} {
+		t.Run(which+" manifest deleted", func(t *testing.T) {
+			pub := filepath.Join(t.TempDir(), "pub")
+			index(t, pub)
+			broken := latest(t, pub)
+			if which != "latest's" {
+				c2 := copyCorpus(t, filepath.Join(t.TempDir(), "corpus2"), "waves.md") // another snapshot, broken the older
+				if code, _, stderr := runCLI(context.Background(), "", "index", "--corpus", c2, "--publish", pub); code != exitOK {
+					t.Fatalf("index: exit %d: %s", code, stderr)
+				}
+			}
+			os.Remove(filepath.Join(broken, artifacts.ManifestFile))
+			stderr := index(t, pub)
+			if !strings.Contains(stderr, filepath.Base(broken)+" failed verification (manifest.json: missing)") || !strings.Contains(stderr, "moved aside to") {
+				t.Errorf("got stderr %q, want the snapshot without a manifest moved aside", stderr)
+			}
+			verifies(t, pub)
+			aside, _ := filepath.Glob(filepath.Join(pub, ".ingest", "broken", filepath.Base(broken)+"-*", artifacts.ChunksFile))
+			if len(aside) != 1 {
+				t.Errorf("got %v moved aside, want the snapshot's files kept once", aside)
+			}
+		})
+	}
+
 	t.Run("latest names a deleted snapshot", func(t *testing.T) {
 		pub := filepath.Join(t.TempDir(), "pub")
 		index(t, pub)
@@ -130,4 +156,42 @@ func TestPublishHeals(t *testing.T) {
 		}
 		verifies(t, pub)
 	})
+}
+
+// TestOutHealsDeletedManifest: an --out snapshot whose manifest.json was
+// deleted is moved aside and written anew (every later run exited 2, "not
+// an ingest snapshot"); the same folder where ingest never ran (no state
+// folder beside it) is still refused, not taken.
+func TestOutHealsDeletedManifest(t *testing.T) {
+	t.Parallel()
+	c := copyCorpus(t, filepath.Join(t.TempDir(), "corpus"))
+	out := filepath.Join(t.TempDir(), "out")
+	if code, _, stderr := runCLI(context.Background(), "", "index", "--corpus", c, "--out", out); code != exitOK {
+		t.Fatalf("index: exit %d: %s", code, stderr)
+	}
+	foreign := filepath.Join(t.TempDir(), "theirs")
+	copyTree(t, out, foreign)
+	for _, dir := range []string{out, foreign} {
+		if err := os.Remove(filepath.Join(dir, artifacts.ManifestFile)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	code, _, stderr := runCLI(context.Background(), "", "index", "--corpus", c, "--out", out)
+	if code != exitOK || !strings.Contains(stderr, "manifest.json: missing") || !strings.Contains(stderr, "moved aside to") {
+		t.Errorf("got exit %d, %q; want exit %d and the snapshot moved aside", code, stderr, exitOK)
+	}
+	if code, stdout, stderr := runCLI(context.Background(), "", "verify", out); code != exitOK {
+		t.Errorf("verify: exit %d: %s%s", code, stdout, stderr)
+	}
+	aside, _ := filepath.Glob(filepath.Join(filepath.Dir(out), ".out.ingest", "broken", "out-*", artifacts.ChunksFile))
+	if len(aside) != 1 {
+		t.Errorf("got %v moved aside, want the old files kept", aside)
+	}
+	code, _, stderr = runCLI(context.Background(), "", "index", "--corpus", c, "--out", foreign)
+	if code == exitOK || !strings.Contains(stderr, "not an ingest snapshot") {
+		t.Errorf("a folder ingest never ran in: got exit %d, %q; want it refused", code, stderr)
+	}
+	if _, err := os.Stat(filepath.Join(foreign, artifacts.ChunksFile)); err != nil {
+		t.Errorf("the foreign folder was touched: %v", err)
+	}
 }

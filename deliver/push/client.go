@@ -56,24 +56,57 @@ func newClient(to *url.URL, set pushconf.Settings, headers http.Header, sec secr
 	return c
 }
 
-// checkRedirect follows a redirect with the secret headers only to the
-// destination's own host (and never from https down to http): net/http
-// keeps Authorization for a subdomain and never knew the header file's
-// names.
+// checkRedirect decides each redirect once. A request with a body (a
+// POST) follows only a 307 or 308 to its own origin, which re-sends the
+// body (GetBody): net/http turns a POST redirected by 301, 302 or 303 into
+// a GET without its body, whose 200 would pass for an acknowledgement of
+// data never delivered. A task poll (a GET) follows redirects on its own
+// origin only: a status from another host is no word of the destination's.
+// Any other redirect, and a loop, is an error naming both URLs. The secret
+// headers go only to the destination's origin (net/http keeps
+// Authorization for a subdomain and never knew the header file's names).
 func (c *client) checkRedirect(req *http.Request, via []*http.Request) error {
-	if len(via) >= maxRedirects {
-		return fmt.Errorf("stopped after %d redirects", maxRedirects)
+	prev := via[len(via)-1]
+	code := 0
+	if req.Response != nil {
+		code = req.Response.StatusCode
 	}
-	if !c.sameOrigin(req.URL) {
-		for k := range c.headers {
-			req.Header.Del(k)
-		}
+	switch {
+	case len(via) >= maxRedirects:
+		return &redirectError{from: prev.URL, to: req.URL, code: code, why: fmt.Sprintf("stopped after %d redirects", maxRedirects)}
+	case via[0].Method == http.MethodPost && code != http.StatusTemporaryRedirect && code != http.StatusPermanentRedirect:
+		return &redirectError{from: prev.URL, to: req.URL, code: code, why: "a redirect of a POST other than 307 or 308 would drop its body"}
+	case via[0].Method == http.MethodPost && !c.exactOrigin(req.URL):
+		return &redirectError{from: prev.URL, to: req.URL, code: code, why: "a POST is re-sent to the destination's own origin only"}
+	case !c.sameOrigin(req.URL):
+		return &redirectError{from: prev.URL, to: req.URL, code: code, why: "a task is polled on the destination's own origin only"}
 	}
 	return nil
 }
 
+// redirectError is a redirect the push does not follow: it stops the
+// push (retrying would meet it again).
+type redirectError struct {
+	from, to *url.URL
+	code     int
+	why      string
+}
+
+func (e *redirectError) Error() string {
+	return fmt.Sprintf("%s answered %d %s to %s: not followed (%s)", redactURL(e.from.String()), e.code,
+		http.StatusText(e.code), redactURL(e.to.String()), e.why)
+}
+
+// sameOrigin reports whether u is the destination's host, on its scheme or
+// https: where the secret headers may go.
 func (c *client) sameOrigin(u *url.URL) bool {
 	return strings.EqualFold(u.Host, c.target.Host) && (u.Scheme == c.target.Scheme || u.Scheme == "https")
+}
+
+// exactOrigin reports whether u has the destination's scheme and host:
+// where a POST's body may be re-sent.
+func (c *client) exactOrigin(u *url.URL) bool {
+	return strings.EqualFold(u.Host, c.target.Host) && strings.EqualFold(u.Scheme, c.target.Scheme)
 }
 
 // answer is what a request came back with, read up to maxAnswer.
@@ -82,6 +115,7 @@ type answer struct {
 	header http.Header
 	body   []byte
 	url    *url.URL // where it was answered, after redirects
+	method string   // the method of the request answered, after redirects
 }
 
 // httpError is an answer the push does not go on from: a 4xx, or a 2xx it
@@ -134,6 +168,10 @@ func (c *client) do(ctx context.Context, method string, u *url.URL, b *body, spa
 		}
 	}
 	resp, err := c.http.Do(req)
+	var re *redirectError
+	if errors.As(err, &re) {
+		return nil, &httpError{re.code, c.secrets.scrub(re.Error())}
+	}
 	if err != nil {
 		return nil, errors.New(c.secrets.scrub(redactErr(err).Error()))
 	}
@@ -146,7 +184,7 @@ func (c *client) do(ctx context.Context, method string, u *url.URL, b *body, spa
 		return nil, &httpError{resp.StatusCode, fmt.Sprintf("%d %s with an answer over %d bytes: not read further",
 			resp.StatusCode, http.StatusText(resp.StatusCode), maxAnswer)}
 	}
-	return &answer{status: resp.StatusCode, header: resp.Header, body: body, url: resp.Request.URL}, nil
+	return &answer{status: resp.StatusCode, header: resp.Header, body: body, url: resp.Request.URL, method: resp.Request.Method}, nil
 }
 
 // traceparent is the W3C trace context of a request: the push's trace id,

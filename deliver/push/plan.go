@@ -18,6 +18,9 @@ type Plan struct {
 	Requests    RequestCounts       `json:"requests"` // batches, each one request when nothing is retried
 	Bytes       int64               `json:"bytes"`    // request bodies, gzip
 	Resume      Resume              `json:"resume"`
+	// Warnings are what the push recovered from: a state or journal it
+	// could not read, said once, in the report.
+	Warnings []string `json:"warnings,omitempty"`
 }
 
 // LastPush is the last complete push, from the state.
@@ -54,6 +57,7 @@ type RequestCounts struct {
 type Resume struct {
 	Skipped int `json:"skipped_parts"` // parts acknowledged before: not sent again
 	Tasks   int `json:"tasks"`         // tasks accepted before: polled, not sent again
+	Lost    int `json:"lost_tasks"`    // tasks the destination no longer knew: their requests sent again
 }
 
 // Report is what a push did: its plan, the HTTP work, the time.

@@ -160,8 +160,12 @@ func (p *pusher) openState() error {
 		}
 		return err
 	}
-	if p.st, err = p.f.readState(); err != nil {
+	var warn string
+	if p.st, warn, err = p.f.readState(p.dry); err != nil {
 		return fail(err)
+	}
+	if warn != "" {
+		p.plan.Warnings = append(p.plan.Warnings, warn)
 	}
 	if s := p.st; s != nil {
 		if s.Destination != p.plan.Destination || s.Tenant != p.plan.Tenant || s.SourceLabel != p.plan.SourceLabel {
@@ -170,11 +174,9 @@ func (p *pusher) openState() error {
 		}
 		p.plan.Last = &LastPush{Snapshot: s.Snapshot.Name, PushedAt: s.PushedAt, Documents: len(s.Documents)}
 	}
-	lines, err := p.f.readJournal()
-	if err != nil {
+	if err := p.replay(); err != nil {
 		return fail(err)
 	}
-	p.h, p.base = replay(p.st, lines), replay(p.st, lines)
 	if !p.dry {
 		if p.audit, err = openAudit(p.plan.State, p.c.trace); err != nil {
 			return fail(err)
@@ -183,47 +185,59 @@ func (p *pusher) openState() error {
 	return nil
 }
 
-// run is the push: tasks an unfinished push was given, the document
-// versions the destination lacks, then the deletes.
-func (p *pusher) run(ctx context.Context) error {
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	var r *runner
-	if !p.dry {
-		r = newRunner(ctx, p.c, p)
-	}
-	submit := func(b *batch) {
-		if p.dry {
-			return
-		}
-		r.submit(b)
-	}
-	for _, l := range p.base.pending {
-		p.seq++
-		p.plan.Resume.Tasks++
-		submit(&batch{seq: p.seq, op: l.Op, parts: l.Parts, dels: l.Deletes, body: body{key: l.Key}, task: l.Task, span: randomHex(8)})
-	}
-	err := p.upserts(ctx, submit)
-	if r != nil {
-		if err != nil {
-			cancel()
-		}
-		err = errors.Join(err, r.wait())
-	}
+// replay reads the journal (its warnings into the plan) and applies it to
+// the state: what the destination holds as the push begins.
+func (p *pusher) replay() error {
+	lines, warns, err := p.f.readJournal()
 	if err != nil {
 		return err
 	}
-	if !p.dry {
-		r = newRunner(ctx, p.c, p)
-	}
-	err = p.deletes(submit)
-	if r != nil {
+	p.plan.Warnings = append(p.plan.Warnings, warns...)
+	p.h, p.base = replay(p.st, lines), replay(p.st, lines)
+	return nil
+}
+
+// run is the push: the tasks an unfinished push was given, polled first
+// (a task the destination no longer knows is journaled lost, and its
+// documents are then sent again as any the destination lacks), the
+// document versions the destination lacks, then the deletes.
+func (p *pusher) run(ctx context.Context) error {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	stage := func(fill func(submit func(*batch)) error) error {
+		if p.dry {
+			return fill(func(*batch) {})
+		}
+		r := newRunner(ctx, p.c, p)
+		r.forgive = p.opt.Full
+		err := fill(r.submit)
 		if err != nil {
 			cancel()
 		}
-		err = errors.Join(err, r.wait())
+		return errors.Join(err, r.wait())
 	}
-	return err
+	if len(p.base.pending) > 0 {
+		err := stage(func(submit func(*batch)) error {
+			for _, l := range p.base.pending {
+				p.seq++
+				p.plan.Resume.Tasks++
+				submit(&batch{seq: p.seq, op: l.Op, parts: l.Parts, dels: l.Deletes, body: body{key: l.Key}, task: l.Task, span: randomHex(8)})
+			}
+			return nil
+		})
+		if err != nil {
+			return err
+		}
+		if !p.dry {
+			if err := p.replay(); err != nil { // the journal now says which tasks were done and which lost
+				return err
+			}
+		}
+	}
+	if err := stage(func(submit func(*batch)) error { return p.upserts(ctx, submit) }); err != nil {
+		return err
+	}
+	return stage(p.deletes)
 }
 
 // upserts reads the snapshot a document at a time and submits the parts
@@ -377,6 +391,14 @@ func (p *pusher) done(b *batch, n counts) error {
 			Reason: d.Reason, ChunkCount: d.Chunks})
 	}
 	return p.f.appendJournal(l)
+}
+
+// lost journals a task the destination no longer knows: no longer
+// pending, its request is sent again.
+func (p *pusher) lost(b *batch, n counts) error {
+	p.sent.add(n)
+	p.plan.Resume.Lost++
+	return p.f.appendJournal(journalLine{Key: b.body.key, Event: eventLost, Op: b.op})
 }
 
 func (p *pusher) failed(b *batch, n counts) error {

@@ -1,6 +1,7 @@
 package push
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -28,6 +29,11 @@ func (c *counts) add(o counts) {
 // errTaskFailed marks a batch whose task the destination reports failed.
 var errTaskFailed = errors.New("the destination's task failed")
 
+// errTaskLost marks a batch whose task the destination no longer knows
+// (404, 410: a receiver restarted, its task store gone): its request is
+// sent again, which its idempotency key makes safe.
+var errTaskLost = errors.New("the destination no longer knows the task")
+
 // post sends a batch until the destination acknowledges it: done (a 2xx
 // other than 202: nil task), or accepted with a task to poll.
 func (c *client) post(ctx context.Context, b *batch, n *counts) (*url.URL, error) {
@@ -39,14 +45,42 @@ func (c *client) post(ctx context.Context, b *batch, n *counts) (*url.URL, error
 	if err != nil {
 		return nil, err
 	}
-	switch {
-	case a.status == http.StatusAccepted:
+	if a.method != http.MethodPost { // checkRedirect lets no POST become another method; this holds it
+		return nil, &httpError{a.status, fmt.Sprintf("%s: answered by a %s of %s: no acknowledgement", b.what(), a.method, redactURL(a.url.String()))}
+	}
+	switch a.status {
+	case http.StatusAccepted:
 		return c.taskOf(b, a)
-	case a.status >= 200 && a.status < 300:
-		return nil, nil
-	default: // another 4xx, or a redirect not followed
+	case http.StatusOK, http.StatusCreated, http.StatusNoContent:
+		return nil, c.checkAck(b, a)
+	default: // another 2xx or 4xx, or a redirect not followed
 		return nil, &httpError{a.status, fmt.Sprintf("%s: %s", b.what(), c.describe(a))}
 	}
+}
+
+// checkAck holds an acknowledgement to the contract's shape: no body, or a
+// JSON object whose status, when it has one, is "succeeded". A proxy's
+// login page or a status page answering 200 is not the receiver saying it
+// applied the request.
+func (c *client) checkAck(b *batch, a *answer) error {
+	if len(bytes.TrimSpace(a.body)) == 0 {
+		return nil
+	}
+	var v map[string]json.RawMessage
+	if err := json.Unmarshal(a.body, &v); err != nil || v == nil {
+		return &httpError{a.status, fmt.Sprintf("%s: %s answered %d with no JSON object: not an acknowledgement (%s)",
+			b.what(), redactURL(a.url.String()), a.status, c.describe(a))}
+	}
+	raw, ok := v["status"]
+	if !ok {
+		return nil
+	}
+	var status string
+	if json.Unmarshal(raw, &status) != nil || status != "succeeded" {
+		return &httpError{a.status, fmt.Sprintf("%s: %s answered %d with status %s: not an acknowledgement (want succeeded, or 202 with a task)",
+			b.what(), redactURL(a.url.String()), a.status, serverMessage(raw))}
+	}
+	return nil
 }
 
 // taskOf finds a 202's task: its Location header, else the task_url of
@@ -91,6 +125,9 @@ func (c *client) poll(ctx context.Context, b *batch, task *url.URL, n *counts) e
 		})
 		if err != nil {
 			return err
+		}
+		if a.status == http.StatusNotFound || a.status == http.StatusGone {
+			return fmt.Errorf("%s: task %s: %w (%s)", b.what(), redactURL(task.String()), errTaskLost, c.describe(a))
 		}
 		if a.status != http.StatusOK {
 			return &httpError{a.status, fmt.Sprintf("%s: task %s: %s", b.what(), redactURL(task.String()), c.describe(a))}

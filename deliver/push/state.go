@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"syscall"
+	"time"
 
 	"github.com/gofrs/flock"
 
@@ -76,7 +77,7 @@ type partKey struct {
 // accepted (202, with its task) or acknowledged as done.
 type journalLine struct {
 	Key     string      `json:"key"`
-	Event   string      `json:"event"` // accepted | done | failed
+	Event   string      `json:"event"` // accepted | done | failed | lost
 	Task    string      `json:"task,omitempty"`
 	Op      string      `json:"op"`
 	Parts   []partRef   `json:"parts,omitempty"`
@@ -95,6 +96,7 @@ const (
 	eventAccepted = "accepted"
 	eventDone     = "done"
 	eventFailed   = "failed"
+	eventLost     = "lost" // its task is unknown to the destination: sent again
 )
 
 // folder is an open state folder, locked.
@@ -129,36 +131,57 @@ func (f *folder) close() error {
 	return errors.Join(err, f.lock.Unlock())
 }
 
-// readState reads state.json; nil when the destination was never pushed to.
-func (f *folder) readState() (*State, error) {
-	b, err := os.ReadFile(filepath.Join(f.dir, stateFile))
+// readState reads state.json; nil when the destination was never pushed
+// to. A state that cannot be read as one (empty, cut short, not JSON, no
+// destination) is no reason to stop every later push: it is nil too, with
+// a warning, and the push sends the whole snapshot again, which the
+// receiver applies as it would a resend. A real push moves it aside
+// (state.json.broken-<time>), never deletes it.
+func (f *folder) readState(dry bool) (*State, string, error) {
+	path := filepath.Join(f.dir, stateFile)
+	b, err := os.ReadFile(path)
 	if errors.Is(err, os.ErrNotExist) {
-		return nil, nil
+		return nil, "", nil
 	}
 	if err != nil {
-		return nil, fmt.Errorf("push state: %w", err)
+		return nil, "", fmt.Errorf("push state: %w", err)
 	}
 	var s State
-	if err := json.Unmarshal(b, &s); err != nil {
-		return nil, fmt.Errorf("push state %s: %w", filepath.Join(f.dir, stateFile), err)
+	err = json.Unmarshal(b, &s)
+	if err == nil && (s.Contract != Contract || s.Destination == "" || s.Tenant == "") {
+		err = fmt.Errorf("not a contract %d push state (contract %d, destination %q, tenant %q)", Contract, s.Contract, s.Destination, s.Tenant)
 	}
-	return &s, nil
+	if err == nil {
+		return &s, "", nil
+	}
+	warn := fmt.Sprintf("push state %s is unreadable (%v): every version of the snapshot is sent again; "+
+		"versions the destination holds that the snapshot lacks are not known, and not deleted", path, err)
+	if dry {
+		return nil, warn, nil
+	}
+	aside := path + ".broken-" + time.Now().UTC().Format("20060102T150405Z")
+	if err := os.Rename(path, aside); err != nil {
+		return nil, "", fmt.Errorf("push state %s: move it aside: %w", path, err)
+	}
+	return nil, warn + " (the file is kept as " + filepath.Base(aside) + ")", nil
 }
 
 // readJournal reads journal.jsonl. A last line cut short (a kill in the
-// middle of a write) is dropped; a bad line before the last is an error
-// naming it.
-func (f *folder) readJournal() ([]journalLine, error) {
+// middle of a write) is dropped; a bad line before the last is skipped
+// with a warning naming it: at worst its request is sent again, which its
+// idempotency key makes safe, where an error would stop every later push.
+func (f *folder) readJournal() ([]journalLine, []string, error) {
 	path := filepath.Join(f.dir, journalFile)
 	b, err := os.ReadFile(path)
 	if errors.Is(err, os.ErrNotExist) {
-		return nil, nil
+		return nil, nil, nil
 	}
 	if err != nil {
-		return nil, fmt.Errorf("push journal: %w", err)
+		return nil, nil, fmt.Errorf("push journal: %w", err)
 	}
 	lines := bytes.Split(b, []byte{'\n'})
 	var out []journalLine
+	var warns []string
 	for i, raw := range lines {
 		if len(bytes.TrimSpace(raw)) == 0 {
 			continue
@@ -168,11 +191,12 @@ func (f *folder) readJournal() ([]journalLine, error) {
 			if i == len(lines)-1 {
 				break // the last line, cut short by a kill: its request was never known acknowledged
 			}
-			return nil, fmt.Errorf("%s:%d: not a journal line", path, i+1)
+			warns = append(warns, fmt.Sprintf("%s:%d: not a journal line: skipped (its request is sent again if needed)", path, i+1))
+			continue
 		}
 		out = append(out, l)
 	}
-	return out, nil
+	return out, warns, nil
 }
 
 // appendJournal writes one line and syncs it: once this returns, the
@@ -291,7 +315,7 @@ func replay(st *State, lines []journalLine) *holdings {
 				order = append(order, l.Key)
 			}
 			accepted[l.Key] = l
-		case eventFailed:
+		case eventFailed, eventLost:
 			delete(accepted, l.Key)
 		case eventDone:
 			if a, ok := accepted[l.Key]; ok && len(l.Parts)+len(l.Deletes) == 0 {

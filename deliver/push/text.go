@@ -44,6 +44,12 @@ func (p *Plan) write(b *bytes.Buffer, verb string) {
 	if r := p.Resume; r.Skipped+r.Tasks > 0 {
 		fmt.Fprintf(b, "  resumed: %d parts acknowledged before (not sent again), %d tasks polled\n", r.Skipped, r.Tasks)
 	}
+	if p.Resume.Lost > 0 {
+		fmt.Fprintf(b, "  lost: %d tasks the destination no longer knew, their requests sent again\n", p.Resume.Lost)
+	}
+	for _, w := range p.Warnings {
+		fmt.Fprintf(b, "  warning: %s\n", w)
+	}
 	fmt.Fprintf(b, "  send: %d chunks in %d upsert requests; delete %d versions (%d of removed documents, %d superseded) in %d requests; %d bytes gzip\n",
 		p.Chunks, p.Requests.Upsert, p.Deletes.Removed+p.Deletes.Superseded, p.Deletes.Removed, p.Deletes.Superseded, p.Requests.Delete, p.Bytes)
 }

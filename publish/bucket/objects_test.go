@@ -165,7 +165,7 @@ func TestS3Server(t *testing.T) {
 			t.Fatal(err)
 		}
 		for i, want := range [][]string{{"20200101T000000Z-0123456789ab"}, nil} {
-			if got, err := s.Clean(context.Background()); err != nil || !slices.Equal(got, want) {
+			if got, aside, err := s.Clean(context.Background()); err != nil || !slices.Equal(got, want) || aside != nil {
 				t.Errorf("Clean %d: got %v, %v; want %v", i+1, got, err, want)
 			}
 		}

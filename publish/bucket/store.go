@@ -492,34 +492,49 @@ func (s *Store) remove(ctx context.Context, name string) error {
 }
 
 // Clean removes the snapshots an interrupted upload left (no manifest) and
-// returns their names. Call it under the lease.
-func (s *Store) Clean(ctx context.Context) ([]string, error) {
+// returns their names. A snapshot without a manifest that is not after
+// latest (the one latest.json names, or an older one; any, when
+// latest.json cannot be read; none, when there is none, since nothing was
+// published) was published whole once and lost its
+// manifest since: its objects are copied aside under brokenPrefix before
+// it is removed, as a broken snapshot's are, never only deleted. An upload
+// interrupted before its manifest is always newer than latest: every run
+// cleans the prefix before it publishes. Call it under the lease.
+func (s *Store) Clean(ctx context.Context) (removed []string, aside []publish.Quarantined, err error) {
 	prefixes, err := s.prefixes(ctx)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	var removed []string
+	latest, lerr := s.ReadLatest(ctx)
 	for _, p := range prefixes {
 		ok, err := exists(ctx, s.b, p+"/"+artifacts.ManifestFile)
 		if err != nil {
-			return removed, fmt.Errorf("%s: %w", s, err)
+			return removed, aside, fmt.Errorf("%s: %w", s, err)
 		}
 		if ok {
 			continue
 		}
 		empty, err := s.empty(ctx, p+"/")
 		if err != nil {
-			return removed, err
+			return removed, aside, err
 		}
 		if empty { // a folder the server keeps after its last object (SeaweedFS), not an upload
 			continue
 		}
-		if err := s.remove(ctx, p); err != nil {
-			return removed, err
+		if lerr != nil || latest != nil && p <= latest.Name { // names sort by time
+			q, err := s.quarantine(ctx, brokenSnapshot{name: p, problems: []string{publish.ManifestMissing}})
+			if err != nil {
+				return removed, aside, err
+			}
+			aside = append(aside, q)
+		} else {
+			removed = append(removed, p)
 		}
-		removed = append(removed, p)
+		if err := s.remove(ctx, p); err != nil {
+			return removed, aside, err
+		}
 	}
-	return removed, nil
+	return removed, aside, nil
 }
 
 // empty reports whether no object lies under prefix.

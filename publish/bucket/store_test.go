@@ -111,8 +111,8 @@ func TestInterruptedUpload(t *testing.T) {
 	if l, _ := s.ReadLatest(ctx); l == nil || l.Name != good.Name {
 		t.Errorf("got latest %+v, want %s untouched", l, good.Name)
 	}
-	removed, err := s.Clean(ctx)
-	if err != nil || len(removed) != 1 || removed[0] != halfName {
+	removed, aside, err := s.Clean(ctx)
+	if err != nil || len(removed) != 1 || removed[0] != halfName || len(aside) != 0 {
 		t.Errorf("got removed %v, %v; want [%s]", removed, err, halfName)
 	}
 }

@@ -39,6 +39,8 @@ type Options struct {
 	// (it died with its client).
 	OnArrive func(n int, r *Request) (drop bool)
 	OnPoll   func(n int) (drop bool)
+	// GoneTasks answers a poll of an unknown task 410 Gone (else 404).
+	GoneTasks bool
 }
 
 // Request is what a hook knows of an arrival.
@@ -205,6 +207,17 @@ func (r *Receiver) killed(req *http.Request) bool {
 	}
 	r.seen[trace[1]] = true
 	return false
+}
+
+// Restart forgets what a receiver keeps in memory only: its tasks (their
+// changes never applied) and its idempotency answers, as a receiver
+// restarted with its task store gone; what it stored stays.
+func (r *Receiver) Restart() {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	clear(r.tasks)
+	clear(r.answers)
+	clear(r.acked)
 }
 
 // SetOptions replaces the hooks and faults between pushes.
@@ -489,6 +502,10 @@ func (r *Receiver) poll(w http.ResponseWriter, req *http.Request) {
 	t, ok := r.tasks[id]
 	if !ok {
 		r.mu.Unlock()
+		if opt.GoneTasks {
+			http.Error(w, "no such task", http.StatusGone)
+			return
+		}
 		http.Error(w, "no such task", http.StatusNotFound)
 		return
 	}
