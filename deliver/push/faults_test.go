@@ -52,7 +52,7 @@ func TestPushFaults(t *testing.T) {
 	}{
 		{name: "429 with Retry-After", wantWait: 7 * time.Second, fault: first(2, receiver.Action{Status: 429, RetryAfter: "7", Body: `{"error":"slow down"}`})},
 		{name: "503 then fine", fault: first(3, receiver.Action{Status: 503, Body: "maintenance"})},
-		{name: "stall past the timeout", timeout: 300 * time.Millisecond, fault: first(1, receiver.Action{Stall: time.Minute})},
+		{name: "stall past the timeout", timeout: 5 * time.Second, fault: first(1, receiver.Action{Stall: time.Minute})},
 		{name: "409 key in progress", fault: first(1, receiver.Action{Status: 409, Body: "in progress"})},
 		{name: "400 stops, message scrubbed", fault: first(1, receiver.Action{Status: 400,
 			Body: `{"error":{"message":"bad chunk; your header was Bearer ` + token + `"}}`}),
@@ -74,10 +74,12 @@ func TestPushFaults(t *testing.T) {
 			r := newReceiver(t, receiver.Options{Token: token})
 			r.SetOptions(receiver.Options{Token: token, Fault: tt.fault(r)})
 			opt := options(t, r, snap, t.TempDir())
-			// A short timeout only where the case is about it: under load,
-			// a 300 ms one times out requests the case means to be
+			// A short timeout only where the case is about it, and not too
+			// short even there (the stall is a minute): under load and
+			// -race, a 300 ms one timed out requests the case means to be
 			// answered (a 429 whose Retry-After is the point, 2 MB over
-			// the cap), and the push retries for the wrong reason.
+			// the cap, every retry of the stalled one), and the push
+			// retried or failed for the wrong reason.
 			opt.Settings.Timeout = cmp.Or(tt.timeout, 30*time.Second)
 			if tt.wantFirst != "" {
 				// The first request the receiver gets is the first batch's
