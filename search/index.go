@@ -6,7 +6,6 @@ import (
 	"math"
 	"path/filepath"
 	"sort"
-	"strings"
 
 	"github.com/ocean-safety/ingest/artifacts"
 	"github.com/ocean-safety/ingest/schema"
@@ -25,6 +24,7 @@ var _ Embedder = (*lexical.Builtin)(nil)
 // shows, what the filters test, the BM25 term counts and the embedding.
 type Index struct {
 	entries  []entry
+	stemmers stemmers // one a language: a chunk's terms are stemmed by its own language's rules
 	docs     map[string]*docInfo
 	beaches  []beach // sorted by id
 	embedder Embedder
@@ -40,8 +40,8 @@ type entry struct {
 	kind                           schema.Kind
 	beachID, sourceLabel           string
 
-	tf     map[string]int // BM25 term counts over section path, header and text
-	length int            // BM25 document length: the number of terms
+	tf     map[string]float64 // BM25 term counts: the text's, plus its context's weighted (fields.go)
+	length float64            // BM25 document length: the text's terms, plus its context's weighted
 	vec    []float32
 	norm   float64
 }
@@ -109,7 +109,7 @@ func queryEmbedder(c artifacts.Component) (Embedder, error) {
 }
 
 func newIndex(emb Embedder) *Index {
-	return &Index{docs: map[string]*docInfo{}, embedder: emb}
+	return &Index{docs: map[string]*docInfo{}, embedder: emb, stemmers: stemmers{}}
 }
 
 func (ix *Index) add(c schema.Chunk) {
@@ -117,12 +117,9 @@ func (ix *Index) add(c schema.Chunk) {
 		chunkID: c.ChunkID, docPath: c.DocPath, text: c.Text, header: c.ContextHeader,
 		order: c.Order, sectionPath: c.SectionPath, lang: c.Lang, kind: c.Kind,
 		beachID: c.BeachID, sourceLabel: c.SourceLabel,
-		tf: map[string]int{}, vec: c.Embedding,
+		vec: c.Embedding,
 	}
-	for _, w := range lexical.Words(lexicalText(c)) {
-		e.tf[w]++
-		e.length++
-	}
+	e.tf, e.length = fields(ix.stemmers.of(c.Lang), c)
 	var n2 float64
 	for _, x := range e.vec {
 		n2 += float64(x) * float64(x)
@@ -138,14 +135,6 @@ func (ix *Index) add(c schema.Chunk) {
 	for _, s := range c.SectionPath {
 		d.sections[s] = true
 	}
-}
-
-// lexicalText is what BM25 indexes of a chunk: its section path, context
-// header and text. Unlike lexical.EmbedInput it leaves out the canonical forms
-// of quantities, whose digits and unit letters ("1.52 m") are noise to exact
-// term matching.
-func lexicalText(c schema.Chunk) string {
-	return strings.Join(c.SectionPath, "\n") + "\n" + c.ContextHeader + "\n" + c.Text
 }
 
 // finish derives what needs every chunk: the beaches the snapshot knows.

@@ -5,7 +5,6 @@ import (
 	"fmt"
 
 	"github.com/ocean-safety/ingest/schema"
-	"github.com/ocean-safety/ingest/text/lexical"
 )
 
 // Mode is how a search ranks: one leg or the fusion of both.
@@ -102,7 +101,7 @@ func (ix *Index) Search(ctx context.Context, query string, opt Options) ([]Resul
 
 	var lex, vec []hit
 	if opt.Mode != ModeVector {
-		lex = ix.bm25(distinct(lexical.Words(query)), cands)
+		lex = ix.bm25(ix.query(query), cands)
 	}
 	if opt.Mode != ModeBM25 {
 		q, err := ix.embed(ctx, query)
