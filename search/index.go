@@ -28,7 +28,8 @@ type Index struct {
 	docs     map[string]*docInfo
 	beaches  []beach // sorted by id
 	embedder Embedder
-	noEmbed  error // why the vector leg is unavailable, when embedder is nil
+	embName  string // the snapshot's embedder, as its manifest names it ("" in memory)
+	noEmbed  error  // why the vector leg is unavailable, when embedder is nil
 }
 
 // entry is one chunk, reduced to what searching needs.
@@ -71,7 +72,7 @@ func Load(ctx context.Context, dir string) (*Index, error) {
 	}
 	emb, noEmbed := queryEmbedder(m.Embedder)
 	ix := newIndex(emb)
-	ix.noEmbed = noEmbed
+	ix.noEmbed, ix.embName = noEmbed, m.Embedder.Name
 	err = cf.Each(ctx, func(c schema.Chunk) error {
 		ix.add(c)
 		return nil
@@ -151,6 +152,10 @@ func (ix *Index) finish() {
 
 // Len is the number of chunks in the index.
 func (ix *Index) Len() int { return len(ix.entries) }
+
+// Floor is the relevance floor of the index's snapshot in mode m
+// (DefaultFloor): 0 when its embedder has none.
+func (ix *Index) Floor(m Mode) float64 { return DefaultFloor(ix.embName, m) }
 
 // HasDoc reports whether the snapshot holds a document at path.
 func (ix *Index) HasDoc(path string) bool { return ix.docs[path] != nil }

@@ -4,6 +4,8 @@ import (
 	"cmp"
 	"math"
 	"slices"
+
+	"github.com/ocean-safety/ingest/schema"
 )
 
 // BM25 parameters: Robertson's usual values, which the corpus gives no
@@ -31,9 +33,9 @@ type hit struct {
 // source weighs as rare. IDF is Robertson's with +1 inside the logarithm,
 // ln(1 + (N−n+0.5)/(n+0.5)), never negative. Chunks that share no term with
 // the query are not ranked.
-func (ix *Index) bm25(q query, cands []int) []hit {
+func (ix *Index) bm25(q query, cands []int) (hits []hit, self map[schema.Lang]float64) {
 	if len(cands) == 0 {
-		return nil
+		return nil, nil
 	}
 	var total float64
 	df := map[string]int{}
@@ -47,13 +49,13 @@ func (ix *Index) bm25(q query, cands []int) []hit {
 		}
 	}
 	if total == 0 {
-		return nil
+		return nil, nil
 	}
 	n := float64(len(cands))
 	avgdl := total / n
-	idf := make(map[string]float64, len(df))
-	for term, d := range df {
-		idf[term] = math.Log(1 + (n-float64(d)+0.5)/(float64(d)+0.5))
+	idf := func(term string) float64 {
+		d := float64(df[term])
+		return math.Log(1 + (n-d+0.5)/(d+0.5))
 	}
 	var out []hit
 	for _, i := range cands {
@@ -62,7 +64,7 @@ func (ix *Index) bm25(q query, cands []int) []hit {
 		var s float64
 		for _, term := range q[e.lang] {
 			if tf := e.tf[term]; tf > 0 {
-				s += idf[term] * tf * (bm25K1 + 1) / (tf + norm)
+				s += idf(term) * tf * (bm25K1 + 1) / (tf + norm)
 			}
 		}
 		if s > 0 {
@@ -70,7 +72,7 @@ func (ix *Index) bm25(q query, cands []int) []hit {
 		}
 	}
 	sortHits(out)
-	return out
+	return out, selfScores(q, idf)
 }
 
 // cosine ranks the candidates by cosine similarity of their embeddings with
