@@ -7,8 +7,9 @@
 // ranks as if only the filtered chunks had been indexed.
 //
 // It also owns retrieval evaluation: the golden-questions file (read and
-// validated strictly), recall@k and MRR per mode and language, and the
-// no-answer scores. DefaultMode and DefaultTopK are the defaults of the
+// validated strictly), recall@k and MRR per mode and language, and how well
+// a result's relevance (relevance.go) separates answerable from unanswerable
+// questions, with the floor it proposes (floor.go). DefaultMode and DefaultTopK are the defaults of the
 // retrieval.mode and retrieval.top_k settings. Ask and EvaluateDir do the
 // same over a snapshot folder. It never prints; cmd/ingest/internal/console formats
 // what it returns.

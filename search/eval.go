@@ -36,7 +36,10 @@ type Outcome struct {
 	// chunk is); 0 when no relevant document was retrieved.
 	Rank     int     `json:"rank"`
 	TopScore float64 `json:"top_score"` // 0 when nothing was retrieved
-	TopDoc   string  `json:"top_doc,omitempty"`
+	// Relevance is the top result's (Result.Relevance), 0 when nothing was
+	// retrieved: what a floor compares.
+	Relevance float64 `json:"relevance"`
+	TopDoc    string  `json:"top_doc,omitempty"`
 	// AnswerRank is the 1-based rank of the first chunk whose text holds
 	// the question's answer phrase, 0 when none was retrieved; HasAnswer
 	// says the question names one.
@@ -67,6 +70,9 @@ type Report struct {
 	K        []int     `json:"k"`
 	Cells    []Cell    `json:"cells"`
 	Outcomes []Outcome `json:"outcomes"`
+	// Separations say, per mode, how well relevance tells answerable from
+	// unanswerable questions, and propose a floor.
+	Separations []Separation `json:"separations"`
 }
 
 // Evaluate runs every question in every mode (with the default options:
@@ -96,7 +102,7 @@ func Evaluate(ctx context.Context, ix *Index, qs *QuestionSet, ks []int) (*Repor
 				CrossLingual: q.Answerable() && ix.crossLingual(q), Rank: DocRank(res, q.RelevantDocs()),
 				HasAnswer: q.Answerable() && q.Answer != "", AnswerRank: AnswerRank(res, q)}
 			if len(res) > 0 {
-				o.TopScore, o.TopDoc = res[0].Score, res[0].DocPath
+				o.TopScore, o.TopDoc, o.Relevance = res[0].Score, res[0].DocPath, res[0].Relevance
 			}
 			r.Outcomes = append(r.Outcomes, o)
 		}
@@ -105,6 +111,17 @@ func Evaluate(ctx context.Context, ix *Index, qs *QuestionSet, ks []int) (*Repor
 		for _, g := range Groups {
 			r.Cells = append(r.Cells, r.cell(m, g))
 		}
+		var pos, neg []float64
+		for _, o := range r.Outcomes {
+			switch {
+			case o.Mode != m:
+			case o.Answerable:
+				pos = append(pos, o.Relevance)
+			default:
+				neg = append(neg, o.Relevance)
+			}
+		}
+		r.Separations = append(r.Separations, separation(m, ix.Floor(m), pos, neg))
 	}
 	return r, nil
 }

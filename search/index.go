@@ -6,7 +6,6 @@ import (
 	"math"
 	"path/filepath"
 	"sort"
-	"strings"
 
 	"github.com/ocean-safety/ingest/artifacts"
 	"github.com/ocean-safety/ingest/schema"
@@ -25,10 +24,12 @@ var _ Embedder = (*lexical.Builtin)(nil)
 // shows, what the filters test, the BM25 term counts and the embedding.
 type Index struct {
 	entries  []entry
+	stemmers stemmers // one a language: a chunk's terms are stemmed by its own language's rules
 	docs     map[string]*docInfo
 	beaches  []beach // sorted by id
 	embedder Embedder
-	noEmbed  error // why the vector leg is unavailable, when embedder is nil
+	embName  string // the snapshot's embedder, as its manifest names it ("" in memory)
+	noEmbed  error  // why the vector leg is unavailable, when embedder is nil
 }
 
 // entry is one chunk, reduced to what searching needs.
@@ -40,8 +41,8 @@ type entry struct {
 	kind                           schema.Kind
 	beachID, sourceLabel           string
 
-	tf     map[string]int // BM25 term counts over section path, header and text
-	length int            // BM25 document length: the number of terms
+	tf     map[string]float64 // BM25 term counts: the text's, plus its context's weighted (fields.go)
+	length float64            // BM25 document length: the text's terms, plus its context's weighted
 	vec    []float32
 	norm   float64
 }
@@ -71,7 +72,7 @@ func Load(ctx context.Context, dir string) (*Index, error) {
 	}
 	emb, noEmbed := queryEmbedder(m.Embedder)
 	ix := newIndex(emb)
-	ix.noEmbed = noEmbed
+	ix.noEmbed, ix.embName = noEmbed, m.Embedder.Name
 	err = cf.Each(ctx, func(c schema.Chunk) error {
 		ix.add(c)
 		return nil
@@ -109,7 +110,7 @@ func queryEmbedder(c artifacts.Component) (Embedder, error) {
 }
 
 func newIndex(emb Embedder) *Index {
-	return &Index{docs: map[string]*docInfo{}, embedder: emb}
+	return &Index{docs: map[string]*docInfo{}, embedder: emb, stemmers: stemmers{}}
 }
 
 func (ix *Index) add(c schema.Chunk) {
@@ -117,12 +118,9 @@ func (ix *Index) add(c schema.Chunk) {
 		chunkID: c.ChunkID, docPath: c.DocPath, text: c.Text, header: c.ContextHeader,
 		order: c.Order, sectionPath: c.SectionPath, lang: c.Lang, kind: c.Kind,
 		beachID: c.BeachID, sourceLabel: c.SourceLabel,
-		tf: map[string]int{}, vec: c.Embedding,
+		vec: c.Embedding,
 	}
-	for _, w := range lexical.Words(lexicalText(c)) {
-		e.tf[w]++
-		e.length++
-	}
+	e.tf, e.length = fields(ix.stemmers.of(c.Lang), c)
 	var n2 float64
 	for _, x := range e.vec {
 		n2 += float64(x) * float64(x)
@@ -140,14 +138,6 @@ func (ix *Index) add(c schema.Chunk) {
 	}
 }
 
-// lexicalText is what BM25 indexes of a chunk: its section path, context
-// header and text. Unlike lexical.EmbedInput it leaves out the canonical forms
-// of quantities, whose digits and unit letters ("1.52 m") are noise to exact
-// term matching.
-func lexicalText(c schema.Chunk) string {
-	return strings.Join(c.SectionPath, "\n") + "\n" + c.ContextHeader + "\n" + c.Text
-}
-
 // finish derives what needs every chunk: the beaches the snapshot knows.
 func (ix *Index) finish() {
 	seen := map[string]bool{}
@@ -162,6 +152,10 @@ func (ix *Index) finish() {
 
 // Len is the number of chunks in the index.
 func (ix *Index) Len() int { return len(ix.entries) }
+
+// Floor is the relevance floor of the index's snapshot in mode m
+// (DefaultFloor): 0 when its embedder has none.
+func (ix *Index) Floor(m Mode) float64 { return DefaultFloor(ix.embName, m) }
 
 // HasDoc reports whether the snapshot holds a document at path.
 func (ix *Index) HasDoc(path string) bool { return ix.docs[path] != nil }

@@ -4,6 +4,8 @@ import (
 	"cmp"
 	"math"
 	"slices"
+
+	"github.com/ocean-safety/ingest/schema"
 )
 
 // BM25 parameters: Robertson's usual values, which the corpus gives no
@@ -23,45 +25,46 @@ type hit struct {
 	score float64
 }
 
-// bm25 ranks the candidates by BM25 over the query's distinct terms. The
-// statistics (N, document frequencies, mean length) are those of the
-// candidates, not of the whole snapshot: a filtered search ranks exactly as
-// if only the filtered chunks had been indexed, so a term that is rare in
-// the chosen language or source weighs as rare. IDF is Robertson's with +1
-// inside the logarithm, ln(1 + (N−n+0.5)/(n+0.5)), never negative. Chunks
-// that share no term with the query are not ranked.
-func (ix *Index) bm25(terms []string, cands []int) []hit {
-	if len(cands) == 0 || len(terms) == 0 {
-		return nil
+// bm25 ranks the candidates by BM25 over the query's distinct terms, each
+// chunk matched by the terms of its own language (query). The statistics
+// (N, document frequencies, mean length) are those of the candidates, not of
+// the whole snapshot: a filtered search ranks exactly as if only the filtered
+// chunks had been indexed, so a term that is rare in the chosen language or
+// source weighs as rare. IDF is Robertson's with +1 inside the logarithm,
+// ln(1 + (N−n+0.5)/(n+0.5)), never negative. Chunks that share no term with
+// the query are not ranked.
+func (ix *Index) bm25(q query, cands []int) (hits []hit, self map[schema.Lang]float64) {
+	if len(cands) == 0 {
+		return nil, nil
 	}
-	total := 0
-	df := make([]int, len(terms))
+	var total float64
+	df := map[string]int{}
 	for _, i := range cands {
 		e := &ix.entries[i]
 		total += e.length
-		for t, term := range terms {
+		for _, term := range q[e.lang] {
 			if e.tf[term] > 0 {
-				df[t]++
+				df[term]++
 			}
 		}
 	}
 	if total == 0 {
-		return nil
+		return nil, nil
 	}
 	n := float64(len(cands))
-	avgdl := float64(total) / n
-	idf := make([]float64, len(terms))
-	for t := range terms {
-		idf[t] = math.Log(1 + (n-float64(df[t])+0.5)/(float64(df[t])+0.5))
+	avgdl := total / n
+	idf := func(term string) float64 {
+		d := float64(df[term])
+		return math.Log(1 + (n-d+0.5)/(d+0.5))
 	}
 	var out []hit
 	for _, i := range cands {
 		e := &ix.entries[i]
-		norm := bm25K1 * (1 - bm25B + bm25B*float64(e.length)/avgdl)
+		norm := bm25K1 * (1 - bm25B + bm25B*e.length/avgdl)
 		var s float64
-		for t, term := range terms {
-			if tf := float64(e.tf[term]); tf > 0 {
-				s += idf[t] * tf * (bm25K1 + 1) / (tf + norm)
+		for _, term := range q[e.lang] {
+			if tf := e.tf[term]; tf > 0 {
+				s += idf(term) * tf * (bm25K1 + 1) / (tf + norm)
 			}
 		}
 		if s > 0 {
@@ -69,7 +72,7 @@ func (ix *Index) bm25(terms []string, cands []int) []hit {
 		}
 	}
 	sortHits(out)
-	return out
+	return out, selfScores(q, idf)
 }
 
 // cosine ranks the candidates by cosine similarity of their embeddings with

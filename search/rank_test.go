@@ -46,9 +46,12 @@ func TestBM25(t *testing.T) {
 		{"repeated and stop words count once", corpus, "the rip, the current and the rip", Filter{}, map[string]float64{"a.md": 1.6691453431260639, "b.md": 0.4991762683023676}},
 		{"statistics of the filtered set", corpus, "rip current", Filter{Lang: schema.LangEN}, map[string]float64{"a.md": 1.0708543050001982, "b.md": 0.19856803215183175}},
 		{"no shared term", corpus, "jellyfish", Filter{}, map[string]float64{}},
-		// d.md alone: N = 1, df = 1, idf = ln(4/3); dl = avgdl = 4 (escape guide swim parallel), so each term adds ln(4/3).
-		{"section path is indexed", []schema.Chunk{fields}, "escape", Filter{}, map[string]float64{"d.md": math.Log(4.0 / 3)}},
-		{"header is indexed", []schema.Chunk{fields}, "guide parallel", Filter{}, map[string]float64{"d.md": 2 * math.Log(4.0/3)}},
+		// d.md alone: N = 1, df = 1, idf = ln(4/3); dl = avgdl = 3 (swim parallel, and escape guide at
+		// contextWeight 0.5 each), so K = 1.2: a term of the text adds ln(4/3)·2.2/2.2, one of the
+		// context ln(4/3)·0.5·2.2/1.7.
+		{"section path is indexed as context", []schema.Chunk{fields}, "escape", Filter{}, map[string]float64{"d.md": math.Log(4.0/3) * 1.1 / 1.7}},
+		{"header is indexed as context", []schema.Chunk{fields}, "guide parallel", Filter{}, map[string]float64{"d.md": math.Log(4.0/3) * (1 + 1.1/1.7)}},
+		{"inflections meet through the stem", []schema.Chunk{fields}, "swimming in parallels", Filter{}, map[string]float64{"d.md": 2 * math.Log(4.0/3)}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -124,7 +127,8 @@ func TestCosine(t *testing.T) {
 	if len(got) != len(want) || got[0].i != 0 || got[1].i != 1 || math.Abs(got[0].score-1) > 1e-9 || math.Abs(got[1].score-want[1].score) > 1e-9 {
 		t.Errorf("got %v, want %v", got, want)
 	}
-	if !slices.Equal(docs(ix.results(got, nil, got)), []string{"x.md", "y.md"}) {
-		t.Errorf("got results %v, want x.md, y.md", docs(ix.results(got, nil, got)))
+	res := ix.results(got, nil, got, relevance(ModeVector, ix.entries, nil, got, nil))
+	if !slices.Equal(docs(res), []string{"x.md", "y.md"}) || res[1].Relevance != res[1].Score {
+		t.Errorf("got results %v, want x.md, y.md, relevance the cosine", res)
 	}
 }

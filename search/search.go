@@ -5,7 +5,6 @@ import (
 	"fmt"
 
 	"github.com/ocean-safety/ingest/schema"
-	"github.com/ocean-safety/ingest/text/lexical"
 )
 
 // Mode is how a search ranks: one leg or the fusion of both.
@@ -54,6 +53,17 @@ type Options struct {
 	NoBeachDetection bool
 }
 
+// withDefaults fills the mode and k left zero.
+func (opt Options) withDefaults() Options {
+	if opt.Mode == "" {
+		opt.Mode = DefaultMode
+	}
+	if opt.K == 0 {
+		opt.K = DefaultTopK
+	}
+	return opt
+}
+
 // Result is one ranked chunk.
 type Result struct {
 	ChunkID     string      `json:"chunk_id"`
@@ -68,6 +78,9 @@ type Result struct {
 	SourceLabel string      `json:"source_label"`
 	// Score is the mode's: BM25 score, cosine similarity, or RRF score.
 	Score float64 `json:"score"`
+	// Relevance is the mode's score on a scale that means the same for
+	// every question of a snapshot (relevance.go), which a floor can cut.
+	Relevance float64 `json:"relevance"`
 	// BM25Rank and VectorRank are the chunk's 1-based rank in each leg that
 	// ranked it (0: not ranked by that leg, or not run).
 	BM25Rank   int `json:"bm25_rank,omitempty"`
@@ -79,14 +92,9 @@ type Result struct {
 // names, see Beaches), then ranked by the mode. A vector or hybrid search
 // fails when the snapshot's embedder is not available.
 func (ix *Index) Search(ctx context.Context, query string, opt Options) ([]Result, error) {
-	if opt.Mode == "" {
-		opt.Mode = DefaultMode
-	}
+	opt = opt.withDefaults()
 	if _, err := ParseMode(string(opt.Mode)); err != nil {
 		return nil, err
-	}
-	if opt.K == 0 {
-		opt.K = DefaultTopK
 	}
 	if opt.K < 0 {
 		return nil, fmt.Errorf("k %d: want at least 1", opt.K)
@@ -101,8 +109,9 @@ func (ix *Index) Search(ctx context.Context, query string, opt Options) ([]Resul
 	cands := ix.candidates(opt.Filter, beaches)
 
 	var lex, vec []hit
+	var self map[schema.Lang]float64
 	if opt.Mode != ModeVector {
-		lex = ix.bm25(distinct(lexical.Words(query)), cands)
+		lex, self = ix.bm25(ix.query(query), cands)
 	}
 	if opt.Mode != ModeBM25 {
 		q, err := ix.embed(ctx, query)
@@ -123,7 +132,7 @@ func (ix *Index) Search(ctx context.Context, query string, opt Options) ([]Resul
 	if len(ranked) > opt.K {
 		ranked = ranked[:opt.K]
 	}
-	return ix.results(ranked, lex, vec), nil
+	return ix.results(ranked, lex, vec, relevance(opt.Mode, ix.entries, lex, vec, self)), nil
 }
 
 func (ix *Index) embed(ctx context.Context, query string) ([]float32, error) {
@@ -140,7 +149,7 @@ func (ix *Index) embed(ctx context.Context, query string) ([]float32, error) {
 	return vs[0], nil
 }
 
-func (ix *Index) results(ranked, lex, vec []hit) []Result {
+func (ix *Index) results(ranked, lex, vec []hit, rel func(i int) float64) []Result {
 	lexRank, vecRank := ranks(lex), ranks(vec)
 	out := make([]Result, len(ranked))
 	for j, h := range ranked {
@@ -148,7 +157,7 @@ func (ix *Index) results(ranked, lex, vec []hit) []Result {
 		out[j] = Result{
 			ChunkID: e.chunkID, DocPath: e.docPath, Order: e.order, SectionPath: e.sectionPath,
 			Text: e.text, Header: e.header, Lang: e.lang, Kind: e.kind, BeachID: e.beachID, SourceLabel: e.sourceLabel,
-			Score: h.score, BM25Rank: lexRank[h.i], VectorRank: vecRank[h.i],
+			Score: h.score, Relevance: rel(h.i), BM25Rank: lexRank[h.i], VectorRank: vecRank[h.i],
 		}
 	}
 	return out

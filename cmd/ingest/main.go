@@ -33,6 +33,7 @@ const (
 	exitFailed      = 1
 	exitUsage       = 2
 	exitPartial     = 3
+	exitNoRelevant  = 4 // search: no passage clears the relevance floor
 	exitInterrupted = 130
 )
 
@@ -151,7 +152,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	var stopped *stages.Stopped
 	msg := ""
 	switch {
-	case err == nil, errors.Is(err, errPartial), errors.Is(err, errDiffers):
+	case err == nil, errors.Is(err, errPartial), errors.Is(err, errDiffers), errors.Is(err, errNothingRelevant):
 	case code == exitInterrupted && errors.As(err, &stopped):
 		stopped.Err = errors.New("interrupted") // not the task that happened to see the cancellation
 		msg = stopped.Error()
@@ -182,6 +183,8 @@ func exitCode(ctx context.Context, err error) int {
 		return exitPartial
 	case errors.Is(err, errDiffers): // diff --exit-code, like git diff --exit-code
 		return exitFailed
+	case errors.Is(err, errNothingRelevant):
+		return exitNoRelevant
 	case errors.Is(err, context.Canceled) || ctx.Err() != nil:
 		return exitInterrupted
 	case errors.As(err, &ue), errors.As(err, new(diffTrouble)), isCLIUsage(err):

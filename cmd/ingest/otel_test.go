@@ -161,8 +161,8 @@ func TestOtelEval(t *testing.T) {
 		mode          search.Mode
 		answer5, doc5 float64
 	}{
-		{search.ModeHybrid, 0.60, 0.80},
-		{search.ModeBM25, 0.64, 0.75},
+		{search.ModeHybrid, 0.64, 0.89},
+		{search.ModeBM25, 0.74, 0.89},
 	} {
 		c, ok := out.Report.Cell(tt.mode, search.GroupAll)
 		if !ok || c.Answers < 30 {
@@ -170,6 +170,15 @@ func TestOtelEval(t *testing.T) {
 		}
 		if c.AnswerAt[1] < tt.answer5 || c.Recall[1] < tt.doc5 {
 			t.Errorf("%s: got answer@5 %.3f, doc recall@5 %.3f; want at least %.2f and %.2f", tt.mode, c.AnswerAt[1], c.Recall[1], tt.answer5, tt.doc5)
+		}
+	}
+	for _, s := range out.Report.Separations {
+		if s.Mode != search.ModeHybrid {
+			continue
+		}
+		if s.Unanswerable < 12 || s.AUROC < 0.93 || s.FlaggedUnanswerable < 0.55 || s.FlaggedAnswerable > 0.05 {
+			t.Errorf("hybrid: got %d unanswerable, AUROC %.3f, flagged %.2f of them and %.2f of the answerable; want 12 or more, at least 0.93 and 0.55, at most 0.05",
+				s.Unanswerable, s.AUROC, s.FlaggedUnanswerable, s.FlaggedAnswerable)
 		}
 	}
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"strings"
 
 	"github.com/urfave/cli/v3"
@@ -12,6 +13,11 @@ import (
 	"github.com/ocean-safety/ingest/schema"
 	"github.com/ocean-safety/ingest/search"
 )
+
+// errNothingRelevant is what search returns when no passage clears the
+// relevance floor: the answer is printed, and the exit code (4) tells a
+// script "nothing relevant" from a failure.
+var errNothingRelevant = errors.New("no passage clears the relevance floor")
 
 func searchCommand() *cli.Command {
 	return &cli.Command{
@@ -26,7 +32,8 @@ func searchCommand() *cli.Command {
 			&cli.StringFlag{Name: "beach", Usage: "only chunks tied to this beach id (its lore)"},
 			&cli.StringFlag{Name: "source", Usage: "only chunks with this source label"},
 			&cli.StringFlag{Name: "kind", Usage: "only chunks of this kind (" + strings.Join(schema.KindNames(), ", ") + ")"},
-			&cli.BoolFlag{Name: "json", Usage: "print one JSON object with a results array"},
+			&cli.FloatFlag{Name: "floor", Value: search.FloorDefault, Usage: "relevance floor: when no result reaches it, say so (exit 4) instead of ranking noise; default the snapshot's calibrated floor (ingest eval proposes one), 0 for none"},
+			&cli.BoolFlag{Name: "json", Usage: "print one JSON object with a results array (nothing_relevant: true and no results when none clears the floor)"},
 			&cli.StringFlag{Name: "config", Usage: "YAML config: retrieval.mode and retrieval.top_k are the defaults of --mode and --k"},
 		},
 		Action: func(ctx context.Context, cmd *cli.Command) error {
@@ -44,17 +51,26 @@ func searchCommand() *cli.Command {
 				return err
 			}
 			defer cleanup()
-			a, err := search.Ask(ctx, dir, query, opt)
+			floor := cmd.Float("floor")
+			if floor < 0 && floor != search.FloorDefault {
+				return usage("--floor %g: want 0 or more", floor)
+			}
+			a, err := search.Ask(ctx, dir, query, opt, floor)
 			if err != nil {
 				return err
 			}
 			out := console.SearchOutput{Query: query, Snapshot: redact.URL(arg), Mode: opt.Mode, K: opt.K, Beaches: a.Beaches, Results: a.Results,
-				Filter: console.SearchFilter{Lang: opt.Filter.Lang, Kind: opt.Filter.Kind, BeachID: opt.Filter.BeachID, SourceLabel: opt.Filter.SourceLabel}}
+				Filter: console.SearchFilter{Lang: opt.Filter.Lang, Kind: opt.Filter.Kind, BeachID: opt.Filter.BeachID, SourceLabel: opt.Filter.SourceLabel},
+				Floor:  a.Floor, NothingRelevant: a.NothingRelevant}
 			if cmd.Bool("json") {
-				return console.WriteJSON(cmd.Root().Writer, out)
+				err = console.WriteJSON(cmd.Root().Writer, out)
+			} else {
+				console.PrintResults(cmd.Root().Writer, a.Chunks, out)
 			}
-			console.PrintResults(cmd.Root().Writer, a.Chunks, out)
-			return nil
+			if err == nil && a.NothingRelevant {
+				return errNothingRelevant
+			}
+			return err
 		},
 	}
 }

@@ -87,6 +87,7 @@ func PrintEval(w io.Writer, out EvalOutput, qs *search.QuestionSet) {
 			evalNumber(c.NoAnswer, c.NoAnswerMax, base, func(b *search.Cell) float64 { return b.NoAnswerMax }))
 		fmt.Fprintf(w, "| %s |\n", strings.Join(row, " | "))
 	}
+	printSeparations(w, out.Report.Separations)
 }
 
 // evalNumber formats one cell: "–" when it is over no question, else the
@@ -110,4 +111,22 @@ func EvalJSON(out EvalOutput) ([]byte, error) {
 		return nil, fmt.Errorf("encode eval report: %w", err)
 	}
 	return append(b, '\n'), nil
+}
+
+// printSeparations writes how well each mode's relevance tells answerable
+// from unanswerable questions, and the floors.
+func printSeparations(w io.Writer, seps []search.Separation) {
+	if len(seps) == 0 {
+		return
+	}
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, "Nothing relevant: AUROC of the top result's relevance, answerable against unanswerable questions; the floor")
+	fmt.Fprintln(w, "proposed for this snapshot (flagging at most a tenth of the answerable); the floor in use and what it flags.")
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, "| mode | answerable | unanswerable | AUROC | proposed floor | floor | unanswerable flagged | answerable flagged | precision |")
+	fmt.Fprintln(w, "|---|---|---|---|---|---|---|---|---|")
+	for _, s := range seps {
+		fmt.Fprintf(w, "| %s | %d | %d | %.3f | %.3f | %.2f | %.2f | %.2f | %.2f |\n", s.Mode, s.Answerable, s.Unanswerable, s.AUROC, s.Proposed, s.Floor,
+			s.FlaggedUnanswerable, s.FlaggedAnswerable, s.Precision)
+	}
 }

@@ -23,6 +23,10 @@ type SearchOutput struct {
 	Filter   SearchFilter    `json:"filter"`
 	Beaches  []string        `json:"beaches"` // named by the question: other beaches' lore was left out
 	Results  []search.Result `json:"results"`
+	// Floor is the relevance floor the results were held to (0: none);
+	// NothingRelevant says no passage cleared it, so Results is empty.
+	Floor           float64 `json:"relevance_floor"`
+	NothingRelevant bool    `json:"nothing_relevant"`
 }
 
 // SearchFilter is the filter a search was narrowed by.
@@ -41,6 +45,10 @@ func PrintResults(w io.Writer, chunks int, out SearchOutput) {
 		fmt.Fprintf(w, "; the question names %s: other beaches' lore left out", strings.Join(out.Beaches, ", "))
 	}
 	fmt.Fprintln(w)
+	if out.NothingRelevant {
+		fmt.Fprintf(w, "no passage clears the relevance floor (%.2f)\n", out.Floor)
+		return
+	}
 	if len(out.Results) == 0 {
 		fmt.Fprintln(w, "no matching chunks")
 		return

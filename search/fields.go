@@ -1,0 +1,64 @@
+package search
+
+import (
+	"strings"
+
+	"github.com/ocean-safety/ingest/schema"
+	"github.com/ocean-safety/ingest/text/lexical"
+)
+
+// contextWeight is what a term of a chunk's context (its section path and
+// context header) counts for against a term of its text, as in BM25F: the
+// context says where a chunk sits and lets a question reach a code block by
+// the words around it, but every chunk of a section shares it, so at full
+// weight it drowned the text that tells one chunk from its neighbours (the
+// chunk describing a problem outranked the one with the command that fixes
+// it). On the dev half of the otel golden set 0.2 to 1 measured within a
+// question of each other (stemming was the gain); a half keeps the reach and
+// lets the text decide between neighbours.
+const contextWeight = 0.5
+
+// fields counts a chunk's BM25 terms, stemmed in its language: each term of
+// its text once, each of its context contextWeight, and the length likewise.
+// The canonical forms of quantities (lexical.EmbedInput's suffix) stay out:
+// their digits and unit letters ("1.52 m") are noise to exact term matching.
+func fields(s *lexical.Stemmer, c schema.Chunk) (tf map[string]float64, length float64) {
+	tf = map[string]float64{}
+	for _, t := range s.Terms(c.Text) {
+		tf[t]++
+		length++
+	}
+	for _, t := range s.Terms(strings.Join(c.SectionPath, "\n") + "\n" + c.ContextHeader) {
+		tf[t] += contextWeight
+		length += contextWeight
+	}
+	return tf, length
+}
+
+// stemmers holds the index's stemmer of each language its chunks are in,
+// made on first use while loading (a Stemmer remembers what it stemmed, so
+// it is not for concurrent searches: a query gets its own).
+type stemmers map[schema.Lang]*lexical.Stemmer
+
+func (ss stemmers) of(lang schema.Lang) *lexical.Stemmer {
+	s := ss[lang]
+	if s == nil {
+		s = lexical.NewStemmer(lang)
+		ss[lang] = s
+	}
+	return s
+}
+
+// query is a question's BM25 terms in each language the index holds: a
+// chunk is matched by the question read with its own language's rules, so a
+// Portuguese question still meets the English page that names the same
+// command.
+type query map[schema.Lang][]string
+
+func (ix *Index) query(text string) query {
+	q := query{}
+	for lang := range ix.stemmers {
+		q[lang] = distinct(lexical.NewStemmer(lang).Terms(text))
+	}
+	return q
+}

@@ -1,0 +1,59 @@
+package search
+
+import (
+	"context"
+	"math"
+	"testing"
+
+	"github.com/ocean-safety/ingest/schema"
+)
+
+// TestRelevance checks the BM25 relevance by hand. Two English chunks of
+// one term each ("rip", "hat"): N = 2, avgdl = 1, idf of a term one chunk
+// holds ln(1 + 1.5/1.5) = ln 2, of a term none holds ln(1 + 2.5/0.5) = ln 6.
+// A chunk holding the question's only term scores ln 2 · 2.2/2.2 = ln 2, its
+// question's best; each word the corpus lacks adds ln 6 to the best alone.
+func TestRelevance(t *testing.T) {
+	t.Parallel()
+	ix := New(nil,
+		chunk("a.md", schema.LangEN, schema.KindProse, "", "rip"),
+		chunk("b.md", schema.LangEN, schema.KindProse, "", "hat"),
+	)
+	for _, tt := range []struct {
+		name  string
+		query string
+		want  float64 // relevance of the top result
+	}{
+		{"every term held", "rip", 1},
+		{"one term the corpus lacks", "rip jellyfish", math.Log(2) / (math.Log(2) + math.Log(6))},
+		{"two terms held by two chunks", "rip hat", 0.5},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			res, err := ix.Search(context.Background(), tt.query, Options{Mode: ModeBM25, K: 1})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(res) != 1 || math.Abs(res[0].Relevance-tt.want) > 1e-9 {
+				t.Fatalf("got %+v, want one result of relevance %.6f", res, tt.want)
+			}
+		})
+	}
+}
+
+func TestHybridRelevanceIsTheLegsMean(t *testing.T) {
+	t.Parallel()
+	entries := []entry{{lang: schema.LangEN}, {lang: schema.LangEN}}
+	lex := []hit{{0, 2}}
+	vec := []hit{{1, 0.6}, {0, 0.2}}
+	self := map[schema.Lang]float64{schema.LangEN: 4}
+	rel := relevance(ModeHybrid, entries, lex, vec, self)
+	for _, tt := range []struct {
+		i    int
+		want float64
+	}{{0, (0.5 + 0.2) / 2}, {1, 0.6 / 2}} {
+		if got := rel(tt.i); math.Abs(got-tt.want) > 1e-12 {
+			t.Errorf("entry %d: got %g, want %g", tt.i, got, tt.want)
+		}
+	}
+}
