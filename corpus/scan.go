@@ -18,10 +18,12 @@ import (
 
 // Skip reasons of names no reader should meet, each reported by a run as a
 // warning: a file or folder whose name is not valid UTF-8, or holds a
-// control character (C0, DEL, C1) or a bidirectional override, which
-// would reach terminals, CI logs and every consumer through doc_path (a
-// newline in a name forged a CI annotation). The skipped name is listed
-// escaped (printable.Escape).
+// control character (C0, DEL, C1), a line or paragraph separator (U+2028,
+// U+2029) or a bidirectional override (printable.Unsafe), which would
+// reach terminals, CI logs and every consumer through doc_path (a newline
+// in a name forged a CI annotation; U+2028 breaks the line in a log viewer
+// and a consumer's JavaScript). The skipped name is listed escaped
+// (printable.Escape).
 const (
 	SkipNameNotUTF8 = "name-not-utf8"
 	SkipNameControl = "name-control-character"

@@ -252,7 +252,7 @@ func (r *run) run(ctx context.Context) (*Result, error) {
 	for _, sk := range skipped {
 		msg, ok := map[string]string{
 			corpus.SkipNameNotUTF8: "the name is not valid UTF-8 (shown with \uFFFD); rename it to have it ingested",
-			corpus.SkipNameControl: "the name holds a control or bidirectional character (shown escaped); rename it to have it ingested",
+			corpus.SkipNameControl: "the name holds a control, line separator or bidirectional character (shown escaped); rename it to have it ingested",
 		}[sk.Reason]
 		if ok {
 			d := schema.Diagnostic{Path: sk.Path, Severity: schema.SeverityWarning, Code: sk.Reason, Message: msg}

@@ -52,6 +52,9 @@ func Merge(ctx context.Context, parts []string, cfg Config, target publish.Targe
 	if opt.Reporter == nil {
 		opt.Reporter = stages.Discard
 	}
+	if err := cfg.Publish.Validate(); err != nil {
+		return nil, err
+	}
 	ps, err := openParts(parts)
 	if err != nil {
 		return nil, err
