@@ -1,7 +1,6 @@
 package corpus
 
 import (
-	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -94,8 +93,10 @@ func (fs Formats) Reader(root string, opt Options) *Reader {
 func (r *Reader) SourceLabel() string { return r.opt.SourceLabel }
 
 // Parse loads and parses the document at rel (relative to the corpus root).
-// Problems with the document are in Parsed.Diags; the error is for a file
-// that cannot be read at all.
+// Problems with the document are in Parsed.Diags, a file that cannot be
+// read among them (Unreadable): one file the run may not open is that
+// file's problem, not the run's. The error is kept for what is not the
+// document's.
 func (r *Reader) Parse(rel string) (Parsed, error) {
 	path := filepath.Join(r.root, filepath.FromSlash(rel))
 	limits := r.opt.Limits.orDefault()
@@ -103,13 +104,13 @@ func (r *Reader) Parse(rel string) (Parsed, error) {
 		// Not read into memory: hashed as a stream, and refused.
 		sum, err := DigestFile(path)
 		if err != nil {
-			return Parsed{}, fmt.Errorf("load %s: %w", rel, err)
+			return Unreadable(rel, err), nil
 		}
 		return Parsed{Doc: schema.Document{Path: rel}, Diags: TooLarge(rel, info.Size(), limits), Rejected: true, RawSHA256: sum}, nil
 	}
 	raw, err := os.ReadFile(path)
 	if err != nil {
-		return Parsed{}, fmt.Errorf("load %s: %w", rel, err)
+		return Unreadable(rel, err), nil
 	}
 	parsed := r.ParseBytes(rel, raw)
 	parsed.RawSHA256 = Digest(raw)

@@ -207,6 +207,7 @@ type docTotals struct {
 	fingerprint hash.Hash
 	input       hash.Hash
 	diags       []schema.Diagnostic
+	setup       int                   // of diags, at their head, the runs' own: the listing's and each part's setup
 	models      artifacts.ModelReport // rejects and ungrounded thresholds, listed and counted
 }
 
@@ -266,7 +267,7 @@ func (m *merger) merge(ctx context.Context, start time.Time) (*stages.Result, er
 	return stages.Seal(m.stage, stages.Closing{
 		Chunks:     func() (int, error) { return rows.Chunks, nil }, // written and closed by m.chunks
 		Thresholds: ts, Audit: audit, AuditMore: map[string]int{"parts": len(m.parts)},
-		Report: rep, Manifest: man,
+		Report: rep, Setup: dt.setup, Manifest: man,
 	})
 }
 
@@ -300,6 +301,7 @@ func (m *merger) documents() (docTotals, error) {
 	for _, p := range m.parts {
 		dt.diags = append(dt.diags, p.report.Diagnostics[p.m.Shard.ListingDiagnostics:p.m.Shard.SetupDiagnostics]...)
 	}
+	dt.setup = len(dt.diags)
 	last := ""
 	total := 0
 	for {
