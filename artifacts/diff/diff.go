@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"iter"
-	"path/filepath"
 	"slices"
 	"sort"
 	"strconv"
@@ -33,12 +32,12 @@ func CompareContext(ctx context.Context, oldDir, newDir string) (*Report, error)
 	if err != nil {
 		return nil, fmt.Errorf("new snapshot %s: %w", newDir, err)
 	}
-	oldR, err := openDocReader(ctx, oldDir)
+	oldR, err := openDocReader(ctx, oldDir, oldM)
 	if err != nil {
 		return nil, fmt.Errorf("old snapshot %s: %w", oldDir, err)
 	}
 	defer oldR.close()
-	newR, err := openDocReader(ctx, newDir)
+	newR, err := openDocReader(ctx, newDir, newM)
 	if err != nil {
 		return nil, fmt.Errorf("new snapshot %s: %w", newDir, err)
 	}
@@ -111,8 +110,8 @@ type sideTally struct {
 // errDiffStopped ends Each early when the reader is closed mid-file.
 var errDiffStopped = errors.New("stopped")
 
-func openDocReader(ctx context.Context, dir string) (*docReader, error) {
-	cf, err := artifacts.OpenChunks(filepath.Join(dir, artifacts.ChunksFile))
+func openDocReader(ctx context.Context, dir string, m artifacts.Manifest) (*docReader, error) {
+	cf, err := artifacts.OpenChunksAs(dir, m)
 	if err != nil {
 		return nil, err
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -209,8 +210,11 @@ func (v *verifier) files() {
 			v.cFiles.problem("%s: not a file name of the snapshot", name)
 			continue
 		}
-		got, err := artifacts.Describe(filepath.Join(v.dir, name))
+		got, err := artifacts.DescribeDeclared(filepath.Join(v.dir, name), want.Bytes) // its size first: a file of another size is not read
+		var size *artifacts.SizeError
 		switch {
+		case errors.As(err, &size):
+			v.cFiles.problem("%s: %d bytes; manifest says %d bytes (not read)", name, size.Got, size.Want)
 		case err != nil:
 			v.cFiles.problem("%s: %v", name, err)
 		case got.Bytes != want.Bytes || got.SHA256 != want.SHA256:
@@ -230,7 +234,13 @@ func (v *verifier) chunks(ctx context.Context) error {
 		v.cSchema.problem("manifest says %q, this build reads %q", v.m.SchemaVersion, artifacts.SchemaVersion)
 	}
 	v.rows = newRowChecks(v.m)
-	cf, err := artifacts.OpenAnyVersion(filepath.Join(v.dir, artifacts.ChunksFile))
+	var cf *artifacts.ChunkFile
+	var err error
+	if v.m != nil {
+		cf, err = artifacts.OpenAnyVersionAs(v.dir, *v.m) // no further than the manifest says
+	} else {
+		cf, err = artifacts.OpenAnyVersion(filepath.Join(v.dir, artifacts.ChunksFile))
+	}
 	if err != nil {
 		v.cParquet.problem("%v", err)
 		settle(&v.cParquet)

@@ -118,7 +118,7 @@ func openParts(dirs []string) ([]part, error) {
 			if !ok {
 				return nil, fmt.Errorf("part %s: the manifest lists no %s", dir, name)
 			}
-			got, err := artifacts.Describe(filepath.Join(dir, name))
+			got, err := artifacts.DescribeDeclared(filepath.Join(dir, name), want.Bytes)
 			if err != nil {
 				return nil, fmt.Errorf("part %s: %w", dir, err)
 			}
@@ -421,7 +421,7 @@ func (m *merger) chunks(ctx context.Context, dims int, sizes *schema.SizeTally) 
 	}
 	heads := make([]*head, len(m.parts))
 	for i, p := range m.parts {
-		cf, err := artifacts.OpenChunks(filepath.Join(p.dir, artifacts.ChunksFile))
+		cf, err := artifacts.OpenChunksAs(p.dir, p.m)
 		if err != nil {
 			w.Abort()
 			return counts, nil, fmt.Errorf("part %s: %w", p.dir, err)
