@@ -237,15 +237,24 @@ func checkTenant(t string) error {
 // Hash is a digest of the settings that shape the output (not of where it
 // goes or how many workers make it): a cache key and a manifest field. Every
 // setting is a plain value with its default filled in, so a file that spells
-// out a default hashes like one that leaves it out.
+// out a default hashes like one that leaves it out. Where the corpus is read
+// from is not hashed, what it decides is: the source label it defaults to
+// and the language its folder's name stands for (the same corpus read from
+// another folder writes other rows, and must not pass for unchanged).
 func (c Config) Hash() string {
 	c.Chunk = c.Chunk.Resolved() // an unset chunk.min and the quarter of max it stands for shape the same chunks
+	if c.SourceLabel == "" {
+		c.SourceLabel = corpus.DefaultSourceLabel(c.Corpus) // the one the corpus reader takes
+	}
 	for _, l := range []*[]string{&c.MetadataKeys, &c.Include, &c.Exclude} {
 		if len(*l) == 0 {
 			*l = nil // "exclude: []" is no exclude
 		}
 	}
-	b, _ := json.Marshal(c) // plain data: cannot fail
+	b, _ := json.Marshal(struct {
+		Config
+		RootLang schema.Lang `json:"root_lang,omitempty"` // omitted when none: the hash of a plain folder's config is what it was
+	}{c, corpus.RootLang(c.Corpus)}) // plain data: cannot fail
 	sum := sha256.Sum256(b)
 	return hex.EncodeToString(sum[:])
 }
