@@ -19,6 +19,7 @@ import (
 const (
 	CheckManifest      = "manifest"       // manifest.json reads and names what the others need
 	CheckFiles         = "files"          // every recorded file is there with its size and SHA-256
+	CheckDeclared      = "declared"       // the manifest says what its run recorded: counts, diagnostics, embedder and header writer
 	CheckSchemaVersion = "schema_version" // manifest and file agree, and this build reads it
 	CheckParquet       = "parquet"        // chunks.parquet opens and every row reads
 	CheckRows          = "rows"           // row count: file footer, rows read, manifest
@@ -123,16 +124,18 @@ func VerifyContext(ctx context.Context, dir string) (*VerifyReport, error) {
 	v := verifier{dir: dir}
 	v.manifest()
 	v.files()
+	v.declared()
 	if err := v.chunks(ctx); err != nil {
 		return nil, fmt.Errorf("verify %s: %w", dir, err)
 	}
-	return &VerifyReport{Dir: dir, Checks: []Check{v.cManifest, v.cFiles, v.cSchema, v.cParquet,
+	return &VerifyReport{Dir: dir, Checks: []Check{v.cManifest, v.cFiles, v.cDeclared, v.cSchema, v.cParquet,
 		v.rows.cRows, v.rows.cDims, v.rows.cOrder, v.rows.cIDs, v.rows.cHash, v.rows.cCounts, v.rows.cUTF8}}, nil
 }
 
 // VerifyFiles is the cheap part of Verify: the manifest reads and names
-// chunks.parquet, and every file it lists is a regular file of the size
-// and SHA-256 it records. A reader that trusts what it reads (diff, search,
+// chunks.parquet, every file it lists is a regular file of the size and
+// SHA-256 it records, and the manifest says what those files record of its
+// run (its counts, diagnostics, embedder: CheckDeclared). A reader that trusts what it reads (diff, search,
 // inspect, thresholds, a run reusing a previous snapshot) runs it first: it
 // reads each file once and decodes no row. The error is a *BrokenError, or
 // the error of a dir that is not there.
@@ -145,7 +148,8 @@ func VerifyFiles(dir string) (artifacts.Manifest, error) {
 	v := verifier{dir: dir}
 	v.manifest()
 	v.files()
-	rep := VerifyReport{Dir: dir, Checks: []Check{v.cManifest, v.cFiles}}
+	v.declared()
+	rep := VerifyReport{Dir: dir, Checks: []Check{v.cManifest, v.cFiles, v.cDeclared}}
 	if !rep.OK() {
 		return artifacts.Manifest{}, &BrokenError{Dir: dir, Failed: rep.Failed(), Problems: rep.Problems()}
 	}
@@ -166,10 +170,10 @@ func (e *BrokenError) Error() string {
 
 // verifier runs the checks of one snapshot.
 type verifier struct {
-	dir                                  string
-	m                                    *artifacts.Manifest // nil when unreadable
-	cManifest, cFiles, cSchema, cParquet Check
-	rows                                 rowChecks
+	dir                                             string
+	m                                               *artifacts.Manifest // nil when unreadable
+	cManifest, cFiles, cDeclared, cSchema, cParquet Check
+	rows                                            rowChecks
 }
 
 func (v *verifier) manifest() {
@@ -224,6 +228,25 @@ func (v *verifier) files() {
 	}
 	v.cFiles.Detail = fmt.Sprintf("%d files, sizes and SHA-256", len(names))
 	settle(&v.cFiles)
+}
+
+// declared checks what the manifest says of its run against what the files
+// it hashes recorded (DeclaredDisagree): nothing hashes the manifest
+// itself, and a reader believes its counts and its embedder.
+func (v *verifier) declared() {
+	v.cDeclared = Check{Name: CheckDeclared, Detail: "counts, diagnostics, embedder and header writer: audit, report, reuse keys"}
+	if v.m == nil || v.cFiles.Status != CheckOK {
+		v.cDeclared.Status = CheckSkipped // the files do not say what they should: they cannot vouch for it
+		return
+	}
+	problems, err := DeclaredDisagree(v.dir, *v.m)
+	if err != nil {
+		problems = []string{err.Error()}
+	}
+	for _, p := range problems {
+		v.cDeclared.problem("%s", p)
+	}
+	settle(&v.cDeclared)
 }
 
 // chunks opens chunks.parquet and runs the checks that read its rows.
