@@ -5,9 +5,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
+	"maps"
 	"os"
-	"path/filepath"
 	"sync"
 	"time"
 
@@ -25,6 +24,11 @@ type Audit struct {
 	trace      string
 	superseded int
 	err        error
+	// rejected is, for each document the carried history last recorded
+	// rejected, the version it was rejected at; again counts the documents
+	// rejected again at that version, counted in run_completed, not logged.
+	rejected map[string]string
+	again    int
 }
 
 // auditEvent is one line of audit.jsonl.
@@ -38,49 +42,28 @@ type auditEvent struct {
 	ChunkIDs   []string       `json:"chunk_ids,omitempty"`
 	Codes      []string       `json:"codes,omitempty"`
 	Counts     map[string]int `json:"counts,omitempty"`
+	SHA256     string         `json:"sha256,omitempty"` // history_dropped: of the bytes dropped
 }
 
 // NewAudit starts audit.jsonl at path with the lines of the previous
-// snapshot's log (prevDir, "" for none).
+// snapshot's log (prevDir, "" for none), bounded (MaxAuditRuns,
+// MaxAuditBytes).
 func NewAudit(path, trace, prevDir string) (*Audit, error) {
+	return newAudit(path, trace, prevDir, auditKeep{Runs: MaxAuditRuns, Bytes: MaxAuditBytes})
+}
+
+func newAudit(path, trace, prevDir string, keep auditKeep) (*Audit, error) {
 	f, err := os.Create(path)
 	if err != nil {
 		return nil, fmt.Errorf("audit: %w", err)
 	}
-	a := &Audit{f: f, w: bufio.NewWriter(f), trace: trace}
-	if prevDir != "" {
-		old, _, err := OpenRegular(filepath.Join(prevDir, AuditFile))
-		if err == nil {
-			lw := &lastByte{w: a.w}
-			_, err = io.Copy(lw, old)
-			old.Close()
-			if lw.n > 0 && lw.last != '\n' {
-				a.w.WriteByte('\n') // a log cut short: this run's lines still start their own
-			}
-		}
-		if err != nil && !errors.Is(err, os.ErrNotExist) {
-			f.Close()
-			return nil, fmt.Errorf("audit: copy previous log: %w", err)
-		}
+	a := &Audit{f: f, w: bufio.NewWriter(f), trace: trace, rejected: map[string]string{}}
+	if err := a.openHistory(prevDir, keep); err != nil {
+		f.Close()
+		return nil, err
 	}
 	a.event(auditEvent{Event: "run_started"})
 	return a, nil
-}
-
-// lastByte passes writes on and remembers the last byte written.
-type lastByte struct {
-	w    io.Writer
-	n    int64
-	last byte
-}
-
-func (l *lastByte) Write(p []byte) (int, error) {
-	n, err := l.w.Write(p)
-	if n > 0 {
-		l.n += int64(n)
-		l.last = p[n-1]
-	}
-	return n, err
 }
 
 func (a *Audit) event(e auditEvent) {
@@ -108,8 +91,21 @@ func (a *Audit) Ingested(docID, version, previous string) {
 }
 
 // Rejected records a document that was not ingested, with the codes of its
-// errors.
+// errors, unless the log's history holds it rejected at this version
+// already: then it is counted (rejected_unchanged in run_completed).
 func (a *Audit) Rejected(docID, version string, diags []schema.Diagnostic) {
+	if a == nil {
+		return
+	}
+	a.mu.Lock()
+	again := version != "" && a.rejected[docID] == version
+	if again {
+		a.again++
+	}
+	a.mu.Unlock()
+	if again {
+		return
+	}
 	var codes []string
 	for _, d := range diags {
 		if d.Severity == schema.SeverityError {
@@ -142,6 +138,16 @@ func (a *Audit) Count() int {
 
 // Complete records the end of the run and closes the file.
 func (a *Audit) Complete(counts map[string]int) error {
+	a.mu.Lock()
+	again := a.again
+	a.mu.Unlock()
+	if again > 0 {
+		counts = maps.Clone(counts)
+		if counts == nil {
+			counts = map[string]int{}
+		}
+		counts["rejected_unchanged"] = again
+	}
 	a.event(auditEvent{Event: "run_completed", Counts: counts})
 	a.mu.Lock()
 	defer a.mu.Unlock()

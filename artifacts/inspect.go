@@ -3,7 +3,6 @@ package artifacts
 import (
 	"context"
 	"fmt"
-	"path/filepath"
 
 	"github.com/ocean-safety/ingest/schema"
 )
@@ -32,7 +31,7 @@ func Inspect(ctx context.Context, dir string) (*Inspection, error) {
 	if in.Manifest, err = ReadManifest(dir); err != nil {
 		return nil, err
 	}
-	cf, err := OpenChunks(filepath.Join(dir, ChunksFile))
+	cf, err := OpenChunksAs(dir, in.Manifest)
 	if err != nil {
 		return nil, err
 	}

@@ -117,12 +117,20 @@ type FileInfo struct {
 // Report is what a run did: every diagnostic, every skipped file, and the
 // work and time of each stage.
 type Report struct {
-	RunID       string              `json:"run_id"`
-	Status      string              `json:"status"` // ok | partial
-	Diagnostics []schema.Diagnostic `json:"diagnostics"`
-	Skipped     []schema.Skipped    `json:"skipped_files"`
-	Stages      []StageStat         `json:"stages"`
-	Seconds     float64             `json:"seconds"`
+	RunID  string `json:"run_id"`
+	Status string `json:"status"` // ok | partial
+	// Diagnostics lists the first MaxListedPerCode diagnostics of each code, in
+	// corpus order, the run's own first (SetupDiagnostics of them); Unlisted
+	// counts the others (see Bound).
+	Diagnostics      []schema.Diagnostic `json:"diagnostics"`
+	SetupDiagnostics int                 `json:"setup_diagnostics,omitempty"`
+	Unlisted         []Unlisted          `json:"diagnostics_unlisted,omitempty"`
+	// Skipped lists the first MaxListedPerCode skipped files of each reason;
+	// SkippedUnlisted counts the others by reason.
+	Skipped         []schema.Skipped `json:"skipped_files"`
+	SkippedUnlisted map[string]int   `json:"skipped_unlisted,omitempty"`
+	Stages          []StageStat      `json:"stages"`
+	Seconds         float64          `json:"seconds"`
 	// LangFrom counts the documents by how their language was decided:
 	// document (a Lang: line or lang key), path (a language folder),
 	// detected (their words), default (default_lang).
@@ -168,11 +176,12 @@ type ModelReport struct {
 	// Rejects are chunks whose header is a fallback (answers that failed
 	// validation twice, or chunks not sent): the first MaxListed, each answer
 	// cut to MaxRejectRaw bytes; RejectsTotal counts them all.
-	Rejects         []Reject              `json:"rejects"`
-	RejectsTotal    int                   `json:"rejects_total"`
-	Ungrounded      []UngroundedThreshold `json:"ungrounded_thresholds"`
-	UngroundedTotal int                   `json:"ungrounded_total"`
-	Truncations     []schema.Truncation   `json:"truncations,omitempty"` // inputs the embedder may have cut
+	Rejects          []Reject              `json:"rejects"`
+	RejectsTotal     int                   `json:"rejects_total"`
+	Ungrounded       []UngroundedThreshold `json:"ungrounded_thresholds"`
+	UngroundedTotal  int                   `json:"ungrounded_total"`
+	Truncations      []schema.Truncation   `json:"truncations,omitempty"`       // inputs the embedder may have cut: the first MaxListed by input hash
+	TruncationsTotal int                   `json:"truncations_total,omitempty"` // all of them, when more than are listed
 }
 
 // Reject is a chunk whose model answer could not be used, kept for review.

@@ -91,6 +91,64 @@ func ReadRegular(path string, limit int64) ([]byte, error) {
 	return b, nil
 }
 
+// SizeError is a snapshot file whose size is not the one its manifest
+// declares: it is refused before a byte of it is read, so a chunks.parquet
+// replaced by a sparse 100 GB file costs a stat, not minutes of hashing.
+type SizeError struct {
+	Path      string
+	Got, Want int64
+}
+
+func (e *SizeError) Error() string {
+	return fmt.Sprintf("%s is %d bytes, its manifest says %d: not read", e.Path, e.Got, e.Want)
+}
+
+// declaredFile is a regular file read through a window of the size its
+// manifest declares.
+type declaredFile struct {
+	*io.SectionReader
+	f *os.File
+}
+
+func (d declaredFile) Close() error { return d.f.Close() }
+
+// OpenDeclared opens the regular file at path that a manifest declares
+// want bytes long. A file of another size is a *SizeError, found by its
+// size alone; the file returned reads no further than want bytes, whatever
+// the file grows to after it was opened.
+func OpenDeclared(path string, want int64) (interface {
+	io.ReadSeeker
+	io.ReaderAt
+	io.Closer
+}, error) {
+	f, size, err := OpenRegular(path)
+	if err != nil {
+		return nil, err
+	}
+	if size != want {
+		f.Close()
+		return nil, &SizeError{Path: path, Got: size, Want: want}
+	}
+	return declaredFile{io.NewSectionReader(f, 0, want), f}, nil
+}
+
+// DescribeDeclared is Describe of a file its manifest declares want bytes
+// long: one of another size is a *SizeError and is not read (see
+// OpenDeclared).
+func DescribeDeclared(path string, want int64) (FileInfo, error) {
+	f, err := OpenDeclared(path, want)
+	if err != nil {
+		return FileInfo{}, err
+	}
+	defer f.Close()
+	h := sha256.New()
+	n, err := io.Copy(h, f)
+	if err != nil {
+		return FileInfo{}, fmt.Errorf("hash %s: %w", path, err)
+	}
+	return FileInfo{Bytes: n, SHA256: hex.EncodeToString(h.Sum(nil))}, nil
+}
+
 // boundedFile is what Describe reads: the regular file's bytes up to one
 // past the size it had when opened, so a file that keeps growing is read
 // once and told apart from its manifest by its size.

@@ -20,34 +20,72 @@ import (
 
 // ChunkFile is an open chunks.parquet.
 type ChunkFile struct {
-	f             *os.File
-	pr            *file.Reader
+	path          string
+	pr            *file.Reader // closes the file
 	SchemaVersion string
 	Dims          int
 	Rows          int64
 }
 
-// OpenChunks opens a chunks.parquet and checks its schema version.
+// OpenChunks opens a chunks.parquet and checks its schema version. It
+// reads the file no further than its size when opened; a reader of a
+// snapshot opens its chunks as the manifest declares them (OpenChunksAs).
 func OpenChunks(path string) (*ChunkFile, error) {
-	cf, err := OpenAnyVersion(path)
+	return checkVersion(OpenAnyVersion(path))
+}
+
+// OpenChunksAs opens the chunks.parquet of the snapshot in dir that m
+// describes, as OpenChunks does, reading it no further than the size m
+// declares: a file of another size is refused before it is read (a
+// *SizeError), so a reader never reads a file larger than its manifest
+// says, whatever it was replaced by after the snapshot was verified.
+func OpenChunksAs(dir string, m Manifest) (*ChunkFile, error) {
+	return checkVersion(OpenAnyVersionAs(dir, m))
+}
+
+// OpenAnyVersionAs is OpenChunksAs whatever the file's schema version
+// (verify's: it reports a wrong version as a failed check).
+func OpenAnyVersionAs(dir string, m Manifest) (*ChunkFile, error) {
+	path := dir + string(os.PathSeparator) + ChunksFile
+	info, ok := m.Files[ChunksFile]
+	if !ok {
+		return nil, fmt.Errorf("read %s: the manifest lists no %s", path, ChunksFile)
+	}
+	f, err := OpenDeclared(path, info.Bytes)
+	if err != nil {
+		return nil, err
+	}
+	return openChunkFile(path, f)
+}
+
+func checkVersion(cf *ChunkFile, err error) (*ChunkFile, error) {
 	if err != nil {
 		return nil, err
 	}
 	if !ReadsSchema(cf.SchemaVersion) {
 		cf.Close()
-		return nil, fmt.Errorf("read %s: schema version %q, want %q", path, cf.SchemaVersion, SchemaVersion)
+		return nil, fmt.Errorf("read %s: schema version %q, want %q", cf.path, cf.SchemaVersion, SchemaVersion)
 	}
 	return cf, nil
 }
 
 // OpenAnyVersion opens a chunks.parquet whatever its schema version: verify
 // reports a wrong version as a failed check, and must read it to do so.
-func OpenAnyVersion(path string) (_ *ChunkFile, err error) {
-	defer recoverAs(&err, "read "+path)
-	f, _, err := OpenRegular(path)
+func OpenAnyVersion(path string) (*ChunkFile, error) {
+	f, size, err := OpenRegular(path)
 	if err != nil {
 		return nil, err
 	}
+	return openChunkFile(path, declaredFile{io.NewSectionReader(f, 0, size), f}) // no further than its size when opened
+}
+
+// openChunkFile reads the footer of the chunks.parquet at path through f,
+// which it closes when it fails.
+func openChunkFile(path string, f interface {
+	parquet.ReaderAtSeeker
+	io.Closer
+}) (_ *ChunkFile, err error) {
+	defer recoverAs(&err, "read "+path)
 	// Pages are read as they are decoded, not a whole column chunk at once
 	// (the embedding column of a row group is megabytes): a merge holds one
 	// reader per part open, so this is what its memory grows with.
@@ -58,7 +96,7 @@ func OpenAnyVersion(path string) (_ *ChunkFile, err error) {
 		f.Close()
 		return nil, fmt.Errorf("read %s: %w", path, err)
 	}
-	cf := &ChunkFile{f: f, pr: pr, Rows: pr.NumRows()}
+	cf := &ChunkFile{path: path, pr: pr, Rows: pr.NumRows()}
 	md := pr.MetaData().KeyValueMetadata()
 	if v := md.FindValue("ingest.schema_version"); v != nil {
 		cf.SchemaVersion = *v

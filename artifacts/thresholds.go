@@ -2,7 +2,6 @@ package artifacts
 
 import (
 	"context"
-	"path/filepath"
 
 	"github.com/ocean-safety/ingest/schema"
 )
@@ -12,7 +11,11 @@ import (
 // (ingest thresholds: the proposal, in memory bounded by its values, or
 // the list).
 func EachThreshold(ctx context.Context, dir string, fn func(schema.Threshold)) error {
-	cf, err := OpenChunks(filepath.Join(dir, ChunksFile))
+	m, err := ReadManifest(dir)
+	if err != nil {
+		return err
+	}
+	cf, err := OpenChunksAs(dir, m)
 	if err != nil {
 		return err
 	}

@@ -72,18 +72,30 @@ func mayInclude(raw []byte) bool {
 
 // InputDigest is the input hash of the document at rel as Parse computes
 // it (Parsed.RawSHA256), without parsing a document that includes nothing:
-// what an unchanged corpus is recognised by.
-func (r *Reader) InputDigest(rel string) (string, error) {
+// what an unchanged corpus is recognised by. A file that cannot be read is
+// UnreadableDigest, as Parse gives it; one over the size limit is hashed
+// as a stream, never loaded.
+func (r *Reader) InputDigest(rel string) string {
 	path := filepath.Join(r.root, filepath.FromSlash(rel))
-	raw, err := os.ReadFile(path)
-	if err != nil || !mayInclude(raw) || len(raw) > r.opt.Limits.orDefault().MaxBytes {
-		if err != nil {
-			return "", fmt.Errorf("read %s: %w", rel, err)
-		}
-		return Digest(raw), nil
+	info, err := os.Stat(path)
+	if err != nil {
+		return UnreadableDigest
 	}
-	p := r.ParseBytes(rel, raw)
-	return InputDigest(Digest(raw), p.Included), nil
+	if info.Size() > int64(r.opt.Limits.orDefault().MaxBytes) {
+		sum, err := DigestFile(path)
+		if err != nil {
+			return UnreadableDigest
+		}
+		return sum
+	}
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		return UnreadableDigest
+	}
+	if !mayInclude(raw) {
+		return Digest(raw)
+	}
+	return InputDigest(Digest(raw), r.ParseBytes(rel, raw).Included)
 }
 
 // Registration is one format in the list of formats (package formats):
@@ -145,8 +157,10 @@ func (fs Formats) Reader(root string, opt Options) *Reader {
 func (r *Reader) SourceLabel() string { return r.opt.SourceLabel }
 
 // Parse loads and parses the document at rel (relative to the corpus root).
-// Problems with the document are in Parsed.Diags; the error is for a file
-// that cannot be read at all.
+// Problems with the document are in Parsed.Diags, a file that cannot be
+// read among them (Unreadable): one file the run may not open is that
+// file's problem, not the run's. The error is kept for what is not the
+// document's.
 func (r *Reader) Parse(rel string) (Parsed, error) {
 	path := filepath.Join(r.root, filepath.FromSlash(rel))
 	limits := r.opt.Limits.orDefault()
@@ -154,13 +168,13 @@ func (r *Reader) Parse(rel string) (Parsed, error) {
 		// Not read into memory: hashed as a stream, and refused.
 		sum, err := DigestFile(path)
 		if err != nil {
-			return Parsed{}, fmt.Errorf("load %s: %w", rel, err)
+			return Unreadable(rel, err), nil
 		}
 		return Parsed{Doc: schema.Document{Path: rel}, Diags: TooLarge(rel, info.Size(), limits), Rejected: true, RawSHA256: sum}, nil
 	}
 	raw, err := os.ReadFile(path)
 	if err != nil {
-		return Parsed{}, fmt.Errorf("load %s: %w", rel, err)
+		return Unreadable(rel, err), nil
 	}
 	parsed := r.ParseBytes(rel, raw)
 	parsed.RawSHA256 = InputDigest(Digest(raw), parsed.Included)

@@ -1,9 +1,14 @@
 package corpus
 
 import (
+	"fmt"
 	"path/filepath"
 	"regexp"
 	"strings"
+
+	"golang.org/x/text/unicode/norm"
+
+	"github.com/ocean-safety/ingest/schema"
 )
 
 // DefaultSourceLabel is the source label of a corpus whose config names
@@ -31,3 +36,17 @@ var langFolder = regexp.MustCompile(`^(?i)[a-z]{2}(?:[-_](?:[a-z]{2}|[a-z]{4}|[0
 
 // IsLangFolder reports whether a folder's name reads as a language tag.
 func IsLangFolder(name string) bool { return langFolder.MatchString(strings.TrimSpace(name)) }
+
+// CheckSourceLabel is schema.CheckLabel and one normal form, NFC (the form
+// a document's text is read in): "café" typed as e and a combining accent
+// would be another scope than "café" that looks the same. It names the
+// form to write instead.
+func CheckSourceLabel(label string) error {
+	if err := schema.CheckLabel(label); err != nil {
+		return err
+	}
+	if !norm.NFC.IsNormalString(label) {
+		return fmt.Errorf("%q is not in Unicode normal form C: write it as %q", label, norm.NFC.String(label))
+	}
+	return nil
+}

@@ -2,6 +2,7 @@ package corpus
 
 import (
 	"path"
+	"path/filepath"
 	"strings"
 
 	"github.com/ocean-safety/ingest/schema"
@@ -54,6 +55,14 @@ func langTag(s string) string {
 
 // pathLang finds a folder of rel (or the corpus folder itself) named for a
 // language ingest knows, nearest the file first.
+// RootLang is the language the corpus folder's own name stands for (a
+// folder named "pt" or "en-US"), "" when it names none: what the folder a
+// corpus is read from decides of its documents, beside its default label.
+func RootLang(root string) schema.Lang {
+	l, _ := pathLang("", filepath.Base(filepath.Clean(root)))
+	return l
+}
+
 func pathLang(rel, root string) (schema.Lang, bool) {
 	segs := strings.Split(path.Dir(rel), "/")
 	for i := len(segs) - 1; i >= -1; i-- {

@@ -3,7 +3,10 @@ package corpus
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
+	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path"
 	"regexp"
@@ -366,6 +369,24 @@ func (d *diagnostics) add(line int, sev schema.Severity, code, msg string) {
 func Digest(raw []byte) string {
 	sum := sha256.Sum256(raw)
 	return hex.EncodeToString(sum[:])
+}
+
+// UnreadableDigest stands for the bytes of a document that cannot be read
+// in an input fingerprint (Reader.InputDigest, Unreadable): the same each night
+// the file stays unreadable, another once it can be read.
+const UnreadableDigest = "unreadable"
+
+// Unreadable is the rejected document at rel that could not be read: an
+// error diagnostic naming the file and why (the system's words, without
+// the absolute path), and UnreadableDigest for its bytes.
+func Unreadable(rel string, err error) Parsed {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		err = pe.Err
+	}
+	d := schema.Diagnostic{Path: rel, Severity: schema.SeverityError, Code: SkipUnreadable,
+		Message: fmt.Sprintf("cannot be read (%v): check its permissions; skipped", err)}
+	return Parsed{Doc: schema.Document{Path: rel}, Diags: []schema.Diagnostic{d}, Rejected: true, RawSHA256: UnreadableDigest}
 }
 
 // DigestFile is Digest of the file at path, read as a stream: a file too

@@ -18,14 +18,23 @@ import (
 
 // Skip reasons of names no reader should meet, each reported by a run as a
 // warning: a file or folder whose name is not valid UTF-8, or holds a
-// control character (C0, DEL, C1) or a bidirectional override, which
-// would reach terminals, CI logs and every consumer through doc_path (a
-// newline in a name forged a CI annotation). The skipped name is listed
-// escaped (printable.Escape).
+// control character (C0, DEL, C1), a line or paragraph separator (U+2028,
+// U+2029) or a bidirectional override (printable.Unsafe), which would
+// reach terminals, CI logs and every consumer through doc_path (a newline
+// in a name forged a CI annotation; U+2028 breaks the line in a log viewer
+// and a consumer's JavaScript). The skipped name is listed escaped
+// (printable.Escape).
 const (
 	SkipNameNotUTF8 = "name-not-utf8"
 	SkipNameControl = "name-control-character"
 )
+
+// SkipUnreadable is the skip reason of a folder the scan may not list (a
+// root-owned lost+found, a folder without the read bit): it is passed over
+// with what it holds, and a run reports it as an error, so the snapshot is
+// partial rather than the run failed. A document that cannot be read is
+// rejected by Reader.Parse the same way.
+const SkipUnreadable = "unreadable"
 
 // Scan lists every document under root, a file one of formats reads, as
 // slash-separated paths relative to root in byte order (the order chunks are
@@ -98,17 +107,21 @@ func ScanFiltered(root string, f Filter, formats Formats) (Listing, error) {
 		return Listing{}, schema.Setting("corpus", "%w", err)
 	}
 	err = filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
+		if err != nil && path == root {
 			return err
 		}
 		if path == root {
 			return nil
 		}
-		rel, err := filepath.Rel(root, path)
-		if err != nil {
-			return err
+		rel, relErr := filepath.Rel(root, path)
+		if relErr != nil {
+			return relErr
 		}
 		rel = filepath.ToSlash(rel)
+		if err != nil { // a folder that cannot be listed (WalkDir calls again for it with the error)
+			skipped = append(skipped, schema.Skipped{Path: shown.Escape(strings.ToValidUTF8(rel, "\uFFFD")), Reason: SkipUnreadable})
+			return nil
+		}
 		if !utf8.ValidString(rel) {
 			// A name readers cannot store: Parquet strings are UTF-8, and
 			// DuckDB refuses a file with another.

@@ -5,7 +5,6 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
-	"path/filepath"
 	"strconv"
 	"strings"
 
@@ -113,7 +112,7 @@ func Open(ctx context.Context, dir, tenant string, fn func(schema.Chunk) error) 
 // Each calls fn for every row of the snapshot, in file order
 // ((doc_path, chunk_order)), stopping at the first error or cancellation.
 func (s *Snapshot) Each(ctx context.Context, fn func(schema.Chunk) error) error {
-	cf, err := artifacts.OpenChunks(filepath.Join(s.Ref.Dir, artifacts.ChunksFile))
+	cf, err := artifacts.OpenChunksAs(s.Ref.Dir, s.Manifest)
 	if err != nil {
 		return err
 	}

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"math"
-	"path/filepath"
 	"sort"
 
 	"github.com/ocean-safety/ingest/artifacts"
@@ -62,7 +61,7 @@ func Load(ctx context.Context, dir string) (*Index, error) {
 	if err != nil {
 		return nil, err
 	}
-	cf, err := artifacts.OpenChunks(filepath.Join(dir, artifacts.ChunksFile))
+	cf, err := artifacts.OpenChunksAs(dir, m)
 	if err != nil {
 		return nil, err
 	}

@@ -14,6 +14,10 @@ type Settings struct {
 	TopK int    `yaml:"top_k"` // chunks a question gets
 }
 
+// maxTopK bounds top_k: far more chunks than any reader reads for one
+// question, so an extra zero or two is caught at start.
+const maxTopK = 10_000
+
 // DefaultSettings are the retrieval settings when none are configured.
 func DefaultSettings() Settings { return Settings{Mode: string(DefaultMode), TopK: DefaultTopK} }
 
@@ -29,8 +33,11 @@ func (s Settings) Options() (Options, error) {
 	if err != nil {
 		errs = append(errs, schema.Setting("retrieval.mode", "%q: want hybrid, naive, bm25 or vector", s.Mode))
 	}
-	if s.TopK < 1 {
+	switch {
+	case s.TopK < 1:
 		errs = append(errs, schema.Setting("retrieval.top_k", "%d: want at least 1", s.TopK))
+	case s.TopK > maxTopK:
+		errs = append(errs, schema.Setting("retrieval.top_k", "%d: want at most %d", s.TopK, maxTopK))
 	}
 	return Options{Mode: mode, K: s.TopK}, errors.Join(errs...)
 }

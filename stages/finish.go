@@ -56,7 +56,7 @@ func (r *run) finish(t tally, skipped []schema.Skipped, start time.Time) (*Resul
 			}
 			return r.writer.Rows(), nil
 		},
-		Thresholds: &t.thresholds, Audit: r.audit, Report: rep, Manifest: m,
+		Thresholds: &t.thresholds, Audit: r.audit, Report: rep, Setup: len(r.setup), Manifest: m,
 	}
 	if r.part != nil {
 		c.Documents = func() (int, error) {

@@ -67,7 +67,7 @@ type Status string
 // The statuses of a run that published.
 const (
 	StatusOK      Status = "ok"
-	StatusPartial Status = "partial" // some documents were rejected
+	StatusPartial Status = "partial" // some documents were rejected, or some of the corpus could not be read
 )
 
 // Result is what a published run produced.
@@ -253,10 +253,15 @@ func (r *run) run(ctx context.Context) (*Result, error) {
 	for _, sk := range skipped {
 		msg, ok := map[string]string{
 			corpus.SkipNameNotUTF8: "the name is not valid UTF-8 (shown with \uFFFD); rename it to have it ingested",
-			corpus.SkipNameControl: "the name holds a control or bidirectional character (shown escaped); rename it to have it ingested",
+			corpus.SkipNameControl: "the name holds a control, line separator or bidirectional character (shown escaped); rename it to have it ingested",
+			corpus.SkipUnreadable:  "the folder cannot be listed: skipped with what it holds; check its permissions",
 		}[sk.Reason]
 		if ok {
-			d := schema.Diagnostic{Path: sk.Path, Severity: schema.SeverityWarning, Code: sk.Reason, Message: msg}
+			severity := schema.SeverityWarning
+			if sk.Reason == corpus.SkipUnreadable { // documents may be in it: the snapshot is partial
+				severity = schema.SeverityError
+			}
+			d := schema.Diagnostic{Path: sk.Path, Severity: severity, Code: sk.Reason, Message: msg}
 			d.Ignored = r.cfg.Diagnostics.Ignores(d)
 			r.setup = append(r.setup, d)
 			r.rep.Diagnostic(d)

@@ -326,25 +326,17 @@ func (r *run) write(rt *rowTally, rows []schema.Chunk, embedTook time.Duration) 
 func (r *run) hashInputs(ctx context.Context, paths []string) (hash.Hash, error) {
 	h := sha256.New()
 	s := stream.New().WithMaxGoroutines(r.cfg.Workers)
-	var first error // touched only by the callbacks
 	for _, p := range paths {
 		if ctx.Err() != nil {
 			break
 		}
 		s.Go(r.guard("read "+p, func() stream.Callback {
-			sum, err := r.parser.InputDigest(p)
-			return func() {
-				if err != nil && first == nil {
-					first = err
-				}
-				InputLine(h, p, sum)
-			}
+			sum := r.parser.InputDigest(p) // an unreadable file as Parse gives it
+			return func() { InputLine(h, p, sum) }
 		}))
 	}
 	s.Wait()
-	if first == nil {
-		first = r.errs.get()
-	}
+	first := r.errs.get()
 	if first == nil {
 		first = ctx.Err()
 	}

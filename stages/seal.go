@@ -22,6 +22,7 @@ type Closing struct {
 	Audit      *artifacts.Audit
 	AuditMore  map[string]int // more counts for the audit's last event (a merge's parts)
 	Report     artifacts.Report
+	Setup      int                          // how many of Report.Diagnostics, at its head, are the run's own (its listing's, its previous snapshot's)
 	Documents  func() (rows int, err error) // a part's documents list; nil for a whole snapshot
 	// Manifest is the snapshot's manifest with its Counts and Calls: Seal
 	// adds the files, the counts by severity and the status's consequences.
@@ -33,7 +34,7 @@ type Closing struct {
 func Seal(stage *publish.Staging, c Closing) (*Result, error) {
 	m, rep := c.Manifest, c.Report
 	status := StatusOK
-	if m.Counts.Rejected > 0 {
+	if m.Counts.Rejected > 0 || hasError(rep.Diagnostics) {
 		status = StatusPartial
 	}
 	rep.Status = string(status)
@@ -43,10 +44,10 @@ func Seal(stage *publish.Staging, c Closing) (*Result, error) {
 	if rep.Skipped == nil {
 		rep.Skipped = []schema.Skipped{}
 	}
-	m.Diagnostics = map[string]int{"error": 0, "warning": 0, "info": 0}
-	for _, d := range rep.Diagnostics {
-		m.Diagnostics[string(d.Severity)]++
+	if c.Documents == nil { // a whole snapshot's report is bounded; a part's lists go whole to the merge
+		rep.Bound(c.Setup)
 	}
+	m.Diagnostics = rep.DiagnosticCounts()
 	counts := map[string]int{"documents": m.Counts.Documents, "rejected": m.Counts.Rejected, "chunks": m.Counts.Chunks,
 		"chunks_superseded": m.Calls.Superseded, "header_calls": m.Calls.HeaderCalls, "embed_calls": m.Calls.EmbedCalls}
 	for k, n := range c.AuditMore {
@@ -71,6 +72,17 @@ func Seal(stage *publish.Staging, c Closing) (*Result, error) {
 		return nil, err
 	}
 	return &Result{Status: status, Manifest: m, Report: rep}, nil
+}
+
+// hasError reports an error among ds: a document rejected, or a part of the
+// corpus that could not be read (corpus.SkipUnreadable).
+func hasError(ds []schema.Diagnostic) bool {
+	for _, d := range ds {
+		if d.Severity == schema.SeverityError {
+			return true
+		}
+	}
+	return false
 }
 
 // writeThresholds writes the thresholds proposal to path, and returns how

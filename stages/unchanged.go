@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -71,9 +72,15 @@ func (r *run) republish(start time.Time, input string) (*Result, error) {
 		return nil, fmt.Errorf("previous snapshot %s: %w", prev.Dir, err)
 	}
 	m := prev.Manifest
-	rep := artifacts.Report{RunID: r.runID, Status: old.Status, Diagnostics: append(append([]schema.Diagnostic{}, r.setup...), r.cfg.Diagnostics.Mark(old.Diagnostics)...),
-		Skipped: old.Skipped, Stages: []artifacts.StageStat{{Name: "unchanged", Items: m.Counts.Documents, Seconds: time.Since(start).Seconds()}},
-		Seconds: time.Since(start).Seconds()}
+	rep := artifacts.Report{RunID: r.runID, Status: old.Status, Skipped: old.Skipped, SkippedUnlisted: old.SkippedUnlisted,
+		Stages: []artifacts.StageStat{{Name: "unchanged", Items: m.Counts.Documents, Seconds: time.Since(start).Seconds()}}}
+	// The documents' diagnostics are the previous run's; the run's own are
+	// this run's, in place of the previous run's (which said the same of the
+	// same listing): adding them to the previous report's made it grow by
+	// them every unchanged night.
+	docs, counted := old.DocumentDiagnostics()
+	rep.ListDiagnostics(append(slices.Clone(r.setup), r.cfg.Diagnostics.Mark(docs)...), len(r.setup), counted...)
+	rep.Seconds = time.Since(start).Seconds()
 	if err := artifacts.WriteJSON(r.stage.Path(artifacts.ReportFile), rep); err != nil {
 		return nil, err
 	}
@@ -95,14 +102,12 @@ func (r *run) republish(start time.Time, input string) (*Result, error) {
 	m.Tool, m.RunID, m.CreatedAt, m.Files, m.InputFingerprint = artifacts.ToolName, r.runID, time.Now().UTC().Format(time.RFC3339), files, input
 	m.Previous = r.previousRef()
 	m.Calls = artifacts.Calls{HeadersReused: m.Counts.Chunks, VectorsReused: m.Counts.Chunks}
-	for _, d := range r.setup {
-		m.Diagnostics[string(d.Severity)]++
-	}
+	m.Diagnostics = rep.DiagnosticCounts()
 	if err := artifacts.WriteJSON(r.stage.Path(artifacts.ManifestFile), m); err != nil {
 		return nil, err
 	}
 	status := StatusOK
-	if m.Counts.Rejected > 0 {
+	if m.Counts.Rejected > 0 || hasError(rep.Diagnostics) {
 		status = StatusPartial
 	}
 	return &Result{Status: status, Manifest: m, Report: rep}, nil

@@ -5,12 +5,13 @@ import (
 	"errors"
 	"fmt"
 	"iter"
-	"path/filepath"
 	"slices"
 	"sort"
 	"strconv"
+	"strings"
 
 	"github.com/ocean-safety/ingest/artifacts"
+	"github.com/ocean-safety/ingest/artifacts/verify"
 	"github.com/ocean-safety/ingest/schema"
 )
 
@@ -33,12 +34,12 @@ func CompareContext(ctx context.Context, oldDir, newDir string) (*Report, error)
 	if err != nil {
 		return nil, fmt.Errorf("new snapshot %s: %w", newDir, err)
 	}
-	oldR, err := openDocReader(ctx, oldDir)
+	oldR, err := openDocReader(ctx, oldDir, oldM)
 	if err != nil {
 		return nil, fmt.Errorf("old snapshot %s: %w", oldDir, err)
 	}
 	defer oldR.close()
-	newR, err := openDocReader(ctx, newDir)
+	newR, err := openDocReader(ctx, newDir, newM)
 	if err != nil {
 		return nil, fmt.Errorf("new snapshot %s: %w", newDir, err)
 	}
@@ -47,6 +48,15 @@ func CompareContext(ctx context.Context, oldDir, newDir string) (*Report, error)
 	r := &Report{Old: refOf(oldM), New: refOf(newM), Components: componentChanges(oldM, newM)}
 	if err := mergeDocs(oldR, newR, func(d DocDiff) { r.Documents = append(r.Documents, d) }); err != nil {
 		return nil, err
+	}
+	for _, side := range []struct {
+		name string
+		m    artifacts.Manifest
+		r    *docReader
+	}{{"old", oldM, oldR}, {"new", newM, newR}} {
+		if err := described(side.m, side.r); err != nil {
+			return nil, fmt.Errorf("%s snapshot %s: %w", side.name, side.r.dir, err)
+		}
 	}
 	r.Counts = countDeltas(oldR.tally, newR.tally)
 	r.tally()
@@ -99,20 +109,33 @@ type docReader struct {
 	ahead *schema.Chunk // the first row of the next document
 	last  schema.Chunk  // the last row read, for the order check
 	rows  int
-	tally sideTally
+	tally verify.Tally
 }
 
-// sideTally is what one snapshot holds, counted from its rows.
-type sideTally struct {
-	docs, thresholds int
-	counts           artifacts.Counts
+// described returns an error unless m says what r's rows added up to and
+// what the files it hashes recorded of its run: the diff reports the rows,
+// and a manifest that says otherwise would have it say "No changes" of a
+// snapshot its consumers read as another.
+func described(m artifacts.Manifest, r *docReader) error {
+	problems, err := verify.DeclaredDisagree(r.dir, m)
+	if err != nil {
+		return err
+	}
+	if m.Counts.Chunks != r.tally.Counts.Chunks {
+		problems = append(problems, fmt.Sprintf("%d chunks, the manifest says %d", r.tally.Counts.Chunks, m.Counts.Chunks))
+	}
+	problems = append(problems, verify.CountsDisagree(m, r.tally)...)
+	if len(problems) > 0 {
+		return fmt.Errorf("its %s does not describe the snapshot (%s)", artifacts.ManifestFile, strings.Join(problems, "; "))
+	}
+	return nil
 }
 
 // errDiffStopped ends Each early when the reader is closed mid-file.
 var errDiffStopped = errors.New("stopped")
 
-func openDocReader(ctx context.Context, dir string) (*docReader, error) {
-	cf, err := artifacts.OpenChunks(filepath.Join(dir, artifacts.ChunksFile))
+func openDocReader(ctx context.Context, dir string, m artifacts.Manifest) (*docReader, error) {
+	cf, err := artifacts.OpenChunksAs(dir, m)
 	if err != nil {
 		return nil, err
 	}
@@ -161,12 +184,8 @@ func (r *docReader) next() ([]schema.Chunk, error) {
 		}
 		doc = append(doc, c)
 	}
-	if len(doc) > 0 {
-		r.tally.docs++
-		for _, c := range doc {
-			r.tally.counts.Add(c)
-			r.tally.thresholds += len(c.Thresholds)
-		}
+	for _, c := range doc {
+		r.tally.Add(c)
 	}
 	return doc, nil
 }
@@ -208,11 +227,11 @@ func componentChanges(o, n artifacts.Manifest) []ComponentChange {
 // countDeltas builds the before/after table: documents, chunks and
 // thresholds, then chunks per kind and per language in schema order (any
 // value outside the closed sets after, sorted).
-func countDeltas(o, n sideTally) []CountDelta {
+func countDeltas(o, n verify.Tally) []CountDelta {
 	out := []CountDelta{
-		{"documents", o.docs, n.docs},
-		{"chunks", o.counts.Chunks, n.counts.Chunks},
-		{"thresholds", o.thresholds, n.thresholds},
+		{"documents", o.Documents, n.Documents},
+		{"chunks", o.Counts.Chunks, n.Counts.Chunks},
+		{"thresholds", o.Thresholds, n.Thresholds},
 	}
 	kinds := make([]string, len(schema.Kinds))
 	for i, k := range schema.Kinds {
@@ -222,8 +241,8 @@ func countDeltas(o, n sideTally) []CountDelta {
 	for i, l := range schema.Langs {
 		langs[i] = string(l)
 	}
-	out = append(out, keyedDeltas("kind ", kinds, o.counts.ByKind, n.counts.ByKind)...)
-	return append(out, keyedDeltas("lang ", langs, o.counts.ByLang, n.counts.ByLang)...)
+	out = append(out, keyedDeltas("kind ", kinds, o.Counts.ByKind, n.Counts.ByKind)...)
+	return append(out, keyedDeltas("lang ", langs, o.Counts.ByLang, n.Counts.ByLang)...)
 }
 
 func keyedDeltas(prefix string, known []string, o, n map[string]int) []CountDelta {

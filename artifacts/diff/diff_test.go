@@ -114,6 +114,17 @@ func TestDiffErrors(t *testing.T) {
 		}
 	}
 	missing := filepath.Join(t.TempDir(), "nope")
+	// Manifests that lie about their rows or their run (issue 31, item 9):
+	// before, a diff against each said "No changes".
+	lying := func(fn func(*artifacts.Manifest)) string {
+		dir := stagestest.Copy(t, good)
+		stagestest.EditManifest(t, dir, fn)
+		return dir
+	}
+	documents := lying(func(m *artifacts.Manifest) { m.Counts.Documents = 999 })
+	embedder := lying(func(m *artifacts.Manifest) { m.Embedder.Name = "other-embedder" })
+	kinds := lying(func(m *artifacts.Manifest) { m.Counts.ByKind["safety"]++; m.Counts.ByKind["lore"]-- })
+	chunks := lying(func(m *artifacts.Manifest) { m.Counts.Chunks = 99 })
 	tests := []struct {
 		name      string
 		old, next string
@@ -122,6 +133,10 @@ func TestDiffErrors(t *testing.T) {
 		{"missing old", missing, good, "old snapshot " + missing},
 		{"missing new", good, missing, "new snapshot " + missing},
 		{"corrupt new", good, corrupt, "new snapshot " + corrupt},
+		{"new says 999 documents", good, documents, "new snapshot " + documents + ": its manifest.json does not describe the snapshot (counts.documents 999, its run recorded 3 (audit.jsonl))"},
+		{"old names another embedder", embedder, good, "old snapshot " + embedder + `: its manifest.json does not describe the snapshot (embedder other-embedder (1024 dims), its vectors' reuse key says "builtin-hash-v1|dims=1024")`},
+		{"new counts kinds its rows do not", good, kinds, "kind lore: 1 chunks, the manifest says 0; kind safety: 3 chunks, the manifest says 4"},
+		{"new says 99 chunks", good, chunks, "counts.chunks 99, its run recorded"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -18,6 +19,7 @@ import (
 const (
 	CheckManifest      = "manifest"       // manifest.json reads and names what the others need
 	CheckFiles         = "files"          // every recorded file is there with its size and SHA-256
+	CheckDeclared      = "declared"       // the manifest says what its run recorded: counts, diagnostics, embedder and header writer
 	CheckSchemaVersion = "schema_version" // manifest and file agree, and this build reads it
 	CheckParquet       = "parquet"        // chunks.parquet opens and every row reads
 	CheckRows          = "rows"           // row count: file footer, rows read, manifest
@@ -122,16 +124,18 @@ func VerifyContext(ctx context.Context, dir string) (*VerifyReport, error) {
 	v := verifier{dir: dir}
 	v.manifest()
 	v.files()
+	v.declared()
 	if err := v.chunks(ctx); err != nil {
 		return nil, fmt.Errorf("verify %s: %w", dir, err)
 	}
-	return &VerifyReport{Dir: dir, Checks: []Check{v.cManifest, v.cFiles, v.cSchema, v.cParquet,
+	return &VerifyReport{Dir: dir, Checks: []Check{v.cManifest, v.cFiles, v.cDeclared, v.cSchema, v.cParquet,
 		v.rows.cRows, v.rows.cDims, v.rows.cOrder, v.rows.cIDs, v.rows.cHash, v.rows.cCounts, v.rows.cUTF8}}, nil
 }
 
 // VerifyFiles is the cheap part of Verify: the manifest reads and names
-// chunks.parquet, and every file it lists is a regular file of the size
-// and SHA-256 it records. A reader that trusts what it reads (diff, search,
+// chunks.parquet, every file it lists is a regular file of the size and
+// SHA-256 it records, and the manifest says what those files record of its
+// run (its counts, diagnostics, embedder: CheckDeclared). A reader that trusts what it reads (diff, search,
 // inspect, thresholds, a run reusing a previous snapshot) runs it first: it
 // reads each file once and decodes no row. The error is a *BrokenError, or
 // the error of a dir that is not there.
@@ -144,7 +148,8 @@ func VerifyFiles(dir string) (artifacts.Manifest, error) {
 	v := verifier{dir: dir}
 	v.manifest()
 	v.files()
-	rep := VerifyReport{Dir: dir, Checks: []Check{v.cManifest, v.cFiles}}
+	v.declared()
+	rep := VerifyReport{Dir: dir, Checks: []Check{v.cManifest, v.cFiles, v.cDeclared}}
 	if !rep.OK() {
 		return artifacts.Manifest{}, &BrokenError{Dir: dir, Failed: rep.Failed(), Problems: rep.Problems()}
 	}
@@ -165,10 +170,10 @@ func (e *BrokenError) Error() string {
 
 // verifier runs the checks of one snapshot.
 type verifier struct {
-	dir                                  string
-	m                                    *artifacts.Manifest // nil when unreadable
-	cManifest, cFiles, cSchema, cParquet Check
-	rows                                 rowChecks
+	dir                                             string
+	m                                               *artifacts.Manifest // nil when unreadable
+	cManifest, cFiles, cDeclared, cSchema, cParquet Check
+	rows                                            rowChecks
 }
 
 func (v *verifier) manifest() {
@@ -209,8 +214,11 @@ func (v *verifier) files() {
 			v.cFiles.problem("%s: not a file name of the snapshot", name)
 			continue
 		}
-		got, err := artifacts.Describe(filepath.Join(v.dir, name))
+		got, err := artifacts.DescribeDeclared(filepath.Join(v.dir, name), want.Bytes) // its size first: a file of another size is not read
+		var size *artifacts.SizeError
 		switch {
+		case errors.As(err, &size):
+			v.cFiles.problem("%s: %d bytes; manifest says %d bytes (not read)", name, size.Got, size.Want)
 		case err != nil:
 			v.cFiles.problem("%s: %v", name, err)
 		case got.Bytes != want.Bytes || got.SHA256 != want.SHA256:
@@ -222,6 +230,25 @@ func (v *verifier) files() {
 	settle(&v.cFiles)
 }
 
+// declared checks what the manifest says of its run against what the files
+// it hashes recorded (DeclaredDisagree): nothing hashes the manifest
+// itself, and a reader believes its counts and its embedder.
+func (v *verifier) declared() {
+	v.cDeclared = Check{Name: CheckDeclared, Detail: "counts, diagnostics, embedder and header writer: audit, report, reuse keys"}
+	if v.m == nil || v.cFiles.Status != CheckOK {
+		v.cDeclared.Status = CheckSkipped // the files do not say what they should: they cannot vouch for it
+		return
+	}
+	problems, err := DeclaredDisagree(v.dir, *v.m)
+	if err != nil {
+		problems = []string{err.Error()}
+	}
+	for _, p := range problems {
+		v.cDeclared.problem("%s", p)
+	}
+	settle(&v.cDeclared)
+}
+
 // chunks opens chunks.parquet and runs the checks that read its rows.
 func (v *verifier) chunks(ctx context.Context) error {
 	v.cParquet = Check{Name: CheckParquet}
@@ -230,7 +257,13 @@ func (v *verifier) chunks(ctx context.Context) error {
 		v.cSchema.problem("manifest says %q, this build reads %q", v.m.SchemaVersion, artifacts.SchemaVersion)
 	}
 	v.rows = newRowChecks(v.m)
-	cf, err := artifacts.OpenAnyVersion(filepath.Join(v.dir, artifacts.ChunksFile))
+	var cf *artifacts.ChunkFile
+	var err error
+	if v.m != nil {
+		cf, err = artifacts.OpenAnyVersionAs(v.dir, *v.m) // no further than the manifest says
+	} else {
+		cf, err = artifacts.OpenAnyVersion(filepath.Join(v.dir, artifacts.ChunksFile))
+	}
 	if err != nil {
 		v.cParquet.problem("%v", err)
 		settle(&v.cParquet)

@@ -3,7 +3,6 @@ package verify
 import (
 	"crypto/sha256"
 	"fmt"
-	"slices"
 	"strconv"
 	"unicode/utf8"
 
@@ -15,10 +14,10 @@ import (
 type rowChecks struct {
 	m                                          *artifacts.Manifest // nil: compare rows with each other only
 	dims                                       int
-	n, docs, thresholds                        int
+	n                                          int
 	last                                       schema.Chunk
 	ids                                        map[[16]byte]struct{} // a hash of each id: 16 bytes a row, not the id
-	got                                        artifacts.Counts
+	got                                        Tally
 	cRows, cDims, cOrder, cIDs, cHash, cCounts Check
 	cUTF8                                      Check
 }
@@ -38,9 +37,6 @@ func (r *rowChecks) row(c schema.Chunk) {
 	if r.n > 0 && !artifacts.RowBefore(r.last, c) {
 		r.cOrder.problem("%s after %s", c.Key(), r.last.Key())
 	}
-	if r.n == 0 || c.DocPath != r.last.DocPath {
-		r.docs++
-	}
 	id := sha256.Sum256([]byte(c.ChunkID))
 	if _, dup := r.ids[[16]byte(id[:16])]; dup {
 		r.cIDs.problem("%s again at %s", c.ChunkID, c.Key())
@@ -56,7 +52,6 @@ func (r *rowChecks) row(c schema.Chunk) {
 		r.cUTF8.problem("%q: %s is not valid UTF-8", c.Key(), field)
 	}
 	r.got.Add(c)
-	r.thresholds += len(c.Thresholds)
 	c.Embedding = nil // the order check keeps the last row, not its vector
 	r.last = c
 	r.n++
@@ -77,49 +72,19 @@ func (r *rowChecks) finish(cf *artifacts.ChunkFile) {
 		if cf.Dims != r.m.Embedder.Dims {
 			r.cDims.problem("%s metadata says %d dimensions, the manifest %d", artifacts.ChunksFile, cf.Dims, r.m.Embedder.Dims)
 		}
-		r.compareCounts()
+		for _, p := range CountsDisagree(*r.m, r.got) {
+			r.cCounts.problem("%s", p)
+		}
 	}
 	r.cRows.Detail = strconv.Itoa(r.n) + " rows"
 	r.cDims.Detail = strconv.Itoa(r.dims) + " dimensions"
 	r.cOrder.Detail = "(doc_path, chunk_order)"
 	r.cIDs.Detail = strconv.Itoa(len(r.ids)) + " distinct chunk ids"
 	r.cHash.Detail = "SHA-256 of text"
-	r.cCounts.Detail = fmt.Sprintf("%d documents, %d thresholds; per kind, lang, element", r.docs, r.thresholds)
+	r.cCounts.Detail = fmt.Sprintf("%d documents, %d thresholds; per kind, lang, element", r.got.Documents, r.got.Thresholds)
 	r.cUTF8.Detail = "every string column"
 	for _, c := range []*Check{&r.cRows, &r.cDims, &r.cOrder, &r.cIDs, &r.cHash, &r.cCounts, &r.cUTF8} {
 		settle(c)
-	}
-}
-
-// compareCounts checks the manifest's counts against the rows. A document
-// may yield no chunk, so the file can hold fewer documents than the manifest
-// counts, never more.
-func (r *rowChecks) compareCounts() {
-	want := r.m.Counts
-	for _, g := range []struct {
-		name      string
-		got, want map[string]int
-	}{{"kind", r.got.ByKind, want.ByKind}, {"lang", r.got.ByLang, want.ByLang}, {"element", r.got.ByElement, want.ByElement}} {
-		var keys []string
-		for _, m := range []map[string]int{g.got, g.want} {
-			for k := range m {
-				if !slices.Contains(keys, k) {
-					keys = append(keys, k)
-				}
-			}
-		}
-		slices.Sort(keys)
-		for _, k := range keys {
-			if g.got[k] != g.want[k] {
-				r.cCounts.problem("%s %s: %d chunks, the manifest says %d", g.name, k, g.got[k], g.want[k])
-			}
-		}
-	}
-	if r.docs > want.Documents {
-		r.cCounts.problem("%d documents, the manifest says %d", r.docs, want.Documents)
-	}
-	if f, ok := r.m.Files[artifacts.ThresholdsFile]; ok && f.Rows != r.thresholds {
-		r.cCounts.problem("%d thresholds, files.%s.rows says %d", r.thresholds, artifacts.ThresholdsFile, f.Rows)
 	}
 }
 

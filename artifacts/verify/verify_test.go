@@ -66,7 +66,24 @@ func TestVerify(t *testing.T) {
 		}, []string{verify.CheckCounts}, "kind lore: 1 chunks, the manifest says 2"},
 		{"wrong dims in the manifest", func(t *testing.T, dir string) {
 			stagestest.EditManifest(t, dir, func(m *artifacts.Manifest) { m.Embedder.Dims = 768 })
-		}, []string{verify.CheckDims}, "want 768"},
+		}, []string{verify.CheckDeclared, verify.CheckDims}, `its vectors' reuse key says "builtin-hash-v1|dims=1024"`},
+		// Issue 31, item 9: what a manifest says of its run, checked against
+		// what the files it hashes recorded. Before, each of these verified.
+		{"counts.documents 999", func(t *testing.T, dir string) {
+			stagestest.EditManifest(t, dir, func(m *artifacts.Manifest) { m.Counts.Documents = 999 })
+		}, []string{verify.CheckDeclared}, "counts.documents 999, its run recorded 3 (audit.jsonl)"},
+		{"counts.rejected", func(t *testing.T, dir string) {
+			stagestest.EditManifest(t, dir, func(m *artifacts.Manifest) { m.Counts.Rejected = 2 })
+		}, []string{verify.CheckDeclared}, "counts.rejected 2, its run recorded 0"},
+		{"another embedder name", func(t *testing.T, dir string) {
+			stagestest.EditManifest(t, dir, func(m *artifacts.Manifest) { m.Embedder.Name = "ollama:nomic-embed-text@sha256:0123" })
+		}, []string{verify.CheckDeclared}, `embedder ollama:nomic-embed-text@sha256:0123 (1024 dims), its vectors' reuse key says "builtin-hash-v1|dims=1024"`},
+		{"another header writer", func(t *testing.T, dir string) {
+			stagestest.EditManifest(t, dir, func(m *artifacts.Manifest) { m.HeaderWriter = "ollama:qwen3@sha256:0123" })
+		}, []string{verify.CheckDeclared}, "header writer ollama:qwen3@sha256:0123, its headers' reuse key says"},
+		{"fewer warnings than the report holds", func(t *testing.T, dir string) {
+			stagestest.EditManifest(t, dir, func(m *artifacts.Manifest) { m.Diagnostics["error"] = 3 })
+		}, []string{verify.CheckDeclared}, "diagnostics.error 3, report.json holds 0"},
 		{"every problem, not the first", func(t *testing.T, dir string) {
 			stagestest.EditManifest(t, dir, func(m *artifacts.Manifest) { m.SchemaVersion = "99"; m.Counts.Chunks = 1 })
 			if err := os.WriteFile(filepath.Join(dir, artifacts.ReportFile), []byte("{}\n"), 0o644); err != nil {
@@ -99,8 +116,14 @@ func TestVerify(t *testing.T) {
 					t.Errorf("got %s problems %q, want one containing %q", c.Name, c.Problems, tt.wantText)
 				}
 			}
-			if len(rep.Checks) != 11 {
-				t.Errorf("got %d checks, want all 11 reported", len(rep.Checks))
+			if len(rep.Checks) != 12 {
+				t.Errorf("got %d checks, want all 12 reported", len(rep.Checks))
+			}
+			if slices.Contains(tt.wantFailed, verify.CheckDeclared) {
+				var broken *verify.BrokenError
+				if _, err := verify.VerifyFiles(dir); !errors.As(err, &broken) || !strings.Contains(err.Error(), tt.wantText) {
+					t.Errorf("VerifyFiles: got %v, want a *BrokenError saying %q", err, tt.wantText)
+				}
 			}
 		})
 	}

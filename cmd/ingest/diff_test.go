@@ -98,11 +98,11 @@ func TestVerifyCommand(t *testing.T) {
 		wantStdout string
 		wantStderr string
 	}{
-		{"good", []string{"verify", good}, exitOK, "all 11 checks passed", ""},
+		{"good", []string{"verify", good}, exitOK, "all 12 checks passed", ""},
 		{"modified report", []string{"verify", bad}, exitFailed, "  failed  files          ", "files failed"},
 		{"modified report, summary", []string{"verify", bad}, exitFailed, "  ok      content_hash   SHA-256 of text\n", "files failed"},
 		{"modified report, problem", []string{"verify", bad}, exitFailed, "\n            report.json: 3 bytes", ""},
-		{"modified report, tally", []string{"verify", bad}, exitFailed, "1 of 11 checks failed: files\n", ""},
+		{"modified report, tally", []string{"verify", bad}, exitFailed, "1 of 12 checks failed: files\n", ""},
 		{"missing", []string{"verify", filepath.Join(good, "nope")}, exitFailed, "", "nope"},
 		{"no folder", []string{"verify"}, exitUsage, "", "one snapshot DIR"},
 	}

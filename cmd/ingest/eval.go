@@ -43,7 +43,7 @@ func evalCommand() *cli.Command {
 				return usage("--k %v", err)
 			}
 			minRecall := cmd.Float("min-recall")
-			if minRecall < 0 || minRecall > 1 {
+			if !(minRecall >= 0 && minRecall <= 1) { // NaN too: "got < NaN" is never true, so the gate would always pass
 				return usage("--min-recall %g: want 0..1", minRecall)
 			}
 			qs, err := search.ReadQuestions(qfile)

@@ -37,8 +37,9 @@ const (
 	exitInterrupted = 130
 )
 
-// errPartial reports a run that published but rejected some documents.
-var errPartial = errors.New("partial: some documents were rejected")
+// errPartial reports a run that published but rejected some documents or
+// could not read some of the corpus.
+var errPartial = errors.New("partial: some documents were rejected or could not be read")
 
 // usageError marks a bad flag, argument or config value.
 type usageError struct{ err error }

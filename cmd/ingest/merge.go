@@ -47,6 +47,9 @@ func runMerge(ctx context.Context, cmd *cli.Command) (*stages.Result, string, er
 	if err != nil {
 		return nil, "", err
 	}
+	if err := f.Run.Publish.Validate(); err != nil { // before any part is fetched
+		return nil, "", settingsError(err)
+	}
 	out, pubDir := f.Out, cmd.String("publish")
 	if cmd.IsSet("out") {
 		out = cmd.String("out")

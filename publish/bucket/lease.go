@@ -47,8 +47,10 @@ func (s *Store) ttl() time.Duration {
 // function that gives it back; the lease is renewed while it is held. A
 // live lease of another run is an *publish.LockedError naming its holder.
 // One whose run is over is taken over: its expiry has passed, or its holder
-// ran on this host and its process is gone (killed, crashed). A lease that
-// cannot be read (empty, not JSON) is named as such, and taken over once
+// ran on this host and its process is gone (killed, crashed). An expiry
+// further ahead than the TTL (and leaseSkew) is read as the TTL from the
+// lease's writing, so no clock and no hand can hold a prefix for good. A
+// lease that cannot be read (empty, not JSON) is named as such, and taken over once
 // the TTL has passed since it was written.
 func (s *Store) Acquire(ctx context.Context, wait time.Duration) (func() error, error) {
 	deadline := time.Now().Add(wait)
@@ -123,11 +125,36 @@ func (s *Store) readLease(ctx context.Context) (*publish.LockedError, error) {
 		return &publish.LockedError{Target: s.name, Note: fmt.Sprintf("its lease %s cannot be read (%d bytes, written %s, not a lease this tool writes); it is taken over after %s, or delete %s",
 			leaseFile, len(b), a.ModTime.UTC().Format(time.RFC3339), until.UTC().Format(time.RFC3339), leaseFile)}, nil
 	}
-	if time.Now().After(exp) || l.Holder.Gone() {
+	if l.Holder.Gone() {
 		return nil, nil
 	}
-	return &publish.LockedError{Target: s.name, Holder: l.Holder, Note: "its lease expires at " + l.Expires + " unless that run renews it"}, nil
+	note := "its lease expires at " + l.Expires + " unless that run renews it"
+	if limit := time.Now().Add(s.ttl() + leaseSkew(s.ttl())); exp.After(limit) {
+		// Further ahead than any run of this tool writes (a wrong clock, a
+		// hand-written lease): believed as far as the TTL from when the store
+		// says it was written, by the store's clock, not the writer's.
+		a, err := s.b.Stat(ctx, leaseFile)
+		if isNotExist(err) {
+			return nil, nil
+		}
+		if err != nil {
+			return nil, fmt.Errorf("%s: read %s: %w", s, leaseFile, err)
+		}
+		exp = a.ModTime.Add(s.ttl() + leaseSkew(s.ttl()))
+		note = fmt.Sprintf("its lease says it expires at %s, further ahead than its TTL (%s) allows: taken as expiring at %s, its TTL after it was written (%s)",
+			l.Expires, s.ttl(), exp.UTC().Format(time.RFC3339), a.ModTime.UTC().Format(time.RFC3339))
+	}
+	if time.Now().After(exp) {
+		return nil, nil
+	}
+	return &publish.LockedError{Target: s.name, Holder: l.Holder, Note: note}, nil
 }
+
+// leaseSkew is how far ahead of this host's clock a lease's writer's clock
+// may run: its expiry is believed up to a TTL and this much from its
+// writing. A fifth of the TTL (two minutes for the default): clocks kept by
+// NTP are within milliseconds, and a test's short TTL gets a short allowance.
+func leaseSkew(ttl time.Duration) time.Duration { return ttl / 5 }
 
 // held is a lease this process holds: renewed every third of its TTL by a
 // timer until released. Renewal is the one place outside the runner where

@@ -35,11 +35,15 @@ func leaseBody(h publish.Holder, expires time.Time) []byte {
 // cannot be read is named as such and taken over once its TTL has passed
 // since it was written. A live holder is refused, named. Before, a
 // SIGKILLed run's lease stopped every run for 24 hours, naming a pid that
-// no longer existed, and a lease that was not JSON never expired.
+// no longer existed, and a lease that was not JSON never expired. An expiry
+// further ahead than the TTL and its skew (9999-12-31, a writer's clock a day
+// ahead) is read as the TTL from the lease's writing, the holder named
+// (issue 31, item 6): before, it blocked publishing until that date.
 func TestLeaseTakeover(t *testing.T) {
 	host, _ := os.Hostname()
 	me := publish.Self()
 	later := time.Now().Add(time.Hour)
+	forever := time.Date(9999, 12, 31, 23, 59, 59, 0, time.UTC)
 	tests := []struct {
 		name     string
 		body     []byte
@@ -52,6 +56,11 @@ func TestLeaseTakeover(t *testing.T) {
 		{"this host, running", leaseBody(me, later), 0, false, "another ingest run is writing it (pid"},
 		{"another host, not expired", leaseBody(publish.Holder{PID: 1, Host: "elsewhere", Started: "2026-12-01T02:00:00Z"}, later), 0, false, "pid 1 on elsewhere"},
 		{"another host, expired", leaseBody(publish.Holder{PID: 1, Host: "elsewhere", Started: "2026-12-01T02:00:00Z"}, time.Now().Add(-time.Minute)), 0, true, ""},
+		{"another host, expires in 9999, written just now", leaseBody(publish.Holder{PID: 1, Host: "elsewhere", Started: "2026-12-01T02:00:00Z"}, forever), 0, false,
+			"pid 1 on elsewhere, started 2026-12-01T02:00:00Z); its lease says it expires at 9999-12-31T23:59:59Z, further ahead than its TTL (10m0s) allows: taken as expiring at"},
+		{"another host, expires in 9999, older than the TTL", leaseBody(publish.Holder{PID: 1, Host: "elsewhere", Started: "2026-12-01T02:00:00Z"}, forever), time.Nanosecond, true, ""},
+		{"another host, its clock a day ahead, older than the TTL", leaseBody(publish.Holder{PID: 1, Host: "elsewhere", Started: "2026-12-01T02:00:00Z"}, time.Now().Add(24*time.Hour)), time.Nanosecond, true, ""},
+		{"another host, within the TTL and the skew", leaseBody(publish.Holder{PID: 1, Host: "elsewhere", Started: "2026-12-01T02:00:00Z"}, time.Now().Add(11*time.Minute)), 0, false, "its lease expires at"},
 		{"empty, written just now", nil, 0, false, "cannot be read (0 bytes"},
 		{"not JSON, written just now", []byte("{garbage"), 0, false, "cannot be read (8 bytes"},
 		{"not JSON, older than the TTL", []byte("{garbage"), time.Nanosecond, true, ""},

@@ -174,9 +174,11 @@ func isSnapshotRef(s string) bool { return s == publish.LatestLink || snapshotNa
 
 // Manifest reads the manifest of the snapshot arg names: a folder, or a
 // bucket's URL/latest or URL/NAME, downloaded to a temporary folder that
-// is removed before it returns.
+// is removed before it returns. It is Trusted's: a snapshot whose files
+// are not those its manifest describes is refused, not believed (embed
+// took its embedder from any manifest.json).
 func Manifest(ctx context.Context, arg string) (artifacts.Manifest, error) {
-	dir, cleanup, err := Snapshot(ctx, arg)
+	dir, cleanup, err := Trusted(ctx, arg)
 	if err != nil {
 		return artifacts.Manifest{}, err
 	}

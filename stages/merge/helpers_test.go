@@ -7,6 +7,7 @@ import (
 
 	"github.com/ocean-safety/ingest/models"
 	"github.com/ocean-safety/ingest/stages/settings"
+	"github.com/ocean-safety/ingest/stages/stagestest"
 )
 
 // The test helpers of stages' own tests that the merge's use.
@@ -19,7 +20,7 @@ type runConfig struct {
 
 func testConfig(corpusDir, out string, workers int) runConfig {
 	cfg := settings.DefaultConfig()
-	cfg.Corpus, cfg.Workers = corpusDir, workers
+	cfg.Corpus, cfg.Workers, cfg.SourceLabel = corpusDir, workers, stagestest.SourceLabel // a copied corpus's folder is not its label
 	return runConfig{cfg, out}
 }
 

@@ -52,6 +52,9 @@ func Merge(ctx context.Context, parts []string, cfg Config, target publish.Targe
 	if opt.Reporter == nil {
 		opt.Reporter = stages.Discard
 	}
+	if err := cfg.Publish.Validate(); err != nil {
+		return nil, err
+	}
 	ps, err := openParts(parts)
 	if err != nil {
 		return nil, err
@@ -115,7 +118,7 @@ func openParts(dirs []string) ([]part, error) {
 			if !ok {
 				return nil, fmt.Errorf("part %s: the manifest lists no %s", dir, name)
 			}
-			got, err := artifacts.Describe(filepath.Join(dir, name))
+			got, err := artifacts.DescribeDeclared(filepath.Join(dir, name), want.Bytes)
 			if err != nil {
 				return nil, fmt.Errorf("part %s: %w", dir, err)
 			}
@@ -204,6 +207,7 @@ type docTotals struct {
 	fingerprint hash.Hash
 	input       hash.Hash
 	diags       []schema.Diagnostic
+	setup       int                   // of diags, at their head, the runs' own: the listing's and each part's setup
 	models      artifacts.ModelReport // rejects and ungrounded thresholds, listed and counted
 }
 
@@ -263,7 +267,7 @@ func (m *merger) merge(ctx context.Context, start time.Time) (*stages.Result, er
 	return stages.Seal(m.stage, stages.Closing{
 		Chunks:     func() (int, error) { return rows.Chunks, nil }, // written and closed by m.chunks
 		Thresholds: ts, Audit: audit, AuditMore: map[string]int{"parts": len(m.parts)},
-		Report: rep, Manifest: man,
+		Report: rep, Setup: dt.setup, Manifest: man,
 	})
 }
 
@@ -297,6 +301,7 @@ func (m *merger) documents() (docTotals, error) {
 	for _, p := range m.parts {
 		dt.diags = append(dt.diags, p.report.Diagnostics[p.m.Shard.ListingDiagnostics:p.m.Shard.SetupDiagnostics]...)
 	}
+	dt.setup = len(dt.diags)
 	last := ""
 	total := 0
 	for {
@@ -416,7 +421,7 @@ func (m *merger) chunks(ctx context.Context, dims int, sizes *schema.SizeTally) 
 	}
 	heads := make([]*head, len(m.parts))
 	for i, p := range m.parts {
-		cf, err := artifacts.OpenChunks(filepath.Join(p.dir, artifacts.ChunksFile))
+		cf, err := artifacts.OpenChunksAs(p.dir, p.m)
 		if err != nil {
 			w.Abort()
 			return counts, nil, fmt.Errorf("part %s: %w", p.dir, err)

@@ -3,7 +3,6 @@ package reuse
 import (
 	"crypto/sha256"
 	"encoding/hex"
-	"strconv"
 	"strings"
 
 	"github.com/ocean-safety/ingest/artifacts"
@@ -21,8 +20,8 @@ import (
 // so the next run can key the rows of this snapshot.
 func CacheKeys(headerWriter string, headerMaxChars int, embedder string, dims int) artifacts.CacheKeys {
 	return artifacts.CacheKeys{
-		Header: headerWriter + "|max_chars=" + strconv.Itoa(headerMaxChars),
-		Vector: embedder + "|dims=" + strconv.Itoa(dims),
+		Header: artifacts.HeaderCacheKey(headerWriter, headerMaxChars),
+		Vector: artifacts.VectorCacheKey(artifacts.Component{Name: embedder, Dims: dims}),
 	}
 }
 

@@ -3,7 +3,6 @@ package reuse
 import (
 	"context"
 	"fmt"
-	"path/filepath"
 
 	"github.com/ocean-safety/ingest/artifacts"
 	"github.com/ocean-safety/ingest/artifacts/verify"
@@ -44,8 +43,7 @@ func OpenPrevious(ctx context.Context, dir string) (*Previous, error) {
 	if !artifacts.ReadsSchema(m.SchemaVersion) {
 		return nil, fmt.Errorf("schema version %q, want %q", m.SchemaVersion, artifacts.SchemaVersion)
 	}
-	path := filepath.Join(dir, artifacts.ChunksFile)
-	f, err := artifacts.OpenChunks(path)
+	f, err := artifacts.OpenChunksAs(dir, m)
 	if err != nil {
 		return nil, err
 	}

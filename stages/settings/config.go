@@ -203,10 +203,36 @@ func (c Config) Validate() error {
 	if err := checkTenant(c.TenantID); err != nil {
 		bad("tenant_id", "%v", err)
 	}
-	if c.Publish.MaxShrink < 0 || c.Publish.MaxShrink > 1 {
-		bad("publish.max_shrink", "%g: want a share from 0 (no document may go) to 1 (any may)", c.Publish.MaxShrink)
+	if c.SourceLabel != "" {
+		if err := corpus.CheckSourceLabel(c.SourceLabel); err != nil {
+			bad("source_label", "%v", err)
+		}
 	}
+	errs = append(errs, c.Publish.Validate())
 	return errors.Join(errs...)
+}
+
+// Validate checks the guard is a share, for a run and a merge alike. It is
+// written so that NaN fails too: every comparison with NaN is false, and
+// "< 0 || > 1" let .nan through, which switched the shrink guard off (a
+// 1-document corpus replaced 29 documents).
+func (p PublishConfig) Validate() error {
+	if s := p.MaxShrink; !(s >= 0 && s <= 1) {
+		return schema.Setting("publish.max_shrink", "%g: want a share from 0 (no document may go) to 1 (any may)", s)
+	}
+	return nil
+}
+
+// CheckSpelled checks the values a config file spells out (set reports
+// which keys it sets) against what a value means only when left out:
+// chunking.AutoMin (-1) is chunk.min's "a quarter of chunk.max" in the
+// defaults, and a file that writes chunk.min: -1 gets the error -2 gets,
+// not the default in disguise.
+func (c Config) CheckSpelled(set func(key string) bool) error {
+	if set("chunk.min") && c.Chunk.Min < 0 {
+		return schema.Setting("chunk.min", "%d: want 0 ≤ min ≤ max (%d), or leave chunk.min out for a quarter of max", c.Chunk.Min, c.Chunk.Max)
+	}
+	return nil
 }
 
 // checkTenant accepts no tenant or a UUID in its canonical form (lower-case
@@ -230,15 +256,24 @@ func checkTenant(t string) error {
 // Hash is a digest of the settings that shape the output (not of where it
 // goes or how many workers make it): a cache key and a manifest field. Every
 // setting is a plain value with its default filled in, so a file that spells
-// out a default hashes like one that leaves it out.
+// out a default hashes like one that leaves it out. Where the corpus is read
+// from is not hashed, what it decides is: the source label it defaults to
+// and the language its folder's name stands for (the same corpus read from
+// another folder writes other rows, and must not pass for unchanged).
 func (c Config) Hash() string {
 	c.Chunk = c.Chunk.Resolved() // an unset chunk.min and the quarter of max it stands for shape the same chunks
+	if c.SourceLabel == "" {
+		c.SourceLabel = corpus.DefaultSourceLabel(c.Corpus) // the one the corpus reader takes
+	}
 	for _, l := range []*[]string{&c.MetadataKeys, &c.Include, &c.Exclude} {
 		if len(*l) == 0 {
 			*l = nil // "exclude: []" is no exclude
 		}
 	}
-	b, _ := json.Marshal(c) // plain data: cannot fail
+	b, _ := json.Marshal(struct {
+		Config
+		RootLang schema.Lang `json:"root_lang,omitempty"` // omitted when none: the hash of a plain folder's config is what it was
+	}{c, corpus.RootLang(c.Corpus)}) // plain data: cannot fail
 	sum := sha256.Sum256(b)
 	return hex.EncodeToString(sum[:])
 }

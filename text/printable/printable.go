@@ -16,9 +16,16 @@ func IsBidi(r rune) bool {
 	return r >= 0x202a && r <= 0x202e || r >= 0x2066 && r <= 0x2069 || r == 0x200e || r == 0x200f || r == 0x061c
 }
 
+// IsSeparator reports the line and paragraph separators (U+2028, U+2029,
+// Unicode's Zl and Zp): no terminal breaks the line at them, but a log
+// viewer, a browser's JavaScript and an editor do, so a name or a value
+// that holds one reads as two lines in one place and one in another.
+func IsSeparator(r rune) bool { return r == 0x2028 || r == 0x2029 }
+
 // Unsafe reports a character that must not reach a terminal or a log as
-// it is: a control or a bidirectional formatting character.
-func Unsafe(r rune) bool { return IsControl(r) || IsBidi(r) }
+// it is: a control, a line or paragraph separator, or a bidirectional
+// formatting character.
+func Unsafe(r rune) bool { return IsControl(r) || IsSeparator(r) || IsBidi(r) }
 
 // HasUnsafe reports whether s holds an unsafe character or is not valid
 // UTF-8.

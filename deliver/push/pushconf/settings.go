@@ -51,6 +51,20 @@ func DefaultSettings() Settings {
 		PollInterval: DefaultPollInterval, TaskTimeout: DefaultTaskTimeout}
 }
 
+// Ranges of the numeric settings: wide enough for any ingest service,
+// narrow enough that a typo (extra zeros, hours for seconds) fails at start
+// instead of holding a push, a server's memory or a CI job for days.
+const (
+	maxBatchChunks = 10_000             // chunks a request; a service takes tens
+	maxBodyBytes   = 1 << 30            // a request body; services cap them at 1–10 MiB
+	maxDeleteBatch = 100_000            // versions a delete request names
+	maxInFlight    = 256                // requests at once from one client
+	maxTasks       = 1_024              // tasks open at once
+	maxRetries     = 100                // with backoff to 30 s, most of an hour
+	maxWait        = 24 * time.Hour     // one request, one poll's wait
+	maxTaskTimeout = 7 * 24 * time.Hour // a task that runs a week is lost
+)
+
 // Validate reports every bad setting at once, each a *schema.SettingError
 // naming its key. To is checked only when set (the command line may give
 // it); push.New checks it for a push.
@@ -65,33 +79,25 @@ func (s Settings) Validate() error {
 	if _, err := uuid.Parse(s.Tenant); s.Tenant != "" && err != nil {
 		bad("tenant", "%q is not a UUID", s.Tenant)
 	}
-	if s.BatchChunks < 1 {
-		bad("batch_chunks", "%d: want at least 1", s.BatchChunks)
+	between := func(key string, v, lo, hi int, why string) {
+		if v < lo || v > hi {
+			bad(key, "%d: want %d to %d%s", v, lo, hi, why)
+		}
 	}
-	if s.MaxBytes < 64<<10 {
-		bad("max_bytes", "%d: want at least 65536 (one chunk with 1,024 floats is about 13 KB)", s.MaxBytes)
+	within := func(key string, d, hi time.Duration) {
+		if d <= 0 || d > hi {
+			bad(key, "%s: want a positive duration up to %s", d, hi)
+		}
 	}
-	if s.DeleteBatch < 1 {
-		bad("delete_batch", "%d: want at least 1", s.DeleteBatch)
-	}
-	if s.InFlight < 1 {
-		bad("in_flight", "%d: want at least 1", s.InFlight)
-	}
-	if s.Tasks < 1 {
-		bad("tasks", "%d: want at least 1", s.Tasks)
-	}
-	if s.Timeout <= 0 {
-		bad("timeout", "%s: want a positive duration", s.Timeout)
-	}
-	if s.Retries < 0 {
-		bad("retries", "%d: want 0 or more", s.Retries)
-	}
-	if s.PollInterval <= 0 {
-		bad("poll_interval", "%s: want a positive duration", s.PollInterval)
-	}
-	if s.TaskTimeout <= 0 {
-		bad("task_timeout", "%s: want a positive duration", s.TaskTimeout)
-	}
+	between("batch_chunks", s.BatchChunks, 1, maxBatchChunks, "")
+	between("max_bytes", s.MaxBytes, 64<<10, maxBodyBytes, " (one chunk with 1,024 floats is about 13 KB)")
+	between("delete_batch", s.DeleteBatch, 1, maxDeleteBatch, "")
+	between("in_flight", s.InFlight, 1, maxInFlight, "")
+	between("tasks", s.Tasks, 1, maxTasks, "")
+	between("retries", s.Retries, 0, maxRetries, "")
+	within("timeout", s.Timeout, maxWait)
+	within("poll_interval", s.PollInterval, maxWait)
+	within("task_timeout", s.TaskTimeout, maxTaskTimeout)
 	return errors.Join(errs...)
 }
 

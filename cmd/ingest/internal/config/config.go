@@ -9,6 +9,7 @@ import (
 	"github.com/goccy/go-yaml/parser"
 
 	"github.com/ocean-safety/ingest/deliver/push/pushconf"
+	"github.com/ocean-safety/ingest/schema"
 	"github.com/ocean-safety/ingest/search"
 	"github.com/ocean-safety/ingest/stages/settings"
 )
@@ -77,6 +78,13 @@ func Parse(b []byte) (File, error) {
 		return f, errors.New(yaml.FormatError(err, false, false))
 	}
 	f.set = keys(ast)
+	if err := f.Run.CheckSpelled(f.IsSet); err != nil {
+		var se *schema.SettingError
+		if errors.As(err, &se) {
+			return f, fmt.Errorf("line %d: %w", f.set[se.Key], err)
+		}
+		return f, err
+	}
 	return f, nil
 }
 

@@ -33,7 +33,10 @@ func PrintSettings(w io.Writer, path, corpusDir string, settings []config.Settin
 		}
 		switch {
 		case s.Key == "chunk.min" && s.Text == "-1":
-			note += " (left out: a quarter of chunk.max)"
+			// Left out, and shown as a comment: read back as a config file,
+			// the output leaves it out too (a -1 written is refused).
+			line = strings.Repeat("  ", s.Depth) + "# " + name + ": a quarter of chunk.max"
+			note += " (left out)"
 		case s.Key == "source_label" && s.Text == `""` && corpusDir != "":
 			note += " (left out: " + corpus.DefaultSourceLabel(corpusDir) + ", from the corpus folder)"
 		}

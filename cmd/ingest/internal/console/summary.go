@@ -9,7 +9,6 @@ import (
 
 	"github.com/ocean-safety/ingest/artifacts"
 	"github.com/ocean-safety/ingest/publish"
-	"github.com/ocean-safety/ingest/schema"
 	"github.com/ocean-safety/ingest/stages"
 )
 
@@ -53,7 +52,7 @@ func NewRunSummary(res *stages.Result, code int, status, errMsg string) RunSumma
 	p := res.Published
 	s.Snapshot = &SummarySnapshot{Path: p.Path, Name: p.Name, Reused: p.Reused, Previous: p.Previous, Pruned: p.Pruned, Quarantined: p.Quarantined, RunID: m.RunID}
 	s.Counts, s.Calls, s.Diagnostics = &m.Counts, &m.Calls, m.Diagnostics
-	if n := ignoredCount(res.Report.Diagnostics); n > 0 {
+	if n := res.Report.IgnoredCount(); n > 0 {
 		s.Diagnostics = maps.Clone(m.Diagnostics)
 		s.Diagnostics["ignored"] = n // of those counted by severity
 	}
@@ -81,7 +80,7 @@ func PrintSummary(w io.Writer, res *stages.Result) {
 			cs.All.P90, cs.All.Max, cs.Max, cs.Min, share(cs.UnderMin, cs.Prose))
 	}
 	ignored := ""
-	if n := ignoredCount(res.Report.Diagnostics); n > 0 {
+	if n := res.Report.IgnoredCount(); n > 0 {
 		ignored = fmt.Sprintf(" (%d ignored)", n)
 	}
 	fmt.Fprintf(w, "  diagnostics: %s, %s, %d info%s\n", Plural(m.Diagnostics["error"], "error"), Plural(m.Diagnostics["warning"], "warning"), m.Diagnostics["info"], ignored)
@@ -90,16 +89,6 @@ func PrintSummary(w io.Writer, res *stages.Result) {
 	fmt.Fprintf(w, "  work:        %s, %s; reused %s and %s (%d from a resumed journal); %s superseded\n",
 		Plural(c.HeaderCalls, "header call"), Plural(c.EmbedCalls, "embedding call"), Plural(c.HeadersReused, "header"),
 		Plural(c.VectorsReused, "vector"), c.FromJournal, Plural(c.Superseded, "chunk"))
-}
-
-func ignoredCount(ds []schema.Diagnostic) int {
-	n := 0
-	for _, d := range ds {
-		if d.Ignored {
-			n++
-		}
-	}
-	return n
 }
 
 // share is "12 of 300 (4.0%)".
