@@ -59,6 +59,8 @@ func TestExpand(t *testing.T) {
 		{name: "snippet section", body: "--8<-- \"app.py:make\"\n", want: "app = fastapi.FastAPI()\n", files: 1},
 		{name: "escaped snippet", body: ";--8<-- \"app.py\"\n", want: "--8<-- \"app.py\"\n"},
 		{name: "fastapi code", body: "{* ../../docs_src/app.py hl[3] ln[1:1] *}\n", want: "```python\nimport fastapi\n```\n", files: 1},
+		{name: "snippet ln selector", body: "--8<-- \"../docs_src/app.py[ln:1-1,5-5]\"\n", want: "import fastapi\nprint(app)\n", files: 1},
+		{name: "markdown-include ln selector", body: "{!../../docs_src/app.py[ln:3-3]!}\n", want: "app = fastapi.FastAPI()\n", files: 1},
 		{name: "markdown-include", body: "{!../../docs_src/app.py!}\n", want: "print(app)", files: 1},
 		{name: "include-markdown", body: "{% include-markdown \"snippets/deeper.md\" %}\n", want: "Deeper words.", files: 1},
 		{name: "hugo include", body: "{{% include \"note.md\" %}}\n", want: "A Hugo partial.", files: 1},
