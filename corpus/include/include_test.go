@@ -9,7 +9,7 @@ import (
 
 // site lays out a corpus folder and a docs_src folder beside it, and a
 // secret outside both.
-func site(t *testing.T) (root, src, outside string) {
+func site(t testing.TB) (root, src, outside string) {
 	t.Helper()
 	dir := t.TempDir()
 	root, src, outside = filepath.Join(dir, "docs"), filepath.Join(dir, "docs_src"), filepath.Join(dir, "private")
