@@ -62,6 +62,7 @@ func (e *expansion) expand(text string, stack []string, base int, within string)
 	var out strings.Builder
 	var spans []Span
 	lines := strings.SplitAfter(text, "\n")
+	imports := rawImports(text) // MDX's raw imports (mdx.go)
 	fence := ""
 	for i := 0; i < len(lines); i++ {
 		l := lines[i]
@@ -71,6 +72,19 @@ func (e *expansion) expand(text string, stack []string, base int, within string)
 			fence = ""
 		} else if fence == "" && (strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~")) {
 			fence = t[:3]
+		}
+		if imports != nil && fence == "" {
+			if _, _, ok := rawImport(line); ok { // markup: the line goes, with its newline
+				continue
+			}
+			if d, n, ok := codeBlock(lines[i:], imports); ok {
+				e.one(&out, &spans, d, stack, lineOf(base, i), within, "")
+				i += n - 1
+				if strings.HasSuffix(lines[i], "\n") {
+					out.WriteByte('\n')
+				}
+				continue
+			}
 		}
 		d, ok := parse(line)
 		if !ok {

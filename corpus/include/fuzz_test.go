@@ -25,6 +25,8 @@ func FuzzExpand(f *testing.F) {
 		"{{% include \"note.md\" %}}\n", "{{< readfile file=\"fuzz.md\" >}}\n",
 		"--8<-- \"../../private/secret.txt\"\n", "--8<-- \"link.txt\"\n", "--8<-- \"/etc/passwd\"\n",
 		"--8<-- \"https://example.org/x.md\"\n", "--8<-- \"snippets/loop-a.md\"\n", "--8<-- \"big.txt\"\n",
+		"import A from '!!raw-loader!../../docs_src/app.py';\n<CodeBlock language=\"py\">\n{A}\n</CodeBlock>\n",
+		"import A from '!raw-loader!fuzz.md'\nimport B from '../../private/secret.txt?raw'\n<CodeBlock>{A}</CodeBlock>\n<CodeBlock>{B}</CodeBlock>\n<CodeBlock>\n{A}\n",
 		"  --8<-- \"app.py:0:-1\"\n", "--8<-- \"app.py:9:2,:\"\n", "--8<-- \"en/../../private/secret.txt\"\n",
 	} {
 		f.Add(s, "--8<-- \"fuzz.md\"\n")
