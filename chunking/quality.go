@@ -51,6 +51,8 @@ type Quality struct {
 	// them between chunk.min and chunk.max: where a section is long enough,
 	// chunks should sit in the band.
 	Banded, InBand int
+	// Debris is the site markup left in chunks (debris.go).
+	Debris Debris
 
 	max      int
 	examples map[string][]string // a few chunk keys per problem, for a reader to look at
@@ -72,6 +74,7 @@ var codeOnlyHeader = regexp.MustCompile(`^code(?: \([^)]*\))?$`)
 // Add counts one document's chunks, cut by c from p, with headers filled in.
 func (q *Quality) Add(c *Chunker, p *Body, chunks []schema.Chunk) {
 	q.Documents++
+	q.Debris.UnknownBlocks += p.Markup[MarkupUnknownBlock]
 	section := map[string]int{} // the size of each section, as the sum of its chunks'
 	for _, ch := range chunks {
 		section[strings.Join(ch.SectionPath, "\x1f")] += c.size.Count(ch.Text)
@@ -130,6 +133,9 @@ func (q *Quality) Add(c *Chunker, p *Body, chunks []schema.Chunk) {
 		if CutInSentence(p, ch) {
 			q.InSentence++
 			q.example("cut inside a sentence", ch)
+		}
+		for _, what := range q.Debris.add(ch, headerQuote(ch)) {
+			q.example(what, ch)
 		}
 	}
 }
@@ -195,6 +201,15 @@ func quoted(c schema.Chunk) string {
 		return ""
 	}
 	return q
+}
+
+// headerQuote is what a header says past its location; the whole header
+// when it does not start with it (a model's).
+func headerQuote(c schema.Chunk) string {
+	if q := quoted(c); q != "" {
+		return q
+	}
+	return c.ContextHeader
 }
 
 // faithful reports whether a header's quoted sentence keeps the leading
@@ -278,7 +293,17 @@ func (q *Quality) Write(w io.Writer, name string) {
 		s := sz.Sizes.Stats(g)
 		fmt.Fprintf(w, "    %-28s %6d chunks  p10 %4d  median %4d  p90 %4d  max %5d\n", g, s.Count, s.P10, s.Median, s.P90, s.Max)
 	}
-	for _, what := range []string{"tiny", "dangling", "code without its lead-in", "heading only", "odd backticks", "header changed a sign", "cut inside a sentence"} {
+	d := q.Debris
+	fmt.Fprintf(w, "  site markup left in chunks            %6d\n", d.Total())
+	fmt.Fprintf(w, "    starting with a block marker        %6d\n", d.MarkerStart)
+	fmt.Fprintf(w, "    attribute lists in title or path    %6d\n", d.AttrInPath)
+	fmt.Fprintf(w, "    attribute lists in non-code text    %6d\n", d.AttrInText)
+	fmt.Fprintf(w, "    include markers in non-code text    %6d\n", d.RawInclude)
+	fmt.Fprintf(w, "    mkdocstrings options as code        %6d\n", d.DirectiveCode)
+	fmt.Fprintf(w, "  include markers left in code          %6d\n", d.IncludeInCode)
+	fmt.Fprintf(w, "    unknown block markers blanked       %6d\n", d.UnknownBlocks)
+	for _, what := range []string{"tiny", "dangling", "code without its lead-in", "heading only", "odd backticks", "header changed a sign", "cut inside a sentence",
+		"starts with a block marker", "attribute list in its path", "attribute list in its text", "include marker in its text", "directive options as code", "include marker in its code"} {
 		if ex := q.examples[what]; len(ex) > 0 {
 			fmt.Fprintf(w, "  e.g. %s: %s\n", what, strings.Join(ex, ", "))
 		}

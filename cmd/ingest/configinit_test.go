@@ -98,3 +98,51 @@ func TestInitThenIndex(t *testing.T) {
 		t.Errorf("config with a bad value: exit %d, %q; want 2 naming the flag", code, stderr)
 	}
 }
+
+// TestInitKnowsTheSite: init writes into the folder it is given (not the
+// folder it runs in), lists no assets folder as a language, sets the
+// site's default language, and a site with no address gets a placeholder
+// that index refuses naming the key.
+func TestInitKnowsTheSite(t *testing.T) {
+	t.Parallel()
+	root := t.TempDir()
+	for p, body := range map[string]string{
+		"mkdocs.yml":       "site_name: Praia\nplugins:\n  - i18n:\n      languages:\n        - locale: pt\n          default: true\n        - locale: en\n",
+		"docs/pt/index.md": "# Praia\n\nAs ondas quebram no banco de areia.\n",
+		"docs/en/index.md": "# Beach\n\nWaves break on the sand bar.\n",
+		"docs/js/app.js":   "console.log(1)\n",
+	} {
+		p = filepath.Join(root, filepath.FromSlash(p))
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		os.WriteFile(p, []byte(body), 0o644)
+	}
+	code, _, stderr := runCLI(context.Background(), "", "init", root)
+	if code != exitOK {
+		t.Fatalf("init: exit %d:\n%s", code, stderr)
+	}
+	if _, err := os.Stat("ingest.yaml"); err == nil {
+		t.Errorf("init wrote ingest.yaml into the folder it ran in")
+	}
+	b, err := os.ReadFile(filepath.Join(root, "ingest.yaml"))
+	if err != nil {
+		t.Fatalf("init wrote no ingest.yaml into %s: %v", root, err)
+	}
+	text := string(b)
+	for _, c := range []struct {
+		what string
+		ok   bool
+	}{
+		{"the language folders, without js", strings.Contains(text, "Language folders: en, pt.")},
+		{"the site's default language", strings.Contains(text, "\ndefault_lang: pt\n")},
+		{"the placeholder named as one", strings.Contains(text, "replace this placeholder")},
+	} {
+		if !c.ok {
+			t.Errorf("%s: got\n%s", c.what, text)
+		}
+	}
+	code, _, stderr = runCLI(context.Background(), "", "index", "--corpus", filepath.Join(root, "docs"), "--config", filepath.Join(root, "ingest.yaml"),
+		"--out", filepath.Join(t.TempDir(), "snap"))
+	if code != exitUsage || !strings.Contains(stderr, "source_url_template") || !strings.Contains(stderr, "placeholder") {
+		t.Errorf("index with the placeholder: exit %d, %q; want %d naming source_url_template", code, stderr, exitUsage)
+	}
+}

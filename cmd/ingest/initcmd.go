@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"path/filepath"
 
 	"github.com/urfave/cli/v3"
 
@@ -19,7 +20,7 @@ func initCommand() *cli.Command {
 		Usage:     "write a commented starter config for a docs folder (recognising Hugo, Docusaurus and MkDocs layouts and language folders)",
 		ArgsUsage: "[DIR]",
 		Flags: []cli.Flag{
-			&cli.StringFlag{Name: "output", Value: "ingest.yaml", Usage: "the file to write (\"-\": stdout); an existing file is kept unless --force"},
+			&cli.StringFlag{Name: "output", Value: "ingest.yaml", Usage: "the file to write (\"-\": stdout), in DIR unless a path is given; an existing file is kept unless --force"},
 			&cli.BoolFlag{Name: "force", Usage: "replace the output file if it exists"},
 		},
 		Action: func(ctx context.Context, cmd *cli.Command) error {
@@ -36,9 +37,12 @@ func initCommand() *cli.Command {
 				return usage("init: %v", err)
 			}
 			found := config.Site{Generator: l.Generator, Evidence: l.Evidence, Content: l.Content, Lang: l.Lang, Langs: l.Langs,
-				SiteURL: l.SiteURL, Partials: l.Partials, Documents: l.Documents}
+				DefaultLang: l.DefaultLang, SiteURL: l.SiteURL, Partials: l.Partials, Documents: l.Documents}
 			text := config.Starter(found)
 			out := cmd.String("output")
+			if !cmd.IsSet("output") { // the config belongs with the site it describes, not the folder init ran in
+				out = filepath.Join(dir, out)
+			}
 			if out == "-" {
 				_, err := fmt.Fprint(cmd.Root().Writer, text)
 				return err

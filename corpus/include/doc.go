@@ -3,8 +3,9 @@
 // its source has only a marker: PyMdown snippets (--8<-- "file", with line
 // ranges and sections), mkdocs-include-markdown and mkdocs-macros
 // ({% include "file" %}, {% include-markdown "file" %}), FastAPI's
-// {* file hl[3] *} and markdown-include's {!file!}, and Hugo's include and
-// readfile shortcodes. Files are read only from inside the roots it is given
+// {* file hl[3] *} and markdown-include's {!file!}, Hugo's include and
+// readfile shortcodes, and MDX's raw imports shown by a CodeBlock
+// (import X from '!!raw-loader!./file' with <CodeBlock>{X}</CodeBlock>). Files are read only from inside the roots it is given
 // (the corpus and the folders the config names): no path out of them, by
 // "..", an absolute path or a symbolic link, no URL, bounded in size and
 // depth, cycles refused. An include that cannot be read leaves a

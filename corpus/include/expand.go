@@ -62,6 +62,7 @@ func (e *expansion) expand(text string, stack []string, base int, within string)
 	var out strings.Builder
 	var spans []Span
 	lines := strings.SplitAfter(text, "\n")
+	imports := rawImports(text) // MDX's raw imports (mdx.go)
 	fence := ""
 	for i := 0; i < len(lines); i++ {
 		l := lines[i]
@@ -71,6 +72,19 @@ func (e *expansion) expand(text string, stack []string, base int, within string)
 			fence = ""
 		} else if fence == "" && (strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~")) {
 			fence = t[:3]
+		}
+		if imports != nil && fence == "" {
+			if _, _, ok := rawImport(line); ok { // markup: the line goes, with its newline
+				continue
+			}
+			if d, n, ok := codeBlock(lines[i:], imports); ok {
+				e.one(&out, &spans, d, stack, lineOf(base, i), within, "")
+				i += n - 1
+				if strings.HasSuffix(lines[i], "\n") {
+					out.WriteByte('\n')
+				}
+				continue
+			}
 		}
 		d, ok := parse(line)
 		if !ok {
@@ -181,7 +195,8 @@ func parse(line string) (directive, bool) {
 		return d, true
 	}
 	if m := mdIncludeRe.FindStringSubmatch(line); m != nil {
-		return directive{indent: m[1], name: m[2], markdown: true}, true
+		name, sel := splitLn(m[2])
+		return directive{indent: m[1], name: name, sel: sel, markdown: true}, true
 	}
 	if m := hugoRe.FindStringSubmatch(line); m != nil {
 		return directive{indent: m[1], name: m[3], markdown: m[2] == "include", hugo: true}, true
@@ -192,11 +207,25 @@ func parse(line string) (directive, bool) {
 // splitSelector cuts a snippet's name at the ":" that starts its lines or
 // section ("app.py:3:10", "guide.md:install").
 func splitSelector(name string) (string, string) {
+	if n, sel := splitLn(name); sel != "" {
+		return n, sel
+	}
 	slash := strings.LastIndexByte(name, '/')
 	if i := strings.IndexByte(name[slash+1:], ':'); i >= 0 {
 		return name[:slash+1+i], name[slash+1+i+1:]
 	}
 	return name, ""
+}
+
+// splitLn cuts a name at the line selector markdown-include's and SQLModel's
+// docs write ("app.py[ln:1-7]", "app.py[ln:1-7,10-12]") into the ranges of
+// a snippet selector ("1:7,10:12"); a name without one is returned whole.
+func splitLn(name string) (string, string) {
+	i := strings.LastIndex(name, "[ln:")
+	if i <= 0 || !strings.HasSuffix(name, "]") {
+		return name, ""
+	}
+	return name[:i], strings.ReplaceAll(name[i+len("[ln:"):len(name)-1], "-", ":")
 }
 
 // language is the fence language of a file, by its extension.

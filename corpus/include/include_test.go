@@ -9,7 +9,7 @@ import (
 
 // site lays out a corpus folder and a docs_src folder beside it, and a
 // secret outside both.
-func site(t *testing.T) (root, src, outside string) {
+func site(t testing.TB) (root, src, outside string) {
 	t.Helper()
 	dir := t.TempDir()
 	root, src, outside = filepath.Join(dir, "docs"), filepath.Join(dir, "docs_src"), filepath.Join(dir, "private")
@@ -59,6 +59,18 @@ func TestExpand(t *testing.T) {
 		{name: "snippet section", body: "--8<-- \"app.py:make\"\n", want: "app = fastapi.FastAPI()\n", files: 1},
 		{name: "escaped snippet", body: ";--8<-- \"app.py\"\n", want: "--8<-- \"app.py\"\n"},
 		{name: "fastapi code", body: "{* ../../docs_src/app.py hl[3] ln[1:1] *}\n", want: "```python\nimport fastapi\n```\n", files: 1},
+		{name: "snippet ln selector", body: "--8<-- \"../docs_src/app.py[ln:1-1,5-5]\"\n", want: "import fastapi\nprint(app)\n", files: 1},
+		{name: "markdown-include ln selector", body: "{!../../docs_src/app.py[ln:3-3]!}\n", want: "app = fastapi.FastAPI()\n", files: 1},
+		{name: "mdx raw import", body: "import App from '!!raw-loader!../../docs_src/app.py';// the code\n\n<CodeBlock language=\"py\" title=\"app.py\">\n  {App}\n</CodeBlock>\n",
+			want: "\n```py\nimport fastapi\n", files: 1},
+		{name: "mdx raw import, one line, its language from the file", body: "import App from \"!raw-loader!../../docs_src/app.py\"\n<CodeBlock>{App}</CodeBlock>\n",
+			want: "```python\nimport fastapi\n", files: 1},
+		{name: "mdx vite raw import", body: "import App from '../../docs_src/app.py?raw'\n<CodeBlock language={'python'}>{App}</CodeBlock>\n", want: "```python\nimport", files: 1},
+		{name: "mdx CodeBlock of another variable", body: "import App from '!!raw-loader!../../docs_src/app.py'\n<CodeBlock>{other}</CodeBlock>\n",
+			want: "<CodeBlock>{other}</CodeBlock>\n"},
+		{name: "mdx raw import out of the roots", body: "import S from '!!raw-loader!../../private/secret.txt'\n<CodeBlock>{S}</CodeBlock>\n", diag: "outside"},
+		{name: "mdx raw import in code is code", body: "```\nimport App from '!!raw-loader!../../docs_src/app.py'\n<CodeBlock>{App}</CodeBlock>\n```\n",
+			want: "```\nimport App from '!!raw-loader!../../docs_src/app.py'\n<CodeBlock>{App}</CodeBlock>\n```\n"},
 		{name: "markdown-include", body: "{!../../docs_src/app.py!}\n", want: "print(app)", files: 1},
 		{name: "include-markdown", body: "{% include-markdown \"snippets/deeper.md\" %}\n", want: "Deeper words.", files: 1},
 		{name: "hugo include", body: "{{% include \"note.md\" %}}\n", want: "A Hugo partial.", files: 1},

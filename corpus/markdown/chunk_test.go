@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -36,6 +37,7 @@ func TestChunkFixtures(t *testing.T) {
 			}
 			cfg, opt, showDoc := fixtureConfig(t, ar)
 			name, src := fixtureDoc(t, ar)
+			opt.Root = fixtureRoot(t, ar, name)
 			p := New(opt).Parse(name, src)
 			ch, err := chunking.NewChunker(cfg, "")
 			if err != nil {
@@ -114,6 +116,40 @@ func renderDocument(p corpus.Parsed) []byte {
 	}
 	enc, _ := json.Marshal(line)
 	return append(append([]byte("document: "), enc...), '\n')
+}
+
+// fixtureRoot lays a fixture's other files (the files its document
+// includes) out in a corpus folder with the document, or is "" when it has
+// none: includes are expanded only from a corpus.
+func fixtureRoot(t *testing.T, ar *txtar.Archive, doc string) string {
+	root := ""
+	for _, f := range ar.Files {
+		if f.Name == "config" || f.Name == "want" || f.Name == doc {
+			continue
+		}
+		if root == "" {
+			root = t.TempDir()
+		}
+		for _, g := range []txtar.File{f, {Name: doc, Data: fixtureData(ar, doc)}} {
+			p := filepath.Join(root, filepath.FromSlash(g.Name))
+			if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(p, g.Data, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	return root
+}
+
+func fixtureData(ar *txtar.Archive, name string) []byte {
+	for _, f := range ar.Files {
+		if f.Name == name {
+			return f.Data
+		}
+	}
+	return nil
 }
 
 func fixtureDoc(t *testing.T, ar *txtar.Archive) (string, []byte) {

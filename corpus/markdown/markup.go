@@ -54,11 +54,12 @@ var (
 	attrRe = corpus.AttrList
 	// :::note Title … ::: (Docusaurus)
 	colonAdmonitionRe = regexp.MustCompile(`^ {0,3}:{3,}\s*([A-Za-z]*).*$`)
-	// !!! note "Title" / ??? tip (MkDocs), body indented four spaces
-	bangAdmonitionRe = regexp.MustCompile(`^(?:!!!|\?\?\?\+?)\s+([A-Za-z]+).*$`)
+	// !!! note "Title" / ??? tip (MkDocs), body indented four spaces; the
+	// space after the marker is optional to Python-Markdown ("!!!note")
+	bangAdmonitionRe = regexp.MustCompile(`^(?:!!!|\?\?\?\+?)[ \t]*([A-Za-z]+).*$`)
 	jinjaRe          = regexp.MustCompile(`\{%-?[ \t]*(?:raw|endraw|if|elif|else|endif|for|endfor|set|endset|macro|endmacro|block|endblock|extends|import|from|with|endwith|filter|endfilter|call|endcall)\b[^%\n]*-?%\}`)
 	linkDefRe        = regexp.MustCompile(`(?m)^ {0,3}\[[^\]\n]+\]:[ \t]*(?:\n[ \t]*)?(?:<[^<>\n]*>|\S+)(?:[ \t]+(?:"[^"\n]*"|'[^'\n]*'|\([^)\n]*\)))?[ \t]*$`)
-	mdxLineRe        = regexp.MustCompile(`^(?:import\s.+\sfrom\s+['"].+['"];?|import\s+['"].+['"];?|export\s+(?:const|default|function|let)\b.*)$`)
+	mdxLineRe        = regexp.MustCompile(`^(?:(?:import\s.+\sfrom\s+['"].+['"];?|import\s+['"].+['"];?)[ \t]*(?://.*)?|export\s+(?:const|default|function|let)\b.*)$`)
 )
 
 // cleaned is a document body with its markup blanked.
@@ -351,9 +352,13 @@ func (c *cleaned) lines(body string, protected, fenced [][2]int, blank func(stri
 	var blocks pymdownBlocks // PyMdown Blocks (pymdown.go)
 	var ext mkdocsLines      // directives, abbreviations, definitions (mkdocs.go)
 	code, fenceAt := cursor{rs: protected}, cursor{rs: fenced}
+	skip := 0 // the end of the statement just blanked
 	for l := range strings.Lines(body) {
 		start, line := off, strings.TrimSuffix(l, "\n")
 		off += len(l)
+		if start < skip {
+			continue
+		}
 		if mk >= 0 {
 			if strings.HasPrefix(line, "    ") {
 				c.shifts = append(c.shifts, shift{start, start + len(line), 4})
@@ -409,7 +414,10 @@ func (c *cleaned) lines(body string, protected, fenced [][2]int, blank func(stri
 			}
 			continue
 		}
-		if mdxLineRe.MatchString(line) {
+		if end := mdxStatementEnd(body, start, line); end > 0 { // over lines: mdxstmt.go
+			blank(markupImport, start, end)
+			skip = end
+		} else if mdxLineRe.MatchString(line) {
 			blank(markupImport, start, start+len(line))
 		}
 	}

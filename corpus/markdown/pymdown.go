@@ -3,6 +3,8 @@ package markdown
 import (
 	"regexp"
 	"strings"
+
+	"github.com/ocean-safety/ingest/chunking"
 )
 
 // PyMdown Blocks (pymdownx.blocks, FastAPI's and SQLModel's docs) fence a
@@ -29,7 +31,7 @@ import (
 // The kinds of PyMdown markup removed, as report.json counts them.
 const (
 	markupBlock        = "pymdown_block"
-	markupUnknownBlock = "unknown_block"
+	markupUnknownBlock = chunking.MarkupUnknownBlock
 )
 
 // blockFenceRe is a PyMdown Blocks fence: its slashes, its kind and title

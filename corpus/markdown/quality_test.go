@@ -57,7 +57,8 @@ func measure(t *testing.T, root string, cfg chunking.Config) *chunking.Quality {
 // TestQualityOtel holds the chunks of the OpenTelemetry docs (en and pt) to
 // what a reader needs: no lead-in cut from what it introduces, few
 // fragments, code that carries the words introducing it, no heading-only
-// chunk, headers that keep the facts, no cut inside a sentence; and, with
+// chunk, headers that keep the facts, no cut inside a sentence, no site
+// markup a reader never sees (chunking.Debris); and, with
 // the KB-005 token profile, prose of long sections inside 256–512 tokens.
 func TestQualityOtel(t *testing.T) {
 	if _, err := os.Stat(otelCorpus); err != nil {
@@ -90,11 +91,12 @@ func TestQualityOtel(t *testing.T) {
 					{"headers that lost a sign, # or backtick", q.Unfaithful > 0},
 					{"cuts inside a sentence", q.InSentence > 0},
 					{"prose of long sections in min..max under 80%", pr.name == "kb005" && q.InBand*100 < q.Banded*80},
+					{"site markup left in chunks (block markers, attribute lists, include markers, directive options, unknown blocks)", q.Debris.Total() > 0},
 				}
 				for _, c := range checks {
 					if c.bad {
-						t.Errorf("%s (dangling %d, tiny %d of %d, code %d of %d, heading-only %d, backticks %d, signs %d, cuts %d, band %d of %d; e.g. %v)",
-							c.what, q.Dangling, q.Tiny, q.NonCode, q.Carried, q.Introduced, q.HeadingOnly, q.OddBackticks, q.Unfaithful, q.InSentence, q.InBand, q.Banded, q.Examples())
+						t.Errorf("%s (dangling %d, tiny %d of %d, code %d of %d, heading-only %d, backticks %d, signs %d, cuts %d, band %d of %d, debris %+v; e.g. %v)",
+							c.what, q.Dangling, q.Tiny, q.NonCode, q.Carried, q.Introduced, q.HeadingOnly, q.OddBackticks, q.Unfaithful, q.InSentence, q.InBand, q.Banded, q.Debris, q.Examples())
 					}
 				}
 				if q.Chunks == 0 || q.Sizes.Sizes.Stats("").Count != q.Chunks {

@@ -33,8 +33,15 @@ type Layout struct {
 	// Lang is the language the content folder is named for ("" when it is
 	// not one): Dir is a translation's folder (content/pt).
 	Lang string
-	// Langs are the language folders under Content (en, pt…), sorted.
+	// Langs are the language folders under Content (en, pt…), sorted: a
+	// folder named by a known language that holds pages, never an assets
+	// folder (js/, css/, img/).
 	Langs []string
+	// DefaultLang is the site's default language as its config names it
+	// (Hugo's defaultContentLanguage, "en" when unset; MkDocs' i18n plugin
+	// or theme language; Docusaurus's i18n.defaultLocale), "" when none
+	// says.
+	DefaultLang string
 	// SiteURL is the site's address where its config names it (Hugo's
 	// baseURL, Docusaurus's url, MkDocs's site_url).
 	SiteURL string
@@ -82,6 +89,7 @@ func Detect(dir string) (Layout, error) {
 			if m := siteURL[gen].FindSubmatch(b); m != nil {
 				l.SiteURL = strings.TrimSuffix(string(m[1]), "/") + "/"
 			}
+			l.DefaultLang = defaultLang(gen, string(b))
 		}
 		if root == dir {
 			if c := filepath.Join(dir, contentFolders[gen]); isDir(c) {
@@ -92,7 +100,12 @@ func Detect(dir string) (Layout, error) {
 	if base := filepath.Base(filepath.Clean(l.Content)); langFolder.MatchString(base) {
 		l.Lang = strings.ToLower(base)
 	}
-	l.Langs = langFolders(l.Content)
+	if l.Generator != Docusaurus { // Docusaurus keeps translations under i18n/: a folder of docs/ is a section
+		l.Langs = langFolders(l.Content)
+	}
+	if len(l.Langs) == 1 && pagesBeside(l.Content, l.Langs[0]) {
+		l.Langs = nil // one folder named like a language among pages and sections ("os", "id") is a section
+	}
 	if l.Generator == Docusaurus { // translations: i18n/<lang>/docusaurus-plugin-content-docs/current
 		for _, lang := range langFolders(filepath.Join(dir, "i18n")) {
 			if isDir(filepath.Join(dir, "i18n", lang, "docusaurus-plugin-content-docs", "current")) {
@@ -194,7 +207,7 @@ func langFolders(dir string) []string {
 	}
 	var out []string
 	for _, e := range entries {
-		if e.IsDir() && langFolder.MatchString(e.Name()) {
+		if e.IsDir() && isLang(e.Name()) && holdsPages(filepath.Join(dir, e.Name())) {
 			out = append(out, e.Name())
 		}
 	}

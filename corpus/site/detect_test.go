@@ -67,3 +67,45 @@ func TestDetect(t *testing.T) {
 		t.Errorf("a file: got no error, want one")
 	}
 }
+
+// TestLanguages: a language folder is named by a known language and holds
+// pages; the default language is the one the site's config names.
+func TestLanguages(t *testing.T) {
+	for _, c := range []struct {
+		name        string
+		files       map[string]string
+		langs       []string
+		defaultLang string
+	}{
+		{"Hugo with assets beside its languages", map[string]string{
+			"hugo.toml": "defaultContentLanguage = \"pt\"\n[languages.pt]\nweight = 1\n", "content/pt/a.md": "# A\n", "content/en/a.md": "# A\n",
+			"content/js/app.js": "x", "content/ui/a.md": "# not a language\n", "content/de/img.png": "x"},
+			[]string{"en", "pt"}, "pt"},
+		{"Hugo's own default", map[string]string{"hugo.yaml": "baseURL: https://x.org/\n", "content/en/a.md": "# A\n"}, []string{"en"}, "en"},
+		{"Hugo in YAML", map[string]string{"config.toml": "", "hugo.yaml": "defaultContentLanguage: pt-br\n", "content/a.md": "# A\n"}, nil, "pt-br"},
+		{"Docusaurus i18n", map[string]string{
+			"docusaurus.config.ts": "export default {\n  i18n: {\n    defaultLocale: 'pt-BR',\n    locales: ['pt-BR', 'en'],\n  },\n};\n",
+			"docs/a.mdx":           "# A\n", "i18n/en/docusaurus-plugin-content-docs/current/a.mdx": "# A\n"}, []string{"en"}, "pt-BR"},
+		{"MkDocs static i18n", map[string]string{
+			"mkdocs.yml":   "plugins:\n  - search\n  - i18n:\n      docs_structure: folder\n      languages:\n        - locale: en\n          name: English\n        - locale: pt\n          default: true\n          name: Português\n",
+			"docs/en/a.md": "# A\n", "docs/pt/a.md": "# A\n", "docs/css/x.css": "x"}, []string{"en", "pt"}, "pt"},
+		{"MkDocs i18n, default first", map[string]string{
+			"mkdocs.yml": "plugins:\n  - i18n:\n      languages:\n        - default: true\n          locale: pt\n        - locale: en\n", "docs/a.md": "# A\n"}, nil, "pt"},
+		{"Material's theme language", map[string]string{"mkdocs.yml": "theme:\n  name: material\n  language: pt\n", "docs/a.md": "# A\n"}, nil, "pt"},
+		{"no config", map[string]string{"en/a.md": "# A\n", "js/a.js": "x"}, []string{"en"}, ""},
+		{"a section named like a language", map[string]string{"0-readme.md": "# A\n", "os/log/readme.md": "# Log\n", "web/readme.md": "# Web\n"}, nil, ""},
+		{"Docusaurus's sections are never languages", map[string]string{
+			"docusaurus.config.js": "module.exports = {i18n: {defaultLocale: 'zh-Hans', locales: ['zh-Hans']}};\n",
+			"docs/os/readme.md":    "# A\n", "docs/id/readme.md": "# B\n"}, nil, "zh-Hans"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			got, err := Detect(tree(t, c.files))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !slices.Equal(got.Langs, c.langs) || got.DefaultLang != c.defaultLang {
+				t.Errorf("got languages %v, default %q; want %v, %q", got.Langs, got.DefaultLang, c.langs, c.defaultLang)
+			}
+		})
+	}
+}

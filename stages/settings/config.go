@@ -6,8 +6,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net/url"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/google/uuid"
@@ -196,6 +198,8 @@ func (c Config) Validate() error {
 	}
 	if t := c.SourceURLTemplate; t != "" && !strings.Contains(t, "{path}") {
 		bad("source_url_template", "%q: want a {path} in it, or every document gets the same URL", t)
+	} else if placeholderURL(t) {
+		bad("source_url_template", "%q is a placeholder (ingest init writes it when it finds no site address): set the address of your site's pages", t)
 	}
 	if _, err := schema.ParseLang(c.DefaultLang); err != nil {
 		bad("default_lang", "%v", err)
@@ -284,4 +288,15 @@ func (c Config) CorpusOptions() corpus.Options {
 	return corpus.Options{DefaultLang: schema.Lang(c.DefaultLang), SourceOptional: !c.RequireSource, SourceLabel: c.SourceLabel, Limits: c.Limits,
 		SourceURLTemplate: c.SourceURLTemplate, MetadataKeys: c.MetadataKeys, RootName: filepath.Base(filepath.Clean(c.Corpus)),
 		Root: c.Corpus, IncludeBases: c.Includes.Base}
+}
+
+// placeholderHosts are the example addresses ingest's own texts suggest
+// (ingest init's starter, the missing-source diagnostic): a template on one
+// of them would give every chunk a URL that leads nowhere.
+var placeholderHosts = []string{"docs.example.org", "example.org"}
+
+// placeholderURL reports whether template points at a placeholder host.
+func placeholderURL(template string) bool {
+	u, err := url.Parse(template)
+	return err == nil && slices.Contains(placeholderHosts, strings.ToLower(u.Hostname()))
 }

@@ -13,9 +13,12 @@ type Site struct {
 	Content   string   // the folder to index
 	Lang      string   // the language the content folder is named for
 	Langs     []string // its language folders
-	SiteURL   string   // the site's address, "" when unknown
-	Partials  []string // globs of partials
-	Documents int
+	// DefaultLang is the site's default language as its config names it
+	// ("" when none does).
+	DefaultLang string
+	SiteURL     string   // the site's address, "" when unknown
+	Partials    []string // globs of partials
+	Documents   int
 }
 
 // Starter is a commented config file for a site: the few keys a docs
@@ -39,12 +42,22 @@ func Starter(s Site) string {
 	base := s.SiteURL
 	urlNote := ""
 	if base == "" {
-		base = "https://docs.example.org/"
-		urlNote = " (set the site's address: none was found)"
+		base = "https://docs.example.org/" // a placeholder index refuses (settings.placeholderHosts)
+		urlNote = ". No address was found: replace this placeholder, which index refuses"
+	}
+	site, siteOK := ingestLang(s.DefaultLang)
+	if !siteOK {
+		site = "en"
 	}
 	tmpl := base + "{path}/"
-	if s.Lang != "" && s.Lang != "en" { // a translation: Hugo and Docusaurus serve it under its language
+	if lang, _ := ingestLang(s.Lang); s.Lang != "" && lang != site { // a translation: Hugo and Docusaurus serve it under its language
 		tmpl = base + "{lang}/{path}/"
+	}
+	// A document's language when neither it nor its folder says: the
+	// translation's when the content folder is one, else the site's default.
+	def, defOK, defFrom := site, siteOK, "the site's default, "+s.DefaultLang
+	if lang, ok := ingestLang(s.Lang); ok {
+		def, defOK, defFrom = lang, true, "the folder's language, "+s.Lang
 	}
 	w("# A page's address for documents that name none: {path} is the file's path without its")
 	w("# extension and a final index or _index, {lang} its language (en, pt)%s.", urlNote)
@@ -56,7 +69,15 @@ func Starter(s Site) string {
 		w("# exclude: [\"**/drafts/**\"]   # doublestar globs of files that are not pages")
 	}
 	w("")
-	w("# default_lang: en          # a document's language when neither it nor its folder says (en or pt)")
+	switch {
+	case defOK:
+		w("# A document's language when neither it nor its folder says: %s.", defFrom)
+		w("default_lang: %s", def)
+	case s.DefaultLang != "":
+		w("# default_lang: en          # the site's default language, %s, is not one ingest reads (en or pt)", s.DefaultLang)
+	default:
+		w("# default_lang: en          # a document's language when neither it nor its folder says (en or pt)")
+	}
 	w("# source_label: \"\"          # the scope key of every chunk; left out: the folder's name (a language folder with its parent's)")
 	w("# require_source: true      # false: a document without a source URL is a warning, not rejected")
 	w("# metadata_keys: [tags]     # front-matter keys copied into each chunk's metadata")
@@ -66,6 +87,16 @@ func Starter(s Site) string {
 	w("#   paths: {\"blog/**\": [\"*\"]}")
 	w("# publish: {max_shrink: 0.5}")
 	return b.String()
+}
+
+// ingestLang is the language ingest reads a site's language tag as (en, pt),
+// and whether it reads it at all.
+func ingestLang(tag string) (string, bool) {
+	switch base, _, _ := strings.Cut(strings.ToLower(strings.ReplaceAll(tag, "_", "-")), "-"); base {
+	case "en", "pt":
+		return base, true
+	}
+	return "", false
 }
 
 func quoteList(vs []string) string {

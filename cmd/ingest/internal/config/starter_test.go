@@ -19,6 +19,8 @@ func TestStarter(t *testing.T) {
 		{"a site's default language", Site{Generator: "docusaurus", Evidence: "docusaurus.config.js", Content: "docs", Langs: []string{"pt-BR"}, SiteURL: "https://docs.example.com/"},
 			"https://docs.example.com/{path}/", nil},
 		{"no generator, no address", Site{Content: "notes"}, "https://docs.example.org/{path}/", nil},
+		{"a Portuguese site's own language", Site{Generator: "hugo", Evidence: "hugo.toml", Content: "content/pt", Lang: "pt", DefaultLang: "pt", SiteURL: "https://x.org/"},
+			"https://x.org/{path}/", nil},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			text := Starter(c.site)
@@ -26,8 +28,15 @@ func TestStarter(t *testing.T) {
 			if err != nil {
 				t.Fatalf("the starter does not parse: %v\n%s", err, text)
 			}
-			if err := f.Validate(); err != nil {
+			err = f.Validate()
+			switch {
+			case c.site.SiteURL == "" && (err == nil || !strings.Contains(err.Error(), "source_url_template")):
+				t.Errorf("a starter with no address: got %v, want its placeholder refused naming source_url_template", err)
+			case c.site.SiteURL != "" && err != nil:
 				t.Errorf("the starter is not valid: %v", err)
+			}
+			if want, _ := ingestLang(c.site.DefaultLang); string(f.Run.DefaultLang) != want && want != "" {
+				t.Errorf("got default_lang %q, want %q", f.Run.DefaultLang, want)
 			}
 			if f.Run.SourceURLTemplate != c.template || strings.Join(f.Run.Exclude, ",") != strings.Join(c.exclude, ",") {
 				t.Errorf("got template %q, exclude %v; want %q, %v", f.Run.SourceURLTemplate, f.Run.Exclude, c.template, c.exclude)
