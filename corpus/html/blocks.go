@@ -100,6 +100,12 @@ func (w *walker) flush() {
 	if !c.open || c.cell || c.el == schema.ElementSectionHeading || c.start < 0 {
 		return
 	}
+	if tb := w.table; tb != nil && len(tb.cells) > 0 {
+		// Words between the cells of a row (a browser moves them before
+		// the table): the cells read so far are a row placed first, so
+		// blocks stay in the order of the page.
+		w.closeRow()
+	}
 	w.place(chunking.Block{Element: c.el, Start: c.start, End: c.end, Text: string(w.v.b[c.start:c.end]), Split: c.split,
 		List: c.list, Item: c.item, Group: c.group, Quote: c.quote})
 }
