@@ -178,8 +178,15 @@ func (c Config) Validate() error {
 	if t := c.SourceURLTemplate; t != "" && !strings.Contains(t, "{path}") {
 		bad("source_url_template", "%q: want a {path} in it, or every document gets the same URL", t)
 	}
-	if _, err := schema.ParseLang(c.DefaultLang); err != nil {
-		bad("default_lang", "%v", err)
+	// The value is written on every chunk as it is, so it must be one of
+	// the closed set itself; ParseLang's spellings (pt-BR) are a
+	// document's, read before they are written.
+	if l := schema.Lang(c.DefaultLang); !l.Valid() {
+		msg := fmt.Sprintf("%q is not in the closed set of languages: want %s", c.DefaultLang, langList())
+		if p, err := schema.ParseLang(c.DefaultLang); err == nil {
+			msg += fmt.Sprintf(" (%s is written %s)", c.DefaultLang, p)
+		}
+		bad("default_lang", "%s", msg)
 	}
 	if err := checkTenant(c.TenantID); err != nil {
 		bad("tenant_id", "%v", err)
@@ -229,4 +236,13 @@ func (c Config) Hash() string {
 func (c Config) CorpusOptions() corpus.Options {
 	return corpus.Options{DefaultLang: schema.Lang(c.DefaultLang), SourceOptional: !c.RequireSource, SourceLabel: c.SourceLabel, Limits: c.Limits,
 		SourceURLTemplate: c.SourceURLTemplate, MetadataKeys: c.MetadataKeys, RootName: filepath.Base(filepath.Clean(c.Corpus))}
+}
+
+// langList is the closed set of languages, "en or pt".
+func langList() string {
+	names := make([]string, len(schema.Langs))
+	for i, l := range schema.Langs {
+		names[i] = string(l)
+	}
+	return strings.Join(names[:len(names)-1], ", ") + " or " + names[len(names)-1]
 }
