@@ -120,14 +120,28 @@ func ollamaKey() string {
 // modelOpener opens the run's model backends once the run holds its
 // target: the flags' backends, keeping the model digests of the snapshot
 // the run reuses from (prev) where several servers serve a model.
-func modelOpener(m config.Models, cfg settings.Config, logger *slog.Logger) stages.ModelOpener {
+//
+// unreached (index --plan without --probe) opens them as a plan counts
+// with them, contacting no server (backends.OpenForPlan): a cost estimate
+// needs no server up.
+func modelOpener(m config.Models, cfg settings.Config, logger *slog.Logger, unreached bool) stages.ModelOpener {
 	return func(ctx context.Context, prev *artifacts.Manifest) (models.HeaderWriter, models.Embedder, error) {
 		bc := backendConfig(m, cfg)
 		bc.Logger = logger
 		if prev != nil {
 			bc.PrevDigests = models.PrevDigests(prev.HeaderWriter, prev.Embedder.Name)
 		}
-		h, e, err := backends.Open(ctx, bc)
+		open := backends.Open
+		if unreached {
+			dims := cfg.Embed.Dims
+			if prev != nil && prev.Embedder.Dims > 0 {
+				dims = prev.Embedder.Dims
+			}
+			open = func(ctx context.Context, bc models.BackendConfig) (models.HeaderWriter, models.Embedder, error) {
+				return backends.OpenForPlan(ctx, bc, dims)
+			}
+		}
+		h, e, err := open(ctx, bc)
 		if err != nil {
 			return nil, nil, settingsError(err)
 		}

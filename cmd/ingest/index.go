@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -117,8 +118,16 @@ func runIndex(ctx context.Context, cmd *cli.Command, f config.File, m config.Mod
 	if spec.Publish != "" {
 		spec.Out = ""
 	}
-	if cfg.Corpus == "" || spec.Out == "" && spec.Publish == "" {
+	if cfg.Corpus == "" || spec.Out == "" && spec.Publish == "" && !cmd.Bool("plan") {
 		return nil, "", usage("index needs --corpus and --out or --publish (or corpus: and out: in the config)")
+	}
+	if spec.Out == "" && spec.Publish == "" { // a plan of a first run: nothing to reuse, nothing written
+		dir, err := os.MkdirTemp("", "ingest-plan-")
+		if err != nil {
+			return nil, "", err
+		}
+		defer os.RemoveAll(dir)
+		spec.Out = filepath.Join(dir, "snapshot")
 	}
 	if cfg.Shard, err = shardFlags(cmd); err != nil {
 		return nil, "", err
@@ -147,7 +156,7 @@ func runIndex(ctx context.Context, cmd *cli.Command, f config.File, m config.Mod
 	defer closeTarget()
 	logger := newLogger(cmd, rep)
 	defer stages.LimitProcs(cfg.Workers)() // --workers N is N cores' worth
-	opts := stages.Options{ToolVersion: buildVersion(), OpenModels: modelOpener(m, cfg, logger), LockWait: cmd.Duration("wait"), Logger: logger}
+	opts := stages.Options{ToolVersion: buildVersion(), OpenModels: modelOpener(m, cfg, logger, cmd.Bool("plan") && !cmd.Bool("probe")), LockWait: cmd.Duration("wait"), Logger: logger}
 	if cmd.Bool("plan") {
 		return nil, "", plan(ctx, cmd, cfg, m, target, opts)
 	}
