@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -164,6 +165,8 @@ func TestDeployExamples(t *testing.T) {
 		}
 		if v := wf.Env["INGEST_VERSION"]; v == "" || v == "latest" {
 			t.Errorf("INGEST_VERSION %q, want a pinned version", v)
+		} else if err := pinExists(v); err != nil {
+			t.Errorf("INGEST_VERSION %s: %v", v, err)
 		}
 		n, err := strconv.Atoi(wf.Env["SHARDS"])
 		if err != nil {
@@ -385,4 +388,31 @@ func checkShardsMeetMerge(t *testing.T, index, merge map[string]string, n int) {
 			t.Errorf("%s: %q and %q, want the same", c.what, c.a, c.b)
 		}
 	}
+}
+
+// pinExists checks that a version go install is given is a tag of this
+// repository or a commit of its history (v0.1.0 was pinned before any tag
+// was cut: every job would have failed at its first step). Without git
+// (an exported tree), only its form is checked.
+func pinExists(v string) error {
+	isCommit := regexp.MustCompile(`^[0-9a-f]{40}$`).MatchString(v)
+	if !isCommit && !regexp.MustCompile(`^v\d+\.\d+\.\d+(-[0-9A-Za-z.-]+)?$`).MatchString(v) {
+		return fmt.Errorf("want a release tag (vX.Y.Z) or a full commit hash")
+	}
+	if _, err := exec.LookPath("git"); err != nil {
+		return nil
+	}
+	if err := exec.Command("git", "rev-parse", "--is-inside-work-tree").Run(); err != nil {
+		return nil
+	}
+	if isCommit {
+		if err := exec.Command("git", "merge-base", "--is-ancestor", v, "HEAD").Run(); err != nil {
+			return fmt.Errorf("not a commit of this branch's history")
+		}
+		return nil
+	}
+	if out, err := exec.Command("git", "tag", "-l", v).Output(); err != nil || strings.TrimSpace(string(out)) != v {
+		return fmt.Errorf("no such tag in this repository (git tag -l %s)", v)
+	}
+	return nil
 }
