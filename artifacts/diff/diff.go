@@ -48,6 +48,9 @@ func CompareContext(ctx context.Context, oldDir, newDir string) (*Report, error)
 	if err := mergeDocs(oldR, newR, func(d DocDiff) { r.Documents = append(r.Documents, d) }); err != nil {
 		return nil, err
 	}
+	r.Documents = withEmptyDocuments(r.Documents, oldM.EmptyDocuments, newM.EmptyDocuments)
+	oldR.tally.docs, oldR.tally.empty = documentCount(oldM, oldR.tally.docs)
+	newR.tally.docs, newR.tally.empty = documentCount(newM, newR.tally.docs)
 	r.Counts = countDeltas(oldR.tally, newR.tally)
 	r.tally()
 	return r, nil
@@ -105,6 +108,7 @@ type docReader struct {
 // sideTally is what one snapshot holds, counted from its rows.
 type sideTally struct {
 	docs, thresholds int
+	empty            int // documents without chunks (the manifest's)
 	counts           artifacts.Counts
 }
 
@@ -209,11 +213,11 @@ func componentChanges(o, n artifacts.Manifest) []ComponentChange {
 // thresholds, then chunks per kind and per language in schema order (any
 // value outside the closed sets after, sorted).
 func countDeltas(o, n sideTally) []CountDelta {
-	out := []CountDelta{
-		{"documents", o.docs, n.docs},
-		{"chunks", o.counts.Chunks, n.counts.Chunks},
-		{"thresholds", o.thresholds, n.thresholds},
+	out := []CountDelta{{"documents", o.docs, n.docs}}
+	if o.empty > 0 || n.empty > 0 {
+		out = append(out, CountDelta{"documents without chunks", o.empty, n.empty})
 	}
+	out = append(out, CountDelta{"chunks", o.counts.Chunks, n.counts.Chunks}, CountDelta{"thresholds", o.thresholds, n.thresholds})
 	kinds := make([]string, len(schema.Kinds))
 	for i, k := range schema.Kinds {
 		kinds[i] = string(k)
