@@ -228,16 +228,21 @@ func TestDeployExamples(t *testing.T) {
 type deployConfig struct{ name, key string }
 
 // readDeployConfig reads config.yaml's ConfigMap (its config file must be
-// one ingest reads) and Secret (its keys the bucket's credentials).
+// one ingest reads) and secret.yaml's Secret (its keys the bucket's
+// credentials).
 func readDeployConfig(t *testing.T) (deployConfig, string) {
 	t.Helper()
-	b, err := os.ReadFile("../../deploy/kubernetes/config.yaml")
-	if err != nil {
-		t.Fatal(err)
+	var docs []string
+	for _, f := range []string{"config.yaml", "secret.yaml"} {
+		b, err := os.ReadFile("../../deploy/kubernetes/" + f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		docs = append(docs, strings.Split(string(b), "\n---\n")...)
 	}
 	var cm deployConfig
 	secret := ""
-	for _, doc := range strings.Split(string(b), "\n---\n") {
+	for _, doc := range docs {
 		var obj struct {
 			Kind     string `yaml:"kind"`
 			Metadata struct {
@@ -247,7 +252,7 @@ func readDeployConfig(t *testing.T) (deployConfig, string) {
 			StringData map[string]string `yaml:"stringData"`
 		}
 		if err := yaml.Unmarshal([]byte(doc), &obj); err != nil {
-			t.Fatalf("config.yaml: %v", err)
+			t.Fatalf("config.yaml, secret.yaml: %v", err)
 		}
 		switch obj.Kind {
 		case "ConfigMap":
@@ -261,13 +266,13 @@ func readDeployConfig(t *testing.T) (deployConfig, string) {
 			secret = obj.Metadata.Name
 			for _, k := range []string{"AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY", "AWS_REGION"} {
 				if _, ok := obj.StringData[k]; !ok {
-					t.Errorf("config.yaml's Secret lacks %s", k)
+					t.Errorf("secret.yaml's Secret lacks %s", k)
 				}
 			}
 		}
 	}
 	if cm.name == "" || secret == "" {
-		t.Fatalf("config.yaml: ConfigMap %q, Secret %q; want both", cm.name, secret)
+		t.Fatalf("config.yaml's ConfigMap %q, secret.yaml's Secret %q; want both", cm.name, secret)
 	}
 	return cm, secret
 }
@@ -287,8 +292,9 @@ func envNames(commands map[string]*cli.Command) []string {
 }
 
 // checkRunScript runs run.sh with a kubectl that records what it applies:
-// an image pinned by digest goes into both Jobs; a tag, or none, is
-// refused before anything is applied.
+// an image pinned by digest goes into both Jobs, the corpus's commit into
+// the shards' init container; a tag, no image, or a corpus branch instead
+// of a commit is refused before anything is applied.
 func checkRunScript(t *testing.T, image string) {
 	t.Helper()
 	if _, err := exec.LookPath("envsubst"); err != nil {
@@ -298,18 +304,20 @@ func checkRunScript(t *testing.T, image string) {
 	bin := t.TempDir()
 	applied := filepath.Join(bin, "applied.yaml")
 	os.WriteFile(filepath.Join(bin, "kubectl"), []byte("#!/bin/sh\ncase \"$1\" in apply) cat >> "+applied+" ;; wait) case \"$2\" in *complete*) exit 0 ;; *) exec sleep 5 ;; esac ;; esac\n"), 0o755)
+	const ref = "0123456789abcdef0123456789abcdef01234567"
 	for _, c := range []struct {
-		name, image string
-		want        int
+		name, image, ref string
+		want             int
 	}{
-		{"pinned by digest", image, 0},
-		{"a tag", "registry.example/ingest:latest", 2},
-		{"none", "", 2},
+		{"pinned by digest", image, ref, 0},
+		{"a tag", "registry.example/ingest:latest", ref, 2},
+		{"none", "", ref, 2},
+		{"a corpus branch, not a commit", image, "main", 2},
 	} {
 		t.Run("run.sh "+c.name, func(t *testing.T) {
 			os.Remove(applied)
 			cmd := exec.Command("bash", "../../deploy/kubernetes/run.sh")
-			cmd.Env = append(os.Environ(), "PATH="+bin+":"+os.Getenv("PATH"), "IMAGE="+c.image, "RUN_ID=20261201t020000", "SHARDS=2")
+			cmd.Env = append(os.Environ(), "PATH="+bin+":"+os.Getenv("PATH"), "IMAGE="+c.image, "RUN_ID=20261201t020000", "SHARDS=2", "CORPUS_REF="+c.ref)
 			out, err := cmd.CombinedOutput()
 			code := 0
 			if ee, ok := err.(*exec.ExitError); ok {
@@ -329,6 +337,9 @@ func checkRunScript(t *testing.T, image string) {
 			}
 			if n := strings.Count(string(b), "image: "+image); n != 2 {
 				t.Errorf("got the pinned image %d times in what was applied, want 2 (the shards and the merge):\n%s", n, b)
+			}
+			if !strings.Contains(string(b), "--ref="+ref) || strings.Contains(string(b), "${") {
+				t.Errorf("want the corpus at --ref=%s and every variable filled in:\n%s", ref, b)
 			}
 		})
 	}
