@@ -64,7 +64,7 @@ func TestPlanNeedsNoServer(t *testing.T) {
 		})
 	}
 	code, stdout, stderr := runCLI(context.Background(), "", append([]string{"index", "--corpus", fixtureCorpus, "--plan"}, down...)...)
-	if code != exitOK || !strings.Contains(stdout+stderr, "tokens a second (default)") {
+	if code != exitOK || !strings.Contains(stdout+stderr, "tokens a second (default rates; --plan-rate or --probe for your servers')") {
 		t.Errorf("got exit %d, %q; want the estimate at the defaults, named so", code, stdout+stderr)
 	}
 }

@@ -14,8 +14,9 @@ import (
 
 // TestBarsInTmux runs index on the OpenTelemetry docs in a tmux pane, as a
 // user at a terminal would, and reads what reached the pane: the bars are
-// drawn while the run goes (a dozen frames or more, each erasing the last,
-// the parse count rising) and stay on screen at the end, and stdout gets
+// drawn while the run goes (frames that each erase the last, the parse
+// count drawn at three values or more) and stay on screen at the end
+// (the pane's history), and stdout gets
 // nothing. The pane's stream is copied by tmux pipe-pane; the run is
 // started only once the copy is on, and the test waits for its end on a
 // tmux channel, not for a time.
