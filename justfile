@@ -65,6 +65,10 @@ image-push platforms="linux/amd64,linux/arm64":
 knowledge-sync: build
     {{bin}} sync --snapshot "{{publish}}/latest" --to "$KB_DATABASE_URL" --tenant "$KB_TENANT" --migrate
 
+# The reference receiver of the push contract (docs/push.md) on ADDR: push to http://ADDR/ingest, see what it holds at http://ADDR/.
+receiver addr="127.0.0.1:8787":
+    go run ./cmd/push-receiver -addr {{addr}}
+
 # ingest push of the OpenTelemetry docs (../shared/corpora/otel/en, the README's two-line config) against the reference receiver: a first push, an unchanged night, a one-paragraph edit; requests, bytes, seconds and the receiver's rows.
 bench-push:
     go test -run 'TestOtelPush$' -v -count 1 ./cmd/ingest | grep -E 'otel_push|^(ok|FAIL|---)'

@@ -25,23 +25,29 @@ const ToolName = "ingest"
 type Manifest struct {
 	// Tool is ToolName: what tells a snapshot from a folder that happens to
 	// hold a manifest.json (see publish's owned).
-	Tool              string              `json:"tool"`
-	SchemaVersion     string              `json:"schema_version"`
-	ToolVersion       string              `json:"tool_version"`
-	RunID             string              `json:"run_id"`
-	CreatedAt         string              `json:"created_at"`
-	CorpusFingerprint string              `json:"corpus_fingerprint"` // SHA-256 over (path, doc_version) of every ingested document
-	InputFingerprint  string              `json:"input_fingerprint"`  // SHA-256 over (path, bytes) of every file under the corpus, skipped ones by name
-	BuildID           string              `json:"build_id"`           // SHA-256 of the ingest executable that made it
-	ConfigHash        string              `json:"config_hash"`
-	HeaderWriter      string              `json:"header_writer"`
-	Embedder          Component           `json:"embedder"`
-	Tokenizer         string              `json:"tokenizer"`
-	ChunkUnit         string              `json:"chunk_unit"`
-	ChunkMax          int                 `json:"chunk_max"`
-	Counts            Counts              `json:"counts"`
-	Diagnostics       map[string]int      `json:"diagnostics"` // per severity
-	Files             map[string]FileInfo `json:"files"`
+	Tool              string    `json:"tool"`
+	SchemaVersion     string    `json:"schema_version"`
+	ToolVersion       string    `json:"tool_version"`
+	RunID             string    `json:"run_id"`
+	CreatedAt         string    `json:"created_at"`
+	CorpusFingerprint string    `json:"corpus_fingerprint"` // SHA-256 over (path, doc_version) of every ingested document
+	InputFingerprint  string    `json:"input_fingerprint"`  // SHA-256 over (path, bytes) of every file under the corpus, skipped ones by name
+	BuildID           string    `json:"build_id"`           // SHA-256 of the ingest executable that made it
+	ConfigHash        string    `json:"config_hash"`
+	HeaderWriter      string    `json:"header_writer"`
+	Embedder          Component `json:"embedder"`
+	Tokenizer         string    `json:"tokenizer"`
+	ChunkUnit         string    `json:"chunk_unit"`
+	ChunkMax          int       `json:"chunk_max"`
+	Counts            Counts    `json:"counts"`
+	// EmptyDocuments are the ingested documents (of Counts.Documents) that
+	// yielded no chunk (a title and nothing else), sorted: in no row of
+	// chunks.parquet, so a diff and a reader learn of them here. A document
+	// count is Counts.Documents wherever it is shown (list, the summary,
+	// diff), these included.
+	EmptyDocuments []string            `json:"documents_without_chunks,omitempty"`
+	Diagnostics    map[string]int      `json:"diagnostics"` // per severity
+	Files          map[string]FileInfo `json:"files"`
 	// CacheKeys are the run-wide parts of the reuse keys of this snapshot's
 	// headers and vectors: the next run reuses a row only under the same key.
 	CacheKeys CacheKeys `json:"cache_keys"`

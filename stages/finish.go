@@ -2,6 +2,7 @@ package stages
 
 import (
 	"encoding/hex"
+	"slices"
 	"time"
 
 	"github.com/ocean-safety/ingest/artifacts"
@@ -44,6 +45,7 @@ func (r *run) finish(t tally, skipped []schema.Skipped, start time.Time) (*Resul
 		ChunkUnit:         r.cfg.Chunk.Unit,
 		ChunkMax:          r.cfg.Chunk.Max,
 		Counts:            t.Counts(len(skipped), r.excluded),
+		EmptyDocuments:    sortedPaths(t.empty),
 		CacheKeys:         r.keys,
 		Previous:          r.previousRef(),
 		Calls:             calls,
@@ -111,4 +113,15 @@ func (r *run) previousRef() *artifacts.PreviousRef {
 	}
 	pm := r.prev.Manifest
 	return &artifacts.PreviousRef{Name: r.prev.Name(), CorpusFingerprint: pm.CorpusFingerprint, RunID: pm.RunID, ChunksSHA256: pm.Files[artifacts.ChunksFile].SHA256}
+}
+
+// sortedPaths sorts paths (in corpus order already, which is not
+// necessarily byte order), nil for none.
+func sortedPaths(paths []string) []string {
+	if len(paths) == 0 {
+		return nil
+	}
+	out := slices.Clone(paths)
+	slices.Sort(out)
+	return out
 }

@@ -15,6 +15,7 @@ import (
 // enrich stream's callbacks, in corpus order.
 type docTally struct {
 	counts      artifacts.Counts // Documents, Rejected and Drafts
+	empty       []string         // the documents that yielded no chunk (Manifest.EmptyDocuments), in corpus order
 	langFrom    map[string]int   // documents by how their language was decided
 	markup      map[string]int   // markup removed from the documents, by kind
 	diags       []schema.Diagnostic
@@ -129,6 +130,9 @@ func (r *run) collect(t *docTally, res docResult, total int) []schema.Chunk {
 		return nil
 	}
 	t.counts.Documents++
+	if len(res.chunks) == 0 {
+		t.empty = append(t.empty, res.path)
+	}
 	fmt.Fprintf(t.fingerprint, "%s\x00%s\n", res.path, res.doc.Version)
 	r.audit.Ingested(r.docID(res.path), res.doc.Version, res.prev.Version)
 	t.calls.HeaderCalls += res.calls.HeaderCalls

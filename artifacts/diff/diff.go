@@ -58,7 +58,11 @@ func CompareContext(ctx context.Context, oldDir, newDir string) (*Report, error)
 			return nil, fmt.Errorf("%s snapshot %s: %w", side.name, side.r.dir, err)
 		}
 	}
-	r.Counts = countDeltas(oldR.tally, newR.tally)
+	r.Documents = withEmptyDocuments(r.Documents, oldM.EmptyDocuments, newM.EmptyDocuments)
+	var oldEmpty, newEmpty int
+	oldR.tally.Documents, oldEmpty = documentCount(oldM, oldR.tally.Documents)
+	newR.tally.Documents, newEmpty = documentCount(newM, newR.tally.Documents)
+	r.Counts = countDeltas(oldR.tally, newR.tally, oldEmpty, newEmpty)
 	r.tally()
 	return r, nil
 }
@@ -227,12 +231,12 @@ func componentChanges(o, n artifacts.Manifest) []ComponentChange {
 // countDeltas builds the before/after table: documents, chunks and
 // thresholds, then chunks per kind and per language in schema order (any
 // value outside the closed sets after, sorted).
-func countDeltas(o, n verify.Tally) []CountDelta {
-	out := []CountDelta{
-		{"documents", o.Documents, n.Documents},
-		{"chunks", o.Counts.Chunks, n.Counts.Chunks},
-		{"thresholds", o.Thresholds, n.Thresholds},
+func countDeltas(o, n verify.Tally, oldEmpty, newEmpty int) []CountDelta {
+	out := []CountDelta{{"documents", o.Documents, n.Documents}}
+	if oldEmpty > 0 || newEmpty > 0 {
+		out = append(out, CountDelta{"documents without chunks", oldEmpty, newEmpty})
 	}
+	out = append(out, CountDelta{"chunks", o.Counts.Chunks, n.Counts.Chunks}, CountDelta{"thresholds", o.Thresholds, n.Thresholds})
 	kinds := make([]string, len(schema.Kinds))
 	for i, k := range schema.Kinds {
 		kinds[i] = string(k)

@@ -146,6 +146,10 @@ func writeDocuments(b *bytes.Buffer, docs []DocDiff) {
 			list = true
 		}
 		n := d.ChunksAfter + d.ChunksBefore // one of them is 0
+		if n == 0 {                         // a document without chunks (the manifest's list): no title in any row
+			fmt.Fprintf(b, "- **%s** %s (a document without chunks)\n", d.Status, mdCode(d.Path))
+			continue
+		}
 		fmt.Fprintf(b, "- **%s** %s — %s (%s)\n", d.Status, mdCode(d.Path), mdText(d.Title), mdPlural(n, "chunk"))
 	}
 	for _, d := range docs {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"maps"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -13,6 +14,7 @@ import (
 	"github.com/urfave/cli/v3"
 
 	"github.com/ocean-safety/ingest/artifacts"
+	"github.com/ocean-safety/ingest/cmd/ingest/internal/config"
 	"github.com/ocean-safety/ingest/models"
 	"github.com/ocean-safety/ingest/models/backends"
 	"github.com/ocean-safety/ingest/stages"
@@ -53,15 +55,6 @@ func addrFlags() []cli.Flag {
 	return flags
 }
 
-// addrs are the servers' addresses by kind, as addrFlags read them.
-func addrs(cmd *cli.Command) map[string]string {
-	out := map[string]string{}
-	for _, k := range backends.Kinds() {
-		out[k.Name] = cmd.String(k.Flag)
-	}
-	return out
-}
-
 func timeoutFlag() cli.Flag {
 	return &cli.DurationFlag{Name: "model-timeout", Value: 2 * time.Minute, Usage: "longest wait for one model call before it is retried (1s to 24h)", Validator: func(d time.Duration) error {
 		if d < time.Second || d > 24*time.Hour {
@@ -76,21 +69,22 @@ func timeoutFlag() cli.Flag {
 // server's back-offs are all the time a failing run waits.
 var modelRetry models.RetryPolicy
 
-// backendConfig turns the model flags (their variables: OLLAMA_HOST,
+// backendConfig turns the run's models (modelSettings: the config file's,
+// under the model flags and their variables: OLLAMA_HOST,
 // OPENAI_BASE_URL…), the variables a model server's client reads
 // (OLLAMA_AUTH, the API key's), and the settings of the run's config that
 // shape a backend (dims, batch size, header cap), into a BackendConfig: the
 // environment is read here, never in package models.
-func backendConfig(cmd *cli.Command, cfg settings.Config) models.BackendConfig {
+func backendConfig(m config.Models, cfg settings.Config) models.BackendConfig {
 	bc := models.BackendConfig{
 		Dims:           cfg.Embed.Dims,
 		MaxDims:        cfg.Embed.MaxDims,
 		BatchSize:      cfg.Embed.BatchSize,
 		HeaderMaxChars: cfg.Header.MaxChars,
-		LLM:            cmd.String("llm"),
-		Embedder:       cmd.String("embedder"),
-		Addrs:          addrs(cmd),
-		Timeout:        cmd.Duration("model-timeout"),
+		LLM:            m.LLM,
+		Embedder:       m.Embedder,
+		Addrs:          maps.Clone(m.Hosts),
+		Timeout:        m.ModelTimeout,
 		Retry:          modelRetry,
 		OllamaAuth:     ollamaAuth(os.Getenv("OLLAMA_AUTH")),
 		OllamaKey:      ollamaKey(),
@@ -126,14 +120,28 @@ func ollamaKey() string {
 // modelOpener opens the run's model backends once the run holds its
 // target: the flags' backends, keeping the model digests of the snapshot
 // the run reuses from (prev) where several servers serve a model.
-func modelOpener(cmd *cli.Command, cfg settings.Config, logger *slog.Logger) stages.ModelOpener {
+//
+// unreached (index --plan without --probe) opens them as a plan counts
+// with them, contacting no server (backends.OpenForPlan): a cost estimate
+// needs no server up.
+func modelOpener(m config.Models, cfg settings.Config, logger *slog.Logger, unreached bool) stages.ModelOpener {
 	return func(ctx context.Context, prev *artifacts.Manifest) (models.HeaderWriter, models.Embedder, error) {
-		bc := backendConfig(cmd, cfg)
+		bc := backendConfig(m, cfg)
 		bc.Logger = logger
 		if prev != nil {
 			bc.PrevDigests = models.PrevDigests(prev.HeaderWriter, prev.Embedder.Name)
 		}
-		h, e, err := backends.Open(ctx, bc)
+		open := backends.Open
+		if unreached {
+			dims := cfg.Embed.Dims
+			if prev != nil && prev.Embedder.Dims > 0 {
+				dims = prev.Embedder.Dims
+			}
+			open = func(ctx context.Context, bc models.BackendConfig) (models.HeaderWriter, models.Embedder, error) {
+				return backends.OpenForPlan(ctx, bc, dims)
+			}
+		}
+		h, e, err := open(ctx, bc)
 		if err != nil {
 			return nil, nil, settingsError(err)
 		}

@@ -10,6 +10,7 @@ import (
 	"github.com/urfave/cli/v3"
 
 	"github.com/ocean-safety/ingest/artifacts"
+	"github.com/ocean-safety/ingest/cmd/ingest/internal/config"
 	"github.com/ocean-safety/ingest/models"
 	"github.com/ocean-safety/ingest/models/modelfake"
 	"github.com/ocean-safety/ingest/stages/settings"
@@ -37,7 +38,7 @@ func TestBackendConfigEnvironment(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			var got models.BackendConfig
 			cmd := &cli.Command{Name: "index", Flags: backendFlags(), Action: func(_ context.Context, c *cli.Command) error {
-				got = backendConfig(c, settings.DefaultConfig())
+				got = backendConfig(modelSettings(c, config.Default()), settings.DefaultConfig())
 				return nil
 			}}
 			if err := cmd.Run(context.Background(), append([]string{"index"}, tc.args...)); err != nil {
@@ -57,7 +58,7 @@ func TestBackendConfigEnvironment(t *testing.T) {
 	t.Setenv("OPENAI_API_KEY", "")
 	var got models.BackendConfig
 	cmd := &cli.Command{Name: "index", Flags: backendFlags(), Action: func(_ context.Context, c *cli.Command) error {
-		got = backendConfig(c, settings.DefaultConfig())
+		got = backendConfig(modelSettings(c, config.Default()), settings.DefaultConfig())
 		return nil
 	}}
 	if err := cmd.Run(context.Background(), []string{"index"}); err != nil {

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"maps"
 	"os"
 
 	"github.com/urfave/cli/v3"
@@ -11,7 +12,15 @@ import (
 	"github.com/ocean-safety/ingest/cmd/ingest/internal/forgive"
 )
 
-// runSettingFlags are index's flags that set a config key, by flag name.
+// settingKeyFlags are index's flags that set a config key, by flag name:
+// the run's and the models'.
+func settingKeyFlags() map[string]string {
+	out := modelKeyFlags()
+	maps.Copy(out, runSettingFlags)
+	return out
+}
+
+// runSettingFlags are index's flags that set a key of the run's config.
 var runSettingFlags = map[string]string{
 	"corpus": "corpus", "out": "out", "prev": "prev", "workers": "workers", "strict": "strict",
 	"llm-concurrency": "llm_concurrency", "embed-concurrency": "embed_concurrency", "ignore": "diagnostics.ignore",
@@ -33,7 +42,8 @@ func configCommand() *cli.Command {
 			if err != nil {
 				return err
 			}
-			f.Run = runConfig(cmd, f)
+			f.Models = modelSettings(cmd, f)
+			f.Run = runConfig(cmd, f, f.Models)
 			if cmd.IsSet("out") {
 				f.Out = cmd.String("out")
 			}
@@ -55,10 +65,7 @@ func configCommand() *cli.Command {
 				return console.WriteSettingsJSON(cmd.Root().Writer, settings)
 			}
 			console.PrintSettings(cmd.Root().Writer, path, f.Run.Corpus, settings)
-			if err := f.Validate(); err != nil {
-				return settingsError(err) // shown, and named as index would name it
-			}
-			return nil
+			return checkSettings(cmd, f) // shown, then checked as index checks it
 		},
 	}
 }
@@ -71,7 +78,7 @@ func overrides(cmd *cli.Command) map[string]config.Origin {
 	if r := cmd.Root(); r != nil && len(r.Args().Slice()) > 0 {
 		args = r.Args().Slice()
 	}
-	for name, key := range runSettingFlags {
+	for name, key := range settingKeyFlags() {
 		if !cmd.IsSet(name) {
 			continue
 		}

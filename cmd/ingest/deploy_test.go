@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -164,6 +165,8 @@ func TestDeployExamples(t *testing.T) {
 		}
 		if v := wf.Env["INGEST_VERSION"]; v == "" || v == "latest" {
 			t.Errorf("INGEST_VERSION %q, want a pinned version", v)
+		} else if err := pinExists(v); err != nil {
+			t.Errorf("INGEST_VERSION %s: %v", v, err)
 		}
 		n, err := strconv.Atoi(wf.Env["SHARDS"])
 		if err != nil {
@@ -225,16 +228,21 @@ func TestDeployExamples(t *testing.T) {
 type deployConfig struct{ name, key string }
 
 // readDeployConfig reads config.yaml's ConfigMap (its config file must be
-// one ingest reads) and Secret (its keys the bucket's credentials).
+// one ingest reads) and secret.yaml's Secret (its keys the bucket's
+// credentials).
 func readDeployConfig(t *testing.T) (deployConfig, string) {
 	t.Helper()
-	b, err := os.ReadFile("../../deploy/kubernetes/config.yaml")
-	if err != nil {
-		t.Fatal(err)
+	var docs []string
+	for _, f := range []string{"config.yaml", "secret.yaml"} {
+		b, err := os.ReadFile("../../deploy/kubernetes/" + f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		docs = append(docs, strings.Split(string(b), "\n---\n")...)
 	}
 	var cm deployConfig
 	secret := ""
-	for _, doc := range strings.Split(string(b), "\n---\n") {
+	for _, doc := range docs {
 		var obj struct {
 			Kind     string `yaml:"kind"`
 			Metadata struct {
@@ -244,7 +252,7 @@ func readDeployConfig(t *testing.T) (deployConfig, string) {
 			StringData map[string]string `yaml:"stringData"`
 		}
 		if err := yaml.Unmarshal([]byte(doc), &obj); err != nil {
-			t.Fatalf("config.yaml: %v", err)
+			t.Fatalf("config.yaml, secret.yaml: %v", err)
 		}
 		switch obj.Kind {
 		case "ConfigMap":
@@ -258,13 +266,13 @@ func readDeployConfig(t *testing.T) (deployConfig, string) {
 			secret = obj.Metadata.Name
 			for _, k := range []string{"AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY", "AWS_REGION"} {
 				if _, ok := obj.StringData[k]; !ok {
-					t.Errorf("config.yaml's Secret lacks %s", k)
+					t.Errorf("secret.yaml's Secret lacks %s", k)
 				}
 			}
 		}
 	}
 	if cm.name == "" || secret == "" {
-		t.Fatalf("config.yaml: ConfigMap %q, Secret %q; want both", cm.name, secret)
+		t.Fatalf("config.yaml's ConfigMap %q, secret.yaml's Secret %q; want both", cm.name, secret)
 	}
 	return cm, secret
 }
@@ -284,8 +292,9 @@ func envNames(commands map[string]*cli.Command) []string {
 }
 
 // checkRunScript runs run.sh with a kubectl that records what it applies:
-// an image pinned by digest goes into both Jobs; a tag, or none, is
-// refused before anything is applied.
+// an image pinned by digest goes into both Jobs, the corpus's commit into
+// the shards' init container; a tag, no image, or a corpus branch instead
+// of a commit is refused before anything is applied.
 func checkRunScript(t *testing.T, image string) {
 	t.Helper()
 	if _, err := exec.LookPath("envsubst"); err != nil {
@@ -295,18 +304,20 @@ func checkRunScript(t *testing.T, image string) {
 	bin := t.TempDir()
 	applied := filepath.Join(bin, "applied.yaml")
 	os.WriteFile(filepath.Join(bin, "kubectl"), []byte("#!/bin/sh\ncase \"$1\" in apply) cat >> "+applied+" ;; wait) case \"$2\" in *complete*) exit 0 ;; *) exec sleep 5 ;; esac ;; esac\n"), 0o755)
+	const ref = "0123456789abcdef0123456789abcdef01234567"
 	for _, c := range []struct {
-		name, image string
-		want        int
+		name, image, ref string
+		want             int
 	}{
-		{"pinned by digest", image, 0},
-		{"a tag", "registry.example/ingest:latest", 2},
-		{"none", "", 2},
+		{"pinned by digest", image, ref, 0},
+		{"a tag", "registry.example/ingest:latest", ref, 2},
+		{"none", "", ref, 2},
+		{"a corpus branch, not a commit", image, "main", 2},
 	} {
 		t.Run("run.sh "+c.name, func(t *testing.T) {
 			os.Remove(applied)
 			cmd := exec.Command("bash", "../../deploy/kubernetes/run.sh")
-			cmd.Env = append(os.Environ(), "PATH="+bin+":"+os.Getenv("PATH"), "IMAGE="+c.image, "RUN_ID=20261201t020000", "SHARDS=2")
+			cmd.Env = append(os.Environ(), "PATH="+bin+":"+os.Getenv("PATH"), "IMAGE="+c.image, "RUN_ID=20261201t020000", "SHARDS=2", "CORPUS_REF="+c.ref)
 			out, err := cmd.CombinedOutput()
 			code := 0
 			if ee, ok := err.(*exec.ExitError); ok {
@@ -326,6 +337,9 @@ func checkRunScript(t *testing.T, image string) {
 			}
 			if n := strings.Count(string(b), "image: "+image); n != 2 {
 				t.Errorf("got the pinned image %d times in what was applied, want 2 (the shards and the merge):\n%s", n, b)
+			}
+			if !strings.Contains(string(b), "--ref="+ref) || strings.Contains(string(b), "${") {
+				t.Errorf("want the corpus at --ref=%s and every variable filled in:\n%s", ref, b)
 			}
 		})
 	}
@@ -385,4 +399,31 @@ func checkShardsMeetMerge(t *testing.T, index, merge map[string]string, n int) {
 			t.Errorf("%s: %q and %q, want the same", c.what, c.a, c.b)
 		}
 	}
+}
+
+// pinExists checks that a version go install is given is a tag of this
+// repository or a commit of its history (v0.1.0 was pinned before any tag
+// was cut: every job would have failed at its first step). Without git
+// (an exported tree), only its form is checked.
+func pinExists(v string) error {
+	isCommit := regexp.MustCompile(`^[0-9a-f]{40}$`).MatchString(v)
+	if !isCommit && !regexp.MustCompile(`^v\d+\.\d+\.\d+(-[0-9A-Za-z.-]+)?$`).MatchString(v) {
+		return fmt.Errorf("want a release tag (vX.Y.Z) or a full commit hash")
+	}
+	if _, err := exec.LookPath("git"); err != nil {
+		return nil
+	}
+	if err := exec.Command("git", "rev-parse", "--is-inside-work-tree").Run(); err != nil {
+		return nil
+	}
+	if isCommit {
+		if err := exec.Command("git", "merge-base", "--is-ancestor", v, "HEAD").Run(); err != nil {
+			return fmt.Errorf("not a commit of this branch's history")
+		}
+		return nil
+	}
+	if out, err := exec.Command("git", "tag", "-l", v).Output(); err != nil || strings.TrimSpace(string(out)) != v {
+		return fmt.Errorf("no such tag in this repository (git tag -l %s)", v)
+	}
+	return nil
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/urfave/cli/v3"
 
 	"github.com/ocean-safety/ingest/artifacts"
+	"github.com/ocean-safety/ingest/cmd/ingest/internal/config"
 	"github.com/ocean-safety/ingest/models"
 	"github.com/ocean-safety/ingest/models/backends"
 	"github.com/ocean-safety/ingest/publish/place"
@@ -62,8 +63,8 @@ func embedCommand() *cli.Command {
 // and width.
 func embedderFor(ctx context.Context, cmd *cli.Command) (models.Embedder, error) {
 	cfg := settings.DefaultConfig()
-	bc := backendConfig(cmd, cfg)
-	bc.LLM = "none"
+	bc := backendConfig(modelSettings(cmd, config.Default()), cfg)
+	bc.LLM, bc.Embedder = "none", cmd.String("embedder") // "": the snapshot's
 	var want *artifacts.Component
 	if arg := cmd.String("snapshot"); arg != "" {
 		m, err := place.Manifest(ctx, arg)

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -62,8 +63,13 @@ func indexCommand() *cli.Command {
 // stderr, or with --json one JSON document on stdout, for success and
 // failure alike.
 func indexAction(ctx context.Context, cmd *cli.Command) error {
-	rep := newIndexReporter(cmd)
-	res, pubDir, err := runIndex(ctx, cmd, rep)
+	f, err := loadConfig(ctx, cmd)
+	if err != nil {
+		return finish(ctx, cmd, "index", nil, "", err)
+	}
+	m := modelSettings(cmd, f)
+	rep := newIndexReporter(cmd, m)
+	res, pubDir, err := runIndex(ctx, cmd, f, m, rep)
 	if rep != nil {
 		rep.Done()
 	}
@@ -72,7 +78,7 @@ func indexAction(ctx context.Context, cmd *cli.Command) error {
 
 // newIndexReporter is the progress and diagnostics display of a run, or
 // nil for --plan, which prints its own.
-func newIndexReporter(cmd *cli.Command) *console.Reporter {
+func newIndexReporter(cmd *cli.Command, m config.Models) *console.Reporter {
 	if cmd.Bool("plan") {
 		return nil
 	}
@@ -91,17 +97,14 @@ func newIndexReporter(cmd *cli.Command) *console.Reporter {
 			mode = "json"
 		}
 	}
-	return console.NewReporter(errw, mode, cmd.String("llm") != "none", console.NewDiagnostics(errw, verbosity, format))
+	return console.NewReporter(errw, mode, m.LLM != "none", console.NewDiagnostics(errw, verbosity, format))
 }
 
 // runIndex turns the flags and the config file into a run and runs it (or
 // its plan).
-func runIndex(ctx context.Context, cmd *cli.Command, rep *console.Reporter) (*stages.Result, string, error) {
-	f, err := loadConfig(ctx, cmd)
-	if err != nil {
-		return nil, "", err
-	}
-	cfg := runConfig(cmd, f)
+func runIndex(ctx context.Context, cmd *cli.Command, f config.File, m config.Models, rep *console.Reporter) (*stages.Result, string, error) {
+	cfg := runConfig(cmd, f, m)
+	var err error
 	spec := place.Spec{Out: f.Out, Prev: f.Prev, Publish: cmd.String("publish"), Keep: cmd.Int("keep"), Work: work()}
 	if cmd.IsSet("out") {
 		spec.Out = cmd.String("out")
@@ -115,15 +118,25 @@ func runIndex(ctx context.Context, cmd *cli.Command, rep *console.Reporter) (*st
 	if spec.Publish != "" {
 		spec.Out = ""
 	}
-	if cfg.Corpus == "" || spec.Out == "" && spec.Publish == "" {
+	if cfg.Corpus == "" || spec.Out == "" && spec.Publish == "" && !cmd.Bool("plan") {
 		return nil, "", usage("index needs --corpus and --out or --publish (or corpus: and out: in the config)")
+	}
+	if spec.Out == "" && spec.Publish == "" { // a plan of a first run: nothing to reuse, nothing written
+		dir, err := os.MkdirTemp("", "ingest-plan-")
+		if err != nil {
+			return nil, "", err
+		}
+		defer os.RemoveAll(dir)
+		spec.Out = filepath.Join(dir, "snapshot")
 	}
 	if cfg.Shard, err = shardFlags(cmd); err != nil {
 		return nil, "", err
 	}
 	cfg.ShardRun, spec.Shard = cmd.String("run-id"), cfg.Shard
-	if err := cfg.Validate(); err != nil {
-		return nil, "", settingsError(err)
+	eff := f
+	eff.Run, eff.Models = cfg, m
+	if err := checkSettings(cmd, eff); err != nil {
+		return nil, "", err
 	}
 	if spec.Prev != "" {
 		dir, cleanup, none, err := place.Previous(ctx, spec.Prev)
@@ -143,9 +156,9 @@ func runIndex(ctx context.Context, cmd *cli.Command, rep *console.Reporter) (*st
 	defer closeTarget()
 	logger := newLogger(cmd, rep)
 	defer stages.LimitProcs(cfg.Workers)() // --workers N is N cores' worth
-	opts := stages.Options{ToolVersion: buildVersion(), OpenModels: modelOpener(cmd, cfg, logger), LockWait: cmd.Duration("wait"), Logger: logger}
+	opts := stages.Options{ToolVersion: buildVersion(), OpenModels: modelOpener(m, cfg, logger, cmd.Bool("plan") && !cmd.Bool("probe")), LockWait: cmd.Duration("wait"), Logger: logger}
 	if cmd.Bool("plan") {
-		return nil, "", plan(ctx, cmd, cfg, target, opts)
+		return nil, "", plan(ctx, cmd, cfg, m, target, opts)
 	}
 	opts.Reporter = rep
 	res, err := stages.Run(ctx, cfg, target, opts)
@@ -157,10 +170,10 @@ func runIndex(ctx context.Context, cmd *cli.Command, rep *console.Reporter) (*st
 // scaled to the model servers the flags name (settings.Config.PerServer). A
 // setting counts as chosen when the file has its key or its flag was
 // given, whatever its value.
-func runConfig(cmd *cli.Command, f config.File) settings.Config {
+func runConfig(cmd *cli.Command, f config.File, m config.Models) settings.Config {
 	cfg := f.Run
 	applyRunFlags(cmd, &cfg)
-	cfg.PerServer(backendConfig(cmd, cfg), func(key string) bool {
+	cfg.PerServer(backendConfig(m, cfg), func(key string) bool {
 		return f.IsSet(key) || cmd.IsSet(strings.ReplaceAll(key, "_", "-"))
 	})
 	return cfg
@@ -208,12 +221,12 @@ func targetError(err error) error {
 }
 
 // plan prints what a run would do, without doing it.
-func plan(ctx context.Context, cmd *cli.Command, cfg settings.Config, target publish.Target, opts stages.Options) error {
+func plan(ctx context.Context, cmd *cli.Command, cfg settings.Config, m config.Models, target publish.Target, opts stages.Options) error {
 	p, err := stages.Plan(ctx, cfg, target, opts)
 	if err != nil {
 		return fmt.Errorf("plan: %w", err)
 	}
-	if err := planRates(ctx, cmd, p); err != nil {
+	if err := planRates(ctx, cmd, m, p); err != nil {
 		return fmt.Errorf("plan: %w", err)
 	}
 	if cmd.Bool("json") {

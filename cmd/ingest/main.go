@@ -215,6 +215,9 @@ func loadConfig(ctx context.Context, cmd *cli.Command) (config.File, error) {
 			addSecrets(ctx, string(b))
 		}
 		f, err := config.Read(p)
+		if err == nil {
+			err = f.CheckSecrets(hostEnv) // the file's own values, before a flag's
+		}
 		if err != nil {
 			return f, usageError{err}
 		}

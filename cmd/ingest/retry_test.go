@@ -59,7 +59,8 @@ func TestShardRetryResumes(t *testing.T) {
 		os.WriteFile(cfgFile, []byte(cm.Data["ingest.yaml"]), 0o644)
 	}
 	// pod runs a Job's container: its args with this machine's corpus,
-	// config, model server and bucket, a new work folder, its index.
+	// config, bucket and model server (--ollama-host over the config's
+	// hosts), a new work folder, its index.
 	pod := func(args []string, index int, srv *modelfake.Server) (int, string) {
 		t.Helper()
 		var a []string
@@ -70,14 +71,15 @@ func TestShardRetryResumes(t *testing.T) {
 				arg = name + "=" + corpusDir
 			case name == "--config":
 				arg = name + "=" + cfgFile
-			case name == "--ollama-host":
-				arg = name + "=" + srv.URL
 			case name == "--log-format":
 				continue // a person reads this test's failures
 			case strings.HasPrefix(v, "s3://"):
 				arg += opts
 			}
 			a = append(a, arg)
+		}
+		if srv != nil && a[0] == "index" { // the config's model servers are the test's
+			a = append(a, "--ollama-host="+srv.URL)
 		}
 		t.Setenv("INGEST_WORK_DIR", t.TempDir()) // an emptyDir: new with every pod
 		t.Setenv("JOB_COMPLETION_INDEX", fmt.Sprint(index))

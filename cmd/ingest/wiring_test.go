@@ -152,7 +152,7 @@ func TestArchitectureGraph(t *testing.T) {
 		t.Fatal(err)
 	}
 	rows := map[string][]string{}
-	row := regexp.MustCompile("^\\| `([a-z/]*[a-z])` \\|.*\\| ([^|]*) \\|$")
+	row := regexp.MustCompile("^\\| `([a-z/-]*[a-z])` \\|.*\\| ([^|]*) \\|$")
 	for _, line := range strings.Split(string(b), "\n") {
 		if m := row.FindStringSubmatch(line); m != nil {
 			var imps []string

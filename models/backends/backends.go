@@ -2,6 +2,7 @@ package backends
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 
@@ -126,4 +127,13 @@ func newServer(k Kind, cfg models.BackendConfig) (server.Server, error) {
 
 func newOneServer(k Kind, addr string, cfg models.BackendConfig) (server.Server, error) {
 	return k.open(addr, cfg, &server.Retrier{Policy: cfg.Retry, Timeout: cfg.Timeout, Log: cfg.Logger})
+}
+
+// Check checks cfg's backend settings as Open would, contacting no server:
+// llm and embedder each none/builtin or KIND:MODEL of a kind that does
+// what it is for. Each failure is a *schema.SettingError (llm, embedder).
+func Check(cfg models.BackendConfig) error {
+	_, _, llmErr := parseBackend("llm", cfg.LLM, "none", Chat)
+	_, _, embErr := parseBackend("embedder", cfg.Embedder, "builtin", Embed)
+	return errors.Join(llmErr, embErr)
 }

@@ -35,11 +35,25 @@ func (p *Result) HeaderServers() int {
 	return 1
 }
 
-// AtRates estimates the plan's time at the rates given (ParseRates), the
-// embeddings spread over embedServers.
-func (p *Result) AtRates(r [3]float64, embedServers int) {
-	p.HeaderCost.Estimate(Rate{Prefill: r[0], Decode: r[1], Servers: p.HeaderServers(), From: "given"})
-	p.EmbedCost.Estimate(Rate{Prefill: r[2], Servers: embedServers, From: "given"})
+// DefaultRates are the rates a plan estimates at when none is given nor
+// measured (PREFILL, DECODE, EMBED tokens a second, one call at a time): a
+// 7B chat model at 4 bits and bge-m3 on one mid-range GPU under Ollama,
+// the order of what --probe measures there. The plan says it used them.
+var DefaultRates = [3]float64{1000, 30, 2000}
+
+// The sources of a plan's rates (Rate.From).
+const (
+	RatesGiven   = "given"   // --plan-rate, or plan_rate in the config
+	RatesDefault = "default" // DefaultRates
+	RatesProbe   = "probe"   // --probe: one call to each server
+)
+
+// AtRates estimates the plan's time at the rates r (ParseRates, or
+// DefaultRates), from (RatesGiven or RatesDefault), the embeddings spread
+// over embedServers.
+func (p *Result) AtRates(r [3]float64, embedServers int, from string) {
+	p.HeaderCost.Estimate(Rate{Prefill: r[0], Decode: r[1], Servers: p.HeaderServers(), From: from})
+	p.EmbedCost.Estimate(Rate{Prefill: r[2], Servers: embedServers, From: from})
 }
 
 // Probe estimates the plan's time at the rates one call to each server
@@ -69,7 +83,7 @@ func (p *Result) Probe(ctx context.Context, embedServers int) error {
 
 // meanRate is the servers' mean rate, measured.
 func meanRate(rs []models.Rate, servers int) Rate {
-	out := Rate{Servers: servers, From: "probe"}
+	out := Rate{Servers: servers, From: RatesProbe}
 	told := 0
 	for _, r := range rs {
 		out.PerCall += r.PerCall / float64(len(rs))

@@ -52,14 +52,14 @@ type Cost struct {
 }
 
 // Rate is how fast a model server reads and writes, tokens a second, one
-// call at a time: given (--plan-rate) or measured by one call to each
-// server (--probe).
+// call at a time: given (--plan-rate), the defaults (DefaultRates), or
+// measured by one call to each server (--probe).
 type Rate struct {
 	Prefill float64 `json:"prefill,omitempty"`  // prompt tokens a second
 	Decode  float64 `json:"decode,omitempty"`   // answer tokens a second
 	PerCall float64 `json:"per_call,omitempty"` // seconds a call, for a server that says nothing of its tokens' time
 	Servers int     `json:"servers"`            // the servers the calls are spread over
-	From    string  `json:"from"`               // "given" | "probe"
+	From    string  `json:"from"`               // RatesGiven, RatesDefault or RatesProbe
 }
 
 // Estimate fills c's Seconds at rate.

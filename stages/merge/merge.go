@@ -261,6 +261,11 @@ func (m *merger) merge(ctx context.Context, start time.Time) (*stages.Result, er
 	man.CorpusFingerprint = hex.EncodeToString(dt.fingerprint.Sum(nil))
 	man.InputFingerprint = input
 	man.Counts = counts
+	man.EmptyDocuments = nil // a path is in one part only: the parts' lists, merged
+	for _, p := range m.parts {
+		man.EmptyDocuments = append(man.EmptyDocuments, p.m.EmptyDocuments...)
+	}
+	slices.Sort(man.EmptyDocuments)
 	man.Calls = calls
 	man.Shard = nil
 	man.Previous = commonPrevious(m.parts)

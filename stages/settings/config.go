@@ -201,8 +201,15 @@ func (c Config) Validate() error {
 	} else if placeholderURL(t) {
 		bad("source_url_template", "%q is a placeholder (ingest init writes it when it finds no site address): set the address of your site's pages", t)
 	}
-	if _, err := schema.ParseLang(c.DefaultLang); err != nil {
-		bad("default_lang", "%v", err)
+	// The value is written on every chunk as it is, so it must be one of
+	// the closed set itself; ParseLang's spellings (pt-BR) are a
+	// document's, read before they are written.
+	if l := schema.Lang(c.DefaultLang); !l.Valid() {
+		msg := fmt.Sprintf("%q is not in the closed set of languages: want %s", c.DefaultLang, langList())
+		if p, err := schema.ParseLang(c.DefaultLang); err == nil {
+			msg += fmt.Sprintf(" (%s is written %s)", c.DefaultLang, p)
+		}
+		bad("default_lang", "%s", msg)
 	}
 	if err := checkTenant(c.TenantID); err != nil {
 		bad("tenant_id", "%v", err)
@@ -299,4 +306,13 @@ var placeholderHosts = []string{"docs.example.org", "example.org"}
 func placeholderURL(template string) bool {
 	u, err := url.Parse(template)
 	return err == nil && slices.Contains(placeholderHosts, strings.ToLower(u.Hostname()))
+}
+
+// langList is the closed set of languages, "en or pt".
+func langList() string {
+	names := make([]string, len(schema.Langs))
+	for i, l := range schema.Langs {
+		names[i] = string(l)
+	}
+	return strings.Join(names[:len(names)-1], ", ") + " or " + names[len(names)-1]
 }

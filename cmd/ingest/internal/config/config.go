@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"strings"
 
 	"github.com/goccy/go-yaml"
 	"github.com/goccy/go-yaml/parser"
@@ -22,8 +23,28 @@ type File struct {
 	Prev      string            `yaml:"prev"`
 	Retrieval search.Settings   `yaml:"retrieval"`
 	Push      pushconf.Settings `yaml:"push"`
+	Models    Models            `yaml:",inline"`
 	// set holds the keys the file sets (dotted: chunk.max), by line.
-	set map[string]int
+	set  map[string]int
+	path string // the file's, as given
+}
+
+// Where is "path:line" of the file's line that sets key, "" when the file
+// does not set it.
+func (f File) Where(key string) string {
+	if n := f.Line(key); n > 0 && f.path != "" {
+		return fmt.Sprintf("%s:%d", f.path, n)
+	}
+	return ""
+}
+
+// Keys are the keys the file sets, dotted.
+func (f File) Keys() []string {
+	out := make([]string, 0, len(f.set))
+	for k := range f.set {
+		out = append(out, k)
+	}
+	return out
 }
 
 // IsSet reports whether the file sets key (dotted: chunk.max), whatever
@@ -35,7 +56,7 @@ func (f File) IsSet(key string) bool {
 
 // Default is the configuration with no file.
 func Default() File {
-	return File{Run: settings.DefaultConfig(), Retrieval: search.DefaultSettings(), Push: pushconf.DefaultSettings()}
+	return File{Run: settings.DefaultConfig(), Retrieval: search.DefaultSettings(), Push: pushconf.DefaultSettings(), Models: DefaultModels()}
 }
 
 // Read reads a YAML config file over Default. Unknown keys are errors that
@@ -48,8 +69,10 @@ func Read(path string) (File, error) {
 		return Default(), fmt.Errorf("config: %w", err)
 	}
 	f, err := Parse(b)
+	f.path = path
 	if err != nil {
-		return f, fmt.Errorf("config %s: %w", path, err)
+		// each line of a list of errors names the file
+		return f, errors.New("config " + path + ": " + strings.ReplaceAll(err.Error(), "\nline ", "\nconfig "+path+": line "))
 	}
 	return f, nil
 }
@@ -74,10 +97,13 @@ func Parse(b []byte) (File, error) {
 	if docs == 0 {
 		return f, nil
 	}
+	f.set = keys(ast)
+	if err := unknownKeys(f.set); err != nil {
+		return f, err
+	}
 	if err := yaml.UnmarshalWithOptions(b, &f, yaml.Strict()); err != nil {
 		return f, errors.New(yaml.FormatError(err, false, false))
 	}
-	f.set = keys(ast)
 	if err := f.Run.CheckSpelled(f.IsSet); err != nil {
 		var se *schema.SettingError
 		if errors.As(err, &se) {

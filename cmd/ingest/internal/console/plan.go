@@ -55,7 +55,11 @@ func printCost(w io.Writer, what, tokenizer string, c *estimate.Cost) {
 			}
 			at += " tokens a second"
 		}
-		fmt.Fprintf(w, "; about %s at %s (%s), one call at a time on each of %s", time.Duration(c.Seconds*float64(time.Second)).Round(time.Second), at, r.From, Plural(r.Servers, "server"))
+		from := r.From
+		if from == estimate.RatesDefault {
+			from = "default rates; --plan-rate or --probe for your servers'"
+		}
+		fmt.Fprintf(w, "; about %s at %s (%s), one call at a time on each of %s", time.Duration(c.Seconds*float64(time.Second)).Round(time.Second), at, from, Plural(r.Servers, "server"))
 	}
 	fmt.Fprintln(w)
 }

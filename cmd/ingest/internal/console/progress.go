@@ -7,6 +7,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/vbauerster/cupwriter"
 	"github.com/vbauerster/mpb/v8"
 	"github.com/vbauerster/mpb/v8/decor"
 
@@ -42,7 +43,10 @@ type Reporter struct {
 
 var _ stages.Reporter = (*Reporter)(nil)
 
-const plainEvery = 5 * time.Second // often enough to show life in a CI log, rare enough to read
+const (
+	plainEvery = 5 * time.Second        // often enough to show life in a CI log, rare enough to read
+	barRefresh = 200 * time.Millisecond // mpb's redraw: smooth to the eye, cheap on a slow terminal
+)
 
 // ProgressMode decides how progress is shown on w; term is $TERM, which the
 // command reads.
@@ -65,7 +69,7 @@ func NewReporter(w io.Writer, mode string, enrich bool, diags *Diagnostics) *Rep
 	}
 	r := &Reporter{w: w, mode: mode, enrich: enrich, start: time.Now(), last: time.Now(), diags: diags}
 	if mode == "bars" {
-		r.bars = mpb.New(mpb.WithOutput(printable.Raw(w)), mpb.WithWidth(32), mpb.WithRefreshRate(200*time.Millisecond)) // its own escape sequences
+		r.bars = mpb.New(mpb.WithConsoleWriter(barWriter(w)), mpb.WithWidth(32), mpb.WithRefreshRate(barRefresh))
 		r.parseBar = r.bar("parse+chunk", "docs", 0)
 		if enrich {
 			r.enrichBar = r.bar("enrich", "docs", 0)
@@ -175,8 +179,30 @@ func (r *Reporter) Done() {
 	r.diags.Summary()
 }
 
+// barWriter is what the bars draw on: w under its printable layer only
+// (the bars escape their values and write their own cursor sequences), so
+// still through the secrets' masker, with the terminal under all of it
+// named for its size. mpb decides whether to redraw by looking at its
+// output: handed the masker, it saw no terminal, never redrew and drew
+// once at the end, without cursor movement. The bars print stage names and
+// counts, no corpus text; keeping them masked costs nothing, since the
+// masker writes each frame whole, as mpb writes it.
+func barWriter(w io.Writer) mpb.ConsoleWriter {
+	cw := cupwriter.New(printable.Raw(w), false)
+	if f, ok := terminal(w); ok {
+		cw.SetTermFd(int(f.Fd()))
+	}
+	return cw
+}
+
 // IsTerminal reports whether w, unwrapped, is a terminal.
 func IsTerminal(w io.Writer) bool {
+	_, ok := terminal(w)
+	return ok
+}
+
+// terminal returns the terminal under w's wrappers, if it is one.
+func terminal(w io.Writer) (*os.File, bool) {
 	for {
 		u, ok := w.(interface{ Unwrap() io.Writer })
 		if !ok {
@@ -186,8 +212,8 @@ func IsTerminal(w io.Writer) bool {
 	}
 	f, ok := w.(*os.File)
 	if !ok {
-		return false
+		return nil, false
 	}
 	st, err := f.Stat()
-	return err == nil && st.Mode()&os.ModeCharDevice != 0
+	return f, err == nil && st.Mode()&os.ModeCharDevice != 0
 }

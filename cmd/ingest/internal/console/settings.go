@@ -59,7 +59,7 @@ func DescribeSettings(err error, flags map[string]string) string {
 		name := se.Key
 		if flag, ok := flags[se.Key]; ok {
 			name = flag
-			if flag != "--"+strings.ReplaceAll(se.Key, "_", "-") {
+			if strings.HasPrefix(flag, "--") && flag != "--"+strings.ReplaceAll(se.Key, "_", "-") {
 				name += " (" + se.Key + ")" // a config key of another name
 			}
 		}

@@ -67,7 +67,11 @@ func PrintSummary(w io.Writer, res *stages.Result) {
 	if m.Shard != nil {
 		what = fmt.Sprintf("published part %d of %d to", m.Shard.Index, m.Shard.Count)
 	}
-	fmt.Fprintf(w, "%s %s: %s (%d rejected, %s skipped", what, res.Published.Path, Plural(m.Counts.Documents, "document"), m.Counts.Rejected, Plural(m.Counts.Skipped, "file"))
+	fmt.Fprintf(w, "%s %s: %s", what, res.Published.Path, Plural(m.Counts.Documents, "document"))
+	if n := len(m.EmptyDocuments); n > 0 {
+		fmt.Fprintf(w, ", %d of them without chunks", n) // counted, as list and diff count them
+	}
+	fmt.Fprintf(w, " (%d rejected, %s skipped", m.Counts.Rejected, Plural(m.Counts.Skipped, "file"))
 	if m.Counts.Drafts > 0 || m.Counts.Excluded > 0 {
 		fmt.Fprintf(w, ", %s, %d excluded", Plural(m.Counts.Drafts, "draft"), m.Counts.Excluded)
 	}
