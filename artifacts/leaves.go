@@ -21,7 +21,7 @@ func (l leaf) String() string {
 	return fmt.Sprintf("%s at levels %d/%d", l.kind, l.maxRep, l.maxDef)
 }
 
-// leavesOf are the leaves of fields in file order: the leaf* constants.
+// leavesOf are the leaves of fields in file order: chunkrow's Leaf* constants.
 func leavesOf(fields []field) []leaf {
 	var out []leaf
 	for _, f := range fields {

@@ -7,6 +7,7 @@ import (
 
 	"github.com/parquet-go/parquet-go"
 
+	"github.com/ocean-safety/ingest/artifacts/internal/chunkrow"
 	"github.com/ocean-safety/ingest/artifacts/internal/ipcschema"
 	"github.com/ocean-safety/ingest/schema"
 )
@@ -26,8 +27,8 @@ const (
 type ChunkWriter struct {
 	f       io.WriteCloser
 	pw      *parquet.Writer
-	cols    []*parquet.ColumnWriter // by leaf (the leaf* constants)
-	batch   batch                   // the values of the rows not yet handed to cols
+	cols    []*parquet.ColumnWriter // by leaf (chunkrow.Leaf*)
+	batch   chunkrow.Batch          // the values of the rows not yet handed to cols
 	emb     []parquet.Value         // a row's vector, its levels set once
 	set     writerSettings
 	dims    int
@@ -70,10 +71,10 @@ func newChunkWriter(f io.WriteCloser, path string, dims int, set writerSettings)
 		w.pw.SetKeyValueMetadata(kv[0], kv[1])
 	}
 	w.pw.SetKeyValueMetadata(ipcschema.Key, ipcschema.Encode(fields, meta))
-	if w.cols = w.pw.ColumnWriters(); len(w.cols) != leafCount {
-		return nil, fmt.Errorf("parquet writer %s: %d columns, want %d", path, len(w.cols), leafCount)
+	if w.cols = w.pw.ColumnWriters(); len(w.cols) != chunkrow.LeafCount {
+		return nil, fmt.Errorf("parquet writer %s: %d columns, want %d", path, len(w.cols), chunkrow.LeafCount)
 	}
-	w.batch = make(batch, leafCount)
+	w.batch = make(chunkrow.Batch, chunkrow.LeafCount)
 	w.emb = make([]parquet.Value, dims)
 	return w, nil
 }
@@ -86,7 +87,7 @@ func (w *ChunkWriter) Write(c schema.Chunk) (err error) {
 		return err
 	}
 	defer recoverAs(&err, "parquet write")
-	w.batch.add(c)
+	w.batch.Add(c)
 	if err := w.writeVector(c.Embedding); err != nil {
 		return err
 	}
@@ -130,7 +131,7 @@ func (w *ChunkWriter) check(c schema.Chunk) error {
 func (w *ChunkWriter) writeVector(v []float32) error {
 	row := w.emb
 	if len(v) == 0 {
-		row = []parquet.Value{parquet.NullValue().Level(0, 0, leafEmbedding)} // an empty list
+		row = []parquet.Value{parquet.NullValue().Level(0, 0, chunkrow.LeafEmbedding)} // an empty list
 	}
 	for i, x := range v {
 		// The setters inline where Level does not: a quarter of the
@@ -138,9 +139,9 @@ func (w *ChunkWriter) writeVector(v []float32) error {
 		row[i] = parquet.FloatValue(x)
 		row[i].SetRepetitionLevel(min(i, 1))
 		row[i].SetDefinitionLevel(1)
-		row[i].SetColumnIndex(leafEmbedding)
+		row[i].SetColumnIndex(chunkrow.LeafEmbedding)
 	}
-	if _, err := w.cols[leafEmbedding].WriteRowValues(row); err != nil {
+	if _, err := w.cols[chunkrow.LeafEmbedding].WriteRowValues(row); err != nil {
 		return fmt.Errorf("parquet write: %w", err)
 	}
 	return nil

@@ -10,6 +10,7 @@ import (
 
 	"github.com/parquet-go/parquet-go"
 
+	"github.com/ocean-safety/ingest/artifacts/internal/chunkrow"
 	"github.com/ocean-safety/ingest/schema"
 )
 
@@ -17,7 +18,7 @@ import (
 type ChunkFile struct {
 	f             *os.File
 	pf            *parquet.File
-	leaves        [leafCount]*parquet.Column // nil for a column the file's version lacks
+	leaves        [chunkrow.LeafCount]*parquet.Column // nil for a column the file's version lacks
 	SchemaVersion string
 	Dims          int
 	Rows          int64
@@ -83,7 +84,7 @@ func (cf *ChunkFile) findLeaves() error {
 			}
 		}
 		switch {
-		case col == nil && (i == leafLeadIn || i == leafHeaderRejects):
+		case col == nil && (i == chunkrow.LeafLeadIn || i == chunkrow.LeafHeaderRejects):
 			continue // versions 2 and 3 end before these
 		case col == nil:
 			return fmt.Errorf("no column %s", want.path)

@@ -9,27 +9,28 @@ import (
 	"reflect"
 	"testing"
 
+	"github.com/ocean-safety/ingest/artifacts/internal/chunkrow"
 	"github.com/ocean-safety/ingest/schema"
 )
 
 // TestLeaves: the leaf* constants name the leaves of chunkFields in order.
 func TestLeaves(t *testing.T) {
 	leaves := leavesOf(chunkFields(4))
-	if len(leaves) != leafCount {
-		t.Fatalf("got %d leaves, want leafCount %d", len(leaves), leafCount)
+	if len(leaves) != chunkrow.LeafCount {
+		t.Fatalf("got %d leaves, want chunkrow.LeafCount %d", len(leaves), chunkrow.LeafCount)
 	}
 	for i, want := range map[int]string{
-		leafChunkID: "chunk_id", leafSafety: "safety", leafSectionPath: "section_path.list.element",
-		leafEmbedding: "embedding.list.element", leafQuantities: "quantities.list.element.surface",
-		leafThresholds: "thresholds.list.element.subject", leafThresholds + 3: "thresholds.list.element.value2",
-		leafMetadataKey: "metadata.key_value.key", leafMetadataValue: "metadata.key_value.value.list.element",
-		leafLeadIn: "lead_in", leafHeaderRejects: "header_rejects.list.element",
+		chunkrow.LeafChunkID: "chunk_id", chunkrow.LeafSafety: "safety", chunkrow.LeafSectionPath: "section_path.list.element",
+		chunkrow.LeafEmbedding: "embedding.list.element", chunkrow.LeafQuantities: "quantities.list.element.surface",
+		chunkrow.LeafThresholds: "thresholds.list.element.subject", chunkrow.LeafThresholds + 3: "thresholds.list.element.value2",
+		chunkrow.LeafMetadataKey: "metadata.key_value.key", chunkrow.LeafMetadataValue: "metadata.key_value.value.list.element",
+		chunkrow.LeafLeadIn: "lead_in", chunkrow.LeafHeaderRejects: "header_rejects.list.element",
 	} {
 		if leaves[i].path != want {
 			t.Errorf("leaf %d: got %s, want %s", i, leaves[i].path, want)
 		}
 	}
-	if l := leaves[leafMetadataValue]; l.maxRep != 2 || l.maxDef != 4 {
+	if l := leaves[chunkrow.LeafMetadataValue]; l.maxRep != 2 || l.maxDef != 4 {
 		t.Errorf("got %s for a metadata value, want levels 2/4", l)
 	}
 }
