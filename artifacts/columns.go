@@ -3,8 +3,7 @@ package artifacts
 import (
 	"strconv"
 
-	"github.com/apache/arrow-go/v18/arrow"
-	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/ocean-safety/ingest/artifacts/internal/ipcschema"
 )
 
 // SchemaVersion is the version of the chunks.parquet layout, in the file's
@@ -17,6 +16,10 @@ import (
 // 4: doc_id (and so chunk_id) derived from the tenant and source label as
 // well as the path, so two sources of a tenant never share a document id;
 // the header_rejects column (why a header is a fallback), last.
+//
+// The writer changed library (arrow-go to parquet-go) within version 4: the
+// columns, their Parquet types and the ARROW:schema entry are what arrow-go
+// wrote, so a reader of either build reads a file of the other.
 const SchemaVersion = "4"
 
 // ReadsSchema reports whether this build reads chunks.parquet files of
@@ -26,136 +29,102 @@ const SchemaVersion = "4"
 // reuse key; deliveries refuse them, see destination).
 func ReadsSchema(v string) bool { return v == SchemaVersion || v == "3" || v == "2" }
 
-// The columns of chunks.parquet, in order.
+// The key-value metadata of chunks.parquet, in the order they are written.
 const (
-	colChunkID = iota
-	colContentHash
-	colDocID
-	colDocPath
-	colDocVersion
-	colDocTitle
-	colSourceURL
-	colSourceLabel
-	colTenantID
-	colLang
-	colKind
-	colElement
-	colSafety
-	colBeachID
-	colSectionPath
-	colChunkOrder
-	colText
-	colLineStart
-	colLineEnd
-	colByteStart
-	colByteEnd
-	colTokenCount
-	colContextHeader
-	colHeaderSource
-	colHazard
-	colPlace
-	colSeason
-	colUnsourcedClaim
-	colEmbedding
-	colQuantities
-	colThresholds
-	colMetadata
-	colLeadIn
-	colHeaderRejects
+	keySchemaVersion = "ingest.schema_version"
+	keyDims          = "ingest.embedding_dims"
 )
 
-// metadataType is the metadata column: front-matter keys to their values.
-var metadataType = arrow.MapOf(arrow.BinaryTypes.String, arrow.ListOfNonNullable(arrow.BinaryTypes.String))
+// The columns are described once, as Arrow readers see them (the "Arrow
+// type" of docs/consumers.md): the Parquet schema (parquetSchema), the
+// ARROW:schema entry and the dump's schema text are all drawn from them,
+// so the three cannot disagree.
+type field = ipcschema.Field
 
-var quantityType = arrow.StructOf(
-	arrow.Field{Name: "surface", Type: arrow.BinaryTypes.String},
-	arrow.Field{Name: "value", Type: arrow.PrimitiveTypes.Float64},
-	arrow.Field{Name: "unit", Type: arrow.BinaryTypes.String},
-	arrow.Field{Name: "dimension", Type: arrow.BinaryTypes.String},
-	arrow.Field{Name: "si_value", Type: arrow.PrimitiveTypes.Float64},
-	arrow.Field{Name: "si_unit", Type: arrow.BinaryTypes.String},
-	arrow.Field{Name: "start", Type: arrow.PrimitiveTypes.Int32},
-	arrow.Field{Name: "end", Type: arrow.PrimitiveTypes.Int32},
-	arrow.Field{Name: "char_start", Type: arrow.PrimitiveTypes.Int32},
-	arrow.Field{Name: "char_end", Type: arrow.PrimitiveTypes.Int32},
+var (
+	utf8T    = ipcschema.UTF8
+	int32T   = ipcschema.Int32
+	float64T = ipcschema.Float64
 )
 
-var thresholdType = arrow.StructOf(
-	arrow.Field{Name: "subject", Type: arrow.BinaryTypes.String},
-	arrow.Field{Name: "comparator", Type: arrow.BinaryTypes.String},
-	arrow.Field{Name: "value", Type: arrow.PrimitiveTypes.Float64},
-	arrow.Field{Name: "value2", Type: arrow.PrimitiveTypes.Float64, Nullable: true},
-	arrow.Field{Name: "si_unit", Type: arrow.BinaryTypes.String},
-	arrow.Field{Name: "surface", Type: arrow.BinaryTypes.String},
-	arrow.Field{Name: "sentence", Type: arrow.BinaryTypes.String},
-	arrow.Field{Name: "hazard", Type: arrow.BinaryTypes.String},
-	arrow.Field{Name: "line", Type: arrow.PrimitiveTypes.Int32},
-	arrow.Field{Name: "origin", Type: arrow.BinaryTypes.String},
+var quantityType = ipcschema.StructOf(
+	field{Name: "surface", Type: utf8T},
+	field{Name: "value", Type: float64T},
+	field{Name: "unit", Type: utf8T},
+	field{Name: "dimension", Type: utf8T},
+	field{Name: "si_value", Type: float64T},
+	field{Name: "si_unit", Type: utf8T},
+	field{Name: "start", Type: int32T},
+	field{Name: "end", Type: int32T},
+	field{Name: "char_start", Type: int32T},
+	field{Name: "char_end", Type: int32T},
 )
 
-// Schema is the Arrow schema of chunks.parquet with dims-wide embeddings.
-func Schema(dims int) *arrow.Schema {
-	str := arrow.BinaryTypes.String
-	i32 := arrow.PrimitiveTypes.Int32
-	i64 := arrow.PrimitiveTypes.Int64
-	fields := []arrow.Field{
-		{Name: "chunk_id", Type: str},
-		{Name: "content_hash", Type: str},
-		{Name: "doc_id", Type: str},
-		{Name: "doc_path", Type: str},
-		{Name: "doc_version", Type: str},
-		{Name: "doc_title", Type: str},
-		{Name: "source_url", Type: str},
-		{Name: "source_label", Type: str},
-		{Name: "tenant_id", Type: str, Nullable: true},
-		{Name: "lang", Type: str},
-		{Name: "kind", Type: str},
-		{Name: "element", Type: str},
-		{Name: "safety", Type: arrow.FixedWidthTypes.Boolean},
-		{Name: "beach_id", Type: str, Nullable: true},
-		{Name: "section_path", Type: arrow.ListOfNonNullable(str)},
-		{Name: "chunk_order", Type: i32},
-		{Name: "text", Type: str},
-		{Name: "line_start", Type: i32},
-		{Name: "line_end", Type: i32},
-		{Name: "byte_start", Type: i64},
-		{Name: "byte_end", Type: i64},
-		{Name: "token_count", Type: i32},
-		{Name: "context_header", Type: str},
-		{Name: "header_source", Type: str},
-		{Name: "hazard", Type: str, Nullable: true},
-		{Name: "place", Type: str, Nullable: true},
-		{Name: "season", Type: str, Nullable: true},
-		{Name: "unsourced_claim", Type: str, Nullable: true},
-		{Name: "embedding", Type: arrow.FixedSizeListOfNonNullable(int32(dims), arrow.PrimitiveTypes.Float32)},
-		{Name: "quantities", Type: arrow.ListOfNonNullable(quantityType)},
-		{Name: "thresholds", Type: arrow.ListOfNonNullable(thresholdType)},
-		{Name: "metadata", Type: metadataType, Nullable: true},
-		{Name: "lead_in", Type: str, Nullable: true},
-		{Name: "header_rejects", Type: arrow.ListOfNonNullable(str)},
+var thresholdType = ipcschema.StructOf(
+	field{Name: "subject", Type: utf8T},
+	field{Name: "comparator", Type: utf8T},
+	field{Name: "value", Type: float64T},
+	field{Name: "value2", Type: float64T, Nullable: true},
+	field{Name: "si_unit", Type: utf8T},
+	field{Name: "surface", Type: utf8T},
+	field{Name: "sentence", Type: utf8T},
+	field{Name: "hazard", Type: utf8T},
+	field{Name: "line", Type: int32T},
+	field{Name: "origin", Type: utf8T},
+)
+
+// chunkFields are the columns of chunks.parquet with dims-wide embeddings,
+// in order.
+func chunkFields(dims int) []field {
+	str := func(name string) field { return field{Name: name, Type: utf8T} }
+	optStr := func(name string) field { return field{Name: name, Type: utf8T, Nullable: true} }
+	i32 := func(name string) field { return field{Name: name, Type: int32T} }
+	i64 := func(name string) field { return field{Name: name, Type: ipcschema.Int64} }
+	return []field{
+		str("chunk_id"),
+		str("content_hash"),
+		str("doc_id"),
+		str("doc_path"),
+		str("doc_version"),
+		str("doc_title"),
+		str("source_url"),
+		str("source_label"),
+		optStr("tenant_id"),
+		str("lang"),
+		str("kind"),
+		str("element"),
+		{Name: "safety", Type: ipcschema.Bool},
+		optStr("beach_id"),
+		{Name: "section_path", Type: ipcschema.ListOf(utf8T)},
+		i32("chunk_order"),
+		str("text"),
+		i32("line_start"),
+		i32("line_end"),
+		i64("byte_start"),
+		i64("byte_end"),
+		i32("token_count"),
+		str("context_header"),
+		str("header_source"),
+		optStr("hazard"),
+		optStr("place"),
+		optStr("season"),
+		optStr("unsourced_claim"),
+		{Name: "embedding", Type: ipcschema.FixedSizeListOf(dims, ipcschema.Float32)},
+		{Name: "quantities", Type: ipcschema.ListOf(quantityType)},
+		{Name: "thresholds", Type: ipcschema.ListOf(thresholdType)},
+		{Name: "metadata", Type: ipcschema.MapOf(ipcschema.ListOf(utf8T)), Nullable: true},
+		optStr("lead_in"),
+		{Name: "header_rejects", Type: ipcschema.ListOf(utf8T)},
 	}
-	md := arrow.NewMetadata([]string{"ingest.schema_version", "ingest.embedding_dims"}, []string{SchemaVersion, strconv.Itoa(dims)})
-	return arrow.NewSchema(fields, &md)
 }
 
-// lowCardinality are the columns written with dictionary encoding. Only
-// these: a column that outgrows its dictionary makes arrow-go write its
-// encoding stats in map order, and the file stops being byte-identical.
+// fileMetadata is the key-value metadata of a file with dims-wide
+// embeddings, in order.
+func fileMetadata(dims int) [][2]string {
+	return [][2]string{{keySchemaVersion, SchemaVersion}, {keyDims, strconv.Itoa(dims)}}
+}
+
+// lowCardinality are the columns written with dictionary encoding: a few
+// distinct values in a whole file. A column of many values would grow a
+// dictionary the size of the column for nothing.
 var lowCardinality = []string{"lang", "kind", "element", "header_source", "source_label", "tenant_id"}
-
-// builders gives typed access to a record builder's columns.
-type builders struct{ rb *array.RecordBuilder }
-
-func (b builders) str(i int) *array.StringBuilder      { return b.rb.Field(i).(*array.StringBuilder) }
-func (b builders) i32(i int) *array.Int32Builder       { return b.rb.Field(i).(*array.Int32Builder) }
-func (b builders) i64(i int) *array.Int64Builder       { return b.rb.Field(i).(*array.Int64Builder) }
-func (b builders) list(i int) *array.ListBuilder       { return b.rb.Field(i).(*array.ListBuilder) }
-func (b builders) boolean(i int) *array.BooleanBuilder { return b.rb.Field(i).(*array.BooleanBuilder) }
-
-func (b builders) optStr(i int, s string) {
-	if s == "" {
-		b.str(i).AppendNull()
-		return
-	}
-	b.str(i).Append(s)
-}

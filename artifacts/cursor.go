@@ -2,49 +2,23 @@ package artifacts
 
 import (
 	"context"
-	"errors"
-	"fmt"
-	"io"
-
-	"github.com/apache/arrow-go/v18/arrow"
-	"github.com/apache/arrow-go/v18/arrow/memory"
-	"github.com/apache/arrow-go/v18/parquet/pqarrow"
 
 	"github.com/ocean-safety/ingest/schema"
 )
 
 // Cursor reads a chunks.parquet forward, one document at a time: what a run
-// needs to walk the previous snapshot in step with the corpus, holding one
-// row group in memory.
+// needs to walk the previous snapshot in step with the corpus, holding a
+// page of each column in memory. A merge holds a cursor per part open, so
+// its memory grows with that.
 type Cursor struct {
-	rr      pqarrow.RecordReader
-	rec     arrow.RecordBatch
-	row     int
+	r       *rowReader
 	pending *schema.Chunk // read but not yet handed out
 	done    bool
 }
 
-// readBufferBytes is the read buffer of each column of an open file.
-const readBufferBytes = 256 << 10
-
-// cursorBatchRows is how many rows a Cursor decodes at a time. A merge
-// holds a cursor per part open, so its memory grows with this: merging 16
-// parts of a 95 MB corpus took 1,044 MB at a row group's 2,048 rows, 445 MB
-// at 256, for about 5% more CPU.
-const cursorBatchRows = 256
-
 // Cursor opens a forward reader over the file's rows.
-func (cf *ChunkFile) Cursor(ctx context.Context) (_ *Cursor, err error) {
-	defer recoverAs(&err, "read chunks")
-	fr, err := pqarrow.NewFileReader(cf.pr, pqarrow.ArrowReadProperties{BatchSize: cursorBatchRows}, memory.DefaultAllocator)
-	if err != nil {
-		return nil, err
-	}
-	rr, err := fr.GetRecordReader(ctx, nil, nil)
-	if err != nil {
-		return nil, err
-	}
-	return &Cursor{rr: rr}, nil
+func (cf *ChunkFile) Cursor(ctx context.Context) (*Cursor, error) {
+	return &Cursor{r: cf.rows(ctx)}, nil
 }
 
 // Next returns the next row, or nil at the end.
@@ -55,23 +29,19 @@ func (c *Cursor) Next() (_ *schema.Chunk, err error) {
 		c.pending = nil
 		return ch, nil
 	}
-	for !c.done && (c.rec == nil || c.row >= int(c.rec.NumRows())) {
-		rec, err := c.rr.Read()
-		if errors.Is(err, io.EOF) {
-			c.done = true
-			break
-		}
-		if err != nil {
-			return nil, fmt.Errorf("read chunks: %w", err)
-		}
-		c.rec, c.row = rec, 0
-	}
 	if c.done {
 		return nil, nil
 	}
-	ch := rowAt(c.rec, c.row)
-	c.row++
-	return &ch, nil
+	ch := new(schema.Chunk)
+	ok, err := c.r.next(ch)
+	if err != nil {
+		return nil, err
+	}
+	if !ok {
+		c.done = true
+		return nil, nil
+	}
+	return ch, nil
 }
 
 // Until returns the chunk ids of every document before path (documents the
@@ -115,4 +85,4 @@ func (c *Cursor) Rest(keep func(string) bool) ([]string, error) {
 }
 
 // Close releases the reader.
-func (c *Cursor) Close() { c.rr.Release() }
+func (c *Cursor) Close() { c.r.close() }

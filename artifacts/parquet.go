@@ -5,10 +5,10 @@ import (
 	"io"
 	"os"
 
-	"github.com/apache/arrow-go/v18/arrow/array"
-	"github.com/apache/arrow-go/v18/parquet"
-	"github.com/apache/arrow-go/v18/parquet/pqarrow"
+	"github.com/parquet-go/parquet-go"
 
+	"github.com/ocean-safety/ingest/artifacts/internal/chunkrow"
+	"github.com/ocean-safety/ingest/artifacts/internal/ipcschema"
 	"github.com/ocean-safety/ingest/schema"
 )
 
@@ -16,21 +16,24 @@ const (
 	// rowGroupRows is the unit readers load: a row is about 5 KB (a
 	// 1024-float vector and its text), so a row group is about 10 MB.
 	rowGroupRows = 2048
-	// createdBy is pinned so the bytes do not change with the library version.
-	createdBy = "ingest (arrow-go parquet v18)"
+	// createdByValue is pinned so the bytes do not change with the library version.
+	createdByValue = "ingest (parquet-go v0.32)"
 )
 
-// ChunkWriter streams chunks into a Parquet file, a batch of rows at a
-// time into the open row group, so memory stays flat however large the
-// corpus.
+// ChunkWriter streams chunks into a Parquet file, column by column: a
+// batch of rows at a time into the open row group, whose pages, encoded
+// and compressed, are all it keeps until the row group is written. Memory
+// stays flat however large the corpus.
 type ChunkWriter struct {
-	f    io.WriteCloser
-	fw   *pqarrow.FileWriter
-	rb   *array.RecordBuilder
-	b    builders
-	set  writerSettings
-	dims int
-	rows int
+	f       io.WriteCloser
+	pw      *parquet.Writer
+	cols    []*parquet.ColumnWriter // by leaf (chunkrow.Leaf*)
+	batch   chunkrow.Batch          // the values of the rows not yet handed to cols
+	emb     []parquet.Value         // a row's vector, its levels set once
+	set     writerSettings
+	dims    int
+	rows    int
+	inBatch int
 	// The last row's key, to check the order.
 	lastPath  string
 	lastOrder int
@@ -51,39 +54,29 @@ func NewChunkWriterTo(f io.WriteCloser, path string, dims int) (*ChunkWriter, er
 	return newChunkWriter(f, path, dims, shipped)
 }
 
-func newChunkWriter(f io.WriteCloser, path string, dims int, set writerSettings) (*ChunkWriter, error) {
-	if set.batchRows <= 0 || set.rowGroupRows%set.batchRows != 0 {
-		// A batch that straddles two row groups is sliced by pqarrow, and
-		// arrow-go v18.8 writes a sliced fixed-size list (the embedding)
-		// from the wrong offset: the vectors land on the wrong rows.
-		f.Close()
-		return nil, fmt.Errorf("parquet writer %s: %d rows a batch do not divide %d rows a row group", path, set.batchRows, set.rowGroupRows)
+func newChunkWriter(f io.WriteCloser, path string, dims int, set writerSettings) (_ *ChunkWriter, err error) {
+	defer func() {
+		if err != nil { // a bad setting, or a panic recoverAs turned into err
+			f.Close()
+		}
+	}()
+	if set.batchRows <= 0 || set.rowGroupRows <= 0 || dims < 0 {
+		return nil, fmt.Errorf("parquet writer %s: %d rows a batch, %d a row group, %d dimensions", path, set.batchRows, set.rowGroupRows, dims)
 	}
-	sc := Schema(dims)
-	f = syncCloser{f}
-	mem := &recycler{} // the writer's own: its buffers go when it does
-	props := parquet.NewWriterProperties(append(set.properties(), parquet.WithAllocator(mem))...)
-	fw, err := pqarrow.NewFileWriter(sc, f, props, pqarrow.NewArrowWriterProperties(pqarrow.WithStoreSchema(), pqarrow.WithAllocator(mem)))
-	if err != nil {
-		f.Close()
-		return nil, fmt.Errorf("parquet writer %s: %w", path, err)
+	defer recoverAs(&err, "parquet writer "+path)
+	fields, meta := chunkFields(dims), fileMetadata(dims)
+	w := &ChunkWriter{f: syncCloser{f}, set: set, dims: dims}
+	w.pw = parquet.NewWriter(w.f, set.options(fields)...)
+	for _, kv := range meta {
+		w.pw.SetKeyValueMetadata(kv[0], kv[1])
 	}
-	rb := array.NewRecordBuilder(mem, sc)
-	w := &ChunkWriter{f: f, fw: fw, rb: rb, b: builders{rb}, set: set, dims: dims}
-	w.reserve()
+	w.pw.SetKeyValueMetadata(ipcschema.Key, ipcschema.Encode(fields, meta))
+	if w.cols = w.pw.ColumnWriters(); len(w.cols) != chunkrow.LeafCount {
+		return nil, fmt.Errorf("parquet writer %s: %d columns, want %d", path, len(w.cols), chunkrow.LeafCount)
+	}
+	w.batch = make(chunkrow.Batch, chunkrow.LeafCount)
+	w.emb = make([]parquet.Value, dims)
 	return w, nil
-}
-
-// reserve sizes the builders for a whole batch, so appending a row never
-// grows (and copies) a column; with the recycler the buffers are those of
-// the previous batch.
-func (w *ChunkWriter) reserve() {
-	n := w.set.batchRows
-	for i := range w.rb.Fields() {
-		w.rb.Field(i).Reserve(n)
-	}
-	emb := w.rb.Field(colEmbedding).(*array.FixedSizeListBuilder)
-	emb.ValueBuilder().Reserve(n * w.dims)
 }
 
 // Write appends one chunk. Chunks must come in (doc_path, chunk_order) order
@@ -94,10 +87,22 @@ func (w *ChunkWriter) Write(c schema.Chunk) (err error) {
 		return err
 	}
 	defer recoverAs(&err, "parquet write")
-	w.append(c)
+	w.batch.Add(c)
+	if err := w.writeVector(c.Embedding); err != nil {
+		return err
+	}
 	w.rows++
-	if w.rb.Field(0).Len() >= w.set.batchRows {
-		return w.flush()
+	w.inBatch++
+	endOfGroup := w.rows%w.set.rowGroupRows == 0
+	if w.inBatch == w.set.batchRows || endOfGroup {
+		if err := w.flush(); err != nil {
+			return err
+		}
+	}
+	if endOfGroup {
+		if err := w.pw.Flush(); err != nil {
+			return fmt.Errorf("parquet write: %w", err)
+		}
 	}
 	return nil
 }
@@ -121,39 +126,67 @@ func (w *ChunkWriter) check(c schema.Chunk) error {
 	return nil
 }
 
-func (w *ChunkWriter) flush() error {
-	if w.rb.Field(0).Len() == 0 {
-		return nil
+// writeVector hands a row's vector to its column at once: it is most of a
+// row's bytes, so its pages are cut at the page size, not at a batch.
+func (w *ChunkWriter) writeVector(v []float32) error {
+	row := w.emb
+	if len(v) == 0 {
+		row = []parquet.Value{parquet.NullValue().Level(0, 0, chunkrow.LeafEmbedding)} // an empty list
 	}
-	rec := w.rb.NewRecordBatch()
-	err := w.fw.WriteBuffered(rec) // into the open row group; a new one every rowGroupRows
-	rec.Release()                  // before reserve: its buffers are the next batch's
-	if err != nil {
+	for i, x := range v {
+		// The setters inline where Level does not: a quarter of the
+		// writer's time went to Level on the vectors.
+		row[i] = parquet.FloatValue(x)
+		row[i].SetRepetitionLevel(min(i, 1))
+		row[i].SetDefinitionLevel(1)
+		row[i].SetColumnIndex(chunkrow.LeafEmbedding)
+	}
+	if _, err := w.cols[chunkrow.LeafEmbedding].WriteRowValues(row); err != nil {
 		return fmt.Errorf("parquet write: %w", err)
 	}
-	w.reserve()
+	return nil
+}
+
+// flush hands the batch's rows to the columns, which cut a page when they
+// hold the page size.
+func (w *ChunkWriter) flush() error {
+	for i, vs := range w.batch {
+		if len(vs) == 0 {
+			continue
+		}
+		if _, err := w.cols[i].WriteRowValues(vs); err != nil {
+			return fmt.Errorf("parquet write: %w", err)
+		}
+		clear(vs) // the values point into the batch's strings: let them go
+		w.batch[i] = vs[:0]
+	}
+	w.inBatch = 0
 	return nil
 }
 
 // Rows is the number of chunks written so far.
 func (w *ChunkWriter) Rows() int { return w.rows }
 
-// Close flushes the last row group, writes the footer and syncs the file.
+// Close flushes the last row group, writes the footer, then syncs and
+// closes the file.
 func (w *ChunkWriter) Close() (err error) {
 	defer recoverAs(&err, "parquet close")
-	defer w.rb.Release()
 	if err := w.flush(); err != nil {
-		w.fw.Close()
+		w.f.Close()
 		return err
 	}
-	if err := w.fw.Close(); err != nil { // syncs and closes f (syncCloser)
+	if err := w.pw.Close(); err != nil {
+		w.f.Close()
+		return fmt.Errorf("parquet close: %w", err)
+	}
+	if err := w.f.Close(); err != nil { // syncs first (syncCloser)
 		return fmt.Errorf("parquet close: %w", err)
 	}
 	return nil
 }
 
-// syncCloser syncs a file before it is closed: the Parquet writer closes
-// its sink itself, and a file can no longer be synced once closed.
+// syncCloser syncs a file before it is closed: a file can no longer be
+// synced once closed.
 type syncCloser struct{ io.WriteCloser }
 
 func (f syncCloser) Close() error {
@@ -168,7 +201,6 @@ func (f syncCloser) Close() error {
 
 // Abort closes the file without completing it; the caller removes it.
 func (w *ChunkWriter) Abort() {
-	w.rb.Release()
 	w.f.Close()
 }
 

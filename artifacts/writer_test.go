@@ -2,13 +2,14 @@ package artifacts
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
-	"unsafe"
 
 	"github.com/ocean-safety/ingest/schema"
 )
@@ -66,8 +67,8 @@ func TestChunkWriterOrder(t *testing.T) {
 }
 
 // TestChunkWriterRowGroups writes rows over many small row groups and
-// batches, each batch built from the previous one's recycled buffers: the
-// rows read back unchanged, and a second write gives the same bytes.
+// batches, their values cleared and reused from batch to batch: the rows
+// read back unchanged, and a second write gives the same bytes.
 func TestChunkWriterRowGroups(t *testing.T) {
 	var rows []schema.Chunk
 	for i := range 40 {
@@ -79,6 +80,7 @@ func TestChunkWriterRowGroups(t *testing.T) {
 	}{
 		{"batches fill row groups", 6, 2},
 		{"one batch a row group", 4, 4},
+		{"batches straddle row groups", 5, 3},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -92,14 +94,65 @@ func TestChunkWriterRowGroups(t *testing.T) {
 	}
 }
 
-// TestChunkWriterBatchStraddles: a batch that would straddle two row groups
-// is refused up front (pqarrow would slice it, and arrow-go writes a sliced
-// embedding column from the wrong offset).
-func TestChunkWriterBatchStraddles(t *testing.T) {
+// TestChunkWriterStreams: each row group reaches the file when it is full,
+// not at Close, so the writer holds one row group however many it writes.
+// (parquet-go writes through a 32 KiB buffer: a row group here is larger.)
+func TestChunkWriterStreams(t *testing.T) {
 	set := shipped
-	set.rowGroupRows, set.batchRows = 5, 3
-	if _, err := newChunkWriter(&countingSink{}, "x", 4, set); err == nil || !strings.Contains(err.Error(), "do not divide") {
-		t.Errorf("got %v, want an error naming the batch and row group sizes", err)
+	set.rowGroupRows, set.batchRows = 4, 3
+	sink := &countingSink{}
+	w, err := newChunkWriter(sink, "x", 4, set)
+	if err != nil {
+		t.Fatal(err)
+	}
+	written := sink.n
+	for i := range 12 {
+		c := testRow(fmt.Sprintf("doc-%02d.md", i), 0, i)
+		c.Text = incompressible(i, 16<<10)
+		if err := w.Write(c); err != nil {
+			t.Fatal(err)
+		}
+		if (i+1)%set.rowGroupRows == 0 {
+			if sink.n <= written {
+				t.Errorf("after row group %d: got %d bytes written, want more than %d", (i+1)/set.rowGroupRows, sink.n, written)
+			}
+			written = sink.n
+		}
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// incompressible is n bytes of hex no codec shrinks, seeded by i.
+func incompressible(i, n int) string {
+	var b strings.Builder
+	sum := sha256.Sum256([]byte{byte(i)})
+	for b.Len() < n {
+		b.WriteString(hex.EncodeToString(sum[:]))
+		sum = sha256.Sum256(sum[:])
+	}
+	return b.String()[:n]
+}
+
+// TestChunkWriterSettings: settings that cannot write a file are refused
+// up front.
+func TestChunkWriterSettings(t *testing.T) {
+	tests := []struct {
+		name string
+		set  func(*writerSettings)
+	}{
+		{"no batch", func(s *writerSettings) { s.batchRows = 0 }},
+		{"no row group", func(s *writerSettings) { s.rowGroupRows = 0 }},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			set := shipped
+			tt.set(&set)
+			if _, err := newChunkWriter(&countingSink{}, "x", 4, set); err == nil || !strings.Contains(err.Error(), "rows a batch") {
+				t.Errorf("got %v, want an error naming the batch and row group sizes", err)
+			}
+		})
 	}
 }
 
@@ -127,6 +180,15 @@ func writeRows(t *testing.T, set writerSettings, rows []schema.Chunk, name strin
 	if err != nil {
 		t.Fatal(err)
 	}
+	cf, err := OpenChunks(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	groups := len(cf.pf.RowGroups())
+	cf.Close()
+	if want := (len(rows) + set.rowGroupRows - 1) / set.rowGroupRows; groups != want {
+		t.Errorf("got %d row groups, want %d of %d rows", groups, want, set.rowGroupRows)
+	}
 	if len(got) != len(rows) {
 		t.Fatalf("got %d rows back, want %d", len(got), len(rows))
 	}
@@ -143,33 +205,4 @@ func writeRows(t *testing.T, set writerSettings, rows []schema.Chunk, name strin
 		t.Fatal(err)
 	}
 	return b
-}
-
-func TestRecycler(t *testing.T) {
-	var r recycler
-	tests := []struct {
-		name string
-		size int
-	}{{"small", 10}, {"class edge", 4096}, {"large", 3 << 20}}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			for round := range 3 { // fresh, then recycled dirty
-				b := r.Allocate(tt.size)
-				if len(b) != tt.size || uintptr(unsafe.Pointer(unsafe.SliceData(b)))%alignment != 0 {
-					t.Fatalf("round %d: got len %d at %p, want %d bytes %d-aligned", round, len(b), unsafe.SliceData(b), tt.size, alignment)
-				}
-				if i := slices.IndexFunc(b, func(c byte) bool { return c != 0 }); i >= 0 {
-					t.Fatalf("round %d: got byte %d set, want zeroed memory", round, i)
-				}
-				for i := range b {
-					b[i] = 0xff
-				}
-				b = r.Reallocate(tt.size*2+1, b)
-				if b[0] != 0xff || b[tt.size-1] != 0xff {
-					t.Fatalf("round %d: reallocate lost the contents", round)
-				}
-				r.Free(b)
-			}
-		})
-	}
 }

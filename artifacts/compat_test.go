@@ -1,0 +1,182 @@
+package artifacts
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"testing"
+
+	"github.com/parquet-go/parquet-go"
+	"github.com/parquet-go/parquet-go/format"
+
+	"github.com/ocean-safety/ingest/artifacts/internal/ipcschema"
+)
+
+// The ingest builds before this one wrote chunks.parquet with arrow-go.
+// testdata/arrow-v4/chunks.parquet is one (schema 4, by the build of
+// 7d452d7, from ../testdata/corpus: the rows of ../testdata/golden/chunks.dump),
+// ../testdata/snapshot-v2 another (schema 2). These tests hold this build's
+// reader to what they hold, and its writer to the layout they have.
+
+const (
+	arrowV4 = "testdata/arrow-v4/chunks.parquet"
+	arrowV2 = "../testdata/snapshot-v2/chunks.parquet"
+	golden  = "../testdata/golden/chunks.dump"
+)
+
+// TestReadsArrowWritten: a file arrow-go wrote reads back row for row as
+// the golden dump, which arrow-go's reader made.
+func TestReadsArrowWritten(t *testing.T) {
+	var got bytes.Buffer
+	if err := Dump(&got, arrowV4); err != nil {
+		t.Fatal(err)
+	}
+	want, err := os.ReadFile(golden)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(got.Bytes(), want) {
+		t.Errorf("got dump\n%s\nwant %s", got.Bytes(), want)
+	}
+}
+
+// TestRewritesAsArrowWrote: the rows of a file arrow-go wrote, written
+// again, dump the same, and the new file's Parquet schema and key-value
+// metadata (ARROW:schema included) are the old file's, byte for byte.
+func TestRewritesAsArrowWrote(t *testing.T) {
+	rows, err := ReadChunks(arrowV4)
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), ChunksFile)
+	w, err := NewChunkWriter(path, 1024)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range rows {
+		if err := w.Write(c); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	var old, now bytes.Buffer
+	if err := Dump(&old, arrowV4); err != nil {
+		t.Fatal(err)
+	}
+	if err := Dump(&now, path); err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(now.Bytes(), old.Bytes()) {
+		t.Errorf("got dump\n%s\nwant %s", now.Bytes(), old.Bytes())
+	}
+	a, b := footer(t, arrowV4), footer(t, path)
+	if len(a.Schema) != len(b.Schema) {
+		t.Fatalf("got %d schema elements, want %d", len(b.Schema), len(a.Schema))
+	}
+	for i := range a.Schema {
+		if got, want := describeElement(b.Schema[i]), describeElement(a.Schema[i]); got != want {
+			t.Errorf("schema element %d: got %s, want %s", i, got, want)
+		}
+	}
+	if got, want := b.KeyValueMetadata, a.KeyValueMetadata; len(got) != len(want) {
+		t.Errorf("got %d key-value entries, want %d", len(got), len(want))
+	}
+	for i, kv := range a.KeyValueMetadata {
+		if i < len(b.KeyValueMetadata) && b.KeyValueMetadata[i] != kv {
+			t.Errorf("key-value entry %d: got %q = %.40q…, want %q = %.40q…", i, b.KeyValueMetadata[i].Key, b.KeyValueMetadata[i].Value, kv.Key, kv.Value)
+		}
+	}
+}
+
+// TestArrowSchemaAsArrowWrote: the ARROW:schema entry is arrow-go's for the
+// same columns and metadata, schema 4 and schema 2 alike.
+func TestArrowSchemaAsArrowWrote(t *testing.T) {
+	v4 := chunkFields(1024)
+	tests := []struct {
+		name, path string
+		fields     []field
+		version    string
+	}{
+		{"schema 4", arrowV4, v4, "4"},
+		{"schema 2", arrowV2, v4[:leafLeadInField], "2"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			want, ok := lookup(footer(t, tt.path), ipcschema.Key)
+			if !ok {
+				t.Fatalf("%s has no %s", tt.path, ipcschema.Key)
+			}
+			meta := [][2]string{{keySchemaVersion, tt.version}, {keyDims, strconv.Itoa(1024)}}
+			if got := ipcschema.Encode(tt.fields, meta); got != want {
+				t.Errorf("got %s\nwant %s", got, want)
+			}
+		})
+	}
+}
+
+// leafLeadInField is the index of lead_in among chunkFields: schema 2 has
+// the fields before it.
+const leafLeadInField = 32
+
+func footer(t *testing.T, path string) *format.FileMetaData {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	info, err := f.Stat()
+	if err != nil {
+		t.Fatal(err)
+	}
+	pf, err := parquet.OpenFile(f, info.Size())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return pf.Metadata()
+}
+
+func lookup(md *format.FileMetaData, key string) (string, bool) {
+	for _, kv := range md.KeyValueMetadata {
+		if kv.Key == key {
+			return kv.Value, true
+		}
+	}
+	return "", false
+}
+
+// describeElement is what a reader takes from a schema element. The
+// type_length of a fixed-width type other than FIXED_LEN_BYTE_ARRAY is left
+// out: parquet-go sets it to the type's bits (the format allows it: "the
+// maximum bit length to store any of the values"), arrow-go did not, and
+// readers take it for FIXED_LEN_BYTE_ARRAY only.
+func describeElement(e format.SchemaElement) string {
+	if e.Type.V != format.FixedLenByteArray {
+		e.TypeLength.Valid = false
+	}
+	var b bytes.Buffer
+	b.WriteString(e.Name)
+	for _, part := range []struct {
+		name  string
+		valid bool
+		v     any
+	}{
+		{"type", e.Type.Valid, e.Type.V},
+		{"length", e.TypeLength.Valid, e.TypeLength.V},
+		{"repetition", e.RepetitionType.Valid, e.RepetitionType.V},
+		{"children", e.NumChildren.Valid, e.NumChildren.V},
+		{"converted", e.ConvertedType.Valid, e.ConvertedType.V},
+		{"scale", e.Scale.Valid, e.Scale.V},
+		{"precision", e.Precision.Valid, e.Precision.V},
+	} {
+		if part.valid {
+			b.WriteString(" " + part.name + "=" + fmt.Sprint(part.v))
+		}
+	}
+	b.WriteString(" field_id=" + strconv.Itoa(int(e.FieldID)) + " logical=" + e.LogicalType.String())
+	return b.String()
+}
