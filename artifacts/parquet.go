@@ -26,7 +26,7 @@ const (
 // stays flat however large the corpus.
 type ChunkWriter struct {
 	f       io.WriteCloser
-	pw      *parquet.Writer
+	pw      *parquet.GenericWriter[any]
 	cols    []*parquet.ColumnWriter // by leaf (chunkrow.Leaf*)
 	batch   chunkrow.Batch          // the values of the rows not yet handed to cols
 	emb     []parquet.Value         // a row's vector, its levels set once
@@ -66,7 +66,7 @@ func newChunkWriter(f io.WriteCloser, path string, dims int, set writerSettings)
 	defer recoverAs(&err, "parquet writer "+path)
 	fields, meta := chunkFields(dims), fileMetadata(dims)
 	w := &ChunkWriter{f: syncCloser{f}, set: set, dims: dims}
-	w.pw = parquet.NewWriter(w.f, set.options(fields)...)
+	w.pw = parquet.NewGenericWriter[any](w.f, set.options(fields)...)
 	for _, kv := range meta {
 		w.pw.SetKeyValueMetadata(kv[0], kv[1])
 	}
