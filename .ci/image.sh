@@ -47,6 +47,12 @@ run_tests() {
   echo "the image's /usr/share/doc/ingest/sbom.cdx.json is the release's $(basename "$sbom"), with LICENSE, NOTICE, THIRD_PARTY_LICENSES"
   head -1 "$work/root/etc/ssl/certs/ca-certificates.crt" | grep -q 'x509roots/fallback v' || die "the image's CA bundle does not name its pinned source"
   echo "the image's CA bundle: $(grep -c 'BEGIN CERTIFICATE' "$work/root/etc/ssl/certs/ca-certificates.crt") roots, $(head -1 "$work/root/etc/ssl/certs/ca-certificates.crt" | sed 's/^# //')"
+  # The image's size as a registry stores it (its blobs, compressed) and as a
+  # node unpacks it (its file system): issue 30's budget is 45 MB.
+  local packed unpacked
+  packed=$(du -sb "$work/a/oci/blobs" | cut -f1) unpacked=$(du -sb "$work/root" | cut -f1)
+  echo "the image: $((packed / 1000)) kB in the registry, $((unpacked / 1000)) kB unpacked"
+  [ "$unpacked" -le 45000000 ] || die "the image unpacks to $unpacked bytes, over the 45 MB budget"
   v=$("$work/root/usr/local/bin/ingest" --version)
   grep -q "$rev" <<<"$v" || die "the layer's binary says \"$v\", not the revision $rev"
   echo "the layer's binary: $v"
