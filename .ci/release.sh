@@ -12,7 +12,7 @@
 #                       .ci/image's COMMAND (release, build) on a clone of HEAD with the pinned Go
 #                       (.ci/image.sh build runs it)
 #   .ci/release.sh test CI: linux/amd64 released twice from two clones at different paths must give
-#                       one SHA256SUMS; the archive holds its files, the SBOM lists arrow-go, and the
+#                       one SHA256SUMS; the archive holds its files, the SBOM lists parquet-go, and the
 #                       binary runs and names the version and revision
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -58,11 +58,11 @@ run_tests() {
   v=${v%_linux_amd64}
   [ "$(tar -tzf "$work/a/$name.tar.gz" | sort | tr '\n' ' ')" = "$name/ $name/LICENSE $name/NOTICE $name/README.md $name/THIRD_PARTY_LICENSES $name/ingest $name/sbom.cdx.json " ] ||
     die "$name.tar.gz holds $(tar -tzf "$work/a/$name.tar.gz" | tr '\n' ' ')"
-  grep -q '"name": "github.com/apache/arrow-go/v18"' "$work/a/$name.cdx.json" || die "$name.cdx.json does not list arrow-go"
+  grep -q '"name": "github.com/parquet-go/parquet-go"' "$work/a/$name.cdx.json" || die "$name.cdx.json does not list parquet-go"
   mkdir "$work/root" && tar -xzf "$work/a/$name.tar.gz" -C "$work/root"
   root=$work/root/$name
   cmp -s "$root/sbom.cdx.json" "$work/a/$name.cdx.json" || die "the archive's SBOM is not the one beside it"
-  grep -q 'github.com/apache/arrow-go/v18 v18' "$root/THIRD_PARTY_LICENSES" || die "THIRD_PARTY_LICENSES lacks arrow-go"
+  grep -q 'github.com/parquet-go/parquet-go v0' "$root/THIRD_PARTY_LICENSES" || die "THIRD_PARTY_LICENSES lacks parquet-go"
   "$root/ingest" --version | grep -q "^ingest $v ($rev" || die "the binary says \"$("$root/ingest" --version)\", want ingest $v ($rev…"
   echo "$name.tar.gz: $(tar -tzf "$work/a/$name.tar.gz" | sed 1d | sed "s|$name/||" | tr '\n' ' ')— the SBOM lists $(grep -c '"type": "library"' "$root/sbom.cdx.json") modules, the binary says $("$root/ingest" --version)"
 }
