@@ -55,7 +55,7 @@ func Plan(ctx context.Context, cfg settings.Config, target publish.Target, opt O
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	r.errs.cancel = cancel
-	counter := estimate.NewCounter(r.headers, r.embed, r.reuse, r.cfg.Embed.BatchSize, maxBatchRows, r.cfg.Header.MaxChars)
+	counter := estimate.NewCounter(r.headers, r.embed, r.reuse, r.cfg.Embed.BatchSize, maxWaitRows, r.cfg.Header.MaxChars)
 	p := counter.Result()
 	p.Diagnostics = append([]schema.Diagnostic{}, r.setup...)
 	if r.prev != nil {

@@ -14,8 +14,6 @@ import (
 	"github.com/ocean-safety/ingest/models"
 	"github.com/ocean-safety/ingest/schema"
 	"github.com/ocean-safety/ingest/stages/dispatch"
-	"github.com/ocean-safety/ingest/stages/reuse"
-	"github.com/ocean-safety/ingest/text/lexical"
 )
 
 // This file is the runner: the only code that starts goroutines. Three
@@ -23,8 +21,9 @@ import (
 // normalise; cfg.Workers), enrichment (headers and fields, one chunk a task,
 // submitted in document order; a model writer's calls are admitted by the
 // dispatcher (package dispatch): one server a document, each server's calls in
-// flight as it serves them) and embedding batches (embed and write;
-// cfg.EmbedConcurrency). Each stream's callbacks feed the next, so parsing
+// flight as it serves them) and embedding batches (embedding calls, filled
+// across documents (batch.go), and the batches of rows that wait for them
+// and are written; cfg.EmbedConcurrency calls in flight). Each stream's callbacks feed the next, so parsing
 // keeps the model server's slots full. Order is fixed at submit time — a
 // stream runs its callbacks in the order tasks were submitted — so 1 and 8
 // workers write the same bytes.
@@ -32,15 +31,11 @@ import (
 // Who owns what: a stream runs its callbacks one at a time, so state touched
 // only by one stream's callbacks needs no lock. The docs stream's callbacks
 // own the parsed count; the enrich stream's callbacks own the docTally (via
-// collect) and the batch being filled; the batch stream's callbacks own the
+// collect) and the batcher being filled; the batch stream's callbacks own the
 // rowTally and the Parquet writer. Workers touch only their task's own
-// values and return them to their callback. The tallies are merged after
+// values and return them to their callback; an embedding call's vectors are
+// handed to the batches waiting for it by closing its done channel. The tallies are merged after
 // every stream has finished.
-
-// maxBatchRows bounds the rows a batch holds while it waits for
-// embed.batch_size chunks that need a call: in a re-run most vectors are
-// reused, and the batch must not grow with the corpus.
-const maxBatchRows = 256
 
 // enrichWindow and batchWindow are how many times its calls in flight a
 // stream may hold, running, waiting for a call slot, or finished and
@@ -93,12 +88,15 @@ func (r *run) stream(ctx context.Context, paths []string) tally {
 	r.llmSlots, r.embedSlots = make(slots, max(r.cfg.LLMConcurrency, 1)), make(slots, r.cfg.EmbedConcurrency)
 	dt := newDocTally(r.setup)
 	rt := rowTally{sizes: r.sizeTally()}
-	var b batch
+	var b batcher // owned by the enrich stream's callbacks, then by this goroutine
 	parsed := 0
-	flush := func() {
-		if len(b.rows) > 0 {
-			r.submitBatch(ctx, batches, b, &rt)
-			b = batch{}
+	send := func() {
+		call, held := b.send()
+		if call != nil {
+			r.submitCall(ctx, batches, call, &rt)
+		}
+		for _, h := range held {
+			r.submitBatch(batches, h, &rt)
 		}
 	}
 	for _, p := range paths {
@@ -119,9 +117,8 @@ func (r *run) stream(ctx context.Context, paths []string) tally {
 				r.rep.Progress(StageParsed, parsed, len(paths))
 				r.submitEnrich(ctx, enrich, &res, func() {
 					for _, c := range r.collect(&dt, res, len(paths)) {
-						r.addToBatch(&dt, &b, c, ru)
-						if b.misses == r.batchMisses || len(b.rows) == maxBatchRows {
-							flush()
+						if r.addToBatch(&dt, &b, c, ru) {
+							send()
 						}
 					}
 				})
@@ -130,7 +127,7 @@ func (r *run) stream(ctx context.Context, paths []string) tally {
 	}
 	docs.Wait()
 	enrich.Wait()
-	flush()
+	send()
 	batches.Wait()
 	return tally{docTally: dt, rows: rt}
 }
@@ -208,103 +205,45 @@ func (r *run) callSlot(path string) func(context.Context) (context.Context, func
 	}
 }
 
-// batch is a run of chunks in output order; those without a vector are
-// embedded in one call (at most embed.batch_size of them).
-type batch struct {
-	rows   []schema.Chunk
-	inputs []string // embed input of each row whose vector is missing ("" when present)
-	keys   []string
-	misses int
-}
-
-// addToBatch appends c, with its vector when the previous snapshot or the
-// journal has it.
-func (r *run) addToBatch(dt *docTally, b *batch, c schema.Chunk, ru reuse.Offer) {
-	input := lexical.EmbedInput(c)
-	key, v, from := r.reuse.Vector(ru, input)
-	if from == reuse.Miss {
-		b.misses++
-	} else {
-		c.Embedding = v
-		dt.calls.VectorsReused++
-		if from == reuse.FromJournal {
-			dt.calls.FromJournal++
-		}
-		input = ""
-	}
-	b.rows = append(b.rows, c)
-	b.inputs = append(b.inputs, input)
-	b.keys = append(b.keys, key)
-}
-
-// submitBatch embeds a batch's missing vectors on a worker and writes its
-// rows in order.
-func (r *run) submitBatch(ctx context.Context, batches *stream.Stream, b batch, rt *rowTally) {
-	batches.Go(r.guard("embed batch at "+b.rows[0].Key(), func() stream.Callback {
-		var calls int
-		var err error
+// submitCall sends c to the embedder on a worker. It is submitted before
+// the batches whose rows wait for it, so it has started by the time they
+// wait: a stream starts its tasks in the order they were submitted.
+func (r *run) submitCall(ctx context.Context, batches *stream.Stream, c *embedCall, rt *rowTally) {
+	batches.Go(r.guard("embed batch at "+c.first, func() stream.Callback {
+		defer close(c.done) // also when the call panics: its batches fail instead of waiting
+		calls, err := 0, ctx.Err()
 		t := time.Now()
 		if r.embedSlots.acquire(ctx) {
-			calls, err = r.embedMissing(ctx, b)
+			calls, err = r.embedCall(ctx, c)
 			r.embedSlots.release()
-		} else {
-			err = ctx.Err()
+		}
+		c.err = err
+		if err != nil {
+			r.errs.set(fmt.Errorf("embed batch at %s: %w", c.first, err)) // stop the other calls now
 		}
 		took := time.Since(t)
 		return func() {
 			rt.embedCalls += calls // answered calls: what a resumed run need not repeat
-			if err != nil {
-				r.errs.set(fmt.Errorf("embed batch at %s: %w", b.rows[0].Key(), err))
-				return
-			}
-			if r.errs.get() != nil {
-				return
-			}
-			r.write(rt, b.rows, took)
+			rt.embed.Seconds += took.Seconds()
 		}
 	}))
 }
 
-// embedMissing embeds the rows of b that have no vector, and returns the
-// calls that answered.
-func (r *run) embedMissing(ctx context.Context, b batch) (int, error) {
-	var texts []string
-	var at []int
-	for i, in := range b.inputs {
-		if in != "" {
-			texts = append(texts, in)
-			at = append(at, i)
+// submitBatch writes a batch's rows in order once the calls that embed
+// its missing vectors have answered.
+func (r *run) submitBatch(batches *stream.Stream, b batch, rt *rowTally) {
+	batches.Go(r.guard("embed batch at "+b.rows[0].Key(), func() stream.Callback {
+		ok := b.fill()
+		return func() {
+			if !ok || r.errs.get() != nil {
+				return
+			}
+			r.write(rt, b.rows)
 		}
-	}
-	if len(texts) == 0 {
-		return 0, nil
-	}
-	if err := ctx.Err(); err != nil {
-		return 0, err // the run is stopping: no new call
-	}
-	vecs, err := r.embed.Embed(ctx, texts)
-	if err != nil {
-		return 0, err
-	}
-	// Calls are counted in embed.batch_size texts, as a model server gets
-	// them, also where the runner hands the embedder more at once.
-	calls := (len(texts) + r.cfg.Embed.BatchSize - 1) / r.cfg.Embed.BatchSize
-	if len(vecs) != len(texts) {
-		return calls, fmt.Errorf("embedder %s returned %d vectors for %d inputs", r.embed.Name(), len(vecs), len(texts))
-	}
-	for j, i := range at {
-		if len(vecs[j]) != r.embed.Dims() {
-			return calls, fmt.Errorf("embedder %s returned %d dimensions, want %d", r.embed.Name(), len(vecs[j]), r.embed.Dims())
-		}
-		b.rows[i].Embedding = vecs[j]
-		if err := r.reuse.PutVector(b.keys[i], vecs[j]); err != nil {
-			return calls, err
-		}
-	}
-	return calls, nil
+	}))
 }
 
-func (r *run) write(rt *rowTally, rows []schema.Chunk, embedTook time.Duration) {
+func (r *run) write(rt *rowTally, rows []schema.Chunk) {
 	t := time.Now()
 	for _, c := range rows {
 		if err := r.writer.Write(c); err != nil {
@@ -315,7 +254,6 @@ func (r *run) write(rt *rowTally, rows []schema.Chunk, embedTook time.Duration) 
 		rt.sizes.Add(c)
 	}
 	rt.embed.Items += len(rows)
-	rt.embed.Seconds += embedTook.Seconds()
 	rt.write.Items += len(rows)
 	rt.write.Seconds += time.Since(t).Seconds()
 	r.rep.Progress(StageWritten, r.writer.Rows(), -1)

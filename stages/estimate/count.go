@@ -19,17 +19,17 @@ type Counter struct {
 	reuse          *reuse.Resolver
 	headers        models.HeaderWriter
 	batchSize      int // embed.batch_size: texts a batch waits for
-	maxRows        int // the rows a batch holds at most
+	maxWait        int // the rows a call's first text waits for it to fill at most
 	headerMaxChars int
 	b              batch
 	costs          *costs
 }
 
 // NewCounter returns the counter of a run with these models and resolver,
-// whose batches wait for batchSize texts to embed or hold maxRows rows,
-// and whose headers are at most headerMaxChars long.
-func NewCounter(headers models.HeaderWriter, embed models.Embedder, rs *reuse.Resolver, batchSize, maxRows, headerMaxChars int) *Counter {
-	n := &Counter{res: &Result{headers: headers, embed: embed}, reuse: rs, headers: headers, batchSize: batchSize, maxRows: maxRows, headerMaxChars: headerMaxChars}
+// whose embedding calls wait for batchSize texts or for maxWait rows after
+// their first, and whose headers are at most headerMaxChars long.
+func NewCounter(headers models.HeaderWriter, embed models.Embedder, rs *reuse.Resolver, batchSize, maxWait, headerMaxChars int) *Counter {
+	n := &Counter{res: &Result{headers: headers, embed: embed}, reuse: rs, headers: headers, batchSize: batchSize, maxWait: maxWait, headerMaxChars: headerMaxChars}
 	n.costs = newCosts(n.res, headers, embed)
 	return n
 }
@@ -61,8 +61,9 @@ func (n *Counter) Close() *Result {
 	return n.res
 }
 
-// batch follows the runner's batching: a batch is sent when it holds
-// embed.batch_size texts to embed, or the runner's most rows a batch.
+// batch follows the runner's embedding calls: a call is sent when it holds
+// embed.batch_size texts, or when its first text has waited the runner's
+// most rows (rows counts those since the first text).
 type batch struct{ rows, misses int }
 
 // costs is what the plan's costs are counted from: the model header
@@ -148,7 +149,6 @@ func (n *Counter) chunk(ctx context.Context, prevPrompt *string, doc schema.Docu
 		}
 		c.ContextHeader = extractive.Header(doc.Title, *c, n.headerMaxChars) // as long as a model's, for the embedding's count
 	}
-	b.rows++
 	if known {
 		_, _, from := n.reuse.Vector(prev, lexical.EmbedInput(*c))
 		known = from != reuse.Miss
@@ -162,10 +162,11 @@ func (n *Counter) chunk(ctx context.Context, prevPrompt *string, doc schema.Docu
 			p.EmbedCost.PromptTokens += models.PlanTokens.Count(lexical.EmbedInput(*c))
 		}
 	}
-	if b.misses == n.batchSize || b.rows == n.maxRows {
-		if b.misses > 0 {
-			p.EmbeddingCalls++
-		}
+	if b.misses > 0 {
+		b.rows++
+	}
+	if b.misses == n.batchSize || b.rows == n.maxWait {
+		p.EmbeddingCalls++
 		*b = batch{}
 	}
 	return nil
