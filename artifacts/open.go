@@ -140,13 +140,7 @@ func DescribeDeclared(path string, want int64) (FileInfo, error) {
 	if err != nil {
 		return FileInfo{}, err
 	}
-	defer f.Close()
-	h := sha256.New()
-	n, err := io.Copy(h, f)
-	if err != nil {
-		return FileInfo{}, fmt.Errorf("hash %s: %w", path, err)
-	}
-	return FileInfo{Bytes: n, SHA256: hex.EncodeToString(h.Sum(nil))}, nil
+	return describe(path, f)
 }
 
 // boundedFile is what Describe reads: the regular file's bytes up to one
@@ -171,6 +165,11 @@ func Describe(path string) (FileInfo, error) {
 	if err != nil {
 		return FileInfo{}, err
 	}
+	return describe(path, f)
+}
+
+// describe hashes what f reads of the file at path, and closes it.
+func describe(path string, f io.ReadCloser) (FileInfo, error) {
 	defer f.Close()
 	h := sha256.New()
 	n, err := io.Copy(h, f)

@@ -115,14 +115,14 @@ func TestLongestFirst(t *testing.T) {
 // connection string) or by its name; a folder's variable is none.
 func TestEnvironmentNames(t *testing.T) {
 	env := []string{"AWS_SECRET_ACCESS_KEY=wJalr/K7MDENG+bPxRfi", "PGPASSWORD=pg-PLANTED", "OLLAMA_AUTH=Bearer-PLANTED",
-		"GITHUB_TOKEN=ghp_PLANTED", "PWD=/work/main", "OLDPWD=/home/me", "SSH_AUTH_SOCK=/tmp/ssh-x/agent.1", "HOME=/home/me"}
+		"GITHUB_TOKEN=ghp_PLANTED", "PWD=/srv/project", "OLDPWD=/home/me", "SSH_AUTH_SOCK=/tmp/ssh-x/agent.1", "HOME=/home/me"}
 	got := Secrets(Environment(env)...)
 	for _, want := range []string{"wJalr/K7MDENG+bPxRfi", "pg-PLANTED", "Bearer-PLANTED", "ghp_PLANTED"} {
 		if !slices.Contains(got, want) {
 			t.Errorf("got secrets %q, want %s among them", got, want)
 		}
 	}
-	for _, not := range []string{"/work/main", "/home/me", "/tmp/ssh-x/agent.1"} {
+	for _, not := range []string{"/srv/project", "/home/me", "/tmp/ssh-x/agent.1"} {
 		if slices.Contains(got, not) {
 			t.Errorf("got %s among the secrets %q: a folder is no secret", not, got)
 		}
