@@ -14,6 +14,7 @@ import (
 // (docs/push.schema.json) are exactly what this build sends: a kind,
 // language or element added to schema is added to the contract too.
 func TestSchemaClosedLists(t *testing.T) {
+	t.Parallel()
 	b, err := os.ReadFile(receiver.SchemaPath())
 	if err != nil {
 		t.Fatal(err)

@@ -31,6 +31,7 @@ import (
 // the token); an answer
 // over the cap is refused; a failed task fails the push with its message.
 func TestPushFaults(t *testing.T) {
+	t.Parallel()
 	snap := snapshotOf(t, nil)
 	var mu sync.Mutex
 	var otherAuth []string // Authorization headers the other host got
@@ -40,7 +41,7 @@ func TestPushFaults(t *testing.T) {
 		mu.Unlock()
 		http.Error(w, "who are you", http.StatusUnauthorized)
 	}))
-	defer other.Close()
+	t.Cleanup(other.Close) // the parallel cases run after this function returns
 
 	tests := []struct {
 		name      string
@@ -71,6 +72,7 @@ func TestPushFaults(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			r := newReceiver(t, receiver.Options{Token: token})
 			r.SetOptions(receiver.Options{Token: token, Fault: tt.fault(r)})
 			opt := options(t, r, snap, t.TempDir())
@@ -146,6 +148,7 @@ func containsDuration(ds []time.Duration, d time.Duration) bool {
 // TestPushBounds checks the push keeps at most in_flight requests and
 // tasks outstanding at the receiver, with every request answered 202.
 func TestPushBounds(t *testing.T) {
+	t.Parallel()
 	snap := snapshotOf(t, nil)
 	r := newReceiver(t, receiver.Options{Token: token, AsyncEvery: 1, TaskPolls: 2})
 	opt := options(t, r, snap, t.TempDir())
@@ -164,6 +167,7 @@ func TestPushBounds(t *testing.T) {
 // TestPlanSendsNothing checks --plan sends no request and says the
 // requests and bytes the push then sends.
 func TestPlanSendsNothing(t *testing.T) {
+	t.Parallel()
 	snap := snapshotOf(t, nil)
 	r := newReceiver(t, receiver.Options{Token: token})
 	opt := options(t, r, snap, t.TempDir())
@@ -191,6 +195,7 @@ func TestPlanSendsNothing(t *testing.T) {
 // version's chunk hashes the SHA-256 of its chunks' text, deletes named,
 // the traceparent of the push's trace, and no embedding or token.
 func TestAudit(t *testing.T) {
+	t.Parallel()
 	first, edited := snapshotOf(t, nil), snapshotOf(t, editParagraph(t))
 	r := newReceiver(t, receiver.Options{Token: token, AsyncEvery: 2})
 	state := t.TempDir()
@@ -269,6 +274,7 @@ func versionOf(c schema.Chunk) string {
 // TestTokenOverPlainHTTP checks a token is not sent over http to another
 // machine.
 func TestTokenOverPlainHTTP(t *testing.T) {
+	t.Parallel()
 	opt := Options{Snapshot: t.TempDir(), Settings: pushconf.DefaultSettings(), Token: token, StateRoot: t.TempDir()}
 	opt.Settings.To = "http://kb.example.org/ingest"
 	_, err := Push(context.Background(), opt)

@@ -18,6 +18,7 @@ import (
 // document's new version sent, the old one deleted), a removed document
 // (deleted); after each, the receiver holds exactly the snapshot.
 func TestPushNights(t *testing.T) {
+	t.Parallel()
 	r := newReceiver(t, receiver.Options{Token: token, AsyncEvery: 3, TaskPolls: 1})
 	state := t.TempDir()
 	var mu sync.Mutex
@@ -90,6 +91,7 @@ func TestPushNights(t *testing.T) {
 // TestPushFull checks --full sends every document again under new keys
 // (the receiver applies them, not replays them) and leaves it as it was.
 func TestPushFull(t *testing.T) {
+	t.Parallel()
 	snap := snapshotOf(t, nil)
 	r := newReceiver(t, receiver.Options{Token: token})
 	state := t.TempDir()
@@ -115,6 +117,7 @@ func TestPushFull(t *testing.T) {
 // is read without it, and a bad line before the last is skipped with a
 // warning naming it.
 func TestJournalTornLine(t *testing.T) {
+	t.Parallel()
 	good := `{"key":"a","event":"done","op":"delete"}` + "\n" + `{"key":"b","event":"done","op":"delete"}` + "\n"
 	tests := []struct {
 		name, text, wantErr string

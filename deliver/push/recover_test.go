@@ -18,6 +18,7 @@ import (
 // and its documents sent again, with --full too; a task lost while the
 // push runs is sent again at once.
 func TestLostTasks(t *testing.T) {
+	t.Parallel()
 	snap := snapshotOf(t, nil)
 	tests := []struct {
 		name        string
@@ -33,6 +34,7 @@ func TestLostTasks(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			r := newReceiver(t, receiver.Options{Token: token})
 			state := t.TempDir()
 			if tt.interrupted {
@@ -98,9 +100,11 @@ func interruptWithTasks(t *testing.T, r *receiver.Receiver, snap, state string) 
 // every later push: it is moved aside with a warning, the snapshot is sent
 // again, and a good state written.
 func TestBrokenState(t *testing.T) {
+	t.Parallel()
 	snap := snapshotOf(t, nil)
 	for _, text := range []string{"", "null", "{}", `{"contract":1,"destination":"http://x`, "\x00\x00\x00"} {
 		t.Run(strings.ToValidUTF8(text, "?"), func(t *testing.T) {
+			t.Parallel()
 			r := newReceiver(t, receiver.Options{Token: token})
 			state := t.TempDir()
 			if _, err := Push(context.Background(), options(t, r, snap, state)); err != nil {

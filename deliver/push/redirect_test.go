@@ -19,6 +19,7 @@ import (
 // (a status page, a queued status) is not counted as one. A front server
 // scripts the answers and hands everything else to the receiver.
 func TestPushRedirects(t *testing.T) {
+	t.Parallel()
 	snap := snapshotOf(t, nil)
 	var otherHits atomic.Int32
 	other := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
@@ -26,7 +27,7 @@ func TestPushRedirects(t *testing.T) {
 		w.Header().Set("Content-Type", "application/json")
 		w.Write([]byte(`{"status":"succeeded"}`))
 	}))
-	defer other.Close()
+	t.Cleanup(other.Close) // the parallel cases run after this function returns
 
 	// A script answers a request instead of the receiver, or returns false.
 	type script func(w http.ResponseWriter, req *http.Request) bool

@@ -16,6 +16,7 @@ import (
 // text and JSON, byte for byte: never pushed, pushed before and resumed.
 // The JSON is encoded as the command encodes it (console.WriteJSON).
 func TestReportText(t *testing.T) {
+	t.Parallel()
 	snap := deliver.SnapshotRef{Dir: "out/published/latest", Name: "20261201T020000Z-4c19108f1cdf",
 		CorpusFingerprint: "c0ffee", ChunksSHA256: "aa11", ManifestSHA256: "bb22", Embedder: "builtin-hash-v1", Dims: 1024,
 		Documents: 3, Rows: 7}

@@ -7,9 +7,11 @@ import (
 	"os/exec"
 	"strings"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/ocean-safety/ingest/publish"
+	"github.com/ocean-safety/ingest/publish/bucket"
 	"github.com/ocean-safety/ingest/stages"
 	"github.com/ocean-safety/ingest/stages/stagestest"
 )
@@ -126,31 +128,49 @@ func TestLeaseWait(t *testing.T) {
 			rel()
 		}
 	})
+	// The two below wait for a holder's end in a testing/synctest bubble,
+	// on stores sharing one in-memory bucket: its clock moves when every
+	// goroutine in it waits, so the second and a half they wait for is not
+	// spent.
 	t.Run("the holder releases", func(t *testing.T) {
-		url := fakeS3(t)
-		a, b := open(t, url), open(t, url)
-		release, err := a.Acquire(context.Background(), 0)
-		if err != nil {
-			t.Fatal(err)
-		}
-		time.AfterFunc(300*time.Millisecond, func() { release() })
-		if rel, err := b.Acquire(context.Background(), time.Minute); err != nil {
-			t.Errorf("got %v, want the lease once its holder gave it back", err)
-		} else {
-			rel()
-		}
+		synctest.Test(t, func(t *testing.T) {
+			s, _ := bucket.MemStores(2)
+			release, err := s[0].Acquire(context.Background(), 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			time.AfterFunc(300*time.Millisecond, func() { release() })
+			start := time.Now()
+			if rel, err := s[1].Acquire(context.Background(), time.Minute); err != nil {
+				t.Errorf("got %v, want the lease once its holder gave it back", err)
+			} else {
+				rel()
+			}
+			if waited := time.Since(start); waited < 300*time.Millisecond || waited > time.Second {
+				t.Errorf("got the lease after %s, want it soon after the release at 300ms", waited)
+			}
+		})
 	})
 	t.Run("the holder's lease expires", func(t *testing.T) {
-		url := fakeS3(t)
-		body := leaseBody(publish.Holder{PID: 1, Host: "elsewhere", Started: "2026-12-01T02:00:00Z"}, time.Now().Add(1500*time.Millisecond))
-		if err := writeObject(t, raw(t, url), ".lease", body); err != nil {
-			t.Fatal(err)
-		}
-		if rel, err := open(t, url).Acquire(context.Background(), time.Minute); err != nil {
-			t.Errorf("got %v, want the lease once it expired", err)
-		} else {
-			rel()
-		}
+		synctest.Test(t, func(t *testing.T) {
+			s, objs := bucket.MemStores(1)
+			expires := time.Now().Add(2 * time.Second)
+			body := leaseBody(publish.Holder{PID: 1, Host: "elsewhere", Started: "2026-12-01T02:00:00Z"}, expires)
+			if err := writeObject(t, objs, ".lease", body); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := s[0].Acquire(context.Background(), 0); err == nil {
+				t.Fatalf("got the lease before it expired")
+			}
+			if rel, err := s[0].Acquire(context.Background(), time.Minute); err != nil {
+				t.Errorf("got %v, want the lease once it expired", err)
+			} else {
+				rel()
+			}
+			if now := time.Now(); now.Before(expires) || now.After(expires.Add(time.Second)) {
+				t.Errorf("got the lease at %s, want it soon after its expiry at %s", now, expires)
+			}
+		})
 	})
 }
 
@@ -159,34 +179,41 @@ func TestLeaseWait(t *testing.T) {
 // publish before latest.json is written.
 func TestLeaseRenewed(t *testing.T) {
 	ctx := context.Background()
-	url := fakeS3(t)
-	a, b := open(t, url), open(t, url)
-	a.LeaseTTL, b.LeaseTTL = 900*time.Millisecond, 900*time.Millisecond
-	release, err := a.Acquire(ctx, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	expiry := func() time.Time {
-		var l struct{ Expires string }
-		body, err := readObject(t, raw(t, url), ".lease")
-		if err != nil || json.Unmarshal(body, &l) != nil {
-			t.Fatalf("read the lease: %v", err)
+	// Renewal, in a testing/synctest bubble (stores on one in-memory
+	// bucket): two seconds pass on the bubble's clock, not the test's.
+	synctest.Test(t, func(t *testing.T) {
+		s, objs := bucket.MemStores(2)
+		a, b := s[0], s[1]
+		a.LeaseTTL, b.LeaseTTL = 900*time.Millisecond, 900*time.Millisecond
+		release, err := a.Acquire(ctx, 0)
+		if err != nil {
+			t.Fatal(err)
 		}
-		e, _ := time.Parse(time.RFC3339Nano, l.Expires)
-		return e
-	}
-	first := expiry()
-	time.Sleep(2 * time.Second) // past the first expiry: only renewal keeps it
-	if got := expiry(); !got.After(first) {
-		t.Errorf("got expiry %s after 2s, want later than %s: renewed", got, first)
-	}
-	if _, err := b.Acquire(ctx, 0); err == nil {
-		t.Errorf("another run took a lease its holder keeps renewing")
-	}
-	if err := release(); err != nil {
-		t.Fatal(err)
-	}
+		expiry := func() time.Time {
+			var l struct{ Expires string }
+			body, err := readObject(t, objs, ".lease")
+			if err != nil || json.Unmarshal(body, &l) != nil {
+				t.Fatalf("read the lease: %v", err)
+			}
+			e, _ := time.Parse(time.RFC3339Nano, l.Expires)
+			return e
+		}
+		first := expiry()
+		time.Sleep(2 * time.Second) // past the first expiry: only renewal keeps it
+		if got := expiry(); !got.After(first) {
+			t.Errorf("got expiry %s after 2s, want later than %s: renewed", got, first)
+		}
+		if _, err := b.Acquire(ctx, 0); err == nil {
+			t.Errorf("another run took a lease its holder keeps renewing")
+		}
+		if err := release(); err != nil {
+			t.Fatal(err)
+		}
+	})
 
+	// A lease taken from under a run, against a fake S3 server.
+	url := fakeS3(t)
+	a := open(t, url)
 	if _, err := a.Acquire(ctx, 0); err != nil {
 		t.Fatal(err)
 	}
