@@ -44,6 +44,7 @@ type callsFigures struct {
 	wall, ideal     time.Duration
 	answerTok       int // answer tokens the servers counted
 	widths          string
+	sched           schedule
 }
 
 // BenchmarkModelCalls runs the whole pipeline, headers and embeddings from
@@ -66,6 +67,12 @@ type callsFigures struct {
 //   - num-ctx: distinct context windows asked;
 //
 //   - queued/slot: the most calls that waited for a slot at once, per slot;
+//
+//   - switches/doc: runs of one document's calls on a slot, over the
+//     documents (1.00: every slot takes its documents one after another);
+//
+//   - prefix/ideal: the prefix the slots' caches held over what they
+//     would hold with each document's calls together on its slot;
 //
 //   - wall/ideal: the run's wall time over Σ chat latency / (servers ×
 //     slots): 1.00 keeps every slot busy from the first call to the last;
@@ -115,6 +122,8 @@ func BenchmarkModelCalls(b *testing.B) {
 			b.ReportMetric(float64(f.windows), "num-ctx")
 			b.ReportMetric(f.queued, "queued/slot")
 			b.ReportMetric(f.wall.Seconds()/f.ideal.Seconds(), "wall/ideal")
+			b.ReportMetric(float64(f.sched.switches)/float64(max(f.sched.docs, 1)), "switches/doc")
+			b.ReportMetric(float64(f.sched.reused)/float64(max(f.sched.ideal, 1)), "prefix/ideal")
 			if tc.bpe {
 				b.ReportMetric(float64(f.answerTok)/float64(max(f.calls, 1)), "answer-tokens/call")
 			}
@@ -203,6 +212,7 @@ func (f *callsFigures) measure(srvs []*modelfake.Server, tc callsCase) {
 		}
 	}
 	f.windows = len(windows)
+	f.sched = scheduleOf(srvs)
 	f.ideal = time.Duration(f.calls) * tc.latency / time.Duration(tc.servers*tc.slots)
 }
 

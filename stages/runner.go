@@ -165,10 +165,12 @@ func (r *run) submitEnrich(ctx context.Context, enrich *stream.Stream, res *docR
 		return
 	}
 	outs := make([]enriched, n)
-	slot := r.callSlot(res.path)
+	slot := r.callSlot(res.path, n)
 	for i := range n {
 		enrich.Go(r.guard("header "+res.chunks[i].Key(), func() stream.Callback {
-			outs[i] = r.enrich(ctx, res.doc, res.prev, &res.chunks[i], slot)
+			acquire, end := slot(i)
+			defer end()
+			outs[i] = r.enrich(ctx, res.doc, res.prev, &res.chunks[i], acquire)
 			if outs[i].err != nil {
 				r.errs.set(fmt.Errorf("header %s: %w", res.chunks[i].Key(), outs[i].err)) // stop the other calls now
 			}
@@ -182,26 +184,39 @@ func (r *run) submitEnrich(ctx context.Context, enrich *stream.Stream, res *docR
 	}
 }
 
-// callSlot is how a chunk of the document at path waits for its model
-// call: admitted by the dispatcher to the document's server, or one of
-// llm_concurrency slots for a writer with no servers to route between. It
-// returns the context the call is made with and the func that ends it.
-func (r *run) callSlot(path string) func(context.Context) (context.Context, func(), error) {
+// callSlot is how each of the n chunks of the document at path waits for
+// its model call: admitted by the dispatcher to the document's server, or
+// one of llm_concurrency slots for a writer with no servers to route
+// between. For each chunk it gives acquire, which returns the context the
+// call is made with and the func that ends it, and end, which the chunk's
+// task calls once it is done: a chunk never admitted (its header reused,
+// or the run ending) is skipped, so the dispatcher knows what is to come.
+func (r *run) callSlot(path string, n int) func(chunk int) (acquire func(context.Context) (context.Context, func(), error), end func()) {
 	if r.dispatch == nil {
-		return func(ctx context.Context) (context.Context, func(), error) {
+		acquire := func(ctx context.Context) (context.Context, func(), error) {
 			if !r.llmSlots.acquire(ctx) {
 				return ctx, nil, ctx.Err()
 			}
 			return ctx, r.llmSlots.release, nil
 		}
+		return func(int) (func(context.Context) (context.Context, func(), error), func()) { return acquire, func() {} }
 	}
-	doc := r.dispatch.Document(path)
-	return func(ctx context.Context) (context.Context, func(), error) {
-		s, ok := r.dispatch.Acquire(ctx, doc)
-		if !ok {
-			return ctx, nil, ctx.Err()
+	doc := r.dispatch.Document(path, n)
+	return func(chunk int) (func(context.Context) (context.Context, func(), error), func()) {
+		admitted := false
+		acquire := func(ctx context.Context) (context.Context, func(), error) {
+			s, ok := r.dispatch.Acquire(ctx, doc, chunk)
+			if !ok {
+				return ctx, nil, ctx.Err()
+			}
+			admitted = true
+			return models.ForDocument(ctx, path, s), func() { r.dispatch.Release(doc, s) }, nil
 		}
-		return models.ForDocument(ctx, path, s), func() { r.dispatch.Release(doc, s) }, nil
+		return acquire, func() {
+			if !admitted {
+				r.dispatch.Skip(doc, chunk)
+			}
+		}
 	}
 }
 

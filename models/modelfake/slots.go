@@ -131,6 +131,10 @@ func (s *Server) leave(kind string, slot int) {
 	s.slots[kind].release(slot)
 }
 
+// CommonPrefix is the number of runes a and b share at their start: what
+// a slot whose last prompt was a reuses of b.
+func CommonPrefix(a, b string) int { return commonPrefix(a, b) }
+
 // commonPrefix is the number of runes a and b share at their start.
 func commonPrefix(a, b string) int {
 	n := 0

@@ -1,0 +1,71 @@
+package stages
+
+import (
+	"slices"
+
+	"github.com/ocean-safety/ingest/models/modelfake"
+)
+
+// schedule is how the fakes' slots went through the documents: what a
+// one-slot server's prompt cache keeps depends on it.
+type schedule struct {
+	switches int // runs of one document's calls on a slot, summed over slots: the documents, at best
+	docs     int // documents sent
+	reused   int // runes of the prompts the slots' caches held
+	ideal    int // the same, had each slot taken its documents' calls one document after another
+}
+
+// scheduleOf reads the fakes' chat logs slot by slot, each in the order
+// the slot answered its calls.
+func scheduleOf(srvs []*modelfake.Server) schedule {
+	var sc schedule
+	docs := map[string]bool{}
+	for _, s := range srvs {
+		bySlot := map[int][]modelfake.Logged{}
+		for _, l := range s.Log(modelfake.OllamaChat) {
+			if l.Done {
+				bySlot[l.Slot] = append(bySlot[l.Slot], l)
+			}
+		}
+		for _, calls := range bySlot {
+			slices.SortStableFunc(calls, func(a, b modelfake.Logged) int { return a.At.Add(a.Wait).Compare(b.At.Add(b.Wait)) })
+			// The ideal order: the slot's documents in the order it began
+			// them, each one's calls together in the order it answered them.
+			var order []string
+			byDoc := map[string][]string{}
+			last := ""
+			for _, l := range calls {
+				doc := docOf(l.Prompt)
+				docs[doc] = true
+				sc.reused += l.Reused
+				if doc != last {
+					sc.switches++
+					last = doc
+				}
+				if byDoc[doc] == nil {
+					order = append(order, doc)
+				}
+				byDoc[doc] = append(byDoc[doc], l.Prompt)
+			}
+			prev := ""
+			for i, doc := range order {
+				for j, p := range byDoc[doc] {
+					if i > 0 || j > 0 {
+						sc.ideal += modelfake.CommonPrefix(prev, p)
+					}
+					prev = p
+				}
+			}
+		}
+	}
+	sc.docs = len(docs)
+	return sc
+}
+
+// docOf is a prompt's document: the code its markers are named with.
+func docOf(prompt string) string {
+	if m := fenceCode.FindStringSubmatch(prompt); m != nil {
+		return m[1]
+	}
+	return ""
+}
