@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # A real Ollama server for the test tier that proves the models package's Ollama client against the
-# real thing (models/backends/ollama_real_test.go). The server is built from the Go module proxy
+# real thing (models/backends/ollama_real_test.go), and the pipeline's schedule against a one-slot
+# server's prompt cache (stages/ollama_real_test.go). The server is built from the Go module proxy
 # with cgo, once per machine, into a cache folder outside the clone.
 #
 #   .ci/ollama.sh build   build ollama into the cache (skipped when it is there)
@@ -277,7 +278,8 @@ cmd_test() {
     -e '/CHAT_MODEL\|EMBED_MODEL/d' <<<"$exports")"
   log "warm start of two servers took $((SECONDS - start))s"
   start=$SECONDS
-  go test -count=1 -run '^TestOllamaReal' -v ./models/backends
+  # One package at a time: both use the servers, whose one slot holds one prompt.
+  go test -p 1 -count=1 -run '^TestOllamaReal' -v ./models/backends ./stages
   log "tests took $((SECONDS - start))s"
 }
 
