@@ -10,12 +10,17 @@ type Result struct {
 	Documents      int    `json:"documents"`
 	Rejected       int    `json:"rejected"`
 	Chunks         int    `json:"chunks"`
-	Bytes          int64  `json:"bytes"`           // of the documents read
+	Bytes          int64  `json:"bytes"`           // of the documents read (0 when Unchanged: none is parsed)
 	HeaderCalls    int    `json:"header_calls"`    // chunks whose header a model would write
 	HeadersReused  int    `json:"headers_reused"`  // from the previous snapshot or the journal
 	EmbeddingCalls int    `json:"embedding_calls"` // batches the embedder would be sent
 	VectorsReused  int    `json:"vectors_reused"`
 	Previous       string `json:"previous,omitempty"` // the snapshot reused from
+	// Unchanged: the corpus's bytes and the run's making (build, config,
+	// header writer, embedder) are the previous snapshot's, so the run
+	// republishes it without reading a document or calling a model; the
+	// counts are the previous snapshot's.
+	Unchanged bool `json:"unchanged,omitempty"`
 	// Tokenizer is what the costs' tokens are counted with: an estimate,
 	// not the model's own tokenizer.
 	Tokenizer   string              `json:"tokenizer,omitempty"`

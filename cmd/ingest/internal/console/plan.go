@@ -23,6 +23,12 @@ func PrintDiagnostics(w io.Writer, format string, ds []schema.Diagnostic) {
 // and embedding calls of up to batch texts, what is reused; cost prints
 // each model's estimated cost (the command's, beside the rates it reads).
 func PrintPlan(w io.Writer, p *estimate.Result, batch int) {
+	if p.Unchanged {
+		fmt.Fprintf(w, "plan: the corpus and the run's settings are unchanged since %s: the run republishes it (%s, %s), no model call\n",
+			p.Previous, Plural(p.Documents, "document"), Plural(p.Chunks, "chunk"))
+		fmt.Fprintf(w, "  read in %.2fs\n", p.Seconds)
+		return
+	}
 	fmt.Fprintf(w, "plan: %s (%d rejected, %.1f MB), %s\n", Plural(p.Documents, "document"), p.Rejected, float64(p.Bytes)/1e6, Plural(p.Chunks, "chunk"))
 	fmt.Fprintf(w, "  headers: %s (%s reused); embeddings: %s of up to %d texts (%s reused)\n",
 		Plural(p.HeaderCalls, "model call"), Plural(p.HeadersReused, "header"), Plural(p.EmbeddingCalls, "call"), batch, Plural(p.VectorsReused, "vector"))
