@@ -37,12 +37,21 @@ var angleTopicWords = words(
 )
 
 // compassPoints right after a bare degree make it a bearing or a
-// coordinate: "37.5 degrees West of the Meridian", "23 graus sul". Only the
-// word right after counts ("vento sul" near a water temperature does not).
+// coordinate: "37.5 degrees West of the Meridian", "23 graus sul", "48° N".
+// Only the word right after counts ("vento sul" near a water temperature
+// does not), and a single letter only in capitals: "20° e 25°" is a
+// Portuguese "and".
 var compassPoints = words(
-	"north", "south", "east", "west", "northeast", "northwest", "southeast", "southwest", "n", "s",
-	"e", "w", "norte", "sul", "leste", "oeste", "nordeste", "noroeste", "sudeste", "sudoeste",
+	"north", "south", "east", "west", "northeast", "northwest", "southeast", "southwest", "norte",
+	"sul", "leste", "oeste", "nordeste", "noroeste", "sudeste", "sudoeste",
 )
+
+func isCompassPoint(w string) bool {
+	if len(w) == 1 {
+		return w == "N" || w == "S" || w == "E" || w == "W"
+	}
+	return compassPoints.in(w, 0, len(w))
+}
 
 // angleWindow is how many bytes around a bare degree are searched for an
 // angle word: about four words either side.
@@ -125,7 +134,7 @@ func (p *parser) isAngle(q Quantity) bool {
 	if angleWords.in(t, max(0, q.Start-angleWindow), min(len(t), q.End+angleWindow)) {
 		return true
 	}
-	if w := p.wordAfter(q.End); w != "" && compassPoints.in(w, 0, len(w)) {
+	if w := p.wordAfter(q.End); w != "" && isCompassPoint(w) {
 		return true
 	}
 	if p.angleTopic == unknownTopic {
