@@ -14,7 +14,9 @@
 // history ("em 2024 houve … até 3,5 m"), comparison ("the difference can
 // exceed 4 °C") or description ("usually below 20 °C"). The subject
 // it constrains comes from a small bilingual vocabulary ("ondas", "wind",
-// "água" …) matched in the same sentence, nearest to the quantity wins; the
+// "água" …) matched in the same sentence, nearest to the quantity wins (a
+// length's subject is the noun it measures, never its unit: "a wetsuit of
+// at least 3 mm" bounds the suit's thickness, not the water's depth); the
 // hazard is a short phrase opened by a danger keyword. Nothing here is ever
 // applied: Write renders thresholds.md, which says so in its first lines,
 // and lists as conflicts the values documents give apart for one subject

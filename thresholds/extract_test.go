@@ -144,6 +144,19 @@ func TestExtract(t *testing.T) {
 		// A plain range with a consequence
 		{"en range with a consequence", en, "Waves of 2-3 m are dangerous for beginners.", []want{{SubjectWaveHeight, "between", 2, 3, "2-3 m", "dangerous for beginners"}}},
 		{"pt range with a consequence", pt, "Ondas de 2 a 3 m são perigosas para iniciantes.", []want{{SubjectWaveHeight, "between", 2, 3, "2 a 3 m", "perigosas para iniciantes"}}},
+		// A length takes its subject from the noun it measures, not its
+		// unit: a wetsuit's thickness is no depth (issue 32)
+		{"en wetsuit of at least", en, "Wear a wetsuit of at least 3 mm.", []want{{SubjectWetsuitThickness, "at_least", 0.003, 0, "3 mm", ""}}},
+		{"en wetsuit thick", en, "In water below 18 °C, wear a wetsuit at least 3 mm thick.", []want{
+			{SubjectWaterTemperature, "below", 18, 0, "18 °C", ""}, {SubjectWetsuitThickness, "at_least", 0.003, 0, "3 mm", ""}}},
+		{"en wetsuit before the water", en, "A wetsuit of at least 3 mm is needed when the water is cold.", []want{{SubjectWetsuitThickness, "at_least", 0.003, 0, "3 mm", ""}}},
+		{"en a 3 mm wetsuit for the water", en, "Below 18 °C, wear a 3 mm wetsuit.", []want{{SubjectWaterTemperature, "below", 18, 0, "18 °C", ""}}},
+		{"en wetsuit and waves", en, "Wear a wetsuit when waves are above 2 m.", []want{{SubjectWaveHeight, "above", 2, 0, "2 m", ""}}},
+		{"pt neoprene de pelo menos", pt, "Use roupa de neoprene de pelo menos 3 mm.", []want{{SubjectWetsuitThickness, "at_least", 0.003, 0, "3 mm", ""}}},
+		{"pt espessura", pt, "Use roupa de neoprene com no mínimo 3 mm de espessura quando a água estiver fria.", []want{{SubjectWetsuitThickness, "at_least", 0.003, 0, "3 mm", ""}}},
+		{"pt roupa de borracha", pt, "Nunca entre sem roupa de borracha de no mínimo 4 mm no inverno.", []want{{SubjectWetsuitThickness, "at_least", 0.004, 0, "4 mm", ""}}},
+		{"pt neoprene de 3 mm", pt, "Com a água abaixo de 18 °C, use roupa de neoprene de 3 mm.", []want{{SubjectWaterTemperature, "below", 18, 0, "18 °C", ""}}},
+		{"pt depth stays", pt, "Não mergulhe onde a água tiver menos de 3 m de profundidade.", []want{{SubjectWaterDepth, "below", 3, 0, "3 m", ""}}},
 		// Nothing to extract
 		{"pt phone", pt, "Em emergência ligue 193.", nil},
 		{"pt year", pt, "Em 2019 a praia foi interditada.", nil},

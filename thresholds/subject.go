@@ -18,6 +18,11 @@ const (
 	SubjectWaterDepth       = "water_depth"
 	SubjectDistance         = "distance"
 	SubjectCurrentSpeed     = "current_speed"
+	// SubjectWetsuitThickness is the thickness of the suit a bound asks for
+	// ("a wetsuit of at least 3 mm", "roupa de neoprene de 3 mm"): gear, not
+	// the sea, so it is never compared with a depth or a wave. A length
+	// takes its subject from the noun it measures, never from its unit.
+	SubjectWetsuitThickness = "wetsuit_thickness"
 	SubjectUnknown          = "unknown" // no keyword matched; still reported
 )
 
@@ -35,6 +40,9 @@ var vocabulary = map[units.Dimension]map[string]string{
 		SubjectDistance, "distance", "shore", "shoreline", "beach", "offshore", "flags", "swim",
 		"rocks", "rock", "distância", "praia", "costa", "areia", "margem", "beira", "bandeiras",
 		"afaste", "nade", "pedras", "pedra", "rochas", "costão",
+	).add(
+		SubjectWetsuitThickness, "wetsuit", "wetsuits", "neoprene", "thick", "thickness", "espessura",
+		"borracha", "neoprene's",
 	),
 	units.Speed: words(
 		SubjectWindSpeed, "wind", "winds", "windy", "gust", "gusts", "breeze",
@@ -44,7 +52,9 @@ var vocabulary = map[units.Dimension]map[string]string{
 		"correnteza", "correntezas", "corrente", "correntes", "repuxo",
 	),
 	units.Temperature: words(
-		SubjectWaterTemperature, "water", "sea", "ocean", "água", "mar", "oceano",
+		// a suit is worn for the water: "below 18 °C, wear a 3 mm wetsuit"
+		SubjectWaterTemperature, "water", "sea", "ocean", "água", "mar", "oceano", "wetsuit", "wetsuits",
+		"neoprene",
 	).add(
 		SubjectAirTemperature, "air", "heat", "hot", "sun", "day", "days", "ar", "calor", "sol",
 		"térmica", "dia", "dias",

@@ -155,6 +155,35 @@ func TestWriteSummary(t *testing.T) {
 	}
 }
 
+// TestWetsuitKind holds what the proposal does with a wetsuit's
+// thickness (issue 32): a subject of its own, after the sea's, never a
+// water depth that another document's depth conflicts with.
+func TestWetsuitKind(t *testing.T) {
+	en, pt, p := schema.LangEN, schema.LangPT, schema.ElementParagraph
+	chunks := []schema.Chunk{
+		fixtureChunk("gear/suits.md", en, 3, p, "Wear a wetsuit of at least 3 mm."),
+		fixtureChunk("gear/roupas.md", pt, 5, p, "Use roupa de neoprene de pelo menos 3 mm."),
+		fixtureChunk("safety/rules.md", en, 7, p, "Dive only where the water is 2 m deep or more."),
+	}
+	var b bytes.Buffer
+	if err := Write(&b, thresholdsOf(chunks)); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		"\n3 thresholds, 2 subjects, 0 conflicts.\n",
+		"\n## wetsuit_thickness\n",
+		"| at_least | 3 mm → 0.003 m | [gear/roupas.md:5](gear/roupas.md#L5) |",
+		"| at_least | 2 m → 2 m | [safety/rules.md:7](safety/rules.md#L7) |",
+	} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("got\n%s\nwant it to hold %q", b.String(), want)
+		}
+	}
+	if depth, suit := strings.Index(b.String(), "## water_depth"), strings.Index(b.String(), "## wetsuit_thickness"); depth < 0 || suit < depth {
+		t.Errorf("got water_depth at %d and wetsuit_thickness at %d, want both, the suit's after", depth, suit)
+	}
+}
+
 type failingWriter struct{}
 
 var errDiskFull = errors.New("disk full")

@@ -105,6 +105,9 @@ func (p *parser) vetoed(n numeral.Numeral, d *unitDef, uStart, uEnd int) bool {
 	if d.dim == Length && areaWords[lowerASCII(p.wordAfter(uEnd))] {
 		return true // "19 quilômetros quadrados", "2 metros cúbicos"
 	}
+	if d.dim == Length && p.perTime(uEnd) {
+		return true // "200 kilometers per second", "5 mm/s": a rate this package does not read
+	}
 	if p.implausible(n, d, uStart, uEnd) {
 		return true
 	}
@@ -134,6 +137,33 @@ func (p *parser) vetoed(n numeral.Numeral, d *unitDef, uStart, uEnd int) bool {
 		return bodyBefore[lowerASCII(before)] || bodyAfter[lowerASCII(p.wordAfter(uEnd))]
 	}
 	return p.near(n.Start, uEnd, contextWords[d.context])
+}
+
+// timeUnits, after "per", "por", "a", "an" or a slash, make a length a
+// rate: a speed the unit table does not spell ("km/s", "200 km por
+// segundo", "3 metres per minute"). The speeds it spells ("km/h", "metros
+// por segundo") are matched whole before a length is.
+var timeUnits = map[string]bool{
+	"s": true, "sec": true, "second": true, "seconds": true, "min": true, "minute": true, "minutes": true,
+	"h": true, "hr": true, "hour": true, "hours": true, "seg": true, "segundo": true, "segundos": true,
+	"minuto": true, "minutos": true, "hora": true, "horas": true,
+}
+
+// perWords link a length to the time unit of a rate.
+var perWords = map[string]bool{"per": true, "por": true, "a": true, "an": true}
+
+// perTime reports whether the length whose unit ends at end is the
+// numerator of a rate: "/s" glued, or "per second" after a space.
+func (p *parser) perTime(end int) bool {
+	t := p.text
+	if end < len(t) && t[end] == '/' {
+		return timeUnits[lowerASCII(t[end+1:numeral.WordEnd(t, end+1)])]
+	}
+	w := lowerASCII(p.wordAfter(end))
+	if !perWords[w] {
+		return false
+	}
+	return timeUnits[lowerASCII(p.wordAfter(end+numeral.SpaceWidth(t, end)+len(w)))]
 }
 
 // currencyNear reports whether a currency sign sits within contextWindow

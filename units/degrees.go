@@ -25,6 +25,34 @@ var angleWords = words(
 	"declividade", "shift*", "veer*", "compass", "bússola",
 )
 
+// angleTopicWords, anywhere in a text without a word of temperature, make
+// its bare degrees angles: the words of the sky and of optics, which sit
+// too far from their degrees for angleWords' window ("a distância angular
+// … medida em horas (1 hora = 15 graus)") but too seldom near a reading of
+// the water to be trusted inside it.
+var angleTopicWords = words(
+	"angle*", "ângulo*", "angulo*", "angular*", "orbit*", "órbita*", "meridian*", "meridiano*",
+	"declinat*", "declinaç*", "horizon", "horizonte", "zenith", "zênite", "zenite", "fov", "arcsec*",
+	"arcmin*", "azimut*", "latitud*", "longitud*",
+)
+
+// compassPoints right after a bare degree make it a bearing or a
+// coordinate: "37.5 degrees West of the Meridian", "23 graus sul", "48° N".
+// Only the word right after counts ("vento sul" near a water temperature
+// does not), and a single letter only in capitals: "20° e 25°" is a
+// Portuguese "and".
+var compassPoints = words(
+	"north", "south", "east", "west", "northeast", "northwest", "southeast", "southwest", "norte",
+	"sul", "leste", "oeste", "nordeste", "noroeste", "sudeste", "sudoeste",
+)
+
+func isCompassPoint(w string) bool {
+	if len(w) == 1 {
+		return w == "N" || w == "S" || w == "E" || w == "W"
+	}
+	return compassPoints.in(w, 0, len(w))
+}
+
 // angleWindow is how many bytes around a bare degree are searched for an
 // angle word: about four words either side.
 const angleWindow = 32
@@ -95,8 +123,53 @@ func (p *parser) nearestScales() []scale {
 	return out
 }
 
+// isAngle reports whether the bare degree q is an angle: an angle word
+// near it, a compass point right after it, or a text about angles (a word
+// of angleTopicWords or a coordinate such as 48°51′ anywhere in it)
+// without a word of temperature anywhere ("1 hora = 15 graus" in a page on the hour angle,
+// "the blue hour (roughly −4° to −8°) with your own angles", a course of
+// 83.8° in a GPS log line).
 func (p *parser) isAngle(q Quantity) bool {
-	return angleWords.in(p.text, max(0, q.Start-angleWindow), min(len(p.text), q.End+angleWindow))
+	t := p.text
+	if angleWords.in(t, max(0, q.Start-angleWindow), min(len(t), q.End+angleWindow)) {
+		return true
+	}
+	if w := p.wordAfter(q.End); w != "" && isCompassPoint(w) {
+		return true
+	}
+	if p.angleTopic == unknownTopic {
+		p.angleTopic = noAngles
+		if (angleTopicWords.in(t, 0, len(t)) || hasCoordinate(t)) && !temperatureWords.in(t, 0, len(t)) {
+			p.angleTopic = aboutAngles
+		}
+	}
+	return p.angleTopic == aboutAngles
+}
+
+// angleTopic caches, per text, whether it is about angles.
+type angleTopic uint8
+
+const (
+	unknownTopic angleTopic = iota
+	noAngles
+	aboutAngles
+)
+
+// hasCoordinate reports whether t holds a degree sign followed by a digit:
+// the minutes of a coordinate, "48°51'57.9"", "27°35′".
+func hasCoordinate(t string) bool {
+	for i := strings.Index(t, "°"); i >= 0; {
+		j := i + len("°")
+		if j < len(t) && numeral.IsDigit(t[j]) {
+			return true
+		}
+		k := strings.Index(t[j:], "°")
+		if k < 0 {
+			return false
+		}
+		i = j + k
+	}
+	return false
 }
 
 // defaultScale is the scale of bare degrees in a text with no explicit °C

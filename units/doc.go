@@ -77,6 +77,14 @@
 //     other language ("um meter provider"); "um grau", "one degree" need a
 //     temperature word near ("um grau maior de sofisticação"); a number
 //     glued after "host:" is a port, not inches before a closing quote
-//     (`"http://localhost:4317"`).
+//     (`"http://localhost:4317"`); a quote that a sign opened closes after
+//     the number (`-o="-D 4"`, `=CONT.SES(B2:B6;">=20")`). A glued "m"
+//     after "=" or a command-line option ("size=512m", "-t 3m") or among
+//     other glued times ("30s, then 5m") is not metres either. A length
+//     over a time the table does not spell as a speed ("200 km por
+//     segundo", "5 mm/s") is a rate, not a length. A bare degree is an
+//     angle too when a compass point follows it ("37.5 degrees West") or
+//     its text is about angles (the sky's words, "angular", "órbita", or
+//     a coordinate like 48°51′) with no word of temperature in it.
 //   - Options.Lang other than "pt" is treated as English.
 package units

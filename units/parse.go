@@ -37,6 +37,9 @@ type parser struct {
 	ranges int // range ids handed out so far
 	// numerals reads the numbers of the text in its language.
 	numerals numeral.Parser
+	// angleTopic is whether the text is about angles, found once when a
+	// bare degree first asks (see isAngle).
+	angleTopic angleTopic
 }
 
 // scan walks the text once. At each run of digits, each fraction

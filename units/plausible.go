@@ -71,9 +71,12 @@ func (p *parser) implausible(n numeral.Numeral, d *unitDef, uStart, uEnd int) bo
 	case d.rules&tight != 0 && n.Value > letterTempMax[d.scale]:
 		return true // "Xeon 8581C"
 	case d.spelling == "m" && uStart == n.End:
-		// "[5m]" is a PromQL range; a glued "m" among words of time, minutes.
+		// "[5m]" is a PromQL range; a glued "m" among words of time,
+		// minutes; after an option or "=", a setting ("-t 3m", "size=512m",
+		// "move=-61m"); among other glued times ("30s, then 5m"), minutes.
 		return n.Start > 0 && t[n.Start-1] == '[' && uEnd < len(t) && t[uEnd] == ']' ||
-			durationWords.in(t, wordBefore(t, n.Start), n.Start)
+			durationWords.in(t, wordBefore(t, n.Start), n.Start) || optionBefore(t, n.Start) ||
+			gluedTimeNear(t, n.Start, uEnd)
 	case n.Words && foreignUnitWords[p.pt][lowerASCII(t[uStart:uEnd])]:
 		return true // "um meter provider"
 	case n.Words && n.Value == 1 && d.scale == bareDegrees && d.spelling != "°":
@@ -106,4 +109,62 @@ func wordBefore(t string, pos int) int {
 		return pos
 	}
 	return i
+}
+
+// optionBefore reports whether the number at t[start:] is a setting's
+// value: right after "=" (past a sign), or after a command-line option
+// ("-t 3m", "--size 10m").
+func optionBefore(t string, start int) bool {
+	i := start
+	if i > 0 && (t[i-1] == '-' || t[i-1] == '+') {
+		i--
+	}
+	if i > 0 && t[i-1] == '=' {
+		return true
+	}
+	j := i
+	for j > 0 && t[j-1] == ' ' {
+		j--
+	}
+	if j == i {
+		return false
+	}
+	k := j
+	for k > 0 && t[k-1] != ' ' && t[k-1] != '\n' && t[k-1] != '\t' {
+		k--
+	}
+	opt := strings.TrimLeft(t[k:j], "-")
+	if len(t[k:j])-len(opt) == 0 || opt == "" {
+		return false
+	}
+	for _, r := range opt {
+		if !unicode.IsLetter(r) && r != '-' {
+			return false
+		}
+	}
+	return true
+}
+
+// gluedTimes are the suffixes of a time glued to its number: "30s", "2h",
+// "500ms", "1d". Near them, a glued "m" is minutes.
+var gluedTimes = map[string]bool{"s": true, "h": true, "ms": true, "d": true, "min": true, "sec": true, "hr": true}
+
+// gluedTimeNear reports whether a number glued to a time suffix ("30s",
+// not the "3s" of "mp3s") sits within contextWindow bytes of t[start:end].
+func gluedTimeNear(t string, start, end int) bool {
+	lo, hi := max(0, start-contextWindow), min(len(t), end+contextWindow)
+	for i := lo; i < hi; i++ {
+		if i >= start && i < end || !numeral.IsDigit(t[i]) || i > 0 && (numeral.IsDigit(t[i-1]) || numeral.IsASCIILetter(t[i-1])) {
+			continue
+		}
+		j := i
+		for j < len(t) && numeral.IsDigit(t[j]) {
+			j++
+		}
+		if e := numeral.WordEnd(t, j); e > j && gluedTimes[lowerASCII(t[j:e])] {
+			return true
+		}
+		i = j
+	}
+	return false
 }

@@ -33,8 +33,10 @@ func (p *parser) primeAllowed(n numeral.Numeral, end int) bool {
 }
 
 // opensQuote reports whether the nearest quote mark of the same family as
-// mark before pos, on the same line, opens a quotation: white space or
-// the line start before it, a non-space after it.
+// mark before pos, on the same line, opens a quotation: the line start,
+// white space or a sign before it, a non-space after it. A sign opens one
+// in code and formulas as a space does in prose: `-o="-D 4"`,
+// `=CONT.SES(B2:B6;">=20")`, `width="14"`.
 func (p *parser) opensQuote(pos int, mark rune) bool {
 	t := p.text
 	double := mark == '"' || mark == '”'
@@ -53,7 +55,18 @@ func (p *parser) opensQuote(pos int, mark rune) bool {
 		}
 		before, _ := utf8.DecodeLastRuneInString(t[:i])
 		after, _ := utf8.DecodeRuneInString(t[i+size:])
-		return (i == 0 || isSpaceRune(before) || before == '(') && !isSpaceRune(after)
+		return (i == 0 || opensAfter(before)) && !isSpaceRune(after)
 	}
 	return false
+}
+
+// opensAfter reports whether a quote mark after r opens a quotation: r is
+// white space or a sign, not a letter, a digit or a closing mark (the
+// second quote of `12" x 14"` closes nothing).
+func opensAfter(r rune) bool {
+	switch r {
+	case '(', '[', '{', '=', ';', ':', ',', '<', '>', '/':
+		return true
+	}
+	return isSpaceRune(r)
 }

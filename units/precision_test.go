@@ -1,0 +1,68 @@
+package units
+
+import (
+	"slices"
+	"testing"
+)
+
+// TestNotMeasurements pins the readings issue 32 took out (found in
+// testdata/real.jsonl's dev half, and their kin), each beside a
+// measurement of the same shape that stays: angles written as bare
+// degrees, a quote closed after a number in code, a length that is a
+// rate's numerator, and a glued "m" that is a setting or minutes.
+func TestNotMeasurements(t *testing.T) {
+	tests := []struct {
+		name, lang, text string
+		want             []string // the surfaces found
+	}{
+		// angles: a compass point right after, or a text about angles
+		{"compass point after", "en", "It is currently 37.5 degrees West of the Meridian.", nil},
+		{"ponto cardeal", "pt", "A cidade fica a 23 graus sul do equador.", nil},
+		{"compass point not right after", "pt", "Água a 22 graus, vento sul.", []string{"22 graus"}},
+		{"compass letter", "en", "The buoy sits at 27.5° S off the island.", nil},
+		{"e is and", "pt", "A água do mar varia de 20° e 25° no verão.", []string{"20°", "25°"}},
+		{"lower-case letter", "en", "The water was 20° s or so.", []string{"20°"}},
+		{"hour angle", "pt", "A distância angular até o meridiano é medida em horas (1 hora = 15 graus).", nil},
+		{"orbit", "pt", "Ele se move cerca de um grau por dia (360 graus/365,25 dias para uma órbita completa).", nil},
+		{"angles at the end", "en", "To add the blue hour (roughly −4° to −8°) with your own preferred angles:", nil},
+		{"coordinate in the line", "en", `01-24-2011,09:12:30,N 48°51'57.9738",W 123°11'48.1354",20.5mph,83.8°,357ft`, []string{"20.5mph", "357ft"}},
+		{"horizon", "en", "The star is 30° above the horizon.", nil},
+		{"declination", "en", "Its declination is +20° tonight.", nil},
+		{"fov", "en", "A 10° FOV eyepiece.", nil},
+		{"angle word far, temperature word", "en", "The water off the pier was 20 degrees this morning, whatever people say about the low angle of the sun.", []string{"20 degrees"}},
+		{"temperature with an orbit far away", "pt", "A água estava a 24 graus ontem; a estação em órbita mediu tudo.", []string{"24 graus"}},
+		// a quote a sign opened closes after the number
+		{"option in quotes", "en", `thus -D 4 is shorthand for -o="-D 4".`, nil},
+		{"formula in quotes", "pt", `=CONT.SES(B2:B6;">=20")`, nil},
+		{"attribute", "en", `<img width="14" src="a.png">`, nil},
+		{"inches after a space", "en", `Get a 14" board for the small days.`, []string{`14"`}},
+		{"two inch marks", "en", `A 12" x 14" sheet.`, []string{`12"`, `14"`}},
+		// a length over a time is a rate, not a length
+		{"per second", "en", "Orbital velocities of 200 kilometers per second.", nil},
+		{"por segundo", "pt", "Velocidades orbitais de 200 km por segundo.", nil},
+		{"slash s", "en", "The stage moves at 5 mm/s.", nil},
+		{"per minute", "en", "It rises 3 metres per minute.", nil},
+		{"speed spelled whole", "pt", "Correnteza de 2 metros por segundo.", []string{"2 metros por segundo"}},
+		{"per day stays", "en", "They walked 20 miles a day.", []string{"20 miles"}},
+		// a glued "m" in a setting, or among times, is not metres
+		{"after equals", "en", "mount -o size=512m /tmp", nil},
+		{"after equals and sign", "en", "gpsbabel -x track,move=-61m -o gpx", nil},
+		{"after an option", "en", "Set -t 3m for a timeout.", nil},
+		{"após uma opção", "pt", "Use o parâmetro -s 10m para definir o tempo.", nil},
+		{"among glued times", "en", "Sleep for 30s, then 5m, then retry every 2h.", nil},
+		{"glued metres stay", "en", "The wave was 3m and the wind 20 kt.", []string{"3m", "20 kt"}},
+		{"hyphenated word before", "en", "A well-known 3m wave.", []string{"3m"}},
+		{"mp3s are no time", "en", "I carried 20 mp3s and a 3m rope.", []string{"3m"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var got []string
+			for _, q := range Parse(tt.text, Options{Lang: tt.lang}) {
+				got = append(got, q.Surface)
+			}
+			if !slices.Equal(got, tt.want) {
+				t.Errorf("Parse(%q): got %q, want %q", tt.text, got, tt.want)
+			}
+		})
+	}
+}
