@@ -90,7 +90,7 @@ bench:
     go test -run '^$' -bench 'ParseChunk|BenchmarkRun$|Rerun' -benchtime 3x ./stages
     go test -run '^$' -bench 'BenchmarkParse$' -benchtime 3s ./units
 
-# Peak live heap of a whole offline run at 2,000 and 20,000 generated documents (about 30 s): memory should barely grow.
+# Peak live heap of a whole offline run at 2,000 and 20,000 generated documents (about 30 s): memory should barely grow. A corpus of your own, with -memprofile: BenchmarkMemoryCorpus (stages/bench_test.go).
 bench-memory:
     go test -run '^$' -bench 'MemoryFlat' -benchtime 1x ./stages
 
