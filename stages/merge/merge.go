@@ -419,9 +419,9 @@ func (h *nextDoc) read(r *artifacts.PartDocReader) error {
 	return err
 }
 
-// takeListed is take for a report's bounded lists: a part lists its first
-// artifacts.MaxListed entries and counts the rest, so a document's entries
-// past the list are only counted. The first MaxListed of the whole run are
+// takeListed takes a document's n entries of a part's bounded list, from
+// from on: a part lists its first artifacts.MaxListed entries and counts
+// the rest, so a document's entries past the list are only counted. The first MaxListed of the whole run are
 // among the parts' first MaxListed each, so the merged list is the one a
 // single run would have written.
 func takeListed[T any](src []T, from, n int) ([]T, int, error) {
@@ -515,8 +515,9 @@ func (m *merger) chunks(ctx context.Context, dims int, sizes *schema.SizeTally) 
 const rowGroupCheck = 1024
 
 // report is the merged run's report: the parts' reports merged
-// (artifacts.Report.Merge), the diagnostics and the rejects lists in corpus
-// order (dt), a stage for the merge itself.
+// (artifacts.Report.Merge), the rejects lists in corpus order (dt), a
+// stage for the merge itself; Seal adds the diagnostics, sampled and
+// counted from the merged diagnostics.jsonl.
 func (m *merger) report(dt docTotals, start time.Time) artifacts.Report {
 	first := m.parts[0]
 	rep := artifacts.Report{RunID: m.runID, Skipped: first.report.Skipped,
