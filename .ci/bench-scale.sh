@@ -70,6 +70,7 @@ measure() {
 
 size() { if [ -e "$1" ]; then stat -c %s "$1"; else echo 0; fi; }
 mb() { awk -v b="$1" 'BEGIN { printf "%.1f", b / 1e6 }'; }
+kb() { awk -v b="$1" 'BEGIN { printf "%.1f", b / 1e3 }'; }
 
 printf '| corpus (files / MB) | run | CPU-s | MB per CPU-s | peak RSS MB | report.json | diagnostics.jsonl |\n|---|---|---|---|---|---|---|\n'
 for s in "${sizes[@]}"; do
@@ -81,13 +82,13 @@ for s in "${sizes[@]}"; do
         out=$work/snap-$s
         rm -rf "$out"
         read -r cpu rss < <(measure "$out" "$dir")
-        printf '| %s | full %d | %s | %s | %d | %s MB | %s MB |\n' "$label" "$r" "$cpu" \
+        printf '| %s | full %d | %s | %s | %d | %s KB | %s MB |\n' "$label" "$r" "$cpu" \
             "$(awk -v b="$bytes" -v c="$cpu" 'BEGIN { printf "%.2f", b / 1e6 / c }')" $((rss / 1024)) \
-            "$(mb "$(size "$out/report.json")")" "$(mb "$(size "$out/diagnostics.jsonl")")"
+            "$(kb "$(size "$out/report.json")")" "$(mb "$(size "$out/diagnostics.jsonl")")"
         if [ "$s" = 100k ]; then
             read -r cpu rss < <(measure "$out" "$dir")
-            printf '| %s | unchanged %d | %s | | %d | %s MB | %s MB |\n' "$label" "$r" "$cpu" $((rss / 1024)) \
-                "$(mb "$(size "$out/report.json")")" "$(mb "$(size "$out/diagnostics.jsonl")")"
+            printf '| %s | unchanged %d | %s | | %d | %s KB | %s MB |\n' "$label" "$r" "$cpu" $((rss / 1024)) \
+                "$(kb "$(size "$out/report.json")")" "$(mb "$(size "$out/diagnostics.jsonl")")"
         fi
     done
 done
