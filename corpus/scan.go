@@ -171,8 +171,8 @@ func ScanFiltered(root string, f Filter, formats Formats) (Listing, error) {
 
 // paths collects the documents' paths in one block of memory, which a run
 // keeps to its end: a string each, pointing into the walk's whole path
-// (the root too), made 12 MB at 100,000 documents, half of it the root
-// repeated; in one block they are the 6 MB of their bytes and headers.
+// (the root too), they were 10 MB of the live heap at 103,824 documents
+// (a heap profile of the run); in one block, 5.7 MB.
 type paths struct {
 	buf  []byte
 	ends []int
