@@ -90,9 +90,13 @@ bench:
     go test -run '^$' -bench 'ParseChunk|BenchmarkRun$|Rerun' -benchtime 3x ./stages
     go test -run '^$' -bench 'BenchmarkParse$' -benchtime 3s ./units
 
-# Peak live heap of a whole offline run at 2,000 and 20,000 generated documents (about 30 s): memory should barely grow.
+# Peak live heap of a whole offline run at 2,000 and 20,000 generated documents (about 30 s): memory should barely grow. A corpus of your own, with -memprofile: BenchmarkMemoryCorpus (stages/bench_test.go).
 bench-memory:
     go test -run '^$' -bench 'MemoryFlat' -benchtime 1x ./stages
+
+# A whole offline run of copies of the OpenTelemetry docs at three sizes (14,832 / 44,496 / 103,824 files, built once into ~/.cache/ingest-bench from ../shared/corpora/otel; skipped when ../shared is not beside the clone): CPU-s, MB per CPU-s, peak RSS, report.json and diagnostics.jsonl sizes, and an unchanged re-run of the largest (about 5 minutes on 2 cores: just bench-scale 15k for one size, runs=2 to measure twice).
+bench-scale sizes="15k 45k 100k" runs="1": build
+    nice -n 10 bash .ci/bench-scale.sh --bin {{bin}} --runs {{runs}} {{sizes}}
 
 # A whole run against the same corpus split into shards run at once and merged: wall time, CPU and peak RSS of each, and a byte comparison of the results (just bench-shards /path/to/corpus 4 config.yaml).
 bench-shards corpus="corpus/ocean" shards="4" config="": build

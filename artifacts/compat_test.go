@@ -73,7 +73,7 @@ func TestRewritesAsArrowWrote(t *testing.T) {
 	if !bytes.Equal(now.Bytes(), old.Bytes()) {
 		t.Errorf("got dump\n%s\nwant %s", now.Bytes(), old.Bytes())
 	}
-	a, b := footer(t, arrowV4), footer(t, path)
+	a, b := readFooter(t, arrowV4), readFooter(t, path)
 	if len(a.Schema) != len(b.Schema) {
 		t.Fatalf("got %d schema elements, want %d", len(b.Schema), len(a.Schema))
 	}
@@ -106,7 +106,7 @@ func TestArrowSchemaAsArrowWrote(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			want, ok := lookup(footer(t, tt.path), ipcschema.Key)
+			want, ok := lookup(readFooter(t, tt.path), ipcschema.Key)
 			if !ok {
 				t.Fatalf("%s has no %s", tt.path, ipcschema.Key)
 			}
@@ -122,7 +122,7 @@ func TestArrowSchemaAsArrowWrote(t *testing.T) {
 // the fields before it.
 const leafLeadInField = 32
 
-func footer(t *testing.T, path string) *format.FileMetaData {
+func readFooter(t *testing.T, path string) *format.FileMetaData {
 	t.Helper()
 	f, err := os.Open(path)
 	if err != nil {

@@ -5,16 +5,18 @@ import (
 	"fmt"
 	"os"
 
+	"github.com/ocean-safety/ingest/artifacts/diagnostics"
 	"github.com/ocean-safety/ingest/schema"
 )
 
 // File names inside a snapshot.
 const (
-	ChunksFile     = "chunks.parquet"
-	ManifestFile   = "manifest.json"
-	ReportFile     = "report.json"
-	ThresholdsFile = "thresholds.md"
-	AuditFile      = "audit.jsonl"
+	ChunksFile      = "chunks.parquet"
+	ManifestFile    = "manifest.json"
+	ReportFile      = "report.json"
+	ThresholdsFile  = "thresholds.md"
+	AuditFile       = "audit.jsonl"
+	DiagnosticsFile = diagnostics.File // every diagnostic, beside the report's sample
 )
 
 // ToolName marks a manifest this tool wrote (Manifest.Tool).
@@ -120,17 +122,26 @@ type FileInfo struct {
 	Rows   int    `json:"rows,omitempty"`
 }
 
-// Report is what a run did: every diagnostic, every skipped file, and the
-// work and time of each stage.
+// Report is what a run did: its diagnostics counted and sampled (every one
+// is in DiagnosticsFile), the skipped files, and the work and time of each
+// stage.
 type Report struct {
 	RunID  string `json:"run_id"`
 	Status string `json:"status"` // ok | partial
-	// Diagnostics lists the first MaxListedPerCode diagnostics of each code, in
-	// corpus order, the run's own first (SetupDiagnostics of them); Unlisted
-	// counts the others (see Bound).
-	Diagnostics      []schema.Diagnostic `json:"diagnostics"`
-	SetupDiagnostics int                 `json:"setup_diagnostics,omitempty"`
-	Unlisted         []Unlisted          `json:"diagnostics_unlisted,omitempty"`
+	// Diagnostics is a sample: the first diagnostics.MaxSampled of each
+	// code, in the run's order (its own first, then by document path and
+	// line); DiagnosticsByCode counts every one, and DiagnosticsFile holds
+	// them all, in that order (see SetDiagnostics).
+	Diagnostics       []schema.Diagnostic `json:"diagnostics"`
+	DiagnosticsByCode []diagnostics.Count `json:"diagnostics_by_code"`
+	// SetupDiagnostics is how many of DiagnosticsFile's lines, at its head,
+	// are the run's own (its listing's, its previous snapshot's): a
+	// republishing run writes its own in their place.
+	SetupDiagnostics int `json:"setup_diagnostics,omitempty"`
+	// Unlisted is what a report written before DiagnosticsFile counted past
+	// the diagnostics it listed (DiagnosticsByCode absent): read, never
+	// written.
+	Unlisted []Unlisted `json:"diagnostics_unlisted,omitempty"`
 	// Skipped lists the first MaxListedPerCode skipped files of each reason;
 	// SkippedUnlisted counts the others by reason.
 	Skipped         []schema.Skipped `json:"skipped_files"`

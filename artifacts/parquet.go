@@ -4,10 +4,12 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 
 	"github.com/parquet-go/parquet-go"
 
 	"github.com/ocean-safety/ingest/artifacts/internal/chunkrow"
+	"github.com/ocean-safety/ingest/artifacts/internal/footer"
 	"github.com/ocean-safety/ingest/artifacts/internal/ipcschema"
 	"github.com/ocean-safety/ingest/schema"
 )
@@ -22,10 +24,13 @@ const (
 
 // ChunkWriter streams chunks into a Parquet file, column by column: a
 // batch of rows at a time into the open row group, whose pages, encoded
-// and compressed, are all it keeps until the row group is written. Memory
-// stays flat however large the corpus.
+// and compressed, are all it keeps until the row group is written. The
+// row groups' metadata and page indexes, which the file's footer holds, are
+// spilled (package footer) as each row group is written. Memory stays flat
+// however large the corpus.
 type ChunkWriter struct {
 	f       io.WriteCloser
+	file    *footer.File // what pw writes: the file, one row group at a time
 	pw      *parquet.GenericWriter[any]
 	cols    []*parquet.ColumnWriter // by leaf (chunkrow.Leaf*)
 	batch   chunkrow.Batch          // the values of the rows not yet handed to cols
@@ -66,7 +71,12 @@ func newChunkWriter(f io.WriteCloser, path string, dims int, set writerSettings)
 	defer recoverAs(&err, "parquet writer "+path)
 	fields, meta := chunkFields(dims), fileMetadata(dims)
 	w := &ChunkWriter{f: syncCloser{f}, set: set, dims: dims}
-	w.pw = parquet.NewGenericWriter[any](w.f, set.options(fields)...)
+	var out io.Writer = w.f
+	if set.spillFooter {
+		w.file = footer.New(w.f, filepath.Dir(path))
+		out = w.file
+	}
+	w.pw = parquet.NewGenericWriter[any](out, set.options(fields)...)
 	for _, kv := range meta {
 		w.pw.SetKeyValueMetadata(kv[0], kv[1])
 	}
@@ -99,11 +109,38 @@ func (w *ChunkWriter) Write(c schema.Chunk) (err error) {
 			return err
 		}
 	}
-	if endOfGroup {
+	switch {
+	case endOfGroup && w.file != nil:
+		return w.endRowGroup()
+	case endOfGroup:
 		if err := w.pw.Flush(); err != nil {
 			return fmt.Errorf("parquet write: %w", err)
 		}
 	}
+	return nil
+}
+
+// endRowGroup writes the open row group as a file of its own, whose page
+// index and footer w.file keeps, and readies the writer for the next. The
+// writer is Reset, not made anew: its column writers carry state from row
+// group to row group (a page's statistics buffers, empty rather than nil
+// once used) that shows in the bytes, as it does in one writer's file.
+func (w *ChunkWriter) endRowGroup() error {
+	if err := w.pw.Flush(); err != nil {
+		return fmt.Errorf("parquet write: %w", err)
+	}
+	w.file.Hold()
+	if err := w.pw.Close(); err != nil {
+		return fmt.Errorf("parquet write: %w", err)
+	}
+	m := w.pw.File().Metadata()
+	if err := w.file.EndRowGroup(m); err != nil {
+		return err
+	}
+	// Reset clears in place the row group metadata the writer keeps, whose
+	// column paths and statistics its column writers share: it keeps none.
+	m.RowGroups[0].Columns = nil
+	w.pw.Reset(w.file)
 	return nil
 }
 
@@ -167,17 +204,26 @@ func (w *ChunkWriter) flush() error {
 // Rows is the number of chunks written so far.
 func (w *ChunkWriter) Rows() int { return w.rows }
 
-// Close flushes the last row group, writes the footer, then syncs and
-// closes the file.
+// Close flushes the last row group, writes the page index and the footer,
+// then syncs and closes the file.
 func (w *ChunkWriter) Close() (err error) {
 	defer recoverAs(&err, "parquet close")
-	if err := w.flush(); err != nil {
-		w.f.Close()
-		return err
+	err = w.flush()
+	switch {
+	case err != nil:
+	case w.file != nil && w.rows%w.set.rowGroupRows != 0:
+		err = w.endRowGroup()
+	case w.file == nil || w.file.RowGroups() == 0: // the writer writes its footer itself (with no row, an empty file)
+		if err = w.pw.Close(); err != nil {
+			err = fmt.Errorf("parquet close: %w", err)
+		}
 	}
-	if err := w.pw.Close(); err != nil {
-		w.f.Close()
-		return fmt.Errorf("parquet close: %w", err)
+	if err == nil && w.file != nil {
+		err = w.file.Close()
+	}
+	if err != nil {
+		w.Abort()
+		return err
 	}
 	if err := w.f.Close(); err != nil { // syncs first (syncCloser)
 		return fmt.Errorf("parquet close: %w", err)
@@ -201,6 +247,9 @@ func (f syncCloser) Close() error {
 
 // Abort closes the file without completing it; the caller removes it.
 func (w *ChunkWriter) Abort() {
+	if w.file != nil {
+		w.file.Abort()
+	}
 	w.f.Close()
 }
 

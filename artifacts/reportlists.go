@@ -1,137 +1,88 @@
 package artifacts
 
 import (
-	"cmp"
 	"slices"
 	"strings"
 
+	"github.com/ocean-safety/ingest/artifacts/diagnostics"
 	"github.com/ocean-safety/ingest/schema"
 )
 
-// MaxListedPerCode bounds report.json's diagnostics of one code (and its
-// skipped files of one reason): a real corpus's thousand-page site has a
-// few hundred of its commonest (otel's: 431 oversize code blocks), listed
-// whole; past a thousand one problem is systemic, and its first thousand
-// show it as well as twenty thousand would.
+// MaxListedPerCode bounds report.json's skipped files of one reason: a
+// real corpus's thousand-page site skips a few hundred of its commonest,
+// listed whole; past a thousand one reason is systemic, and its first
+// thousand show it as well as twenty thousand would.
 const MaxListedPerCode = 1000
 
-// A whole snapshot's report.json is bounded whatever the corpus: its lists
-// keep the first MaxListedPerCode entries of each code or reason (the
-// embedder's truncations MaxListed), in corpus order, and count the rest,
-// so a reviewer sees examples of every problem and the counts stay exact
-// (20,000 files rejected every night made a 19 MB report). The
-// lists are cut by Bound when a whole snapshot is sealed; a part of a
-// sharded run keeps its lists whole, since a merge splits them by document
-// (its report goes no further than the merge).
+// A whole snapshot's report.json is bounded whatever the corpus: its
+// diagnostics are counted by code and severity and sampled
+// (diagnostics.MaxSampled of each code, every one in DiagnosticsFile), its
+// skipped files and the embedder's truncations listed to their bounds and
+// counted (Bound), so a reviewer sees examples of every problem and the
+// counts stay exact (20,000 files rejected every night made a 19 MB
+// report). A part of a sharded run keeps its skipped files and truncations
+// whole, for its merge.
 
-// Unlisted counts the diagnostics of one code and severity past the first
-// MaxListedPerCode of their code.
+// Unlisted counts, in a report written before DiagnosticsFile, the
+// diagnostics of one code and severity past the ones it listed.
 type Unlisted struct {
 	Code     string          `json:"code"`
 	Severity schema.Severity `json:"severity"`
-	// Setup marks the run's own diagnostics (its corpus listing's, its
-	// previous snapshot's), which a republishing run replaces with its own.
-	Setup   bool `json:"setup,omitempty"`
-	Count   int  `json:"count"`
-	Ignored int  `json:"ignored,omitempty"` // of Count, accepted by the run's config
+	Count    int             `json:"count"`
+	Ignored  int             `json:"ignored,omitempty"`
 }
 
-// ListDiagnostics puts ds, of which the first setup are the run's own, in
-// the report: the first MaxListedPerCode of each code listed in order, the rest
-// counted in Unlisted, and more (the counts a republished report carries)
-// added to those counts.
-func (r *Report) ListDiagnostics(ds []schema.Diagnostic, setup int, more ...Unlisted) {
-	listed := make([]schema.Diagnostic, 0, min(len(ds), MaxListedPerCode))
-	perCode := map[string]int{}
-	type key struct {
-		code     string
-		severity schema.Severity
-		setup    bool
-	}
-	counts := map[key]*Unlisted{}
-	count := func(u Unlisted) {
-		k := key{u.Code, u.Severity, u.Setup}
-		c := counts[k]
-		if c == nil {
-			c = &Unlisted{Code: u.Code, Severity: u.Severity, Setup: u.Setup}
-			counts[k] = c
-		}
-		c.Count += u.Count
-		c.Ignored += u.Ignored
-	}
-	r.SetupDiagnostics = 0
-	for i, d := range ds {
-		if perCode[d.Code] < MaxListedPerCode {
-			perCode[d.Code]++
-			listed = append(listed, d)
-			if i < setup {
-				r.SetupDiagnostics++
-			}
-			continue
-		}
-		u := Unlisted{Code: d.Code, Severity: d.Severity, Setup: i < setup, Count: 1}
-		if d.Ignored {
-			u.Ignored = 1
-		}
-		count(u)
-	}
-	for _, u := range more {
-		count(u)
-	}
-	r.Diagnostics, r.Unlisted = listed, nil
-	for _, u := range counts {
-		r.Unlisted = append(r.Unlisted, *u)
-	}
-	slices.SortFunc(r.Unlisted, func(a, b Unlisted) int {
-		if a.Setup != b.Setup {
-			return map[bool]int{true: -1, false: 1}[a.Setup]
-		}
-		return cmp.Or(strings.Compare(a.Code, b.Code), strings.Compare(string(a.Severity), string(b.Severity)))
-	})
+// SetDiagnostics puts a run's diagnostics in the report: g's sample and
+// counts, of which the first setup (in DiagnosticsFile) are the run's own.
+func (r *Report) SetDiagnostics(g *diagnostics.Digest, setup int) {
+	r.Diagnostics, r.DiagnosticsByCode, r.SetupDiagnostics, r.Unlisted = g.Sample(), g.Counts(), setup, nil
 }
 
-// DocumentDiagnostics are the diagnostics of r that are the documents'
-// (not the run's own, SetupDiagnostics): those it lists and the counts of
-// those it does not, which an unchanged corpus's run republishes after
-// its own.
-func (r Report) DocumentDiagnostics() ([]schema.Diagnostic, []Unlisted) {
-	listed := r.Diagnostics[min(r.SetupDiagnostics, len(r.Diagnostics)):]
-	var counted []Unlisted
-	for _, u := range r.Unlisted {
-		if !u.Setup {
-			counted = append(counted, u)
-		}
+// counts is every diagnostic r accounts for, by code and severity: its
+// DiagnosticsByCode, or, in a report written before them, those it lists
+// and those it counts past them.
+func (r Report) counts() []diagnostics.Count {
+	if r.DiagnosticsByCode != nil {
+		return r.DiagnosticsByCode
 	}
-	return listed, counted
-}
-
-// DiagnosticCounts counts every diagnostic r accounts for, listed or not,
-// by severity (error, warning and info always present): the manifest's
-// diagnostics.
-func (r Report) DiagnosticCounts() map[string]int {
-	out := map[string]int{string(schema.SeverityError): 0, string(schema.SeverityWarning): 0, string(schema.SeverityInfo): 0}
+	var g diagnostics.Digest
 	for _, d := range r.Diagnostics {
-		out[string(d.Severity)]++
+		g.Add(d)
 	}
+	out := g.Counts()
 	for _, u := range r.Unlisted {
-		out[string(u.Severity)] += u.Count
+		out = append(out, diagnostics.Count{Code: u.Code, Severity: u.Severity, Count: u.Count, Ignored: u.Ignored})
 	}
 	return out
 }
 
-// IgnoredCount counts the diagnostics the run's config accepted, listed
-// or not.
+// DiagnosticCounts counts every diagnostic r accounts for by severity
+// (error, warning and info always present): the manifest's diagnostics.
+func (r Report) DiagnosticCounts() map[string]int {
+	out := map[string]int{string(schema.SeverityError): 0, string(schema.SeverityWarning): 0, string(schema.SeverityInfo): 0}
+	for _, c := range r.counts() {
+		out[string(c.Severity)] += c.Count
+	}
+	return out
+}
+
+// IgnoredCount counts the diagnostics the run's config accepted.
 func (r Report) IgnoredCount() int {
 	n := 0
-	for _, d := range r.Diagnostics {
-		if d.Ignored {
-			n++
-		}
-	}
-	for _, u := range r.Unlisted {
-		n += u.Ignored
+	for _, c := range r.counts() {
+		n += c.Ignored
 	}
 	return n
+}
+
+// DiagnosticCodes is the codes of every diagnostic r accounts for, sorted.
+func (r Report) DiagnosticCodes() []string {
+	var out []string
+	for _, c := range r.counts() {
+		out = append(out, c.Code)
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
 }
 
 // ListSkipped puts the skipped files in the report: the first MaxListedPerCode of
@@ -161,13 +112,11 @@ func (r *Report) ListSkipped(sk []schema.Skipped, more map[string]int) {
 	r.Skipped, r.SkippedUnlisted = listed, unlisted
 }
 
-// Bound cuts a whole snapshot's report to its bounds: the diagnostics
-// (the first setup of them the run's own), the skipped files, and the
-// embedder's truncations, sorted by input hash (a merge of parts then
-// lists the ones a single run would) and the first MaxListed kept with
+// Bound cuts a whole snapshot's report to its bounds: the skipped files,
+// and the embedder's truncations, sorted by input hash (a merge of parts
+// then lists the ones a single run would) and the first MaxListed kept with
 // their total.
-func (r *Report) Bound(setup int) {
-	r.ListDiagnostics(r.Diagnostics, setup)
+func (r *Report) Bound() {
 	r.ListSkipped(r.Skipped, nil)
 	if m := r.Models; m != nil && len(m.Truncations) > MaxListed {
 		ts := slices.Clone(m.Truncations)

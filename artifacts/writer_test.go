@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ocean-safety/ingest/artifacts/internal/footer"
 	"github.com/ocean-safety/ingest/schema"
 )
 
@@ -199,6 +200,82 @@ func writeRows(t *testing.T, set writerSettings, rows []schema.Chunk, name strin
 			t.Errorf("row %d: got %s %q %v %v, want %s %q %v %v", i, c.Key(), c.Text, c.SectionPath, c.Embedding,
 				want.Key(), want.Text, want.SectionPath, want.Embedding)
 		}
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// TestChunkWriterSpilledFooter: the writer that spills each row group's
+// footer (package footer) writes the bytes parquet-go's one writer writes,
+// for files of no row, one row group part full, row groups exactly full
+// and a last one part full, with the spill in memory and on disk; the
+// spill's file is gone after Close.
+func TestChunkWriterSpilledFooter(t *testing.T) {
+	var rows []schema.Chunk
+	for i := range 23 {
+		c := testRow(fmt.Sprintf("doc-%02d.md", i/3), i%3, i)
+		if i%5 == 0 { // empty strings and lists: the values whose encodings differ most from absent ones
+			c.Text, c.ContextHeader, c.SectionPath, c.Quantities = "", "", nil, nil
+		}
+		rows = append(rows, c)
+	}
+	tests := []struct {
+		name         string
+		rows         int
+		rowGroupRows int
+		spillMemory  int
+	}{
+		{"no row", 0, 4, 1 << 20},
+		{"one row group part full", 3, 4, 1 << 20},
+		{"row groups exactly full", 20, 4, 1 << 20},
+		{"the last row group part full", 23, 4, 1 << 20},
+		{"one row a row group", 9, 1, 1 << 20},
+		{"the spill on disk", 23, 2, 1},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			defer func(n int) { footer.SpillMemory = n }(footer.SpillMemory)
+			footer.SpillMemory = tt.spillMemory
+			set := shipped
+			set.rowGroupRows, set.batchRows, set.pageSize = tt.rowGroupRows, 2, 256
+			one := set
+			one.spillFooter = false
+			want := writeFile(t, one, rows[:tt.rows])
+			got := writeFile(t, set, rows[:tt.rows])
+			if !bytes.Equal(got, want) {
+				t.Errorf("got %d bytes, want parquet-go's %d, the same", len(got), len(want))
+			}
+		})
+	}
+}
+
+// writeFile writes rows with set into a folder of its own and returns the
+// file's bytes; the folder must hold nothing else after Close.
+func writeFile(t *testing.T, set writerSettings, rows []schema.Chunk) []byte {
+	t.Helper()
+	dir := t.TempDir()
+	path := filepath.Join(dir, ChunksFile)
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, err := newChunkWriter(f, path, 4, set)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range rows {
+		if err := w.Write(c); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if es, _ := os.ReadDir(dir); len(es) != 1 {
+		t.Errorf("got %d files in the folder after Close, want only %s", len(es), ChunksFile)
 	}
 	b, err := os.ReadFile(path)
 	if err != nil {

@@ -78,7 +78,7 @@ const (
 )
 
 // snapshotFiles are the files a snapshot folder holds.
-var snapshotFiles = map[string]bool{artifacts.ChunksFile: true, artifacts.ManifestFile: true, artifacts.ReportFile: true, artifacts.ThresholdsFile: true, artifacts.AuditFile: true, artifacts.DocumentsFile: true}
+var snapshotFiles = map[string]bool{artifacts.ChunksFile: true, artifacts.ManifestFile: true, artifacts.ReportFile: true, artifacts.ThresholdsFile: true, artifacts.AuditFile: true, artifacts.DocumentsFile: true, artifacts.DiagnosticsFile: true}
 
 // hasManifest reports whether dir holds a manifest.json: a snapshot, whole
 // (the manifest is written last), though not necessarily sound.

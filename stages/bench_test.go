@@ -11,6 +11,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/goccy/go-yaml"
+
 	"github.com/ocean-safety/ingest/corpus"
 	"github.com/ocean-safety/ingest/corpus/formats"
 	"github.com/ocean-safety/ingest/publish"
@@ -180,8 +182,9 @@ func BenchmarkRerun(b *testing.B) {
 // BenchmarkMemoryFlat runs the whole offline run over generated corpora of
 // 2,000 and 20,000 documents and reports the peak of the live heap (sampled
 // every 5 ms) for each: memory should follow what a run must keep to its
-// end (counts, the thresholds for the proposal, the Parquet footer), not
-// the documents it has finished with.
+// end (counts, the thresholds for the proposal, the listing's paths), not
+// the documents it has finished with (their rows, the Parquet footer's
+// metadata, their diagnostics: streamed to disk).
 //
 //	go test ./stages -run '^$' -bench MemoryFlat -benchtime 1x
 func BenchmarkMemoryFlat(b *testing.B) {
@@ -196,33 +199,77 @@ func BenchmarkMemoryFlat(b *testing.B) {
 			var peak uint64
 			for b.Loop() {
 				cfg.Out = filepath.Join(b.TempDir(), "snap")
-				runtime.GC()
-				stop := make(chan struct{})
-				done := make(chan uint64)
-				go func() { // the live heap at its highest while the run lasts
-					var m runtime.MemStats
-					var top uint64
-					tick := time.NewTicker(5 * time.Millisecond)
-					defer tick.Stop()
-					for {
-						select {
-						case <-stop:
-							done <- top
-							return
-						case <-tick.C:
-							runtime.ReadMemStats(&m)
-							top = max(top, m.HeapAlloc)
-						}
-					}
-				}()
-				_, err := runOut(context.Background(), cfg, Options{})
-				close(stop)
-				peak = max(peak, <-done)
-				if err != nil {
-					b.Fatal(err)
-				}
+				peak = max(peak, peakHeap(b, func() error { _, err := runOut(context.Background(), cfg, Options{}); return err }))
 			}
 			b.ReportMetric(float64(peak)/(1<<20), "peak-heap-MB")
 		})
 	}
+}
+
+// BenchmarkMemoryCorpus is BenchmarkMemoryFlat over a corpus of your own:
+// INGEST_BENCH_CORPUS, with the source_url_template and exclude of the YAML
+// file INGEST_BENCH_CONFIG (skipped without a corpus). just bench-scale
+// measures the command's peak RSS on the otel copies; this is the same run
+// in process, for -memprofile (the allocations) and the peak live heap:
+//
+//	INGEST_BENCH_CORPUS=~/.cache/ingest-bench/otel-x112 INGEST_BENCH_CONFIG=otel.yaml \
+//	  go test ./stages -run '^$' -bench MemoryCorpus -benchtime 1x -memprofile mem.prof
+func BenchmarkMemoryCorpus(b *testing.B) {
+	dir := os.Getenv("INGEST_BENCH_CORPUS")
+	if dir == "" {
+		b.Skip("INGEST_BENCH_CORPUS names no corpus")
+	}
+	cfg := testConfig(dir, "", 0)
+	if path := os.Getenv("INGEST_BENCH_CONFIG"); path != "" {
+		raw, err := os.ReadFile(path)
+		if err != nil {
+			b.Fatal(err)
+		}
+		var f struct {
+			SourceURLTemplate string   `yaml:"source_url_template"`
+			Exclude           []string `yaml:"exclude"`
+		}
+		if err := yaml.Unmarshal(raw, &f); err != nil {
+			b.Fatalf("%s: %v", path, err)
+		}
+		cfg.SourceURLTemplate, cfg.Exclude = f.SourceURLTemplate, f.Exclude
+	}
+	var peak uint64
+	for b.Loop() {
+		cfg.Out = filepath.Join(b.TempDir(), "snap")
+		peak = max(peak, peakHeap(b, func() error { _, err := runOut(context.Background(), cfg, Options{}); return err }))
+	}
+	b.ReportMetric(float64(peak)/(1<<20), "peak-heap-MB")
+}
+
+// peakHeap runs run and returns the highest live heap sampled every 5 ms
+// while it ran.
+func peakHeap(b *testing.B, run func() error) uint64 {
+	b.Helper()
+	runtime.GC()
+	stop := make(chan struct{})
+	done := make(chan uint64)
+	go func() {
+		var m runtime.MemStats
+		var top uint64
+		tick := time.NewTicker(5 * time.Millisecond)
+		defer tick.Stop()
+		for {
+			select {
+			case <-stop:
+				done <- top
+				return
+			case <-tick.C:
+				runtime.ReadMemStats(&m)
+				top = max(top, m.HeapAlloc)
+			}
+		}
+	}()
+	err := run()
+	close(stop)
+	top := <-done
+	if err != nil {
+		b.Fatal(err)
+	}
+	return top
 }

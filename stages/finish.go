@@ -19,15 +19,14 @@ func (r *run) finish(t tally, skipped []schema.Skipped, start time.Time) (*Resul
 	calls.EmbedCalls = t.rows.embedCalls
 	calls.Superseded = r.audit.Count()
 	rep := artifacts.Report{
-		RunID:       r.runID,
-		Diagnostics: t.diags,
-		Skipped:     skipped,
-		Seconds:     time.Since(start).Seconds(),
-		LangFrom:    t.langFrom,
-		Markup:      t.markup,
-		ChunkSizes:  artifacts.NewChunkSizes(&t.rows.sizes, r.cfg.Chunk.Max),
-		Stages:      t.Stages(),
-		Models:      r.modelReport(t.models),
+		RunID:      r.runID,
+		Skipped:    skipped,
+		Seconds:    time.Since(start).Seconds(),
+		LangFrom:   t.langFrom,
+		Markup:     t.markup,
+		ChunkSizes: artifacts.NewChunkSizes(&t.rows.sizes, r.cfg.Chunk.Max),
+		Stages:     t.Stages(),
+		Models:     r.modelReport(t.models),
 	}
 	m := artifacts.Manifest{
 		Tool:              artifacts.ToolName,
@@ -58,7 +57,7 @@ func (r *run) finish(t tally, skipped []schema.Skipped, start time.Time) (*Resul
 			}
 			return r.writer.Rows(), nil
 		},
-		Thresholds: &t.thresholds, Audit: r.audit, Report: rep, Setup: len(r.setup), Manifest: m,
+		Thresholds: &t.thresholds, Audit: r.audit, Diagnostics: r.diags, Report: rep, Setup: len(r.setup), Manifest: m,
 	}
 	if r.part != nil {
 		c.Documents = func() (int, error) {

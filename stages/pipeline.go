@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/ocean-safety/ingest/artifacts"
+	"github.com/ocean-safety/ingest/artifacts/diagnostics"
 	"github.com/ocean-safety/ingest/chunking"
 	"github.com/ocean-safety/ingest/corpus"
 	"github.com/ocean-safety/ingest/corpus/formats"
@@ -167,6 +168,7 @@ type run struct {
 	journal *reuse.Journal
 	reuse   *reuse.Resolver // over prev's offers and the journal, once it is open
 	audit   *artifacts.Audit
+	diags   *diagnostics.Writer // diagnostics.jsonl: opened by build or republish; written, once the streams start, by the enrich stream's callbacks (their docTally's)
 	errs    firstError
 	// setup holds what was found before the streams started (a previous
 	// snapshot not trusted, names that are not UTF-8).
@@ -278,6 +280,7 @@ func (r *run) run(ctx context.Context) (*Result, error) {
 		r.prev.Close()
 		if !published {
 			r.partDocs.Abort()
+			r.diags.Abort()
 			r.audit.Abort()
 			_ = r.stage.Abort()
 			if r.journal != nil {
@@ -334,6 +337,10 @@ func (r *run) run(ctx context.Context) (*Result, error) {
 // build runs the corpus through the streams and finishes the snapshot in
 // the staging folder.
 func (r *run) build(ctx context.Context, paths []string, skipped []schema.Skipped, start time.Time) (*Result, error) {
+	var err error
+	if r.diags, err = diagnostics.Create(r.stage.Path(artifacts.DiagnosticsFile)); err != nil {
+		return nil, err
+	}
 	if err := r.openWriter(); err != nil {
 		return nil, err
 	}

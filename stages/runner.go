@@ -86,7 +86,7 @@ func (r *run) stream(ctx context.Context, paths []string) tally {
 	enrich := stream.New().WithMaxGoroutines(window)
 	batches := stream.New().WithMaxGoroutines(r.cfg.EmbedConcurrency * batchWindow)
 	r.llmSlots, r.embedSlots = make(slots, max(r.cfg.LLMConcurrency, 1)), make(slots, r.cfg.EmbedConcurrency)
-	dt := newDocTally(r.setup)
+	dt := newDocTally(r.setup, r.diags)
 	rt := rowTally{sizes: r.sizeTally()}
 	var b batcher // owned by the enrich stream's callbacks, then by this goroutine
 	parsed := 0

@@ -6,6 +6,7 @@ import (
 	"os"
 
 	"github.com/ocean-safety/ingest/artifacts"
+	"github.com/ocean-safety/ingest/artifacts/diagnostics"
 	"github.com/ocean-safety/ingest/publish"
 	"github.com/ocean-safety/ingest/schema"
 	"github.com/ocean-safety/ingest/thresholds"
@@ -14,16 +15,18 @@ import (
 // Closing is what a run and a merge (package stages/merge) close a snapshot
 // with, in the order the files are written: chunks.parquet (its writer closed by Chunks),
 // thresholds.md, audit.jsonl completed with the snapshot's counts,
-// report.json, a part's documents.jsonl, and last the manifest, which
-// records them all.
+// diagnostics.jsonl, report.json (its diagnostics sampled and counted from
+// diagnostics.jsonl's), a part's documents.jsonl, and last the manifest,
+// which records them all.
 type Closing struct {
-	Chunks     func() (rows int, err error)
-	Thresholds *thresholds.Proposal
-	Audit      *artifacts.Audit
-	AuditMore  map[string]int // more counts for the audit's last event (a merge's parts)
-	Report     artifacts.Report
-	Setup      int                          // how many of Report.Diagnostics, at its head, are the run's own (its listing's, its previous snapshot's)
-	Documents  func() (rows int, err error) // a part's documents list; nil for a whole snapshot
+	Chunks      func() (rows int, err error)
+	Thresholds  *thresholds.Proposal
+	Audit       *artifacts.Audit
+	AuditMore   map[string]int      // more counts for the audit's last event (a merge's parts)
+	Diagnostics *diagnostics.Writer // every diagnostic, written as the run went; Seal closes it
+	Report      artifacts.Report
+	Setup       int                          // how many of the diagnostics, at their head, are the run's own (its listing's, its previous snapshot's)
+	Documents   func() (rows int, err error) // a part's documents list; nil for a whole snapshot
 	// Manifest is the snapshot's manifest with its Counts and Calls: Seal
 	// adds the files, the counts by severity and the status's consequences.
 	Manifest artifacts.Manifest
@@ -33,21 +36,19 @@ type Closing struct {
 // result: a snapshot with a rejected document is partial.
 func Seal(stage *publish.Staging, c Closing) (*Result, error) {
 	m, rep := c.Manifest, c.Report
+	rep.SetDiagnostics(c.Diagnostics.Digest(), c.Setup)
+	m.Diagnostics = rep.DiagnosticCounts()
 	status := StatusOK
-	if m.Counts.Rejected > 0 || hasError(rep.Diagnostics) {
+	if m.Counts.Rejected > 0 || m.Diagnostics[string(schema.SeverityError)] > 0 {
 		status = StatusPartial
 	}
 	rep.Status = string(status)
-	if rep.Diagnostics == nil {
-		rep.Diagnostics = []schema.Diagnostic{}
-	}
 	if rep.Skipped == nil {
 		rep.Skipped = []schema.Skipped{}
 	}
-	if c.Documents == nil { // a whole snapshot's report is bounded; a part's lists go whole to the merge
-		rep.Bound(c.Setup)
+	if c.Documents == nil { // a whole snapshot's report is bounded; a part's skipped files and truncations go whole to the merge
+		rep.Bound()
 	}
-	m.Diagnostics = rep.DiagnosticCounts()
 	counts := map[string]int{"documents": m.Counts.Documents, "rejected": m.Counts.Rejected, "chunks": m.Counts.Chunks,
 		"chunks_superseded": m.Calls.Superseded, "header_calls": m.Calls.HeaderCalls, "embed_calls": m.Calls.EmbedCalls}
 	for k, n := range c.AuditMore {
@@ -62,6 +63,7 @@ func Seal(stage *publish.Staging, c Closing) (*Result, error) {
 			}
 			return 0, nil
 		}},
+		{Name: artifacts.DiagnosticsFile, Write: func(string) (int, error) { return c.Diagnostics.Close() }},
 		{Name: artifacts.ReportFile, Write: func(path string) (int, error) { return 0, artifacts.WriteJSON(path, rep) }},
 	}
 	if c.Documents != nil {
@@ -72,17 +74,6 @@ func Seal(stage *publish.Staging, c Closing) (*Result, error) {
 		return nil, err
 	}
 	return &Result{Status: status, Manifest: m, Report: rep}, nil
-}
-
-// hasError reports an error among ds: a document rejected, or a part of the
-// corpus that could not be read (corpus.SkipUnreadable).
-func hasError(ds []schema.Diagnostic) bool {
-	for _, d := range ds {
-		if d.Severity == schema.SeverityError {
-			return true
-		}
-	}
-	return false
 }
 
 // writeThresholds writes the thresholds proposal to path, and returns how

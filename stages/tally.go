@@ -6,6 +6,7 @@ import (
 	"hash"
 
 	"github.com/ocean-safety/ingest/artifacts"
+	"github.com/ocean-safety/ingest/artifacts/diagnostics"
 	"github.com/ocean-safety/ingest/chunking"
 	"github.com/ocean-safety/ingest/schema"
 	"github.com/ocean-safety/ingest/thresholds"
@@ -14,12 +15,12 @@ import (
 // docTally is what a run counts of its documents. collect fills it, on the
 // enrich stream's callbacks, in corpus order.
 type docTally struct {
-	counts      artifacts.Counts // Documents, Rejected and Drafts
-	empty       []string         // the documents that yielded no chunk (Manifest.EmptyDocuments), in corpus order
-	langFrom    map[string]int   // documents by how their language was decided
-	markup      map[string]int   // markup removed from the documents, by kind
-	diags       []schema.Diagnostic
-	problems    int // diagnostics that are errors or warnings: what --strict refuses
+	counts      artifacts.Counts    // Documents, Rejected and Drafts
+	empty       []string            // the documents that yielded no chunk (Manifest.EmptyDocuments), in corpus order
+	langFrom    map[string]int      // documents by how their language was decided
+	markup      map[string]int      // markup removed from the documents, by kind
+	diags       *diagnostics.Writer // every diagnostic, to diagnostics.jsonl as it is found: the run's own, then the documents' in corpus order
+	problems    int                 // diagnostics that are errors or warnings: what --strict refuses
 	done        int
 	fingerprint hash.Hash             // documents and versions: the corpus fingerprint
 	input       hash.Hash             // file bytes: the input fingerprint
@@ -29,19 +30,22 @@ type docTally struct {
 	stats       map[string]*artifacts.StageStat
 }
 
-func newDocTally(setup []schema.Diagnostic) docTally {
-	t := docTally{fingerprint: sha256.New(), input: sha256.New(), stats: map[string]*artifacts.StageStat{}, langFrom: map[string]int{}, markup: map[string]int{}}
+// newDocTally is the tally of a run whose own diagnostics are setup, and
+// whose diagnostics go to diags (setup's first).
+func newDocTally(setup []schema.Diagnostic, diags *diagnostics.Writer) docTally {
+	t := docTally{fingerprint: sha256.New(), input: sha256.New(), stats: map[string]*artifacts.StageStat{}, langFrom: map[string]int{}, markup: map[string]int{}, diags: diags}
 	for _, s := range stageOrder {
 		t.stats[s] = &artifacts.StageStat{Name: s}
 	}
 	for _, d := range setup {
-		t.diagnose(d)
+		t.count(d)
+		t.diags.Write(d) // an error sticks: the writer's Close fails the run
 	}
 	return t
 }
 
-func (t *docTally) diagnose(d schema.Diagnostic) {
-	t.diags = append(t.diags, d)
+// count counts d among what --strict refuses.
+func (t *docTally) count(d schema.Diagnostic) {
 	if d.Severity != schema.SeverityInfo && !d.Ignored {
 		t.problems++
 	}
@@ -99,9 +103,14 @@ func (r *run) collect(t *docTally, res docResult, total int) []schema.Chunk {
 		t.stats[s].Items++
 		t.stats[s].Seconds += d.Seconds()
 	}
-	for _, d := range r.cfg.Diagnostics.Mark(res.diags) {
-		t.diagnose(d)
+	marked := r.cfg.Diagnostics.Mark(res.diags)
+	for _, d := range marked {
+		t.count(d)
 		r.rep.Diagnostic(d)
+	}
+	if err := t.diags.WriteDocument(marked); err != nil {
+		r.errs.set(err)
+		return nil
 	}
 	t.done++
 	r.rep.Progress(StageEnriched, t.done, total)

@@ -9,11 +9,11 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 	"time"
 
 	"github.com/ocean-safety/ingest/artifacts"
+	"github.com/ocean-safety/ingest/artifacts/diagnostics"
 	"github.com/ocean-safety/ingest/schema"
 	"github.com/ocean-safety/ingest/stages/reuse"
 )
@@ -44,8 +44,9 @@ func (r *run) unchangedInput(ctx context.Context, paths []string, skipped []sche
 		return "", false, nil
 	}
 	m := r.prev.Manifest
+	_, diags := m.Files[artifacts.DiagnosticsFile]
 	same := m.BuildID != "" && m.BuildID == reuse.BuildID() && m.ToolVersion == r.opt.ToolVersion &&
-		m.ConfigHash == r.cfg.Hash() && m.CacheKeys == r.keys && m.InputFingerprint != ""
+		m.ConfigHash == r.cfg.Hash() && m.CacheKeys == r.keys && m.InputFingerprint != "" && diags
 	if !same {
 		return "", false, nil
 	}
@@ -74,12 +75,11 @@ func (r *run) republish(start time.Time, input string) (*Result, error) {
 	m := prev.Manifest
 	rep := artifacts.Report{RunID: r.runID, Status: old.Status, Skipped: old.Skipped, SkippedUnlisted: old.SkippedUnlisted,
 		Stages: []artifacts.StageStat{{Name: "unchanged", Items: m.Counts.Documents, Seconds: time.Since(start).Seconds()}}}
-	// The documents' diagnostics are the previous run's; the run's own are
-	// this run's, in place of the previous run's (which said the same of the
-	// same listing): adding them to the previous report's made it grow by
-	// them every unchanged night.
-	docs, counted := old.DocumentDiagnostics()
-	rep.ListDiagnostics(append(slices.Clone(r.setup), r.cfg.Diagnostics.Mark(docs)...), len(r.setup), counted...)
+	rows, err := r.republishDiagnostics(old.SetupDiagnostics)
+	if err != nil {
+		return nil, err
+	}
+	rep.SetDiagnostics(r.diags.Digest(), len(r.setup))
 	rep.Seconds = time.Since(start).Seconds()
 	if err := artifacts.WriteJSON(r.stage.Path(artifacts.ReportFile), rep); err != nil {
 		return nil, err
@@ -92,10 +92,13 @@ func (r *run) republish(start time.Time, input string) (*Result, error) {
 	for name, info := range m.Files {
 		files[name] = info
 	}
-	for _, name := range []string{artifacts.ReportFile, artifacts.AuditFile} {
+	for _, name := range []string{artifacts.DiagnosticsFile, artifacts.ReportFile, artifacts.AuditFile} {
 		info, err := artifacts.Describe(r.stage.Path(name))
 		if err != nil {
 			return nil, err
+		}
+		if name == artifacts.DiagnosticsFile {
+			info.Rows = rows
 		}
 		files[name] = info
 	}
@@ -107,10 +110,42 @@ func (r *run) republish(start time.Time, input string) (*Result, error) {
 		return nil, err
 	}
 	status := StatusOK
-	if m.Counts.Rejected > 0 || hasError(rep.Diagnostics) {
+	if m.Counts.Rejected > 0 || m.Diagnostics[string(schema.SeverityError)] > 0 {
 		status = StatusPartial
 	}
 	return &Result{Status: status, Manifest: m, Report: rep}, nil
+}
+
+// republishDiagnostics writes the republished snapshot's diagnostics.jsonl:
+// this run's own, in place of the previous run's (its first setup lines,
+// which said the same of the same listing: carried over, they made it grow
+// every unchanged night), then the previous run's documents' as they were,
+// marked ignored or not by this run's config. It streams: nothing of the
+// previous file stays in memory. It returns the diagnostics written.
+func (r *run) republishDiagnostics(setup int) (int, error) {
+	prev := r.prev
+	var err error
+	if r.diags, err = diagnostics.Create(r.stage.Path(artifacts.DiagnosticsFile)); err != nil {
+		return 0, err
+	}
+	for _, d := range r.setup {
+		r.diags.Write(d) // an error sticks: Close returns it
+	}
+	info := prev.Manifest.Files[artifacts.DiagnosticsFile]
+	f, err := artifacts.OpenDeclared(filepath.Join(prev.Dir, artifacts.DiagnosticsFile), info.Bytes)
+	if err != nil {
+		return 0, fmt.Errorf("previous snapshot %s: %w", prev.Dir, err)
+	}
+	defer f.Close()
+	in := diagnostics.NewReader(f)
+	mark := func(d schema.Diagnostic) schema.Diagnostic {
+		d.Ignored = r.cfg.Diagnostics.Ignores(d)
+		return d
+	}
+	if err := errors.Join(diagnostics.Copy(nil, in, setup, nil), diagnostics.Copy(r.diags, in, info.Rows-setup, mark)); err != nil {
+		return 0, fmt.Errorf("previous snapshot %s: %w", prev.Dir, err)
+	}
+	return r.diags.Close()
 }
 
 // republished verifies the republished snapshot. Its files are the

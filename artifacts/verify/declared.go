@@ -103,11 +103,15 @@ func DeclaredDisagree(dir string, m artifacts.Manifest) ([]string, error) {
 		if err != nil {
 			return nil, err
 		}
-		got := rep.DiagnosticCounts()
+		got, total := rep.DiagnosticCounts(), 0
 		for _, sev := range []schema.Severity{schema.SeverityError, schema.SeverityWarning, schema.SeverityInfo} {
+			total += got[string(sev)]
 			if got[string(sev)] != m.Diagnostics[string(sev)] {
 				out = append(out, fmt.Sprintf("diagnostics.%s %d, %s holds %d", sev, m.Diagnostics[string(sev)], artifacts.ReportFile, got[string(sev)]))
 			}
+		}
+		if f, ok := m.Files[artifacts.DiagnosticsFile]; ok && f.Rows != total {
+			out = append(out, fmt.Sprintf("files.%s.rows %d, %s counts %d diagnostics", artifacts.DiagnosticsFile, f.Rows, artifacts.ReportFile, total))
 		}
 	}
 	return out, nil

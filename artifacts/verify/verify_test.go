@@ -84,6 +84,13 @@ func TestVerify(t *testing.T) {
 		{"fewer warnings than the report holds", func(t *testing.T, dir string) {
 			stagestest.EditManifest(t, dir, func(m *artifacts.Manifest) { m.Diagnostics["error"] = 3 })
 		}, []string{verify.CheckDeclared}, "diagnostics.error 3, report.json holds 0"},
+		{"more diagnostics.jsonl lines than the report counts", func(t *testing.T, dir string) {
+			stagestest.EditManifest(t, dir, func(m *artifacts.Manifest) {
+				f := m.Files[artifacts.DiagnosticsFile]
+				f.Rows += 2
+				m.Files[artifacts.DiagnosticsFile] = f
+			})
+		}, []string{verify.CheckDeclared}, "files.diagnostics.jsonl.rows 2, report.json counts 0 diagnostics"},
 		{"every problem, not the first", func(t *testing.T, dir string) {
 			stagestest.EditManifest(t, dir, func(m *artifacts.Manifest) { m.SchemaVersion = "99"; m.Counts.Chunks = 1 })
 			if err := os.WriteFile(filepath.Join(dir, artifacts.ReportFile), []byte("{}\n"), 0o644); err != nil {

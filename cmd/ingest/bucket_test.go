@@ -76,6 +76,11 @@ func TestPublishToBucket(t *testing.T) {
 		if want := args[len(args)-1]; args[0] != "diff" && (!strings.Contains(stdout, strings.Split(want, "?")[0]) || strings.Contains(stdout, os.TempDir())) {
 			t.Errorf("%v: got %.300q, want it to name %s and no temporary folder", args, stdout, strings.Split(want, "?")[0])
 		}
+		// Every file of the snapshot went to the bucket and came back,
+		// verified: diagnostics.jsonl among them.
+		if args[0] == "inspect" && args[1] == "--json" && !strings.Contains(stdout, `"`+artifacts.DiagnosticsFile+`"`) {
+			t.Errorf("%v: got no %s among the snapshot's files", args, artifacts.DiagnosticsFile)
+		}
 	}
 }
 

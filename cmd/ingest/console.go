@@ -8,7 +8,6 @@ import (
 
 	"github.com/ocean-safety/ingest/cmd/ingest/internal/console"
 	"github.com/ocean-safety/ingest/cmd/ingest/internal/forgive"
-	"github.com/ocean-safety/ingest/schema"
 )
 
 // What a command tells its user on stderr goes through say; how a run's
@@ -51,11 +50,7 @@ func progressMode(w io.Writer, quiet bool) string {
 // noteUnmatchedIgnores says which --ignore codes matched no diagnostic of
 // the run, with the nearest code it had: a typo must not pass for a quiet
 // corpus.
-func noteUnmatchedIgnores(t console.Teller, codes []string, ds []schema.Diagnostic) {
-	var have []string
-	for _, d := range ds {
-		have = append(have, d.Code)
-	}
+func noteUnmatchedIgnores(t console.Teller, codes, have []string) {
 	for _, u := range forgive.Unmatched(codes, have) {
 		t.UnmatchedIgnore(u.Given, u.Nearest)
 	}

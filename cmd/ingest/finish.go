@@ -59,7 +59,7 @@ func finish(ctx context.Context, cmd *cli.Command, name string, res *stages.Resu
 		}
 		t.Summary(res, newRunSummary(ctx, res, err))
 		if index {
-			noteUnmatchedIgnores(t, cmd.StringSlice("ignore"), res.Report.Diagnostics)
+			noteUnmatchedIgnores(t, cmd.StringSlice("ignore"), res.Report.DiagnosticCodes())
 		}
 	}
 	return err

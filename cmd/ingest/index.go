@@ -34,7 +34,7 @@ func indexCommand() *cli.Command {
 			&cli.StringFlag{Name: "prev", Sources: cli.EnvVars("INGEST_PREV"), Usage: "snapshot to reuse headers and vectors from (default: the one at --out)"},
 			&cli.IntFlag{Name: "workers", Sources: cli.EnvVars("INGEST_WORKERS"), HideDefault: true, Usage: "parallel workers (default: one per core)"},
 			&cli.BoolFlag{Name: "strict", Usage: "any error or warning not ignored fails the run; nothing is published"},
-			&cli.StringSliceFlag{Name: "ignore", Usage: "accept the warnings and info of this code (repeat, or a comma list): still in report.json, not printed, not failing --strict; adds to the config's diagnostics.ignore"},
+			&cli.StringSliceFlag{Name: "ignore", Usage: "accept the warnings and info of this code (repeat, or a comma list): still in diagnostics.jsonl, not printed, not failing --strict; adds to the config's diagnostics.ignore"},
 			&cli.BoolFlag{Name: "quiet", Usage: "print only errors and the summaries"},
 			&cli.BoolFlag{Name: "verbose", Aliases: []string{"v"}, Usage: "print every diagnostic (by default the first 20, then a count per code)"},
 			&cli.StringFlag{Name: "diagnostics-format", Value: "text", Usage: "text (path:line: severity: message [code]) or github (GitHub Actions annotations)", Validator: func(s string) error {

@@ -40,6 +40,12 @@ func TestIndexPublish(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	if _, ok := m.Files[artifacts.DiagnosticsFile]; !ok {
+		t.Errorf("got files %v, want %s published with the others", m.Files, artifacts.DiagnosticsFile)
+	}
+	if code, stdout, _ := runCLI(context.Background(), "", "verify", second); code != exitOK {
+		t.Errorf("verify %s: exit %d: %s", second, code, stdout)
+	}
 	if m.Previous == nil || m.Previous.Name != filepath.Base(first) || m.Calls.HeadersReused == 0 {
 		t.Errorf("got previous %+v, calls %+v; want a link to %s and reuse", m.Previous, m.Calls, filepath.Base(first))
 	}

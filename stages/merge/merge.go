@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/ocean-safety/ingest/artifacts"
+	"github.com/ocean-safety/ingest/artifacts/diagnostics"
 	"github.com/ocean-safety/ingest/publish"
 	"github.com/ocean-safety/ingest/schema"
 	"github.com/ocean-safety/ingest/stages"
@@ -113,8 +114,11 @@ func openParts(dirs []string) ([]part, error) {
 		if m.SchemaVersion != artifacts.SchemaVersion {
 			return nil, fmt.Errorf("%w: part %s has schema version %q, this build writes %q", ErrMismatch, dir, m.SchemaVersion, artifacts.SchemaVersion)
 		}
-		for _, name := range []string{artifacts.ChunksFile, artifacts.DocumentsFile, artifacts.ReportFile} {
+		for _, name := range []string{artifacts.ChunksFile, artifacts.DocumentsFile, artifacts.ReportFile, artifacts.DiagnosticsFile} {
 			want, ok := m.Files[name]
+			if !ok && name == artifacts.DiagnosticsFile {
+				return nil, fmt.Errorf("%w: part %s has no %s (made by an older ingest): run the shards again", ErrMismatch, dir, name)
+			}
 			if !ok {
 				return nil, fmt.Errorf("part %s: the manifest lists no %s", dir, name)
 			}
@@ -130,8 +134,8 @@ func openParts(dirs []string) ([]part, error) {
 		if err != nil {
 			return nil, fmt.Errorf("part %s: %w", dir, err)
 		}
-		if sh := m.Shard; sh.ListingDiagnostics > sh.SetupDiagnostics || sh.SetupDiagnostics > len(rep.Diagnostics) {
-			return nil, fmt.Errorf("part %s: the manifest's diagnostic counts do not fit its report", dir)
+		if sh := m.Shard; sh.ListingDiagnostics > sh.SetupDiagnostics || sh.SetupDiagnostics > m.Files[artifacts.DiagnosticsFile].Rows {
+			return nil, fmt.Errorf("part %s: the manifest's diagnostic counts do not fit its %s", dir, artifacts.DiagnosticsFile)
 		}
 		ps = append(ps, part{dir: dir, m: m, report: rep})
 	}
@@ -199,6 +203,7 @@ type merger struct {
 	stage  *publish.Staging
 	opt    stages.Options
 	runID  string
+	diags  *diagnostics.Writer // the merged diagnostics.jsonl, the parts' in the order one run writes them
 }
 
 // docTotals is what the documents lists add up to.
@@ -206,13 +211,20 @@ type docTotals struct {
 	counts      artifacts.Counts
 	fingerprint hash.Hash
 	input       hash.Hash
-	diags       []schema.Diagnostic
-	setup       int                   // of diags, at their head, the runs' own: the listing's and each part's setup
+	setup       int                   // of the diagnostics, at their head, the runs' own: the listing's and each part's setup
 	models      artifacts.ModelReport // rejects and ungrounded thresholds, listed and counted
 }
 
-func (m *merger) merge(ctx context.Context, start time.Time) (*stages.Result, error) {
+func (m *merger) merge(ctx context.Context, start time.Time) (_ *stages.Result, err error) {
 	first := m.parts[0]
+	if m.diags, err = diagnostics.Create(m.stage.Path(artifacts.DiagnosticsFile)); err != nil {
+		return nil, err
+	}
+	defer func() {
+		if err != nil {
+			m.diags.Abort()
+		}
+	}()
 	dt, err := m.documents()
 	if err != nil {
 		return nil, err
@@ -272,19 +284,22 @@ func (m *merger) merge(ctx context.Context, start time.Time) (*stages.Result, er
 	return stages.Seal(m.stage, stages.Closing{
 		Chunks:     func() (int, error) { return rows.Chunks, nil }, // written and closed by m.chunks
 		Thresholds: ts, Audit: audit, AuditMore: map[string]int{"parts": len(m.parts)},
-		Report: rep, Setup: dt.setup, Manifest: man,
+		Diagnostics: m.diags, Report: rep, Setup: dt.setup, Manifest: man,
 	})
 }
 
 // documents walks the parts' documents lists in corpus order (each part's
 // list is in corpus order; a path is in one part only) and adds up the
-// counts, the fingerprints and each document's share of its part's report.
+// counts, the fingerprints and each document's share of its part's report;
+// each document's diagnostics are copied from its part's diagnostics.jsonl,
+// read in step with the list, to the merged one.
 func (m *merger) documents() (docTotals, error) {
 	dt := docTotals{fingerprint: sha256.New(), input: sha256.New()}
 	type head struct {
 		r          *artifacts.PartDocReader
+		diags      *diagnostics.Reader
 		doc        nextDoc
-		diag, rej  int // next of the part's diagnostics, rejects
+		rej        int // next of the part's rejects
 		ungrounded int
 	}
 	heads := make([]*head, len(m.parts))
@@ -294,19 +309,34 @@ func (m *merger) documents() (docTotals, error) {
 			return dt, fmt.Errorf("part %s: %w", p.dir, err)
 		}
 		defer r.Close()
-		h := &head{r: r, diag: p.m.Shard.SetupDiagnostics}
+		f, err := artifacts.OpenDeclared(filepath.Join(p.dir, artifacts.DiagnosticsFile), p.m.Files[artifacts.DiagnosticsFile].Bytes)
+		if err != nil {
+			return dt, fmt.Errorf("part %s: %w", p.dir, err)
+		}
+		defer f.Close()
+		h := &head{r: r, diags: diagnostics.NewReader(f)}
 		if err := h.doc.read(r); err != nil {
 			return dt, fmt.Errorf("part %s: %w", p.dir, err)
 		}
 		heads[i] = h
 	}
-	// The whole listing's diagnostics once, then each part's own setup ones.
-	first := m.parts[0]
-	dt.diags = append(dt.diags, first.report.Diagnostics[:first.m.Shard.ListingDiagnostics]...)
-	for _, p := range m.parts {
-		dt.diags = append(dt.diags, p.report.Diagnostics[p.m.Shard.ListingDiagnostics:p.m.Shard.SetupDiagnostics]...)
+	// The whole listing's diagnostics once (every part's file opens with
+	// them), then each part's own setup ones.
+	for i, p := range m.parts {
+		to := m.diags
+		if i > 0 {
+			to = nil
+		}
+		if err := diagnostics.Copy(to, heads[i].diags, p.m.Shard.ListingDiagnostics, nil); err != nil {
+			return dt, fmt.Errorf("part %s: %w", p.dir, err)
+		}
 	}
-	dt.setup = len(dt.diags)
+	for i, p := range m.parts {
+		if err := diagnostics.Copy(m.diags, heads[i].diags, p.m.Shard.SetupDiagnostics-p.m.Shard.ListingDiagnostics, nil); err != nil {
+			return dt, fmt.Errorf("part %s: %w", p.dir, err)
+		}
+	}
+	dt.setup = m.diags.Digest().Len()
 	last := ""
 	total := 0
 	for {
@@ -338,8 +368,7 @@ func (m *merger) documents() (docTotals, error) {
 		default:
 			return dt, fmt.Errorf("part %s: %s: status %q", p.dir, d.Path, d.Status)
 		}
-		var err error
-		if dt.diags, h.diag, err = take(dt.diags, p.report.Diagnostics, h.diag, d.Diagnostics); err != nil {
+		if err := diagnostics.Copy(m.diags, h.diags, d.Diagnostics, nil); err != nil {
 			return dt, fmt.Errorf("part %s: %s: diagnostics: %w", p.dir, d.Path, err)
 		}
 		var mr artifacts.ModelReport
@@ -347,6 +376,7 @@ func (m *merger) documents() (docTotals, error) {
 			mr = *p.report.Models
 		}
 		var rejects []artifacts.Reject
+		var err error
 		if rejects, h.rej, err = takeListed(mr.Rejects, h.rej, d.Rejects); err != nil {
 			return dt, fmt.Errorf("part %s: %s: rejects: %w", p.dir, d.Path, err)
 		}
@@ -362,8 +392,13 @@ func (m *merger) documents() (docTotals, error) {
 			return dt, fmt.Errorf("part %s: %w", p.dir, err)
 		}
 	}
-	if listed := first.m.Shard.Listed; total != listed {
+	if listed := m.parts[0].m.Shard.Listed; total != listed {
 		return dt, fmt.Errorf("%w: the parts account for %d documents, the corpus listing has %d", ErrMismatch, total, listed)
+	}
+	for i, h := range heads {
+		if _, err := h.diags.Next(); !errors.Is(err, io.EOF) {
+			return dt, fmt.Errorf("part %s: %s holds more diagnostics than its documents list accounts for", m.parts[i].dir, artifacts.DiagnosticsFile)
+		}
 	}
 	return dt, nil
 }
@@ -384,9 +419,9 @@ func (h *nextDoc) read(r *artifacts.PartDocReader) error {
 	return err
 }
 
-// takeListed is take for a report's bounded lists: a part lists its first
-// artifacts.MaxListed entries and counts the rest, so a document's entries
-// past the list are only counted. The first MaxListed of the whole run are
+// takeListed takes a document's n entries of a part's bounded list, from
+// from on: a part lists its first artifacts.MaxListed entries and counts
+// the rest, so a document's entries past the list are only counted. The first MaxListed of the whole run are
 // among the parts' first MaxListed each, so the merged list is the one a
 // single run would have written.
 func takeListed[T any](src []T, from, n int) ([]T, int, error) {
@@ -395,14 +430,6 @@ func takeListed[T any](src []T, from, n int) ([]T, int, error) {
 	}
 	k := max(0, min(n, len(src)-from))
 	return src[from : from+k], from + k, nil
-}
-
-// take appends src[from:from+n] to dst and returns the next index.
-func take[T any](dst, src []T, from, n int) ([]T, int, error) {
-	if from+n > len(src) {
-		return dst, from, fmt.Errorf("the documents list counts %d more than the report holds", from+n-len(src))
-	}
-	return append(dst, src[from:from+n]...), from + n, nil
 }
 
 // chunks writes the parts' rows, merged in (doc_path, chunk_order) order,
@@ -488,11 +515,12 @@ func (m *merger) chunks(ctx context.Context, dims int, sizes *schema.SizeTally) 
 const rowGroupCheck = 1024
 
 // report is the merged run's report: the parts' reports merged
-// (artifacts.Report.Merge), the diagnostics and the rejects lists in corpus
-// order (dt), a stage for the merge itself.
+// (artifacts.Report.Merge), the rejects lists in corpus order (dt), a
+// stage for the merge itself; Seal adds the diagnostics, sampled and
+// counted from the merged diagnostics.jsonl.
 func (m *merger) report(dt docTotals, start time.Time) artifacts.Report {
 	first := m.parts[0]
-	rep := artifacts.Report{RunID: m.runID, Diagnostics: dt.diags, Skipped: first.report.Skipped,
+	rep := artifacts.Report{RunID: m.runID, Skipped: first.report.Skipped,
 		LangFrom: map[string]int{}, Markup: map[string]int{}}
 	for _, p := range m.parts {
 		rep.Merge(p.report)

@@ -60,7 +60,8 @@ func runShards(t *testing.T, cfg settings.Config, n int, dir string, opt func() 
 
 // TestMergeEqualsWholeRun: the merge of N parts is the whole run's snapshot,
 // byte for byte where a run does not put its own id or clock: chunks,
-// thresholds, counts, fingerprints and the report's diagnostics.
+// thresholds, every diagnostic (diagnostics.jsonl), counts, fingerprints
+// and the report's diagnostics, sampled and counted.
 func TestMergeEqualsWholeRun(t *testing.T) {
 	dir := shardCorpus(t)
 	srv := modelfake.New(modelfake.Options{Dims: 16})
@@ -103,7 +104,7 @@ func TestMergeEqualsWholeRun(t *testing.T) {
 				if err != nil {
 					t.Fatalf("%d shards: merge: %v", n, err)
 				}
-				for _, name := range []string{artifacts.ChunksFile, artifacts.ThresholdsFile} {
+				for _, name := range []string{artifacts.ChunksFile, artifacts.ThresholdsFile, artifacts.DiagnosticsFile} {
 					if !bytes.Equal(readFile(t, filepath.Join(whole, name)), readFile(t, filepath.Join(merged, name))) {
 						t.Errorf("%d shards: %s differs from the whole run's", n, name)
 					}
@@ -116,9 +117,11 @@ func TestMergeEqualsWholeRun(t *testing.T) {
 					{"input fingerprint", wm.InputFingerprint, gm.InputFingerprint},
 					{"config, build, models", wm.ConfigHash + wm.BuildID + wm.HeaderWriter + jsonOf(t, wm.Embedder) + jsonOf(t, wm.CacheKeys),
 						gm.ConfigHash + gm.BuildID + gm.HeaderWriter + jsonOf(t, gm.Embedder) + jsonOf(t, gm.CacheKeys)},
-					{"files", jsonOf(t, fileHashes(wm, artifacts.ChunksFile, artifacts.ThresholdsFile)), jsonOf(t, fileHashes(gm, artifacts.ChunksFile, artifacts.ThresholdsFile))},
+					{"files", jsonOf(t, fileHashes(wm, artifacts.ChunksFile, artifacts.ThresholdsFile, artifacts.DiagnosticsFile)), jsonOf(t, fileHashes(gm, artifacts.ChunksFile, artifacts.ThresholdsFile, artifacts.DiagnosticsFile))},
 					{"calls (embedding requests aside: batches end at a part's end)", jsonOf(t, noEmbedCalls(wm.Calls)), jsonOf(t, noEmbedCalls(gm.Calls))},
 					{"diagnostics", jsonOf(t, want.Report.Diagnostics), jsonOf(t, got.Report.Diagnostics)},
+					{"diagnostics by code", jsonOf(t, want.Report.DiagnosticsByCode), jsonOf(t, got.Report.DiagnosticsByCode)},
+					{"setup diagnostics", strconv.Itoa(want.Report.SetupDiagnostics), strconv.Itoa(got.Report.SetupDiagnostics)},
 					{"skipped", jsonOf(t, want.Report.Skipped), jsonOf(t, got.Report.Skipped)},
 					{"languages", jsonOf(t, want.Report.LangFrom), jsonOf(t, got.Report.LangFrom)},
 					{"model rejects", jsonOf(t, modelRejects(want.Report)), jsonOf(t, modelRejects(got.Report))},
@@ -153,10 +156,10 @@ func jsonOf(t *testing.T, v any) string {
 	return string(b)
 }
 
-func fileHashes(m artifacts.Manifest, names ...string) map[string]string {
-	out := map[string]string{}
+func fileHashes(m artifacts.Manifest, names ...string) map[string]artifacts.FileInfo {
+	out := map[string]artifacts.FileInfo{}
 	for _, n := range names {
-		out[n] = m.Files[n].SHA256
+		out[n] = m.Files[n]
 	}
 	return out
 }
@@ -190,6 +193,15 @@ func TestMergeRefuses(t *testing.T) {
 	tonight := cfg
 	tonight.ShardRun = "night-2"
 	tonightParts := runShards(t, tonight, 3, t.TempDir(), opt, "")
+	older := stagestest.Copy(t, parts[2]) // as an ingest before diagnostics.jsonl made it
+	m, err := artifacts.ReadManifest(older)
+	if err != nil {
+		t.Fatal(err)
+	}
+	delete(m.Files, artifacts.DiagnosticsFile)
+	if err := errors.Join(os.Remove(filepath.Join(older, artifacts.DiagnosticsFile)), artifacts.WriteJSON(filepath.Join(older, artifacts.ManifestFile), m)); err != nil {
+		t.Fatal(err)
+	}
 
 	tests := []struct {
 		name  string
@@ -204,6 +216,7 @@ func TestMergeRefuses(t *testing.T) {
 		{"shard counts differ", []string{parts[0], parts[1], two[1]}, "shard 1 of 2"},
 		{"none", nil, "no part given"},
 		{"a part of another run", []string{tonightParts[0], tonightParts[1], parts[2]}, `run ("night-2" and "": a part left from another run?)`},
+		{"a part made before diagnostics.jsonl", []string{parts[0], parts[1], older}, "has no diagnostics.jsonl (made by an older ingest)"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -77,7 +77,7 @@ type Config struct {
 	Includes IncludesConfig `yaml:"includes" json:"includes,omitzero"` // omitted when unset: the config hash of a site without includes is what it was
 
 	// Diagnostics are the warnings the run accepts; they do not shape the
-	// output (report.json lists them, marked), so they are not hashed.
+	// output (diagnostics.jsonl marks them), so they are not hashed.
 	Diagnostics DiagnosticsConfig `yaml:"diagnostics" json:"-"`
 
 	// Publish guards what replaces a good snapshot; it does not shape the

@@ -12,7 +12,7 @@ import (
 
 // DiagnosticsConfig says which diagnostics a run accepts as they are, as a
 // linter's ignore lists do (ruff's --ignore and per-file-ignores): an
-// ignored diagnostic is still in report.json, marked ignored, but is not
+// ignored diagnostic is still in diagnostics.jsonl, marked ignored, but is not
 // printed one by one and does not fail --strict. Errors are never ignored:
 // they reject their document whatever the lists say.
 type DiagnosticsConfig struct {

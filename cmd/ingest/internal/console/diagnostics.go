@@ -16,7 +16,8 @@ import (
 
 // shownDiagnostics is how many diagnostics stderr shows one by one by
 // default: enough to see what is wrong, few enough that a docs site's
-// thousand warnings do not bury the summary. report.json has them all.
+// thousand warnings do not bury the summary. The snapshot's diagnostics.jsonl
+// has them all.
 const shownDiagnostics = 20
 
 // Diagnostics prints a run's diagnostics as they come and a summary at the
@@ -117,13 +118,13 @@ func (p *Diagnostics) Summary() {
 		return
 	}
 	if n := total(p.ignored); n > 0 {
-		fmt.Fprintf(p.w, "%d diagnostics ignored (diagnostics: in the config, --ignore; report.json has them, marked):\n", n)
+		fmt.Fprintf(p.w, "%d diagnostics ignored (diagnostics: in the config, --ignore; the snapshot's diagnostics.jsonl has them, marked):\n", n)
 		p.byCode(p.ignored)
 	}
 	if p.hidden == 0 {
 		return
 	}
-	fmt.Fprintf(p.w, "%d more diagnostics not shown (--verbose shows all; report.json has every one):\n", p.hidden)
+	fmt.Fprintf(p.w, "%d more diagnostics not shown (--verbose shows all; the snapshot's diagnostics.jsonl has every one):\n", p.hidden)
 	p.byCode(p.counts)
 }
 

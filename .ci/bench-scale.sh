@@ -1,0 +1,94 @@
+#!/usr/bin/env bash
+# bench-scale: a whole offline run of copies of the OpenTelemetry docs at the
+# three sizes of issue 34, a table row a size: CPU-s, MB per CPU-s, peak RSS,
+# report.json (and diagnostics.jsonl) size; for the largest, an unchanged
+# re-run too.
+#
+#   .ci/bench-scale.sh [--bin BIN] [--runs N] [SIZE...]   SIZE: 15k 45k 100k (default: all)
+#
+# The corpora are copies of ../shared/corpora/otel (en and pt, 927 files):
+# 16, 48 and 112 of them (14,832 / 44,496 / 103,824 files), built once into
+# $INGEST_BENCH_CACHE (default ~/.cache/ingest-bench), outside the clone, and
+# indexed with the README's two-line otel config. A 100k run costs about
+# 200 CPU-s: --runs defaults to 1.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+bin=bin/ingest runs=1 sizes=()
+while [ $# -gt 0 ]; do
+    case "$1" in
+    --bin) bin=$2; shift 2 ;;
+    --runs) runs=$2; shift 2 ;;
+    15k | 45k | 100k) sizes+=("$1"); shift ;;
+    *) echo "bench-scale: unknown argument $1 (sizes are 15k, 45k, 100k)" >&2; exit 2 ;;
+    esac
+done
+[ ${#sizes[@]} -gt 0 ] || sizes=(15k 45k 100k)
+
+src=../shared/corpora/otel
+if [ ! -d "$src/en" ] || [ ! -d "$src/pt" ]; then
+    echo "bench-scale: skipped: $src is not here (the corpora are copies of ../shared/corpora/otel; clone ../shared beside this one)"
+    exit 0
+fi
+cache=${INGEST_BENCH_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/ingest-bench}
+copies() { case "$1" in 15k) echo 16 ;; 45k) echo 48 ;; 100k) echo 112 ;; esac; }
+
+# corpus SIZE: the folder of SIZE's copies, built once (a stamp file marks a
+# whole one; a half-built folder is built again).
+corpus() {
+    local n dir
+    n=$(copies "$1")
+    dir=$cache/otel-x$n
+    if [ ! -e "$dir/.built" ]; then
+        echo "building $dir: $n copies of $src" >&2
+        rm -rf "$dir"
+        mkdir -p "$dir"
+        for i in $(seq -w 0 $((n - 1))); do
+            mkdir -p "$dir/c$i"
+            cp -r "$src/en" "$src/pt" "$dir/c$i/"
+        done
+        touch "$dir/.built"
+    fi
+    echo "$dir"
+}
+
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+printf 'source_url_template: "https://opentelemetry.io/{path}/"\nexclude: ["**/_includes/**"]\n' >"$work/otel.yaml"
+
+# measure OUT CORPUS: one run into OUT; prints "CPU-s RSS-KB".
+measure() {
+    local t=$work/time code=0
+    /usr/bin/time -o "$t" -f '%U %S %M' "$bin" index --corpus "$2" --out "$1" --config "$work/otel.yaml" --quiet >/dev/null 2>"$work/stderr" || code=$?
+    if [ $code != 0 ] && [ $code != 3 ]; then
+        echo "bench-scale: ingest exited $code:" >&2
+        tail -20 "$work/stderr" >&2
+        exit 1
+    fi
+    awk '{ printf "%.1f %d\n", $1 + $2, $3 }' "$t"
+}
+
+size() { if [ -e "$1" ]; then stat -c %s "$1"; else echo 0; fi; }
+mb() { awk -v b="$1" 'BEGIN { printf "%.1f", b / 1e6 }'; }
+kb() { awk -v b="$1" 'BEGIN { printf "%.1f", b / 1e3 }'; }
+
+printf '| corpus (files / MB) | run | CPU-s | MB per CPU-s | peak RSS MB | report.json | diagnostics.jsonl |\n|---|---|---|---|---|---|---|\n'
+for s in "${sizes[@]}"; do
+    dir=$(corpus "$s")
+    files=$(find "$dir" -type f -name '*.md' | wc -l)
+    bytes=$(find "$dir" -type f -name '*.md' -printf '%s\n' | awk '{ t += $1 } END { print t }')
+    label="$s: $files / $(mb "$bytes")"
+    for r in $(seq 1 "$runs"); do
+        out=$work/snap-$s
+        rm -rf "$out"
+        read -r cpu rss < <(measure "$out" "$dir")
+        printf '| %s | full %d | %s | %s | %d | %s KB | %s MB |\n' "$label" "$r" "$cpu" \
+            "$(awk -v b="$bytes" -v c="$cpu" 'BEGIN { printf "%.2f", b / 1e6 / c }')" $((rss / 1024)) \
+            "$(kb "$(size "$out/report.json")")" "$(mb "$(size "$out/diagnostics.jsonl")")"
+        if [ "$s" = 100k ]; then
+            read -r cpu rss < <(measure "$out" "$dir")
+            printf '| %s | unchanged %d | %s | | %d | %s KB | %s MB |\n' "$label" "$r" "$cpu" $((rss / 1024)) \
+                "$(kb "$(size "$out/report.json")")" "$(mb "$(size "$out/diagnostics.jsonl")")"
+        fi
+    done
+done

@@ -1,0 +1,185 @@
+package footer
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"slices"
+
+	"github.com/parquet-go/parquet-go/encoding/thrift"
+	"github.com/parquet-go/parquet-go/format"
+)
+
+// magic opens and closes a Parquet file; every row group's own file opens
+// with it, the whole file once.
+const magic = "PAR1"
+
+// maxRowGroups is the most a file holds: a row group's ordinal is an int16.
+const maxRowGroups = math.MaxInt16
+
+// File is the io.Writer a Parquet writer writes to, one row group a file:
+// for each row group, the writer's Flush writes its data (passed on to
+// out), Hold is called, the writer's Close writes the page index and footer
+// of a one-row-group file (held), EndRowGroup is given that footer's
+// metadata, and the writer is Reset to write the next. Close writes the
+// whole file's page index and footer. A File is used by one goroutine.
+type File struct {
+	out   io.Writer
+	n     int64  // bytes of the whole file written to out
+	seg   int64  // bytes the writer wrote of the current row group's own file
+	hold  bool   // the writer's Close is writing what follows the row group's data
+	held  []byte // what it wrote since Hold
+	rows  int64
+	count int                  // row groups ended
+	head  *format.FileMetaData // the first row group's file's: schema, key-value metadata, created_by, column orders
+	spill spill
+	proto thrift.CompactProtocol
+}
+
+// New returns a File writing to out, its spill (past SpillMemory) in a
+// temporary file in dir.
+func New(out io.Writer, dir string) *File {
+	return &File{out: out, spill: spill{dir: dir}}
+}
+
+// Write takes what the Parquet writer writes: a row group's data goes on to
+// the file (without the magic a later row group's own file opens with);
+// after Hold, it is kept for EndRowGroup.
+func (f *File) Write(p []byte) (int, error) {
+	n := len(p)
+	if f.count > 0 && f.seg < int64(len(magic)) {
+		k := min(len(p), len(magic)-int(f.seg))
+		if string(p[:k]) != magic[f.seg:int(f.seg)+k] {
+			return 0, errors.New("parquet footer: a row group's file does not open with " + magic)
+		}
+		p, f.seg = p[k:], f.seg+int64(k)
+	}
+	f.seg += int64(len(p))
+	if f.hold {
+		f.held = append(f.held, p...)
+		return n, nil
+	}
+	w, err := f.out.Write(p)
+	f.n += int64(w)
+	if err != nil {
+		return n - len(p) + w, err
+	}
+	return n, nil
+}
+
+// Hold marks the end of what the writer's Flush wrote: what it writes next,
+// until EndRowGroup, is held (the rest of the row group's data, which its
+// buffer had not passed on yet, and the page index and footer of the row
+// group's own file).
+func (f *File) Hold() { f.hold = true }
+
+// RowGroups is how many row groups have ended.
+func (f *File) RowGroups() int { return f.count }
+
+// EndRowGroup ends a row group given its file's metadata, as the writer's
+// Close left it: the held data before the page index goes on to the file,
+// and the row group's column indexes, offset indexes and metadata, their
+// offsets moved to where the data sits in the whole file, are spilled.
+func (f *File) EndRowGroup(m *format.FileMetaData) error {
+	if !f.hold || len(m.RowGroups) != 1 {
+		return fmt.Errorf("parquet footer: %d row groups ended, want one after Hold", len(m.RowGroups))
+	}
+	if f.count == maxRowGroups {
+		return fmt.Errorf("parquet footer: more than %d row groups", maxRowGroups)
+	}
+	held := f.seg - int64(len(f.held)) // where the held bytes start, in the row group's file
+	shift := f.n - held                // from the row group's file to the whole file
+	rg := m.RowGroups[0]
+	rg.Columns = slices.Clone(rg.Columns)
+	end := f.seg // the data's end: the page index comes first after it
+	for _, c := range rg.Columns {
+		end = min(end, c.ColumnIndexOffset, c.OffsetIndexOffset)
+	}
+	if end < held {
+		return fmt.Errorf("parquet footer: the page index at %d is before the held bytes at %d", end, held)
+	}
+	w, err := f.out.Write(f.held[:end-held])
+	if f.n += int64(w); err != nil {
+		return err
+	}
+	tail := f.held[end-held:]
+	at := func(off int64, n int32) ([]byte, error) {
+		if off < end || n <= 0 || off-end+int64(n) > int64(len(tail)) {
+			return nil, fmt.Errorf("parquet footer: a page index entry at %d, %d bytes, is not in the %d bytes after the data", off, n, len(tail))
+		}
+		return tail[off-end : off-end+int64(n)], nil
+	}
+	var rec record
+	for i := range rg.Columns {
+		c := &rg.Columns[i]
+		ci, err := at(c.ColumnIndexOffset, c.ColumnIndexLength)
+		if err != nil {
+			return err
+		}
+		oi, err := at(c.OffsetIndexOffset, c.OffsetIndexLength)
+		if err != nil {
+			return err
+		}
+		if oi, err = f.moveOffsetIndex(oi, shift); err != nil {
+			return err
+		}
+		rec.ci, rec.oi = append(rec.ci, ci), append(rec.oi, oi)
+		move(c, shift)
+	}
+	rg.FileOffset += shift
+	rg.Ordinal = int16(f.count)
+	if rec.rg, err = thrift.Marshal(&f.proto, &rg); err != nil {
+		return fmt.Errorf("parquet footer: row group %d: %w", f.count, err)
+	}
+	if err := f.spill.add(rec); err != nil {
+		return err
+	}
+	if f.count == 0 {
+		if err := f.keepHead(m); err != nil {
+			return err
+		}
+	}
+	f.rows += rg.NumRows
+	f.count++
+	f.seg, f.held, f.hold = 0, f.held[:0], false
+	return nil
+}
+
+// moveOffsetIndex is an encoded offset index with its pages moved by shift.
+func (f *File) moveOffsetIndex(b []byte, shift int64) ([]byte, error) {
+	var oi format.OffsetIndex
+	if err := thrift.Unmarshal(&f.proto, b, &oi); err != nil {
+		return nil, fmt.Errorf("parquet footer: offset index: %w", err)
+	}
+	for i := range oi.PageLocations {
+		oi.PageLocations[i].Offset += shift
+	}
+	return thrift.Marshal(&f.proto, &oi)
+}
+
+// move moves a column chunk's offsets into the data by shift, and clears
+// those into the page index, which Close sets.
+func move(c *format.ColumnChunk, shift int64) {
+	m := &c.MetaData
+	m.DataPageOffset += shift
+	for _, off := range []*int64{&m.DictionaryPageOffset, &m.IndexPageOffset, &m.BloomFilterOffset} {
+		if *off != 0 {
+			*off += shift
+		}
+	}
+	c.ColumnIndexOffset, c.ColumnIndexLength, c.OffsetIndexOffset, c.OffsetIndexLength = 0, 0, 0, 0
+}
+
+// keepHead keeps what every row group's file says alike, for the footer.
+func (f *File) keepHead(m *format.FileMetaData) error {
+	if m.EncryptionAlgorithm.Value != nil || m.FooterSigningKeyMetadata != nil {
+		return errors.New("parquet footer: an encrypted file")
+	}
+	f.head = &format.FileMetaData{Version: m.Version, Schema: slices.Clone(m.Schema), KeyValueMetadata: slices.Clone(m.KeyValueMetadata),
+		CreatedBy: m.CreatedBy, ColumnOrders: slices.Clone(m.ColumnOrders)}
+	return nil
+}
+
+// Abort drops the spill.
+func (f *File) Abort() { f.spill.remove() }
