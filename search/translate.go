@@ -17,9 +17,13 @@ import (
 // Portuguese question the English page that alone answers it.
 type Translation struct {
 	// Learn learns translations from the snapshot's own translated pages
-	// (lexicon.Align, lexicon.Learn) when it is loaded: its chunks are the
-	// parallel text, so the snapshot needs nothing more, and what is learned
-	// is in the stems BM25 reads.
+	// (lexicon.Align, lexicon.Learn) when it is loaded. Its chunks are the
+	// parallel text, so the snapshot needs nothing more (every snapshot
+	// already published, a merge of shards, has it) and what is learned is
+	// in the stems BM25 reads today. It costs a load 0.19 s on the otel
+	// docs (13,185 chunks, 0.45 s without); learned at index time it would
+	// be a file in every snapshot, through the run, the merge and verify,
+	// to save that.
 	Learn bool
 	// Dictionary adds a dictionary's translations (lexicon.OpenFreeDict);
 	// nil for none.

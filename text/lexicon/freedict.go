@@ -47,31 +47,29 @@ func (e *MissingError) Error() string {
 // database that is not there is named in a *MissingError, returned with
 // what the others give; one that cannot be read is an error naming it.
 func OpenFreeDict(dir string) (*Lexicon, error) {
-	var parts []*Lexicon
+	l := New()
 	missing := &MissingError{Dir: dir}
 	for _, d := range freeDicts {
-		l, err := openDictd(filepath.Join(dir, d.name), d.from, d.to)
+		err := l.openDictd(filepath.Join(dir, d.name), d.from, d.to)
 		switch {
 		case errors.Is(err, fs.ErrNotExist):
 			missing.Packages = append(missing.Packages, d.pkg)
 		case err != nil:
 			return nil, err
-		default:
-			parts = append(parts, l)
 		}
 	}
 	if len(missing.Packages) > 0 {
-		return Merge(parts...), missing
+		return l, missing
 	}
-	return Merge(parts...), nil
+	return l, nil
 }
 
-// openDictd reads the database at base (base.index, and base.dict.dz or
+// openDictd adds the database at base (base.index, and base.dict.dz or
 // base.dict) as a from→to dictionary.
-func openDictd(base string, from, to schema.Lang) (*Lexicon, error) {
+func (l *Lexicon) openDictd(base string, from, to schema.Lang) error {
 	index, err := os.Open(base + ".index")
 	if err != nil {
-		return nil, err
+		return err
 	}
 	defer index.Close()
 	data, err := os.Open(base + ".dict.dz")
@@ -79,14 +77,15 @@ func openDictd(base string, from, to schema.Lang) (*Lexicon, error) {
 		data, err = os.Open(base + ".dict")
 	}
 	if err != nil {
-		return nil, err
+		return err
 	}
 	defer data.Close()
 	entries, err := ReadDictd(index, data)
 	if err != nil {
-		return nil, fmt.Errorf("dictionary %s: %w", base, err)
+		return fmt.Errorf("dictionary %s: %w", base, err)
 	}
-	return FromDictd(entries, from, to), nil
+	l.addDictd(entries, from, to)
+	return nil
 }
 
 var senseRe = regexp.MustCompile(`^(\d+)\.\s*(.*)$`)
@@ -103,6 +102,11 @@ var senseRe = regexp.MustCompile(`^(\d+)\.\s*(.*)$`)
 // words matches something else.
 func FromDictd(entries []Entry, from, to schema.Lang) *Lexicon {
 	l := New()
+	l.addDictd(entries, from, to)
+	return l
+}
+
+func (l *Lexicon) addDictd(entries []Entry, from, to schema.Lang) {
 	src, dst := lexical.NewStemmer(from), lexical.NewStemmer(to)
 	for _, e := range entries {
 		head, headWord, ok := oneTerm(src, e.Headword)
@@ -129,18 +133,19 @@ func FromDictd(entries []Entry, from, to schema.Lang) *Lexicon {
 			}
 		}
 	}
-	return l
 }
 
 // oneTerm returns the stem and folded word of a phrase of one word, not a
-// stop word.
+// stop word ("em troca de" is not "troca").
 func oneTerm(s *lexical.Stemmer, phrase string) (term, word string, ok bool) {
-	words := lexical.Words(phrase)
-	terms := s.Terms(phrase)
-	if len(lexical.Tokens(phrase)) != 1 || len(words) != 1 || len(terms) != 1 { // "em troca de" is not "troca"
+	if f := strings.Fields(phrase); len(f) != 1 || strings.ContainsAny(phrase, "-'") {
 		return "", "", false
 	}
-	return terms[0], words[0], true
+	ws := s.Stemmed(phrase)
+	if len(ws) != 1 {
+		return "", "", false
+	}
+	return ws[0].Term, lexical.Fold(ws[0].Word), true
 }
 
 // dropParens removes parenthesised glosses ("(informal)").

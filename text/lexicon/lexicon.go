@@ -1,7 +1,6 @@
 package lexicon
 
 import (
-	"cmp"
 	"slices"
 
 	"github.com/ocean-safety/ingest/schema"
@@ -43,22 +42,25 @@ func (l *Lexicon) Add(from, to schema.Lang, term string, t Translation) {
 		l.m[d] = map[string][]Translation{}
 	}
 	ts := l.m[d][term]
-	i := slices.IndexFunc(ts, func(x Translation) bool { return x.Term == t.Term })
-	switch {
-	case i < 0:
-		ts = append(ts, t)
-	case t.Weight > ts[i].Weight || t.Weight == ts[i].Weight && t.Word < ts[i].Word: // the same for any order of adding
-		ts[i] = t
-	default:
-		return
-	}
-	slices.SortStableFunc(ts, func(a, b Translation) int {
-		if c := cmp.Compare(b.Weight, a.Weight); c != 0 {
-			return c
+	if i := slices.IndexFunc(ts, func(x Translation) bool { return x.Term == t.Term }); i >= 0 {
+		if x := ts[i]; t.Weight < x.Weight || t.Weight == x.Weight && t.Word >= x.Word { // the same for any order of adding
+			return
 		}
-		return cmp.Compare(a.Term, b.Term)
-	})
-	l.m[d][term] = ts
+		ts = slices.Delete(ts, i, i+1)
+	}
+	at := slices.IndexFunc(ts, func(x Translation) bool { return before(t, x) })
+	if at < 0 {
+		at = len(ts)
+	}
+	l.m[d][term] = slices.Insert(ts, at, t)
+}
+
+// before orders a term's translations: by weight, best first, then by term.
+func before(a, b Translation) bool {
+	if a.Weight != b.Weight {
+		return a.Weight > b.Weight
+	}
+	return a.Term < b.Term
 }
 
 // Translate returns the translations of term from one language into
