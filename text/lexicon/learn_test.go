@@ -113,15 +113,19 @@ func TestGuess(t *testing.T) {
 	}
 }
 
-func TestMerge(t *testing.T) {
-	a, b := New(), New()
-	a.Add(schema.LangEN, schema.LangPT, "span", Translation{"trech", "trecho", 0.5})
-	b.Add(schema.LangEN, schema.LangPT, "span", Translation{"trech", "trecho", 0.8})
-	b.Add(schema.LangEN, schema.LangPT, "span", Translation{"interval", "intervalo", 0.3})
-	got := Merge(a, nil, b).Translate(schema.LangEN, schema.LangPT, "span")
-	want := []Translation{{"trech", "trecho", 0.8}, {"interval", "intervalo", 0.3}}
-	if !slices.Equal(got, want) {
-		t.Errorf("got %v, want %v", got, want)
+// TestAdd: a term's translations sorted by weight, then term; one added
+// again keeps its higher weight, whatever the order of adding.
+func TestAdd(t *testing.T) {
+	want := []Translation{{"trech", "trecho", 0.8}, {"interval", "intervalo", 0.3}, {"vao", "vao", 0.3}}
+	for _, order := range [][]int{{0, 1, 2, 3}, {3, 2, 1, 0}, {1, 3, 0, 2}} {
+		adds := []Translation{{"trech", "trecho", 0.5}, {"vao", "vao", 0.3}, {"trech", "trecho", 0.8}, {"interval", "intervalo", 0.3}}
+		l := New()
+		for _, i := range order {
+			l.Add(schema.LangEN, schema.LangPT, "span", adds[i])
+		}
+		if got := l.Translate(schema.LangEN, schema.LangPT, "span"); !slices.Equal(got, want) {
+			t.Errorf("order %v: got %v, want %v", order, got, want)
+		}
 	}
 	var none *Lexicon
 	if none.Translate(schema.LangEN, schema.LangPT, "span") != nil || none.Len() != 0 {

@@ -83,22 +83,3 @@ func (l *Lexicon) Len() int {
 	}
 	return n
 }
-
-// Merge returns a lexicon holding every translation of ls (nil ones are
-// skipped), each at the highest weight a source gives it.
-func Merge(ls ...*Lexicon) *Lexicon {
-	out := New()
-	for _, l := range ls {
-		if l == nil {
-			continue
-		}
-		for d, terms := range l.m {
-			for term, ts := range terms {
-				for _, t := range ts {
-					out.Add(d.from, d.to, term, t)
-				}
-			}
-		}
-	}
-	return out
-}
