@@ -22,12 +22,13 @@ type Answer struct {
 // FloorDefault asks Ask for the snapshot's own floor (Index.Floor).
 const FloorDefault = -1
 
-// Ask loads the snapshot in dir and searches it for query. A floor above 0
-// (FloorDefault: the snapshot's) turns a search whose best result is less
-// relevant than it into NothingRelevant; a search that ranked nothing (a
-// filter that left no chunk) is not one.
-func Ask(ctx context.Context, dir, query string, opt Options, floor float64) (*Answer, error) {
-	ix, err := Load(ctx, dir)
+// Ask loads the snapshot in dir, translating questions as tr says, and
+// searches it for query. A floor above 0 (FloorDefault: the snapshot's)
+// turns a search whose best result is less relevant than it into
+// NothingRelevant; a search that ranked nothing (a filter that left no
+// chunk) is not one.
+func Ask(ctx context.Context, dir, query string, opt Options, floor float64, tr Translation) (*Answer, error) {
+	ix, err := Load(ctx, dir, tr)
 	if err != nil {
 		return nil, err
 	}

@@ -3,8 +3,13 @@
 // by cosine similarity of their stored embeddings, or by the reciprocal rank
 // fusion of both. Filters (language, beach, source label, kind) and the
 // beach a question names narrow the candidates before anything is ranked,
-// and BM25 takes its statistics from those candidates: a filtered search
-// ranks as if only the filtered chunks had been indexed.
+// and BM25 takes its statistics from those candidates, each language's
+// from its own: a filtered search ranks as if only the filtered chunks had
+// been indexed. A question reaches the chunks of the snapshot's other
+// language through its words translated (translate.go: a lexicon learned
+// from the snapshot's own translated pages, and a dictionary such as
+// FreeDict's), in both legs, a chunk reached so counting a little less
+// than one in the question's own language.
 //
 // It also owns retrieval evaluation: the golden-questions file (read and
 // validated strictly), recall@k and MRR per mode and language, and how well

@@ -126,14 +126,13 @@ func Evaluate(ctx context.Context, ix *Index, qs *QuestionSet, ks []int) (*Repor
 	return r, nil
 }
 
-// crossLingual reports whether no document answering q is in q's language.
-// EvaluateDir loads the snapshot in dir and evaluates it (Evaluate). With
-// check, the snapshot must hold every document and section the questions
-// name, or the error, naming the snapshot as shown, lists what it lacks; a
-// baseline may be older than the questions, and its misses are part of the
-// difference.
-func EvaluateDir(ctx context.Context, dir, shown string, qs *QuestionSet, ks []int, check bool) (*Report, error) {
-	ix, err := Load(ctx, dir)
+// EvaluateDir loads the snapshot in dir, translating questions as tr says,
+// and evaluates it (Evaluate). With check, the snapshot must hold every
+// document and section the questions name, or the error, naming the
+// snapshot as shown, lists what it lacks; a baseline may be older than the
+// questions, and its misses are part of the difference.
+func EvaluateDir(ctx context.Context, dir, shown string, qs *QuestionSet, ks []int, check bool, tr Translation) (*Report, error) {
+	ix, err := Load(ctx, dir, tr)
 	if err != nil {
 		return nil, err
 	}
@@ -163,6 +162,7 @@ func ParseKs(s string) ([]int, error) {
 	return ks, nil
 }
 
+// crossLingual reports whether no document answering q is in q's language.
 func (ix *Index) crossLingual(q Question) bool {
 	for _, d := range q.RelevantDocs() {
 		if ix.DocLang(d) == q.Lang {

@@ -48,17 +48,3 @@ func (ss stemmers) of(lang schema.Lang) *lexical.Stemmer {
 	}
 	return s
 }
-
-// query is a question's BM25 terms in each language the index holds: a
-// chunk is matched by the question read with its own language's rules, so a
-// Portuguese question still meets the English page that names the same
-// command.
-type query map[schema.Lang][]string
-
-func (ix *Index) query(text string) query {
-	q := query{}
-	for lang := range ix.stemmers {
-		q[lang] = distinct(lexical.NewStemmer(lang).Terms(text))
-	}
-	return q
-}

@@ -9,6 +9,7 @@ import (
 	"github.com/ocean-safety/ingest/artifacts"
 	"github.com/ocean-safety/ingest/schema"
 	"github.com/ocean-safety/ingest/text/lexical"
+	"github.com/ocean-safety/ingest/text/lexicon"
 )
 
 // Embedder embeds questions for the vector leg. It must be the embedder that
@@ -29,6 +30,9 @@ type Index struct {
 	embedder Embedder
 	embName  string // the snapshot's embedder, as its manifest names it ("" in memory)
 	noEmbed  error  // why the vector leg is unavailable, when embedder is nil
+	// learned and dictionary translate questions' words (translate.go);
+	// nil: none.
+	learned, dictionary *lexicon.Lexicon
 }
 
 // entry is one chunk, reduced to what searching needs.
@@ -53,10 +57,11 @@ type docInfo struct {
 }
 
 // Load reads a snapshot folder (manifest.json and chunks.parquet), streaming
-// the rows. The question embedder is the one the manifest names; when it is
-// not available offline, Load still succeeds and BM25 search works, but
-// vector and hybrid searches return an error that says why.
-func Load(ctx context.Context, dir string) (*Index, error) {
+// the rows, and sets how it translates questions (Translate). The question
+// embedder is the one the manifest names; when it is not available offline,
+// Load still succeeds and BM25 search works, but vector and hybrid searches
+// return an error that says why.
+func Load(ctx context.Context, dir string, tr Translation) (*Index, error) {
 	m, err := artifacts.ReadManifest(dir)
 	if err != nil {
 		return nil, err
@@ -80,6 +85,7 @@ func Load(ctx context.Context, dir string) (*Index, error) {
 		return nil, fmt.Errorf("snapshot %s: %w", dir, err)
 	}
 	ix.finish()
+	ix.Translate(tr)
 	return ix, nil
 }
 

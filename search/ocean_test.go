@@ -77,7 +77,7 @@ func TestOcean(t *testing.T) {
 		}
 	})
 
-	ix, err := Load(context.Background(), snap)
+	ix, err := Load(context.Background(), snap, Translation{Learn: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -146,7 +146,7 @@ func TestUnavailableEmbedder(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(snap, artifacts.ManifestFile), b, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	ix, err := Load(context.Background(), snap)
+	ix, err := Load(context.Background(), snap, Translation{Learn: true})
 	if err != nil {
 		t.Fatal(err)
 	}

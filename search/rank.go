@@ -25,80 +25,117 @@ type hit struct {
 	score float64
 }
 
-// bm25 ranks the candidates by BM25 over the query's distinct terms, each
-// chunk matched by the terms of its own language (query). The statistics
+// bm25 ranks the candidates by BM25 over the query's words, each chunk
+// matched by the words read in its own language (query), a word scoring its
+// best term (its own or a translation, weighted). The statistics
 // (N, document frequencies, mean length) are those of the candidates, not of
 // the whole snapshot: a filtered search ranks exactly as if only the filtered
 // chunks had been indexed, so a term that is rare in the chosen language or
-// source weighs as rare. IDF is Robertson's with +1 inside the logarithm,
-// ln(1 + (N−n+0.5)/(n+0.5)), never negative. Chunks that share no term with
-// the query are not ranked.
-func (ix *Index) bm25(q query, cands []int) (hits []hit, self map[schema.Lang]float64) {
-	if len(cands) == 0 {
-		return nil, nil
-	}
-	var total float64
-	df := map[string]int{}
+// source weighs as rare. They are taken per language, as if each language's
+// chunks were an index of their own: a word of the smaller language is not
+// rarer for being in fewer chunks of the whole, so a question's answer in
+// one language and its neighbours in the other are scored on one scale.
+// IDF is Robertson's with +1 inside the logarithm, ln(1 + (N−n+0.5)/(n+0.5)),
+// never negative. Chunks that share no term with the query are not ranked.
+func (ix *Index) bm25(q query, cands []int) []hit {
+	st := map[schema.Lang]*legStats{}
+	terms := q.terms()
 	for _, i := range cands {
 		e := &ix.entries[i]
-		total += e.length
-		for _, term := range q[e.lang] {
+		s := st[e.lang]
+		if s == nil {
+			s = &legStats{df: map[string]int{}}
+			st[e.lang] = s
+		}
+		s.n++
+		s.total += e.length
+		for _, term := range terms[e.lang] {
 			if e.tf[term] > 0 {
-				df[term]++
+				s.df[term]++
 			}
 		}
 	}
-	if total == 0 {
-		return nil, nil
-	}
-	n := float64(len(cands))
-	avgdl := total / n
-	idf := func(term string) float64 {
-		d := float64(df[term])
-		return math.Log(1 + (n-d+0.5)/(d+0.5))
-	}
+	self := selfScores(q, st)
 	var out []hit
 	for _, i := range cands {
 		e := &ix.entries[i]
-		norm := bm25K1 * (1 - bm25B + bm25B*e.length/avgdl)
-		var s float64
-		for _, term := range q[e.lang] {
-			if tf := e.tf[term]; tf > 0 {
-				s += idf(term) * tf * (bm25K1 + 1) / (tf + norm)
-			}
+		s := st[e.lang]
+		if s.total == 0 || self[e.lang] == 0 {
+			continue
 		}
-		if s > 0 {
-			out = append(out, hit{i, s})
+		norm := bm25K1 * (1 - bm25B + bm25B*e.length*s.n/s.total)
+		var score float64
+		for _, qt := range q.legs[e.lang] {
+			var best float64
+			for _, a := range qt {
+				if tf := e.tf[a.term]; tf > 0 {
+					best = max(best, a.weight*s.idf(a.term)*tf*(bm25K1+1)/(tf+norm))
+				}
+			}
+			score += best
+		}
+		if score > 0 {
+			out = append(out, hit{i, score / self[e.lang] * q.weight(e.lang)})
 		}
 	}
 	sortHits(out)
-	return out, selfScores(q, idf)
+	return out
+}
+
+// legStats are one language's BM25 statistics over the candidates.
+type legStats struct {
+	n, total float64 // chunks, and the sum of their lengths
+	df       map[string]int
+}
+
+func (s *legStats) idf(term string) float64 {
+	d := float64(s.df[term])
+	return math.Log(1 + (s.n-d+0.5)/(d+0.5))
+}
+
+// terms lists the distinct terms of each leg.
+func (q query) terms() map[schema.Lang][]string {
+	out := make(map[schema.Lang][]string, len(q.legs))
+	for lang, qts := range q.legs {
+		seen := map[string]bool{}
+		for _, qt := range qts {
+			for _, a := range qt {
+				if !seen[a.term] {
+					seen[a.term] = true
+					out[lang] = append(out[lang], a.term)
+				}
+			}
+		}
+	}
+	return out
 }
 
 // cosine ranks the candidates by cosine similarity of their embeddings with
-// q. Candidates with no positive similarity share nothing with the question
-// and are not ranked.
-func (ix *Index) cosine(q []float32, cands []int) []hit {
-	var qn float64
-	for _, x := range q {
-		qn += float64(x) * float64(x)
+// the question's vector in their language, times the language's weight
+// (query.weight). Candidates with no positive similarity share nothing with
+// the question and are not ranked.
+func (ix *Index) cosine(qs map[schema.Lang][]float32, q query, cands []int) []hit {
+	norms := map[schema.Lang]float64{}
+	for lang, v := range qs {
+		var n2 float64
+		for _, x := range v {
+			n2 += float64(x) * float64(x)
+		}
+		norms[lang] = math.Sqrt(n2)
 	}
-	if qn == 0 {
-		return nil
-	}
-	qn = math.Sqrt(qn)
 	var out []hit
 	for _, i := range cands {
 		e := &ix.entries[i]
-		if e.norm == 0 || len(e.vec) != len(q) {
+		v, qn := qs[e.lang], norms[e.lang]
+		if e.norm == 0 || qn == 0 || len(e.vec) != len(v) {
 			continue
 		}
 		var dot float64
 		for j, x := range e.vec {
-			dot += float64(x) * float64(q[j])
+			dot += float64(x) * float64(v[j])
 		}
 		if s := dot / (qn * e.norm); s > 0 {
-			out = append(out, hit{i, s})
+			out = append(out, hit{i, s * q.weight(e.lang)})
 		}
 	}
 	sortHits(out)

@@ -9,30 +9,36 @@ import (
 	"github.com/ocean-safety/ingest/schema"
 )
 
-// TestBM25 checks scores computed by hand. The corpus, in words after stop
-// words are dropped:
+// TestBM25 checks scores computed by hand. A score is BM25's over the
+// question's own best (relevance.go): Σ idf of its terms in the chunk's
+// language. The corpus, in words after stop words are dropped:
 //
-//	a.md (en): rip current rip  (dl 3)
-//	b.md (en): current swim     (dl 2)
-//	c.md (pt): sun hat          (dl 2)
+//	a.md (en, prose):      rip current rip  (dl 3)
+//	b.md (en, prose):      current swim     (dl 2)
+//	c.md (pt, prose):      sun hat          (dl 2)
+//	e.md (en, structured): rip              (dl 1)
 //
-// Over all three, N = 3, avgdl = 7/3, df(rip) = 1, df(current) = 2, so
-// idf(rip) = ln(1 + 2.5/1.5) = ln(8/3) and idf(current) = ln(1 + 1.5/2.5)
-// = ln(1.6). With K(dl) = 1.2·(0.25 + 0.75·dl/avgdl):
+// The statistics are per language: the English chunks', N = 3, avgdl = 2,
+// df(rip) = df(current) = 2, so idf(rip) = idf(current) = ln(1 + 1.5/2.5)
+// = ln 1.6 (c.md, Portuguese, counts in neither). With K(dl) = 1.2·(0.25 +
+// 0.75·dl/avgdl) and the best 2·ln 1.6:
 //
-//	a: ln(8/3)·2·2.2/(2 + K(3)) + ln(1.6)·2.2/(1 + K(3)) = 1.6691453431260639
-//	b: ln(1.6)·2.2/(1 + K(2))                            = 0.4991762683023676
+//	a: ln 1.6·(2·2.2/(2 + K(3)) + 2.2/(1 + K(3))) / (2·ln 1.6) = 1.0178340656500389
+//	b: ln 1.6·2.2/(1 + K(2)) / (2·ln 1.6)                       = 0.5
+//	e: ln 1.6·2.2/(1 + K(1)) / (2·ln 1.6)                       = 0.6285714285714287
 //
-// Filtered to en, the statistics are those of a and b only: N = 2,
+// Filtered to prose, the statistics are those of a and b only: N = 2,
 // avgdl = 2.5, idf(rip) = ln 2, idf(current) = ln 1.2:
 //
-//	a: 1.0708543050001982, b: 0.19856803215183175
+//	a: 1.2231782350525162, b: 0.22681338999266004
 func TestBM25(t *testing.T) {
 	corpus := []schema.Chunk{
 		chunk("a.md", schema.LangEN, schema.KindProse, "", "rip current rip"),
 		chunk("b.md", schema.LangEN, schema.KindProse, "", "current swim"),
 		chunk("c.md", schema.LangPT, schema.KindProse, "", "sun hat"),
+		chunk("e.md", schema.LangEN, schema.KindStructured, "", "rip"),
 	}
+	all := map[string]float64{"a.md": 1.0178340656500389, "b.md": 0.5, "e.md": 0.6285714285714287}
 	fields := schema.Chunk{DocPath: "d.md", Lang: schema.LangEN, Kind: schema.KindProse,
 		SectionPath: []string{"Escape"}, ContextHeader: "Guide", Text: "Swim parallel."}
 	tests := []struct {
@@ -42,16 +48,17 @@ func TestBM25(t *testing.T) {
 		filter Filter
 		want   map[string]float64 // doc → score; absent docs must not be ranked
 	}{
-		{"all chunks", corpus, "rip current", Filter{}, map[string]float64{"a.md": 1.6691453431260639, "b.md": 0.4991762683023676}},
-		{"repeated and stop words count once", corpus, "the rip, the current and the rip", Filter{}, map[string]float64{"a.md": 1.6691453431260639, "b.md": 0.4991762683023676}},
-		{"statistics of the filtered set", corpus, "rip current", Filter{Lang: schema.LangEN}, map[string]float64{"a.md": 1.0708543050001982, "b.md": 0.19856803215183175}},
+		{"all chunks", corpus, "rip current", Filter{}, all},
+		{"the other language's chunks are not in the statistics", slices.Delete(slices.Clone(corpus), 2, 3), "rip current", Filter{}, all},
+		{"repeated and stop words count once", corpus, "the rip, the current and the rip", Filter{}, all},
+		{"statistics of the filtered set", corpus, "rip current", Filter{Kind: schema.KindProse}, map[string]float64{"a.md": 1.2231782350525162, "b.md": 0.22681338999266004}},
 		{"no shared term", corpus, "jellyfish", Filter{}, map[string]float64{}},
 		// d.md alone: N = 1, df = 1, idf = ln(4/3); dl = avgdl = 3 (swim parallel, and escape guide at
 		// contextWeight 0.5 each), so K = 1.2: a term of the text adds ln(4/3)·2.2/2.2, one of the
-		// context ln(4/3)·0.5·2.2/1.7.
-		{"section path is indexed as context", []schema.Chunk{fields}, "escape", Filter{}, map[string]float64{"d.md": math.Log(4.0/3) * 1.1 / 1.7}},
-		{"header is indexed as context", []schema.Chunk{fields}, "guide parallel", Filter{}, map[string]float64{"d.md": math.Log(4.0/3) * (1 + 1.1/1.7)}},
-		{"inflections meet through the stem", []schema.Chunk{fields}, "swimming in parallels", Filter{}, map[string]float64{"d.md": 2 * math.Log(4.0/3)}},
+		// context ln(4/3)·0.5·2.2/1.7, and the best is ln(4/3) a term.
+		{"section path is indexed as context", []schema.Chunk{fields}, "escape", Filter{}, map[string]float64{"d.md": 1.1 / 1.7}},
+		{"header is indexed as context", []schema.Chunk{fields}, "guide parallel", Filter{}, map[string]float64{"d.md": (1 + 1.1/1.7) / 2}},
+		{"inflections meet through the stem", []schema.Chunk{fields}, "swimming in parallels", Filter{}, map[string]float64{"d.md": 1}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -122,12 +129,12 @@ func TestCosine(t *testing.T) {
 		schema.Chunk{DocPath: "z.md", Embedding: []float32{-1, 0}},
 		schema.Chunk{DocPath: "zero.md", Embedding: []float32{0, 0}},
 	)
-	got := ix.cosine([]float32{3, 0}, []int{0, 1, 2, 3})
+	got := ix.cosine(map[schema.Lang][]float32{"": {3, 0}}, query{}, []int{0, 1, 2, 3})
 	want := []hit{{0, 1}, {1, 1 / math.Sqrt2}} // z is opposite and zero has no direction: not ranked
 	if len(got) != len(want) || got[0].i != 0 || got[1].i != 1 || math.Abs(got[0].score-1) > 1e-9 || math.Abs(got[1].score-want[1].score) > 1e-9 {
 		t.Errorf("got %v, want %v", got, want)
 	}
-	res := ix.results(got, nil, got, relevance(ModeVector, ix.entries, nil, got, nil))
+	res := ix.results(got, nil, got, relevance(ModeVector, ix.entries, nil, got, query{}.weight))
 	if !slices.Equal(docs(res), []string{"x.md", "y.md"}) || res[1].Relevance != res[1].Score {
 		t.Errorf("got results %v, want x.md, y.md, relevance the cosine", res)
 	}

@@ -12,40 +12,61 @@ import (
 //
 //   - bm25: the chunk's score over the question's own best score, what a
 //     chunk of average length holding each of its terms once would reach
-//     (Σ idf, the snapshot's statistics). A question whose words the corpus
-//     lacks or scatters stays low: a word no chunk holds adds its full idf
-//     to the best score and nothing to any chunk's.
-//   - vector: the cosine similarity, already on one scale per embedder.
+//     (Σ idf, the statistics of the chunk's language). A question whose
+//     words the corpus lacks or scatters stays low: a word no chunk holds
+//     adds its full idf to the best score and nothing to any chunk's. It is
+//     also what BM25 ranks by (times the weight of the chunk's language,
+//     query.weight), so chunks of two languages are ranked on one scale.
+//   - vector: the cosine similarity, already on one scale per embedder
+//     (with the question's vector in the chunk's language).
 //   - hybrid: the mean of the two, each 0 where its leg did not rank the
 //     chunk.
 //
 // Both are measured, and a floor chosen, by Evaluate (AUROC, flag rates).
 
 // selfScores is, per language, the BM25 score of a chunk of average length
-// holding each of the question's terms in that language once: Σ idf, since
-// tf·(k1+1)/(tf+k1) is 1 at tf 1 and average length.
-func selfScores(q query, idf func(string) float64) map[schema.Lang]float64 {
-	self := make(map[schema.Lang]float64, len(q))
-	for lang, terms := range q {
-		for _, t := range terms {
-			self[lang] += idf(t)
+// holding once the best term of each of the question's words in that
+// language: Σ idf, since tf·(k1+1)/(tf+k1) is 1 at tf 1 and average length.
+// A word's best term is the best weighted of those the candidates hold, or,
+// when they hold none, its own: a translated word is measured by what a
+// chunk could hold of it, a missing word still counts in full.
+func selfScores(q query, st map[schema.Lang]*legStats) map[schema.Lang]float64 {
+	self := make(map[schema.Lang]float64, len(q.legs))
+	for lang, qts := range q.legs {
+		s := st[lang]
+		if s == nil {
+			continue
+		}
+		for _, qt := range qts {
+			best := qt[0].weight * s.idf(qt[0].term)
+			if len(qt) > 1 {
+				best = 0
+				for _, a := range qt {
+					if s.df[a.term] > 0 {
+						best = max(best, a.weight*s.idf(a.term))
+					}
+				}
+				if best == 0 {
+					best = qt[0].weight * s.idf(qt[0].term)
+				}
+			}
+			self[lang] += best
 		}
 	}
 	return self
 }
 
 // relevance returns the relevance of entry i in mode m, given the legs'
-// rankings and the BM25 self scores.
-func relevance(m Mode, entries []entry, lex, vec []hit, self map[schema.Lang]float64) func(i int) float64 {
+// rankings, whose scores are relevance times the weight of the chunk's
+// language (query.weight).
+func relevance(m Mode, entries []entry, lex, vec []hit, weight func(schema.Lang) float64) func(i int) float64 {
 	lexRel := map[int]float64{}
 	for _, h := range lex {
-		if s := self[entries[h.i].lang]; s > 0 {
-			lexRel[h.i] = h.score / s
-		}
+		lexRel[h.i] = h.score / weight(entries[h.i].lang)
 	}
 	cos := map[int]float64{}
 	for _, h := range vec {
-		cos[h.i] = h.score
+		cos[h.i] = h.score / weight(entries[h.i].lang)
 	}
 	return func(i int) float64 {
 		switch m {

@@ -44,10 +44,9 @@ func TestRelevance(t *testing.T) {
 func TestHybridRelevanceIsTheLegsMean(t *testing.T) {
 	t.Parallel()
 	entries := []entry{{lang: schema.LangEN}, {lang: schema.LangEN}}
-	lex := []hit{{0, 2}}
+	lex := []hit{{0, 0.5}}
 	vec := []hit{{1, 0.6}, {0, 0.2}}
-	self := map[schema.Lang]float64{schema.LangEN: 4}
-	rel := relevance(ModeHybrid, entries, lex, vec, self)
+	rel := relevance(ModeHybrid, entries, lex, vec, query{}.weight)
 	for _, tt := range []struct {
 		i    int
 		want float64

@@ -76,7 +76,10 @@ type Result struct {
 	Kind        schema.Kind `json:"kind"`
 	BeachID     string      `json:"beach_id,omitempty"`
 	SourceLabel string      `json:"source_label"`
-	// Score is the mode's: BM25 score, cosine similarity, or RRF score.
+	// Score is the mode's: the BM25 score over the question's best, or the
+	// cosine similarity, times the weight of the chunk's language (a
+	// language the question was translated into counts less), or the RRF
+	// score.
 	Score float64 `json:"score"`
 	// Relevance is the mode's score on a scale that means the same for
 	// every question of a snapshot (relevance.go), which a floor can cut.
@@ -109,16 +112,16 @@ func (ix *Index) Search(ctx context.Context, query string, opt Options) ([]Resul
 	cands := ix.candidates(opt.Filter, beaches)
 
 	var lex, vec []hit
-	var self map[schema.Lang]float64
+	q := ix.query(query)
 	if opt.Mode != ModeVector {
-		lex, self = ix.bm25(ix.query(query), cands)
+		lex = ix.bm25(q, cands)
 	}
 	if opt.Mode != ModeBM25 {
-		q, err := ix.embed(ctx, query)
+		vs, err := ix.embed(ctx, q)
 		if err != nil {
 			return nil, err
 		}
-		vec = ix.cosine(q, cands)
+		vec = ix.cosine(vs, q, cands)
 	}
 	var ranked []hit
 	switch opt.Mode {
@@ -132,21 +135,7 @@ func (ix *Index) Search(ctx context.Context, query string, opt Options) ([]Resul
 	if len(ranked) > opt.K {
 		ranked = ranked[:opt.K]
 	}
-	return ix.results(ranked, lex, vec, relevance(opt.Mode, ix.entries, lex, vec, self)), nil
-}
-
-func (ix *Index) embed(ctx context.Context, query string) ([]float32, error) {
-	if ix.embedder == nil {
-		return nil, ix.noEmbed
-	}
-	vs, err := ix.embedder.Embed(ctx, []string{query})
-	if err != nil {
-		return nil, fmt.Errorf("embed question: %w", err)
-	}
-	if len(vs) != 1 {
-		return nil, fmt.Errorf("embed question: got %d vectors, want 1", len(vs))
-	}
-	return vs[0], nil
+	return ix.results(ranked, lex, vec, relevance(opt.Mode, ix.entries, lex, vec, q.weight)), nil
 }
 
 func (ix *Index) results(ranked, lex, vec []hit, rel func(i int) float64) []Result {
@@ -170,18 +159,4 @@ func ranks(hs []hit) map[int]int {
 		m[h.i] = r + 1
 	}
 	return m
-}
-
-// distinct drops repeated words, keeping the first: BM25 sums each query
-// term once, however often the question says it.
-func distinct(words []string) []string {
-	seen := map[string]bool{}
-	out := words[:0:0]
-	for _, w := range words {
-		if !seen[w] {
-			seen[w] = true
-			out = append(out, w)
-		}
-	}
-	return out
 }

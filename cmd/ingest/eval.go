@@ -24,7 +24,7 @@ func evalCommand() *cli.Command {
 	return &cli.Command{
 		Name:  "eval",
 		Usage: "measure retrieval on golden questions: recall@k and MRR per mode and language",
-		Flags: []cli.Flag{
+		Flags: append([]cli.Flag{
 			&cli.StringFlag{Name: "snapshot", Usage: "snapshot folder, a publish folder's latest, or a bucket's URL/latest or URL/<name>"},
 			&cli.StringFlag{Name: "questions", Usage: "golden-questions JSON file (e.g. corpus/ocean.golden.json)"},
 			&cli.StringFlag{Name: "k", Value: "1,3,5,10", Usage: "comma-separated k values for recall@k"},
@@ -32,7 +32,7 @@ func evalCommand() *cli.Command {
 			&cli.StringFlag{Name: "output", Usage: "also write the report as JSON to FILE"},
 			&cli.FloatFlag{Name: "min-recall", Usage: fmt.Sprintf("fail (exit 1) when hybrid recall@%d over the answerable questions is below R", gateK)},
 			&cli.StringFlag{Name: "baseline", Usage: "an older snapshot (any SNAPSHOT form) to evaluate too; cells show the difference"},
-		},
+		}, translateFlags()...),
 		Action: func(ctx context.Context, cmd *cli.Command) error {
 			dir, qfile := cmd.String("snapshot"), cmd.String("questions")
 			if dir == "" || qfile == "" || cmd.Args().Len() > 0 {
@@ -50,12 +50,16 @@ func evalCommand() *cli.Command {
 			if err != nil {
 				return usageError{err}
 			}
+			tr, err := translation(cmd)
+			if err != nil {
+				return err
+			}
 			out := evalOutput{Snapshot: dir, Questions: qfile}
-			if out.Report, err = evaluate(ctx, dir, qs, ks, true); err != nil {
+			if out.Report, err = evaluate(ctx, dir, qs, ks, true, tr); err != nil {
 				return err
 			}
 			if base := cmd.String("baseline"); base != "" {
-				rep, err := evaluate(ctx, base, qs, ks, false)
+				rep, err := evaluate(ctx, base, qs, ks, false, tr)
 				if err != nil {
 					return fmt.Errorf("baseline: %w", err)
 				}
@@ -77,13 +81,13 @@ func evalCommand() *cli.Command {
 
 // evaluate makes the snapshot argument a folder and evaluates it
 // (search.EvaluateDir): check for the snapshot under test, not a baseline.
-func evaluate(ctx context.Context, arg string, qs *search.QuestionSet, ks []int, check bool) (*search.Report, error) {
+func evaluate(ctx context.Context, arg string, qs *search.QuestionSet, ks []int, check bool, tr search.Translation) (*search.Report, error) {
 	dir, cleanup, err := place.Trusted(ctx, arg)
 	if err != nil {
 		return nil, err
 	}
 	defer cleanup()
-	return search.EvaluateDir(ctx, dir, arg, qs, ks, check)
+	return search.EvaluateDir(ctx, dir, arg, qs, ks, check, tr)
 }
 
 // writeEval writes the report: as JSON to --output's file, and on stdout as

@@ -28,6 +28,7 @@ var examples = map[string][]string{
 	"search": {
 		`ingest search --snapshot out/knowledge "rip current near the shore"`,
 		`ingest search --snapshot out/knowledge --mode bm25 --lang pt --k 3 "bandeira vermelha"`,
+		`ingest search --snapshot out/knowledge --translate corpus "Quando a bandeira é vermelha posso nadar?"`,
 	},
 	"eval": {"ingest eval --snapshot out/knowledge --questions corpus/ocean.golden.json --min-recall 0.9"},
 	"diff": {

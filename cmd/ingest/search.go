@@ -24,7 +24,7 @@ func searchCommand() *cli.Command {
 		Name:      "search",
 		Usage:     "rank a snapshot's chunks for a question (BM25, vector or both fused)",
 		ArgsUsage: `"QUESTION"`,
-		Flags: []cli.Flag{
+		Flags: append([]cli.Flag{
 			&cli.StringFlag{Name: "snapshot", Usage: "snapshot folder, a publish folder's latest, or a bucket's URL/latest or URL/<name>"},
 			&cli.IntFlag{Name: "k", Value: search.DefaultTopK, Usage: "number of chunks to return"},
 			&cli.StringFlag{Name: "mode", Value: string(search.DefaultMode), Usage: "hybrid, bm25 or vector"},
@@ -35,7 +35,7 @@ func searchCommand() *cli.Command {
 			&cli.FloatFlag{Name: "floor", Value: search.FloorDefault, Usage: "relevance floor: when no result reaches it, say so (exit 4) instead of ranking noise; default the snapshot's calibrated floor (ingest eval proposes one), 0 for none"},
 			&cli.BoolFlag{Name: "json", Usage: "print one JSON object with a results array (nothing_relevant: true and no results when none clears the floor)"},
 			&cli.StringFlag{Name: "config", Usage: "YAML config: retrieval.mode and retrieval.top_k are the defaults of --mode and --k"},
-		},
+		}, translateFlags()...),
 		Action: func(ctx context.Context, cmd *cli.Command) error {
 			query := strings.TrimSpace(strings.Join(cmd.Args().Slice(), " "))
 			arg := cmd.String("snapshot")
@@ -55,7 +55,11 @@ func searchCommand() *cli.Command {
 			if floor < 0 && floor != search.FloorDefault {
 				return usage("--floor %g: want 0 or more", floor)
 			}
-			a, err := search.Ask(ctx, dir, query, opt, floor)
+			tr, err := translation(cmd)
+			if err != nil {
+				return err
+			}
+			a, err := search.Ask(ctx, dir, query, opt, floor, tr)
 			if err != nil {
 				return err
 			}

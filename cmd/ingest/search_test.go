@@ -43,9 +43,33 @@ func TestSearchCommand(t *testing.T) {
 		{"bad lang", []string{"search", "--snapshot", snap, "--lang", "de", "rip"}, exitUsage, "", `unknown lang "de"`},
 		{"bad kind", []string{"search", "--snapshot", snap, "--kind", "poem", "rip"}, exitUsage, "", `unknown kind "poem"`},
 		{"missing snapshot", []string{"search", "--snapshot", filepath.Join(snap, "nope"), "rip"}, exitFailed, "", "no such snapshot folder"},
+		{"bad translate", []string{"search", "--snapshot", snap, "--translate", "corpus,babel", "rip"}, exitUsage, "", `--translate "babel": want corpus, freedict`},
+		{"no translation", []string{"search", "--snapshot", snap, "--translate", "none", "Como sair de uma corrente de retorno?"}, exitOK, "pt-BR/correntes-de-retorno.md", ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) { expectCLI(t, tt.args, tt.want, tt.wantStdout, tt.wantStderr) })
+	}
+}
+
+// TestNoDictionaries: without FreeDict's databases, search and eval say
+// once what to install, and answer.
+func TestNoDictionaries(t *testing.T) {
+	t.Parallel()
+	snap := oceanSnapshot(t)
+	empty := t.TempDir()
+	for _, args := range [][]string{
+		{"search", "--snapshot", snap, "--dictionaries", empty, "How do I escape a rip current?"},
+		{"eval", "--snapshot", snap, "--questions", "../../corpus/ocean.golden.json", "--baseline", snap, "--dictionaries", empty},
+	} {
+		t.Run(args[0], func(t *testing.T) {
+			code, stdout, stderr := runCLI(context.Background(), "", args...)
+			if code != exitOK || stdout == "" {
+				t.Fatalf("got exit %d, stdout %q, want 0 and an answer: %s", code, stdout, stderr)
+			}
+			if n := strings.Count(stderr, "apt-get install dict-freedict-eng-por dict-freedict-por-eng"); n != 1 {
+				t.Errorf("got stderr %q, want what to install said once", stderr)
+			}
+		})
 	}
 }
 

@@ -39,22 +39,47 @@ func NewStemmer(lang schema.Lang) *Stemmer {
 // out), each stemmed before its accents are folded, since the Portuguese
 // rules read them ("-ção", "-ões"), and folded after.
 func (s *Stemmer) Terms(text string) []string {
-	lower := strings.FieldsFunc(strings.ToLower(text), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) && !unicode.Is(unicode.Mn, r) })
+	lower := splitLower(text)
 	out := make([]string, 0, len(lower))
 	for _, w := range lower {
-		if t, ok := s.memo[w]; ok {
-			if t != "" {
-				out = append(out, t)
-			}
-			continue
-		}
-		t := s.term(w)
-		s.memo[w] = t
-		if t != "" {
+		if t := s.stemOf(w); t != "" {
 			out = append(out, t)
 		}
 	}
 	return out
+}
+
+// Stemmed is a word of a text beside its term.
+type Stemmed struct {
+	Word string // lower case, as written
+	Term string
+}
+
+// Stemmed returns the words Terms stems, each beside its term: what learns
+// a term's translation from the words it is written as.
+func (s *Stemmer) Stemmed(text string) []Stemmed {
+	var out []Stemmed
+	for _, w := range splitLower(text) {
+		if t := s.stemOf(w); t != "" {
+			out = append(out, Stemmed{w, t})
+		}
+	}
+	return out
+}
+
+// splitLower is text's words in lower case, accents kept.
+func splitLower(text string) []string {
+	return strings.FieldsFunc(strings.ToLower(text), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) && !unicode.Is(unicode.Mn, r) })
+}
+
+// stemOf is a lower-case word's term, remembered.
+func (s *Stemmer) stemOf(w string) string {
+	t, ok := s.memo[w]
+	if !ok {
+		t = s.term(w)
+		s.memo[w] = t
+	}
+	return t
 }
 
 // term is one lower-case word's stem, folded; "" for a stop word or a word

@@ -127,3 +127,9 @@ func (t Teller) Failed(msg string, code int) {
 	}
 	fmt.Fprintf(t.W, "ingest: %s\n", msg)
 }
+
+// NoDictionary says a dictionary questions are translated with is missing
+// or unreadable, and what to do: the search goes on without it.
+func (t Teller) NoDictionary(err error) {
+	t.Say(slog.LevelWarn, "note: "+err.Error(), "dictionary not available", "error", err.Error())
+}

@@ -1,0 +1,139 @@
+package search
+
+import (
+	"context"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/ocean-safety/ingest/schema"
+	"github.com/ocean-safety/ingest/text/lexicon"
+)
+
+// tinyLexicon translates what the tests ask, as a dictionary would.
+func tinyLexicon() *lexicon.Lexicon {
+	l := lexicon.New()
+	add := func(from, to schema.Lang, term string, ts ...lexicon.Translation) {
+		for _, t := range ts {
+			l.Add(from, to, term, t)
+		}
+	}
+	add(schema.LangPT, schema.LangEN, "port", lexicon.Translation{Term: "port", Word: "port", Weight: 1}, lexicon.Translation{Term: "door", Word: "door", Weight: 0.5})
+	add(schema.LangPT, schema.LangEN, "troc", lexicon.Translation{Term: "chang", Word: "change", Weight: 0.8})
+	add(schema.LangPT, schema.LangEN, "qual", lexicon.Translation{Term: "which", Word: "which", Weight: 1})
+	add(schema.LangEN, schema.LangPT, "port", lexicon.Translation{Term: "port", Word: "porta", Weight: 1})
+	add(schema.LangEN, schema.LangPT, "chang", lexicon.Translation{Term: "troc", Word: "trocar", Weight: 1})
+	add(schema.LangPT, schema.LangEN, "fech", lexicon.Translation{Term: "close", Word: "close", Weight: 1})
+	add(schema.LangPT, schema.LangEN, "janel", lexicon.Translation{Term: "window", Word: "window", Weight: 1})
+	return l
+}
+
+// TestQueryLegs: a question's words as each language's leg reads them.
+func TestQueryLegs(t *testing.T) {
+	ix := New(nil,
+		chunk("en.md", schema.LangEN, schema.KindProse, "", "ports"),
+		chunk("pt.md", schema.LangPT, schema.KindProse, "", "portas"))
+	ix.Translate(Translation{Dictionary: tinyLexicon()})
+	tests := []struct {
+		name     string
+		question string
+		from     schema.Lang
+		want     map[schema.Lang][]qterm
+	}{
+		{"a pt question: its words in pt, translated in en (the best 1, the others relative to it)",
+			"Como troco a porta?", schema.LangPT, map[schema.Lang][]qterm{
+				schema.LangPT: {{{"troc", 1}}, {{"port", 1}}},
+				schema.LangEN: {{{"troco", 1}, {"chang", 1}}, {{"porta", 1}, {"port", 1}, {"door", 0.5}}},
+			}},
+		{"an en question: translated into pt only",
+			"How do I change the port?", schema.LangEN, map[schema.Lang][]qterm{
+				schema.LangEN: {{{"chang", 1}}, {{"port", 1}}},
+				schema.LangPT: {{{"chang", 1}, {"troc", 1}}, {{"port", 1}}},
+			}},
+		{"a function word of the question's language is no term of it, in any leg",
+			"Qual porta?", schema.LangPT, map[schema.Lang][]qterm{
+				schema.LangPT: {{{"port", 1}}},
+				schema.LangEN: {{{"porta", 1}, {"port", 1}, {"door", 0.5}}},
+			}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			q := ix.query(tt.question)
+			if q.from != tt.from {
+				t.Errorf("got language %q, want %q", q.from, tt.from)
+			}
+			for lang, want := range tt.want {
+				if got := q.legs[lang]; !slices.EqualFunc(got, want, func(a, b qterm) bool { return slices.Equal(a, b) }) {
+					t.Errorf("%s leg: got %v, want %v", lang, got, want)
+				}
+			}
+		})
+	}
+}
+
+// TestCrossLanguage: a Portuguese question reaches the English chunk that
+// alone answers it through translation, in both legs; where the answer is
+// in the question's language too, that chunk ranks first (translatedWeight).
+func TestCrossLanguage(t *testing.T) {
+	answerEN := chunk("en/demo.md", schema.LangEN, schema.KindProse, "", "To close the window, press Escape.")
+	other := chunk("en/other.md", schema.LangEN, schema.KindProse, "", "The collector exports telemetry.")
+	answerPT := chunk("pt/demo.md", schema.LangPT, schema.KindProse, "", "Fecho a janela com Escape.")
+	noise := chunk("pt/noise.md", schema.LangPT, schema.KindProse, "", "O coletor exporta telemetria.")
+	const question = "Como fecho a janela?"
+	for _, mode := range []Mode{ModeBM25, ModeVector, ModeHybrid} {
+		t.Run(string(mode)+", answered only in en", func(t *testing.T) {
+			ix := embedded(t, answerEN, other, noise)
+			before, _ := ix.Search(context.Background(), question, Options{Mode: mode, K: 3})
+			ix.Translate(Translation{Dictionary: tinyLexicon()})
+			res, err := ix.Search(context.Background(), question, Options{Mode: mode, K: 3})
+			if err != nil || len(res) == 0 || res[0].DocPath != "en/demo.md" {
+				t.Fatalf("got %v, %v; want en/demo.md first", docs(res), err)
+			}
+			if len(before) > 0 && before[0].DocPath == "en/demo.md" && before[0].Relevance >= res[0].Relevance/2 {
+				t.Errorf("got relevance %g without translation, %g with: want translation to be what finds it", before[0].Relevance, res[0].Relevance)
+			}
+		})
+		t.Run(string(mode)+", answered in both", func(t *testing.T) {
+			ix := embedded(t, answerEN, other, answerPT, noise)
+			ix.Translate(Translation{Dictionary: tinyLexicon()})
+			res, err := ix.Search(context.Background(), question, Options{Mode: mode, K: 3})
+			if err != nil || len(res) < 2 || res[0].DocPath != "pt/demo.md" || res[1].DocPath != "en/demo.md" {
+				t.Fatalf("got %v, %v; want pt/demo.md, then en/demo.md", docs(res), err)
+			}
+			if res[1].Relevance < res[1].Score {
+				t.Errorf("got relevance %g below score %g: the relevance of a translated match is not weighted down", res[1].Relevance, res[1].Score)
+			}
+		})
+	}
+}
+
+// TestTranslateLearns: an index learns translations from its own translated
+// pages (Translation.Learn), and a question crosses through them.
+func TestTranslateLearns(t *testing.T) {
+	var chunks []schema.Chunk
+	for _, s := range []struct{ en, pt string }{
+		{"Sampling reduces the spans you keep.", "A amostragem reduz os trechos que você guarda."},
+		{"Head sampling decides early.", "A amostragem pela cabeça decide cedo."},
+		{"Tail sampling sees whole traces.", "A amostragem pela cauda vê rastros inteiros."},
+		{"The collector receives spans.", "O coletor recebe trechos."},
+	} {
+		chunks = append(chunks,
+			schema.Chunk{DocPath: "en/a.md", Lang: schema.LangEN, SectionPath: []string{s.en}, Text: s.en},
+			schema.Chunk{DocPath: "pt/a.md", Lang: schema.LangPT, SectionPath: []string{s.pt}, Text: s.pt})
+	}
+	slices.SortStableFunc(chunks, func(a, b schema.Chunk) int { return strings.Compare(a.DocPath, b.DocPath) })
+	ix := New(nil, chunks...)
+	if n := ix.Translate(Translation{Learn: true}); n == 0 {
+		t.Fatal("got no translations learned, want some")
+	}
+	q := ix.query("O que a amostragem faz?")
+	var got []string
+	for _, qt := range q.legs[schema.LangEN] {
+		for _, a := range qt[1:] {
+			got = append(got, a.term)
+		}
+	}
+	if !slices.Contains(got, "sampl") {
+		t.Errorf("got en translations %v, want sampl (amostragem) among them", got)
+	}
+}
