@@ -16,14 +16,40 @@ type schedule struct {
 }
 
 // scheduleOf reads the fakes' chat logs slot by slot, each in the order
-// the slot answered its calls.
+// the slot answered its calls. A hedge (the pool sends a trial call that
+// is slow to answer to a second server as well: the same prompt answered
+// twice) is left out on the server that is not its document's home (the
+// one that answered most of its calls): it is the pool's trial, not the
+// schedule.
 func scheduleOf(srvs []*modelfake.Server) schedule {
 	var sc schedule
 	docs := map[string]bool{}
-	for _, s := range srvs {
+	home := map[string]int{}        // document → the server that answered most of its calls
+	answered := map[string][]bool{} // prompt → the servers that answered it
+	perServer := map[string][]int{} // document → calls answered on each server
+	for i, s := range srvs {
+		for _, l := range s.Log(modelfake.OllamaChat) {
+			if !l.Done {
+				continue
+			}
+			d := docOf(l.Prompt)
+			if perServer[d] == nil {
+				perServer[d] = make([]int, len(srvs))
+			}
+			perServer[d][i]++
+			if answered[l.Prompt] == nil {
+				answered[l.Prompt] = make([]bool, len(srvs))
+			}
+			answered[l.Prompt][i] = true
+		}
+	}
+	for d, n := range perServer {
+		home[d] = slices.Index(n, slices.Max(n))
+	}
+	for i, s := range srvs {
 		bySlot := map[int][]modelfake.Logged{}
 		for _, l := range s.Log(modelfake.OllamaChat) {
-			if l.Done {
+			if d := docOf(l.Prompt); l.Done && (home[d] == i || !answered[l.Prompt][home[d]]) {
 				bySlot[l.Slot] = append(bySlot[l.Slot], l)
 			}
 		}
