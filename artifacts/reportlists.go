@@ -24,13 +24,9 @@ const MaxListedPerCode = 1000
 // whole, for its merge.
 
 // Unlisted counts, in a report written before DiagnosticsFile, the
-// diagnostics of one code and severity past the ones it listed.
-type Unlisted struct {
-	Code     string          `json:"code"`
-	Severity schema.Severity `json:"severity"`
-	Count    int             `json:"count"`
-	Ignored  int             `json:"ignored,omitempty"`
-}
+// diagnostics of one code and severity past the ones it listed: the same
+// record as a count of them all.
+type Unlisted = diagnostics.Count
 
 // SetDiagnostics puts a run's diagnostics in the report: g's sample and
 // counts, of which the first setup (in DiagnosticsFile) are the run's own.
@@ -49,11 +45,7 @@ func (r Report) counts() []diagnostics.Count {
 	for _, d := range r.Diagnostics {
 		g.Add(d)
 	}
-	out := g.Counts()
-	for _, u := range r.Unlisted {
-		out = append(out, diagnostics.Count{Code: u.Code, Severity: u.Severity, Count: u.Count, Ignored: u.Ignored})
-	}
-	return out
+	return append(g.Counts(), r.Unlisted...)
 }
 
 // DiagnosticCounts counts every diagnostic r accounts for by severity

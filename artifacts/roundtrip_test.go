@@ -106,7 +106,7 @@ func TestRoundTrip(t *testing.T) {
 	for _, set := range []writerSettings{shipped, {codec: shipped.codec, embCodec: shipped.embCodec, embEncoding: shipped.embEncoding, pageSize: 64, rowGroupRows: 7, batchRows: 3}} {
 		t.Run(fmt.Sprintf("page %d, row group %d, batch %d", set.pageSize, set.rowGroupRows, set.batchRows), func(t *testing.T) {
 			path := filepath.Join(t.TempDir(), ChunksFile)
-			if err := os.WriteFile(path, writeRows(t, set, rows, ChunksFile), 0o644); err != nil {
+			if err := os.WriteFile(path, writeRows(t, set, rows), 0o644); err != nil {
 				t.Fatal(err)
 			}
 			got := readAll(t, path)

@@ -87,7 +87,7 @@ func TestChunkWriterRowGroups(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			set := shipped
 			set.rowGroupRows, set.batchRows, set.pageSize = tt.rowGroupRows, tt.batchRows, 256
-			a, b := writeRows(t, set, rows, "a.parquet"), writeRows(t, set, rows, "b.parquet")
+			a, b := writeRows(t, set, rows), writeRows(t, set, rows)
 			if !bytes.Equal(a, b) {
 				t.Errorf("got %d and %d bytes that differ, want the same bytes twice", len(a), len(b))
 			}
@@ -158,25 +158,9 @@ func TestChunkWriterSettings(t *testing.T) {
 }
 
 // writeRows writes rows with set, checks that they read back, and returns the file.
-func writeRows(t *testing.T, set writerSettings, rows []schema.Chunk, name string) []byte {
+func writeRows(t *testing.T, set writerSettings, rows []schema.Chunk) []byte {
 	t.Helper()
-	path := filepath.Join(t.TempDir(), name)
-	f, err := os.Create(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	w, err := newChunkWriter(f, path, 4, set)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, c := range rows {
-		if err := w.Write(c); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := w.Close(); err != nil {
-		t.Fatal(err)
-	}
+	path, b := writeFile(t, set, rows)
 	got, err := ReadChunks(path)
 	if err != nil {
 		t.Fatal(err)
@@ -200,10 +184,6 @@ func writeRows(t *testing.T, set writerSettings, rows []schema.Chunk, name strin
 			t.Errorf("row %d: got %s %q %v %v, want %s %q %v %v", i, c.Key(), c.Text, c.SectionPath, c.Embedding,
 				want.Key(), want.Text, want.SectionPath, want.Embedding)
 		}
-	}
-	b, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
 	}
 	return b
 }
@@ -243,8 +223,8 @@ func TestChunkWriterSpilledFooter(t *testing.T) {
 			set.rowGroupRows, set.batchRows, set.pageSize = tt.rowGroupRows, 2, 256
 			one := set
 			one.spillFooter = false
-			want := writeFile(t, one, rows[:tt.rows])
-			got := writeFile(t, set, rows[:tt.rows])
+			_, want := writeFile(t, one, rows[:tt.rows])
+			_, got := writeFile(t, set, rows[:tt.rows])
 			if !bytes.Equal(got, want) {
 				t.Errorf("got %d bytes, want parquet-go's %d, the same", len(got), len(want))
 			}
@@ -253,8 +233,8 @@ func TestChunkWriterSpilledFooter(t *testing.T) {
 }
 
 // writeFile writes rows with set into a folder of its own and returns the
-// file's bytes; the folder must hold nothing else after Close.
-func writeFile(t *testing.T, set writerSettings, rows []schema.Chunk) []byte {
+// file's path and bytes; the folder must hold nothing else after Close.
+func writeFile(t *testing.T, set writerSettings, rows []schema.Chunk) (string, []byte) {
 	t.Helper()
 	dir := t.TempDir()
 	path := filepath.Join(dir, ChunksFile)
@@ -281,5 +261,5 @@ func writeFile(t *testing.T, set writerSettings, rows []schema.Chunk) []byte {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return b
+	return path, b
 }

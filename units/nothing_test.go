@@ -1,11 +1,8 @@
 package units
 
 import (
-	"bufio"
-	"encoding/json"
 	"flag"
 	"fmt"
-	"os"
 	"sort"
 	"strings"
 	"testing"
@@ -29,28 +26,12 @@ type nothingCase struct {
 
 func loadNothing(t testing.TB) []nothingCase {
 	t.Helper()
-	f, err := os.Open("testdata/nothing.jsonl")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	var cases []nothingCase
-	sc := bufio.NewScanner(f)
-	sc.Buffer(nil, 1<<20)
-	for line := 1; sc.Scan(); line++ {
-		var c nothingCase
-		if err := json.Unmarshal(sc.Bytes(), &c); err != nil {
-			t.Fatalf("nothing.jsonl:%d: %v", line, err)
-		}
+	return readLines(t, "nothing.jsonl", func(c *nothingCase) error {
 		if c.Split != "dev" && c.Split != "heldout" || c.Lang != "en" && c.Lang != "pt" || c.Text == "" {
-			t.Fatalf("nothing.jsonl:%d: got split %q, lang %q, text %q, want dev or heldout, en or pt, a text", line, c.Split, c.Lang, c.Text)
+			return fmt.Errorf("got split %q, lang %q, text %q, want dev or heldout, en or pt, a text", c.Split, c.Lang, c.Text)
 		}
-		cases = append(cases, c)
-	}
-	if err := sc.Err(); err != nil {
-		t.Fatal(err)
-	}
-	return cases
+		return nil
+	})
 }
 
 // falseQuantityCeiling is the share of sentences with nothing to find that

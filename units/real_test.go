@@ -1,10 +1,8 @@
 package units
 
 import (
-	"bufio"
-	"encoding/json"
 	"flag"
-	"os"
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -27,33 +25,14 @@ type realCase struct {
 
 func loadReal(t testing.TB) []realCase {
 	t.Helper()
-	f, err := os.Open("testdata/real.jsonl")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	var cases []realCase
-	sc := bufio.NewScanner(f)
-	sc.Buffer(nil, 1<<20)
-	for line := 1; sc.Scan(); line++ {
-		var c realCase
-		if err := json.Unmarshal(sc.Bytes(), &c); err != nil {
-			t.Fatalf("real.jsonl:%d: %v", line, err)
-		}
+	return readLines(t, "real.jsonl", func(c *realCase) error {
 		if c.Split != "dev" && c.Split != "heldout" || c.Lang != "en" && c.Lang != "pt" || c.Text == "" || c.Doc == "" || c.Lic == "" {
-			t.Fatalf("real.jsonl:%d: got split %q, lang %q, doc %q, lic %q, want dev or heldout, en or pt, a source and its licence",
-				line, c.Split, c.Lang, c.Doc, c.Lic)
-		}
-		if err := locateSentence(&c.sentenceCase); err != nil {
-			t.Fatalf("real.jsonl:%d: %v", line, err)
+			return fmt.Errorf("got split %q, lang %q, doc %q, lic %q, want dev or heldout, en or pt, a source and its licence",
+				c.Split, c.Lang, c.Doc, c.Lic)
 		}
 		c.Cat = c.Src
-		cases = append(cases, c)
-	}
-	if err := sc.Err(); err != nil {
-		t.Fatal(err)
-	}
-	return cases
+		return locateSentence(&c.sentenceCase)
+	})
 }
 
 // TestRealSet checks the set itself: at least 150 sentences a language,

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"math"
 	"os"
+	"path/filepath"
 	"sort"
 	"strings"
 	"testing"
@@ -68,27 +69,35 @@ func labelSI(v float64, unit string) float64 {
 
 func loadSentences(t testing.TB) []sentenceCase {
 	t.Helper()
-	f, err := os.Open("testdata/sentences.jsonl")
+	return readLines(t, "sentences.jsonl", func(c *sentenceCase) error { return locateSentence(c) })
+}
+
+// readLines reads testdata/name, one JSON object a line, each checked by
+// check; a line that does not decode or check fails t, naming it.
+func readLines[T any](t testing.TB, name string, check func(*T) error) []T {
+	t.Helper()
+	f, err := os.Open(filepath.Join("testdata", name))
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	var cases []sentenceCase
+	var out []T
 	sc := bufio.NewScanner(f)
+	sc.Buffer(nil, 1<<20)
 	for line := 1; sc.Scan(); line++ {
-		var c sentenceCase
+		var c T
 		if err := json.Unmarshal(sc.Bytes(), &c); err != nil {
-			t.Fatalf("sentences.jsonl:%d: %v", line, err)
+			t.Fatalf("%s:%d: %v", name, line, err)
 		}
-		if err := locateSentence(&c); err != nil {
-			t.Fatalf("sentences.jsonl:%d: %v", line, err)
+		if err := check(&c); err != nil {
+			t.Fatalf("%s:%d: %v", name, line, err)
 		}
-		cases = append(cases, c)
+		out = append(out, c)
 	}
 	if err := sc.Err(); err != nil {
 		t.Fatal(err)
 	}
-	return cases
+	return out
 }
 
 // locateSentence finds each wanted surface in the text, in order, at a
