@@ -8,6 +8,7 @@ import (
 	"sync"
 	"testing"
 	"testing/synctest"
+	"time"
 )
 
 // lanes is servers of a fixed width, each working on docs documents at
@@ -163,4 +164,40 @@ func TestOrder(t *testing.T) {
 			})
 		})
 	}
+}
+
+// TestStallValve: a document whose next chunk never comes (neither
+// admitted nor skipped: a bug, or a task stuck before Acquire) holds its
+// server's place for no longer than a whole recheck with nothing in
+// flight; then the first waiting chunk goes, and the run goes on.
+func TestStallValve(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		d := New(lanes{servers: 1, width: 2, docs: 1}, 16)
+		a, b := d.Document("0/a", 2), d.Document("0/b", 1)
+		s, ok := d.Acquire(context.Background(), a, 0)
+		if !ok {
+			t.Fatal("0/a#0: not admitted")
+		}
+		d.Release(a, s) // 0/a#1 never comes
+		start := time.Now()
+		done := make(chan bool)
+		go func() {
+			ctx, cancel := context.WithTimeout(context.Background(), 10*recheck)
+			defer cancel()
+			_, ok := d.Acquire(ctx, b, 0)
+			done <- ok
+		}()
+		synctest.Wait()
+		select {
+		case <-done:
+			t.Fatal("0/b#0 admitted while 0/a, open, had a chunk to come")
+		default:
+		}
+		if !<-done {
+			t.Fatalf("0/b#0: not admitted in %s", 10*recheck)
+		}
+		if waited := time.Since(start); waited < recheck || waited > 3*recheck {
+			t.Errorf("0/b#0 went after %s, want after one to two rechecks (%s)", waited, recheck)
+		}
+	})
 }
