@@ -22,7 +22,7 @@ func docOrder(srvs []*modelfake.Server) string {
 	h := sha256.New()
 	for i, s := range srvs {
 		calls := s.Log(modelfake.OllamaChat)
-		slices.SortStableFunc(calls, func(a, b modelfake.Logged) int { return a.At.Add(a.Wait).Compare(b.At.Add(b.Wait)) })
+		slices.SortStableFunc(calls, bySlotStart)
 		last := ""
 		for _, l := range calls {
 			if d := docOf(l.Prompt); d != last {
@@ -75,7 +75,7 @@ func slotSequence(srvs []*modelfake.Server) string {
 	codes := map[string]int{}
 	for i, s := range srvs {
 		calls := s.Log(modelfake.OllamaChat)
-		slices.SortStableFunc(calls, func(a, b modelfake.Logged) int { return a.At.Add(a.Wait).Compare(b.At.Add(b.Wait)) })
+		slices.SortStableFunc(calls, bySlotStart)
 		fmt.Fprintf(&b, "server %d:", i)
 		for _, l := range calls {
 			d := docOf(l.Prompt)

@@ -54,7 +54,7 @@ func scheduleOf(srvs []*modelfake.Server) schedule {
 			}
 		}
 		for _, calls := range bySlot {
-			slices.SortStableFunc(calls, func(a, b modelfake.Logged) int { return a.At.Add(a.Wait).Compare(b.At.Add(b.Wait)) })
+			slices.SortStableFunc(calls, bySlotStart)
 			// The ideal order: the slot's documents in the order it began
 			// them, each one's calls together in the order it answered them.
 			var order []string
@@ -95,3 +95,6 @@ func docOf(prompt string) string {
 	}
 	return ""
 }
+
+// bySlotStart orders logged calls by when their slot took them.
+func bySlotStart(a, b modelfake.Logged) int { return a.At.Add(a.Wait).Compare(b.At.Add(b.Wait)) }
