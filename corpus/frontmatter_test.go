@@ -48,6 +48,8 @@ func TestFrontMatter(t *testing.T) {
 			want: schema.Document{Title: "T", SourceURL: "https://x", Lang: schema.LangPT, LangFrom: LangFromPath}},
 		{name: "language from the words", path: "docs/a.md", src: "# T\nSource: https://x\n\nO OpenTelemetry é uma estrutura de observabilidade para que você possa gerar, coletar e exportar dados de telemetria, como rastros, métricas e logs. Não é um backend de observabilidade como o Jaeger, mas sim um padrão para os dados das aplicações.\n",
 			want: schema.Document{Title: "T", SourceURL: "https://x", Lang: schema.LangPT, LangFrom: LangFromWords}},
+		{name: "language from a short page's title and description", path: "docs/build.md", src: "---\ntitle: Compilar a partir do código-fonte\ndescription: Aprenda como compilar o Collector a partir do código-fonte\nsource: https://x\n---\n\nVocê pode compilar a versão mais recente do Collector com base no seu sistema:\n\n```sh\nmake install\n```\n",
+			want: schema.Document{Title: "Compilar a partir do código-fonte", SourceURL: "https://x", Lang: schema.LangPT, LangFrom: LangFromWords, Description: "Aprenda como compilar o Collector a partir do código-fonte"}},
 		{name: "a template with {lang}", path: "index.md", src: "# Home\n\nText.\n", opt: Options{SourceURLTemplate: "https://x.org/{lang}/{path}/"},
 			want: schema.Document{Title: "Home", SourceURL: "https://x.org/en/", Lang: schema.LangEN, LangFrom: LangFromDefault}},
 		{name: "a missing source names both fixes", path: "a.md", src: "# T\n\nText.\n",

@@ -33,7 +33,7 @@ func resolveLang(doc *schema.Document, h header, words string, opt Options, ds *
 		doc.Lang, doc.LangFrom = l, LangFromPath
 		return
 	}
-	if l, ok := detectLang(words); ok {
+	if l, ok := detectLang(h.title.value + "\n" + h.description.value + "\n" + words); ok { // a short page's title and description say as much as its prose
 		doc.Lang, doc.LangFrom = l, LangFromWords
 		return
 	}
