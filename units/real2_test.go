@@ -43,10 +43,24 @@ func TestReal2Set(t *testing.T) {
 	}
 }
 
+// The bounds on the held-out half of real2.jsonl, measured once after the
+// fixes made on its dev half: English F1 at issue 32's 0.9 (it reached
+// 0.933, 28 of 28 found, 4 extra), and the sentences with nothing to find
+// that get a quantity, both languages together, at the 4 of 213 (1.9%)
+// reached (6, 2.8%, before the fixes). Issue 32 asks for 1%, which this
+// half says Parse does not reach yet; the bound is the figure, not a
+// number chosen to pass. Portuguese has no F1 bound: its held-out half
+// holds 2 quantities (its pages seldom state one), too few for a rate.
+const (
+	real2F1Floor       = 0.9
+	real2FalseHitShare = 4.0 / 213
+)
+
 // TestReal2Score reports precision, recall and F1 per language and
 // dimension, and the false quantities per language, on both halves of
-// real2.jsonl. Run with -v to see the tables and with -real2-misses to see
-// the development sentences that fail:
+// real2.jsonl, and holds the held-out half to the bounds above. Run with
+// -v to see the tables and with -real2-misses to see the development
+// sentences that fail:
 //
 //	go test ./units -run TestReal2Score -v
 func TestReal2Score(t *testing.T) {
@@ -59,6 +73,17 @@ func TestReal2Score(t *testing.T) {
 		t.Logf("%s\n%s", split, s.table())
 		if split == "dev" && *showReal2Misses {
 			t.Logf("dev misses:\n%s", strings.Join(s.misses, "\n"))
+		}
+		if split != "heldout" {
+			continue
+		}
+		if got := s.tallies["en/"]; got == nil || f1(*got) < real2F1Floor {
+			t.Errorf("heldout en: got F1 %.3f, want at least %.2f", f1(orZero(got)), real2F1Floor)
+		}
+		hits, empty := s.falseHit["en"]+s.falseHit["pt"], s.empty["en"]+s.empty["pt"]
+		if share := ratio(hits, empty); share > real2FalseHitShare {
+			t.Errorf("heldout: got %d of %d sentences with nothing to find with a quantity (%.1f%%), want at most %.1f%%",
+				hits, empty, 100*share, 100*real2FalseHitShare)
 		}
 	}
 }
