@@ -29,7 +29,9 @@ type Index struct {
 	beaches  []beach // sorted by id
 	embedder Embedder
 	embName  string // the snapshot's embedder, as its manifest names it ("" in memory)
-	noEmbed  error  // why the vector leg is unavailable, when embedder is nil
+	// vecWeight is the vector leg's weight in hybrid's fusion (vectorWeight).
+	vecWeight float64
+	noEmbed   error // why the vector leg is unavailable, when embedder is nil
 	// learned and dictionary translate questions' words (translate.go);
 	// nil: none.
 	learned, dictionary *lexicon.Lexicon
@@ -115,7 +117,7 @@ func queryEmbedder(c artifacts.Component) (Embedder, error) {
 }
 
 func newIndex(emb Embedder) *Index {
-	return &Index{docs: map[string]*docInfo{}, embedder: emb, stemmers: stemmers{}}
+	return &Index{docs: map[string]*docInfo{}, embedder: emb, stemmers: stemmers{}, vecWeight: vectorWeight(emb)}
 }
 
 func (ix *Index) add(c schema.Chunk) {
