@@ -137,6 +137,9 @@ func TestEvalCommand(t *testing.T) {
 		{"bad k", []string{"eval", "--snapshot", snap, "--questions", golden, "--k", "1,x"}, exitUsage, "", "--k"},
 		{"bad min-recall", []string{"eval", "--snapshot", snap, "--questions", golden, "--min-recall", "5"}, exitUsage, "", "--min-recall 5"},
 		{"no questions", []string{"eval", "--snapshot", snap}, exitUsage, "", "--questions"},
+		{"dev half", []string{"eval", "--snapshot", snap, "--questions", golden, "--half", "dev"}, exitOK, "| hybrid | all | 38 |", ""},
+		{"held-out half", []string{"eval", "--snapshot", snap, "--questions", golden, "--half", "held-out"}, exitOK, "| hybrid | all | 44 |", ""},
+		{"bad half", []string{"eval", "--snapshot", snap, "--questions", golden, "--half", "test"}, exitUsage, "", `--half: half "test": want dev or held-out`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) { expectCLI(t, tt.args, tt.want, tt.wantStdout, tt.wantStderr) })
