@@ -17,7 +17,7 @@ var (
 	snippetRe      = regexp.MustCompile(`^([ \t]*)(;?)-+8<-+[ \t]+["']([^"'\n]+)["'][ \t]*$`)
 	snippetBlockRe = regexp.MustCompile(`^[ \t]*-+8<-+[ \t]*$`)
 	// {% include "file" %} (raw) and {% include-markdown "file" start="…" end="…" %}
-	jinjaRe = regexp.MustCompile(`^([ \t]*)\{%-?[ \t]*(include-markdown|include)[ \t]+["']([^"'\n]+)["']([^%\n]*?)-?%\}[ \t]*$`)
+	jinjaRe = regexp.MustCompile(`^([ \t]*)\{%-?[ \t]*(include-markdown|include)[ \t]+["']([^"'\n]+)["']([^%\n]*?)-?%\}([^\n]*)$`)
 	// {* ../../docs_src/app.py hl[3] ln[1:8] *}: the file as a code block
 	fastapiRe = regexp.MustCompile(`^([ \t]*)\{\*[ \t]+(\S+)([^*\n]*)\*\}[ \t]*$`)
 	// {!../../docs_src/app.py!}, {!> file!}
@@ -36,6 +36,7 @@ type directive struct {
 	start, end        string // include-markdown's start and end markers
 	code              string // a language: the text goes in a fenced block of it
 	markdown, hugo    bool   // expanded in turn; looked up in _includes folders too
+	after             string // what follows a Jinja tag on its line, rendered after the file's text
 }
 
 // expansion is one document's expansion under way.
@@ -136,6 +137,7 @@ func (e *expansion) one(out *strings.Builder, spans *[]Span, d directive, stack 
 		if fence != "" {
 			out.WriteString(d.indent + "--8<-- \"" + d.name + "\"") // code keeps a line where it had one
 		}
+		out.WriteString(d.after)
 		return
 	}
 	e.total += len(text)
@@ -165,6 +167,7 @@ func (e *expansion) one(out *strings.Builder, spans *[]Span, d directive, stack 
 		out.WriteString("\n" + d.indent + "```")
 	}
 	*spans = append(*spans, Span{start, out.Len(), f.Path})
+	out.WriteString(d.after)
 }
 
 // parse reads an include line.
@@ -176,8 +179,10 @@ func parse(line string) (directive, bool) {
 		name, sel := splitSelector(m[3])
 		return directive{indent: m[1], name: name, sel: sel, markdown: true}, true
 	}
-	if m := jinjaRe.FindStringSubmatch(line); m != nil {
-		d := directive{indent: m[1], name: m[3], markdown: m[2] == "include-markdown"}
+	if m := jinjaRe.FindStringSubmatch(line); m != nil && !strings.Contains(m[5], "{%") {
+		// A template renders the words after a tag where they stand: ESO's
+		// "{% include 'ngrok-push-secret.yaml' %}:" is the file, then ":".
+		d := directive{indent: m[1], name: m[3], markdown: m[2] == "include-markdown", after: strings.TrimRight(m[5], " \t")}
 		for _, o := range optionRe.FindAllStringSubmatch(m[4], -1) {
 			if o[1] == "start" {
 				d.start = o[2]

@@ -14,14 +14,17 @@ func site(t testing.TB) (root, src, outside string) {
 	dir := t.TempDir()
 	root, src, outside = filepath.Join(dir, "docs"), filepath.Join(dir, "docs_src"), filepath.Join(dir, "private")
 	files := map[string]string{
-		"docs/en/guide.md":           "# Guide\n",
-		"docs/en/snippets/intro.md":  "Intro words.\n--8<-- \"en/snippets/deeper.md\"\n",
-		"docs/en/snippets/deeper.md": "Deeper words.\n",
-		"docs/en/snippets/loop-a.md": "--8<-- \"en/snippets/loop-b.md\"\n",
-		"docs/en/snippets/loop-b.md": "--8<-- \"en/snippets/loop-a.md\"\n",
-		"docs/en/_includes/note.md":  "A Hugo partial.\n",
-		"docs_src/app.py":            "import fastapi\n# --8<-- [start:make]\napp = fastapi.FastAPI()\n# --8<-- [end:make]\nprint(app)\n",
-		"private/secret.txt":         "the secret\n",
+		"docs/en/guide.md":                "# Guide\n",
+		"docs/en/snippets/intro.md":       "Intro words.\n--8<-- \"en/snippets/deeper.md\"\n",
+		"docs/en/snippets/deeper.md":      "Deeper words.\n",
+		"docs/en/snippets/loop-a.md":      "--8<-- \"en/snippets/loop-b.md\"\n",
+		"docs/en/snippets/loop-b.md":      "--8<-- \"en/snippets/loop-a.md\"\n",
+		"docs/en/_includes/note.md":       "A Hugo partial.\n",
+		"docs/en/_includes/translated.md": "---\ndefault_lang_commit: 7d0c3f2\ndrifted_from_default: true\n---\n\n## Jaeger\n",
+		"docs/en/_includes/toml.md":       "+++\ntitle = \"x\"\n+++\nTOML's.\n",
+		"docs/en/_includes/unclosed.md":   "---\nnever closed\n",
+		"docs_src/app.py":                 "import fastapi\n# --8<-- [start:make]\napp = fastapi.FastAPI()\n# --8<-- [end:make]\nprint(app)\n",
+		"private/secret.txt":              "the secret\n",
 	}
 	for name, text := range files {
 		p := filepath.Join(dir, name)
@@ -72,8 +75,15 @@ func TestExpand(t *testing.T) {
 		{name: "mdx raw import in code is code", body: "```\nimport App from '!!raw-loader!../../docs_src/app.py'\n<CodeBlock>{App}</CodeBlock>\n```\n",
 			want: "```\nimport App from '!!raw-loader!../../docs_src/app.py'\n<CodeBlock>{App}</CodeBlock>\n```\n"},
 		{name: "markdown-include", body: "{!../../docs_src/app.py!}\n", want: "print(app)", files: 1},
+		{name: "jinja include, words after it on its line", body: "{% include 'snippets/deeper.md' %}:\n", want: "Deeper words.:\n", files: 1},
+		{name: "jinja include, two on a line: not an include line", body: "{% include 'snippets/deeper.md' %} {% include 'snippets/deeper.md' %}\n",
+			want: "{% include 'snippets/deeper.md' %} {% include"},
+		{name: "jinja include missing, words after it kept", body: "{% include 'snippets/nope.yaml' %} (the store)\n", want: " (the store)\n", diag: "no such file"},
 		{name: "include-markdown", body: "{% include-markdown \"snippets/deeper.md\" %}\n", want: "Deeper words.", files: 1},
 		{name: "hugo include", body: "{{% include \"note.md\" %}}\n", want: "A Hugo partial.", files: 1},
+		{name: "hugo include without the partial's front matter", body: "Intro:\n\n{{% include \"translated.md\" %}}\n", want: "Intro:\n\n\n## Jaeger\n", files: 1},
+		{name: "hugo include without TOML front matter", body: "{{% include \"toml.md\" %}}\n", want: "TOML's.", files: 1},
+		{name: "hugo include, front matter never closed: kept", body: "{{% include \"unclosed.md\" %}}\n", want: "---\nnever closed", files: 1},
 		{name: "dot-dot escape", body: "--8<-- \"../../private/secret.txt\"\n", diag: "outside"},
 		{name: "absolute path", body: "--8<-- \"" + filepath.ToSlash(filepath.Join(root, "..", "private", "secret.txt")) + "\"\n", diag: "absolute"},
 		{name: "symlink out", body: "--8<-- \"link.txt\"\n", diag: "outside"},

@@ -12,6 +12,9 @@ import (
 // between include-markdown's start and end markers. Section markers are
 // never part of what is included: they are the including site's markup.
 func (d directive) part(text string) (string, error) {
+	if d.hugo {
+		text = withoutFrontMatter(text)
+	}
 	switch {
 	case d.start != "" || d.end != "":
 		if d.start != "" {
@@ -98,4 +101,26 @@ func dropSectionMarkers(text string) string {
 		}
 	}
 	return strings.Join(out, "")
+}
+
+// withoutFrontMatter is text past its front matter, YAML between "---"
+// lines or TOML between "+++" lines: a Hugo include shortcode renders the
+// partial's content, never its front matter (otel's translated partials
+// open with default_lang_commit and drifted_from_default, which a reader
+// never sees). Text whose front matter never closes is kept whole.
+func withoutFrontMatter(text string) string {
+	first, rest, ok := strings.Cut(text, "\n")
+	fence := strings.TrimRight(first, " \t\r")
+	if !ok || fence != "---" && fence != "+++" {
+		return text
+	}
+	for off := 0; off < len(rest); {
+		line, _, _ := strings.Cut(rest[off:], "\n")
+		next := off + len(line) + 1
+		if strings.TrimRight(line, " \t\r") == fence {
+			return rest[min(next, len(rest)):]
+		}
+		off = next
+	}
+	return text
 }
