@@ -32,6 +32,7 @@ const (
 	markupImport      = "mdx_import"
 	markupLinkDef     = "link_definition" // [label]: https://… lines, which render as nothing
 	markupJinja       = "jinja"           // {% raw %}, {% if x %}: mkdocs-macros' template tags, which render as nothing
+	markupIcon        = "icon"            // :material-tag:, MkDocs Material's icon shortcodes (pymdownx.emoji), which render as a picture
 )
 
 var (
@@ -39,6 +40,11 @@ var (
 	// the arguments go, the text between an opening and a closing stays.
 	shortcodeRe = regexp.MustCompile(`\{\{[<%]-?\s*/?\s*[\w./-]*(?:[^}]|\}[^}])*?-?[%>]\}\}`)
 	commentRe   = regexp.MustCompile(`(?s)<!--.*?-->`)
+	// :material-tag:, :octicons-check-16:, :fontawesome-brands-github:,
+	// :simple-docker:: an icon of MkDocs Material's sets, drawn where the
+	// shortcode stands (testcontainers-go writes 634 "Since :material-tag:
+	// v0.37.0"). Only those sets' prefixes: ":param:" is words.
+	iconRe = regexp.MustCompile(`:(?:material|octicons|fontawesome|simple)-[a-z0-9]+(?:-[a-z0-9]+)*:`)
 	// <?name …?>, an HTML processing instruction: docs tooling leaves them
 	// (OpenTelemetry's Java pages have 207 <?code-excerpt?> lines).
 	instructionRe = regexp.MustCompile(`(?s)<\?[A-Za-z][\w-]*.*?\?>`)
@@ -113,6 +119,7 @@ func cleanMarkup(body string, b []byte, removed []bool, base int, mdx bool) clea
 		{markupAttributes, findAll(attrRe, "{")},
 		{markupLinkDef, linkDefinitions},
 		{markupJinja, findAll(jinjaRe, "{%")},
+		{markupIcon, findAll(iconRe, ":")},
 	} {
 		code := &cursor{rs: protected} // matches come in order
 		if re.kind == markupShortcode {

@@ -74,3 +74,24 @@ func TestMkdocsNesting(t *testing.T) {
 		})
 	}
 }
+
+// TestIcons: MkDocs Material's icon shortcodes go (they render as a
+// picture); a colon word of another kind, and one in code, stays.
+func TestIcons(t *testing.T) {
+	tests := []struct{ name, body, want string }{
+		{"testcontainers-go's version tag", `Since <span class="tc-version">:material-tag: v0.37.0</span>`, "Since v0.37.0"},
+		{"octicons with a size", "Done :octicons-check-16: here", "Done here"},
+		{"fontawesome brands", ":fontawesome-brands-github: GitHub", "GitHub"},
+		{"not an icon set", "Use :param: and :smile: as written", "Use :param: and :smile: as written"},
+		{"in code it is the code's", "Write `:material-tag:` for a tag", "Write `:material-tag:` for a tag"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			b, removed := []byte(tt.body), make([]bool, len(tt.body))
+			c := cleanMarkup(tt.body, b, removed, 0, false)
+			if got := strings.Join(strings.Fields(string(c.b)), " "); got != tt.want {
+				t.Errorf("got %q, want %q", got, tt.want)
+			}
+		})
+	}
+}
