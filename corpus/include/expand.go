@@ -37,6 +37,8 @@ type directive struct {
 	code              string // a language: the text goes in a fenced block of it
 	markdown, hugo    bool   // expanded in turn; looked up in _includes folders too
 	after             string // what follows a Jinja tag on its line, rendered after the file's text
+	block             string // codeinclude's block:X or inside_block:X (codeinclude.go)
+	inside            bool   // inside_block: without the block's first and last lines
 }
 
 // expansion is one document's expansion under way.
@@ -80,6 +82,21 @@ func (e *expansion) expand(text string, stack []string, base int, within string)
 			}
 			if d, n, ok := codeBlock(lines[i:], imports); ok {
 				e.one(&out, &spans, d, stack, lineOf(base, i), within, "")
+				i += n - 1
+				if strings.HasSuffix(lines[i], "\n") {
+					out.WriteByte('\n')
+				}
+				continue
+			}
+		}
+		if fence == "" && strings.Contains(line, "codeinclude") {
+			if ds, at, n, ok := codeincludes(lines[i:]); ok {
+				for k, d := range ds {
+					if k > 0 {
+						out.WriteString("\n\n")
+					}
+					e.one(&out, &spans, d, stack, lineOf(base, i+at[k]), within, "")
+				}
 				i += n - 1
 				if strings.HasSuffix(lines[i], "\n") {
 					out.WriteByte('\n')
@@ -182,7 +199,7 @@ func parse(line string) (directive, bool) {
 	if m := jinjaRe.FindStringSubmatch(line); m != nil && !strings.Contains(m[5], "{%") {
 		// A template renders the words after a tag where they stand: ESO's
 		// "{% include 'ngrok-push-secret.yaml' %}:" is the file, then ":".
-		d := directive{indent: m[1], name: m[3], markdown: m[2] == "include-markdown", after: strings.TrimRight(m[5], " \t")}
+		d := directive{indent: m[1], name: m[3], markdown: true, after: strings.TrimRight(m[5], " \t")}
 		for _, o := range optionRe.FindAllStringSubmatch(m[4], -1) {
 			if o[1] == "start" {
 				d.start = o[2]

@@ -16,6 +16,11 @@ func (d directive) part(text string) (string, error) {
 		text = withoutFrontMatter(text)
 	}
 	switch {
+	case d.block != "":
+		var err error
+		if text, err = braceBlock(text, d.block, d.inside); err != nil {
+			return "", err
+		}
 	case d.start != "" || d.end != "":
 		if d.start != "" {
 			i := strings.Index(text, d.start)

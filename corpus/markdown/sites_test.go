@@ -27,7 +27,7 @@ var gatheredSites = []struct {
 	exclude, bases     []string
 }{
 	{name: "testcontainers", module: "github.com/testcontainers/testcontainers-go@v0.45.0", docs: "docs",
-		exclude: []string{"theme/**", "css/**", "js/**", "icons/**", "language-logos/**"}},
+		exclude: []string{"theme/**", "css/**", "js/**", "icons/**", "language-logos/**"}, bases: []string{".."}},
 	{name: "traefik", module: "github.com/traefik/traefik/v3@v3.7.13", docs: "docs/content",
 		exclude: []string{"**/include-*.md", "includes/**", "assets/**"}, bases: []string{".."}},
 	{name: "trivy", module: "github.com/aquasecurity/trivy@v0.74.0", docs: "docs",
