@@ -39,6 +39,7 @@ type directive struct {
 	after             string // what follows a Jinja tag on its line, rendered after the file's text
 	block             string // codeinclude's block:X or inside_block:X (codeinclude.go)
 	inside            bool   // inside_block: without the block's first and last lines
+	jinja             bool   // a Jinja include: the file is rendered as a template (its raw tags go)
 }
 
 // expansion is one document's expansion under way.
@@ -141,6 +142,9 @@ func (e *expansion) one(out *strings.Builder, spans *[]Span, d directive, stack 
 	if err == nil {
 		text, err = d.part(text)
 	}
+	if err == nil && d.jinja {
+		text = withoutRawTags(text)
+	}
 	if err == nil && e.total+len(text) > MaxTotalBytes {
 		err = fmt.Errorf("the document's includes would exceed %d bytes", MaxTotalBytes)
 	}
@@ -199,7 +203,7 @@ func parse(line string) (directive, bool) {
 	if m := jinjaRe.FindStringSubmatch(line); m != nil && !strings.Contains(m[5], "{%") {
 		// A template renders the words after a tag where they stand: ESO's
 		// "{% include 'ngrok-push-secret.yaml' %}:" is the file, then ":".
-		d := directive{indent: m[1], name: m[3], markdown: true, after: strings.TrimRight(m[5], " \t")}
+		d := directive{indent: m[1], name: m[3], markdown: true, after: strings.TrimRight(m[5], " \t"), jinja: m[2] == "include"}
 		for _, o := range optionRe.FindAllStringSubmatch(m[4], -1) {
 			if o[1] == "start" {
 				d.start = o[2]

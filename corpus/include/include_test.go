@@ -25,6 +25,7 @@ func site(t testing.TB) (root, src, outside string) {
 		"docs/en/_includes/unclosed.md":   "---\nnever closed\n",
 		"docs_src/app.py":                 "import fastapi\n# --8<-- [start:make]\napp = fastapi.FastAPI()\n# --8<-- [end:make]\nprint(app)\n",
 		"private/secret.txt":              "the secret\n",
+		"docs/en/snippets/store.yaml":     "{% raw %}\nkind: SecretStore\nvalue: \"{{ .token }}\"\n{%- endraw %}\n",
 		"docs_src/examples_test.go":       "package x\n\nfunc ExampleRun() {\n\t// Run a container\n\tctr, err := Run(ctx, \"redis:7\")\n\tif err != nil {\n\t\treturn\n\t}\n}\n\nfunc Open() {\n",
 	}
 	for name, text := range files {
@@ -81,6 +82,8 @@ func TestExpand(t *testing.T) {
 			want: "{% include 'snippets/deeper.md' %} {% include"},
 		{name: "jinja include missing, words after it kept", body: "{% include 'snippets/nope.yaml' %} (the store)\n", want: " (the store)\n", diag: "no such file"},
 		{name: "jinja include of Markdown expands what it includes", body: "{% include 'snippets/intro.md' %}\n", want: "Intro words.\nDeeper words.\n", files: 2},
+		{name: "jinja include renders raw tags as nothing", body: "```yaml\n{% include 'snippets/store.yaml' %}\n```\n", want: "```yaml\nkind: SecretStore\nvalue: \"{{ .token }}\"\n```\n", files: 1},
+		{name: "a snippet keeps them: no template renders it", body: "--8<-- \"snippets/store.yaml\"\n", want: "{% raw %}\nkind", files: 1},
 		{name: "include-markdown", body: "{% include-markdown \"snippets/deeper.md\" %}\n", want: "Deeper words.", files: 1},
 		{name: "hugo include", body: "{{% include \"note.md\" %}}\n", want: "A Hugo partial.", files: 1},
 		{name: "hugo include without the partial's front matter", body: "Intro:\n\n{{% include \"translated.md\" %}}\n", want: "Intro:\n\n\n## Jaeger\n", files: 1},

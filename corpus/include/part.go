@@ -2,6 +2,7 @@ package include
 
 import (
 	"fmt"
+	"regexp"
 	"strconv"
 	"strings"
 )
@@ -128,4 +129,19 @@ func withoutFrontMatter(text string) string {
 		off = next
 	}
 	return text
+}
+
+// rawTagRe is Jinja's {% raw %} or {% endraw %}, with its whitespace
+// control, and the line's end when the tag is all the line holds.
+var rawTagRe = regexp.MustCompile(`(?m)^[ \t]*\{%-?[ \t]*(?:end)?raw[ \t]*-?%\}[ \t]*\n|\{%-?[ \t]*(?:end)?raw[ \t]*-?%\}`)
+
+// withoutRawTags is a file a Jinja include renders, without its raw tags:
+// mkdocs-macros renders an included file as a template, and {% raw %} …
+// {% endraw %} (which External Secrets' YAML snippets wrap around their
+// {{ .template }} fields) renders as nothing but what it holds.
+func withoutRawTags(text string) string {
+	if !strings.Contains(text, "raw") {
+		return text
+	}
+	return rawTagRe.ReplaceAllString(text, "")
 }
