@@ -95,3 +95,34 @@ func TestIcons(t *testing.T) {
 		})
 	}
 }
+
+// TestDirectiveOrAdmonition: "::: name" alone on its line is a
+// mkdocstrings directive (its name kept, its ":::" gone), unless the name
+// is an admonition's type: then it opens that admonition and the word goes.
+func TestDirectiveOrAdmonition(t *testing.T) {
+	tests := []struct {
+		name, body, want string
+		kinds            []string
+	}{
+		{"a module", "::: fastapi.APIRouter\n    options:\n      members: [get]\n", "fastapi.APIRouter", nil},
+		{"a one-word module", "::: httpx\n", "httpx", nil},
+		{"an admonition with a space (OPA's kubernetes/tutorial.md)", "::: tip\nKubernetes does not guarantee consistency.\n:::\n", "Kubernetes does not guarantee consistency.", []string{"tip"}},
+		{"its type in capitals", "::: Warning\nCareful.\n:::\n", "Careful.", []string{"warning"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			b, removed := []byte(tt.body), make([]bool, len(tt.body))
+			c := cleanMarkup(tt.body, b, removed, 0, false)
+			if got := strings.Join(strings.Fields(string(c.b)), " "); got != tt.want {
+				t.Errorf("got %q, want %q", got, tt.want)
+			}
+			var kinds []string
+			for _, a := range c.admonitions {
+				kinds = append(kinds, a.kind)
+			}
+			if !reflect.DeepEqual(kinds, tt.kinds) {
+				t.Errorf("got admonitions %q, want %q", kinds, tt.kinds)
+			}
+		})
+	}
+}
