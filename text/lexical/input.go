@@ -7,12 +7,19 @@ import (
 	"github.com/ocean-safety/ingest/units"
 )
 
-// EmbedInput is what the embedder reads for a chunk: its section path, its
-// context header, its text and the canonical form of its converted
-// quantities ("5 ft [1.52 m]"). The stored text stays verbatim.
-func EmbedInput(c schema.Chunk) string {
-	q := canonicalSuffix(c.Quantities)
-	n := len(c.ContextHeader) + len("\n\n") + len(c.Text) + len("\n\n") + len(q)
+// SearchText is what the embedder reads of a chunk and what BM25 indexes,
+// and the snapshot's search_text column: its context (SearchContext), a
+// blank line, and its text as a reader sees it (Clean). The stored text
+// stays verbatim.
+func SearchText(c schema.Chunk) string {
+	return SearchContext(c) + "\n\n" + Clean(c.Text)
+}
+
+// SearchContext is the part of SearchText before its blank line: the
+// chunk's section path, each part followed by " › ", then its context
+// header. BM25 weighs it apart from the text (search's fields).
+func SearchContext(c schema.Chunk) string {
+	n := len(c.ContextHeader)
 	for _, s := range c.SectionPath {
 		n += len(s) + len(" › ")
 	}
@@ -23,13 +30,33 @@ func EmbedInput(c schema.Chunk) string {
 		b.WriteString(" › ")
 	}
 	b.WriteString(c.ContextHeader)
-	b.WriteString("\n\n")
-	b.WriteString(c.Text)
-	if q != "" {
-		b.WriteString("\n\n")
-		b.WriteString(q)
-	}
 	return b.String()
+}
+
+// EmbedInput is what the embedder reads for a chunk: its SearchText and the
+// canonical form of its converted quantities ("5 ft [1.52 m]").
+func EmbedInput(c schema.Chunk) string { return withQuantities(SearchText(c), c.Quantities) }
+
+// EmbeddedInput is what the embedder read for a row of a snapshot, the key
+// its vector is offered for reuse under: its search_text column with the
+// quantities, or, for a row of a snapshot before schema 5 (no search_text),
+// what EmbedInput was then, its text verbatim. A chunk whose text a reader
+// sees as written keeps its vector across the change; one with markup
+// Clean removes is embedded again.
+func EmbeddedInput(row schema.Chunk) string {
+	if row.SearchText == "" {
+		return withQuantities(SearchContext(row)+"\n\n"+row.Text, row.Quantities)
+	}
+	return withQuantities(row.SearchText, row.Quantities)
+}
+
+// withQuantities is text followed, after a blank line, by the canonical
+// form of the quantities it converted, when there are any.
+func withQuantities(text string, qs []schema.Quantity) string {
+	if q := canonicalSuffix(qs); q != "" {
+		return text + "\n\n" + q
+	}
+	return text
 }
 
 // canonicalSuffix is what the embedder reads after a chunk's text: each
