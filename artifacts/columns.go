@@ -22,7 +22,7 @@ import (
 // wrote, so a reader of either build reads a file of the other.
 //
 // 5: the search_text column, last: what the embedder read and BM25 indexes
-// (lexical.SearchText); a file of an older version reads as rows with an
+// (searchtext.Of); a file of an older version reads as rows with an
 // empty SearchText.
 const SchemaVersion = "5"
 

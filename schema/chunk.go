@@ -42,7 +42,7 @@ type Chunk struct {
 
 	// SearchText is what the embedder read and BM25 indexes: the section
 	// path and context header, a blank line, the text as a reader sees it
-	// (lexical.SearchText). Empty in a row of a snapshot before schema 5.
+	// (searchtext.Of). Empty in a row of a snapshot before schema 5.
 	SearchText string `json:"search_text,omitempty"`
 
 	// Metadata holds the document's front-matter keys named in the config

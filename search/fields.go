@@ -1,10 +1,9 @@
 package search
 
 import (
-	"strings"
-
 	"github.com/ocean-safety/ingest/schema"
 	"github.com/ocean-safety/ingest/text/lexical"
+	"github.com/ocean-safety/ingest/text/searchtext"
 )
 
 // contextWeight is what a term of a chunk's context (its section path and
@@ -18,15 +17,13 @@ import (
 // lets the text decide between neighbours.
 const contextWeight = 0.5
 
-// fields counts a chunk's BM25 terms, stemmed in its language: each term of
-// its text once, each of its context contextWeight, and the length likewise.
-// Both are read from what the chunk's search_text holds (searchFields), the
-// text a consumer's lexical leg indexes. The canonical forms of quantities
-// (lexical.EmbedInput's suffix) stay out: their digits and unit letters
-// ("1.52 m") are noise to exact term matching.
+// fields counts the BM25 terms of a chunk's search_text (searchtext.Fields:
+// what a consumer indexes), stemmed in its language: each of its cleaned text
+// once, each of its context contextWeight, the length likewise. Quantities'
+// canonical forms (EmbedInput's "1.52 m") are noise to term matching: out.
 func fields(s *lexical.Stemmer, c schema.Chunk) (tf map[string]float64, length float64) {
+	context, text := searchtext.Fields(c)
 	tf = map[string]float64{}
-	context, text := searchFields(c)
 	for _, t := range s.Terms(text) {
 		tf[t]++
 		length++
@@ -36,24 +33,6 @@ func fields(s *lexical.Stemmer, c schema.Chunk) (tf map[string]float64, length f
 		length += contextWeight
 	}
 	return tf, length
-}
-
-// searchFields splits a chunk's search text into its context (section path
-// and header) and its text as a reader sees it (link targets, heading
-// hashes, markers out: lexical.Clean). It reads the snapshot's search_text,
-// the bytes a consumer indexes; a snapshot before schema 5 has none, and
-// its chunks are cleaned here as the pipeline cleans them now.
-func searchFields(c schema.Chunk) (context, text string) {
-	context = lexical.SearchContext(c)
-	st := c.SearchText
-	if st == "" {
-		st = lexical.SearchText(c)
-	}
-	if text, ok := strings.CutPrefix(st, context+"\n\n"); ok {
-		return context, text
-	}
-	context, text, _ = strings.Cut(st, "\n\n") // written with another context than this build's: split where it was joined
-	return context, text
 }
 
 // stemmers holds the index's stemmer of each language its chunks are in,

@@ -14,11 +14,11 @@ import (
 func TestFields(t *testing.T) {
 	base := schema.Chunk{Lang: schema.LangEN, SectionPath: []string{"Collector"}, ContextHeader: "Docs › Collector: setup."}
 	tests := []struct {
-		name      string
-		text      string
-		stored    string // the snapshot's search_text ("": before schema 5)
+		name       string
+		text       string
+		stored     string // the snapshot's search_text ("": before schema 5)
 		has, lacks []string
-		weight    map[string]float64
+		weight     map[string]float64
 	}{
 		{"a link's target is no term", "See the [registry](/ecosystem/registry/?s=kafka).", "", []string{"registri"}, []string{"ecosystem", "kafka"}, nil},
 		{"a heading's words are, once", "### Exporters\nSend data.", "", []string{"export", "send"}, nil, map[string]float64{"export": 1}},

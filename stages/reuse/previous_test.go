@@ -7,6 +7,7 @@ import (
 	"github.com/ocean-safety/ingest/artifacts"
 	"github.com/ocean-safety/ingest/schema"
 	"github.com/ocean-safety/ingest/text/lexical"
+	"github.com/ocean-safety/ingest/text/searchtext"
 )
 
 // TestReuseSchema2: a snapshot of schema 2 (written by the build before
@@ -45,7 +46,7 @@ func TestVectorsKeyedByWhatWasEmbedded(t *testing.T) {
 	chunk := func(text string) schema.Chunk {
 		return schema.Chunk{SectionPath: []string{"Install"}, ContextHeader: "Docs › Install: how.", Text: text}
 	}
-	stored := func(c schema.Chunk) schema.Chunk { c.SearchText = lexical.SearchText(c); return c }
+	stored := func(c schema.Chunk) schema.Chunk { c.SearchText = searchtext.Of(c); return c }
 	tests := []struct {
 		name   string
 		row    schema.Chunk // as the previous snapshot holds it

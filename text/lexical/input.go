@@ -4,48 +4,25 @@ import (
 	"strings"
 
 	"github.com/ocean-safety/ingest/schema"
+	"github.com/ocean-safety/ingest/text/searchtext"
 	"github.com/ocean-safety/ingest/units"
 )
 
-// SearchText is what the embedder reads of a chunk and what BM25 indexes,
-// and the snapshot's search_text column: its context (SearchContext), a
-// blank line, and its text as a reader sees it (Clean). The stored text
-// stays verbatim.
-func SearchText(c schema.Chunk) string {
-	return SearchContext(c) + "\n\n" + Clean(c.Text)
-}
-
-// SearchContext is the part of SearchText before its blank line: the
-// chunk's section path, each part followed by " › ", then its context
-// header. BM25 weighs it apart from the text (search's fields).
-func SearchContext(c schema.Chunk) string {
-	n := len(c.ContextHeader)
-	for _, s := range c.SectionPath {
-		n += len(s) + len(" › ")
-	}
-	var b strings.Builder
-	b.Grow(n) // one allocation: it runs for every chunk, and again for every reused row
-	for _, s := range c.SectionPath {
-		b.WriteString(s)
-		b.WriteString(" › ")
-	}
-	b.WriteString(c.ContextHeader)
-	return b.String()
-}
-
-// EmbedInput is what the embedder reads for a chunk: its SearchText and the
-// canonical form of its converted quantities ("5 ft [1.52 m]").
-func EmbedInput(c schema.Chunk) string { return withQuantities(SearchText(c), c.Quantities) }
+// EmbedInput is what the embedder reads for a chunk: its search text
+// (searchtext.Of: its context, and its text as a reader sees it; the stored
+// text stays verbatim) and the canonical form of its converted quantities
+// ("5 ft [1.52 m]").
+func EmbedInput(c schema.Chunk) string { return withQuantities(searchtext.Of(c), c.Quantities) }
 
 // EmbeddedInput is what the embedder read for a row of a snapshot, the key
 // its vector is offered for reuse under: its search_text column with the
 // quantities, or, for a row of a snapshot before schema 5 (no search_text),
 // what EmbedInput was then, its text verbatim. A chunk whose text a reader
 // sees as written keeps its vector across the change; one with markup
-// Clean removes is embedded again.
+// searchtext.Clean removes is embedded again.
 func EmbeddedInput(row schema.Chunk) string {
 	if row.SearchText == "" {
-		return withQuantities(SearchContext(row)+"\n\n"+row.Text, row.Quantities)
+		return withQuantities(searchtext.Context(row)+"\n\n"+row.Text, row.Quantities)
 	}
 	return withQuantities(row.SearchText, row.Quantities)
 }

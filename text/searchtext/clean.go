@@ -1,4 +1,4 @@
-package lexical
+package searchtext
 
 import (
 	"regexp"

@@ -1,4 +1,4 @@
-package lexical
+package searchtext
 
 import (
 	"testing"
@@ -45,47 +45,32 @@ func TestClean(t *testing.T) {
 	}
 }
 
-// TestEmbeddedInput: a row of this schema is keyed by the search text it
-// stored, one written before it by the text it then embedded, verbatim; a
-// new chunk's EmbedInput meets the old key only where Clean changes nothing.
-func TestEmbeddedInput(t *testing.T) {
-	q := []schema.Quantity{{Surface: "5 ft", Unit: "ft", SIValue: 1.524, SIUnit: "m"}}
-	tests := []struct {
-		name      string
-		row       schema.Chunk
-		want      string
-		sameAsNew bool // EmbedInput of the same chunk, cleaned now, is the key
-	}{
-		{"schema 5: its search_text", schema.Chunk{SectionPath: []string{"A"}, ContextHeader: "H", Text: "see [x](y)", SearchText: "A › H\n\nsee x"},
-			"A › H\n\nsee x", true},
-		{"schema 5 with quantities", schema.Chunk{ContextHeader: "H", Text: "waves of 5 ft", SearchText: "H\n\nwaves of 5 ft", Quantities: q},
-			"H\n\nwaves of 5 ft\n\n5 ft [1.52 m]", true},
-		{"schema 4, clean text: the same key", schema.Chunk{SectionPath: []string{"A"}, ContextHeader: "H", Text: "plain words"},
-			"A › H\n\nplain words", true},
-		{"schema 4, a link: the verbatim key", schema.Chunk{ContextHeader: "H", Text: "see [x](y)"},
-			"H\n\nsee [x](y)", false},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			got := EmbeddedInput(tt.row)
-			if got != tt.want {
-				t.Errorf("got %q, want %q", got, tt.want)
-			}
-			if same := got == EmbedInput(tt.row); same != tt.sameAsNew {
-				t.Errorf("got EmbedInput %q (same as the row's key: %v), want same %v", EmbedInput(tt.row), same, tt.sameAsNew)
-			}
-		})
+// TestOf: the context, a blank line, the cleaned text.
+func TestOf(t *testing.T) {
+	c := schema.Chunk{SectionPath: []string{"Install", "Linux"}, ContextHeader: "Docs › Install: how.", Text: "### Linux\nSee [the page](/x)."}
+	if got, want := Of(c), "Install › Linux › Docs › Install: how.\n\nLinux\nSee the page."; got != want {
+		t.Errorf("got %q, want %q", got, want)
 	}
 }
 
-// TestSearchText: the context, a blank line, the cleaned text; EmbedInput
-// adds the quantities after it.
-func TestSearchText(t *testing.T) {
-	c := schema.Chunk{SectionPath: []string{"Install", "Linux"}, ContextHeader: "Docs › Install: how.", Text: "### Linux\nSee [the page](/x)."}
-	if got, want := SearchText(c), "Install › Linux › Docs › Install: how.\n\nLinux\nSee the page."; got != want {
-		t.Errorf("got %q, want %q", got, want)
+// TestFields: the two parts of what a chunk's search_text holds, read from
+// it when the snapshot has one.
+func TestFields(t *testing.T) {
+	base := schema.Chunk{SectionPath: []string{"A"}, ContextHeader: "H", Text: "See [x](y)."}
+	tests := []struct {
+		name, stored, context, text string
+	}{
+		{"before schema 5: cleaned now", "", "A › H", "See x."},
+		{"stored: read as stored", "A › H\n\nSee x, as stored.", "A › H", "See x, as stored."},
+		{"stored with another context: split where joined", "B › H\n\nSee x.", "B › H", "See x."},
 	}
-	if got, want := EmbedInput(c), SearchText(c); got != want {
-		t.Errorf("got EmbedInput %q, want the search text %q without quantities", got, want)
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c := base
+			c.SearchText = tt.stored
+			if context, text := Fields(c); context != tt.context || text != tt.text {
+				t.Errorf("got %q and %q, want %q and %q", context, text, tt.context, tt.text)
+			}
+		})
 	}
 }
