@@ -30,12 +30,16 @@ func Clean(text string) string {
 	if !strings.ContainsAny(text, "[#{/!?:=-<`~") {
 		return text // nothing it could remove: most prose
 	}
-	var out strings.Builder
-	out.Grow(len(text))
-	fence, console, dropped := "", false, false
-	for l := range strings.Lines(text) {
-		line, nl := strings.CutSuffix(l, "\n")
+	lines := strings.Split(text, "\n")
+	out := make([]string, 0, len(lines))
+	fence, console, para := "", false, -1 // para: where the paragraph being read starts in lines
+	for i, line := range lines {
 		t := strings.TrimLeft(line, " \t")
+		opens := fence == "" && (strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~"))
+		if para >= 0 && (opens || strings.TrimSpace(line) == "") {
+			out = append(out, cleanParagraph(lines[para:i])...)
+			para = -1
+		}
 		switch {
 		case fence != "":
 			if strings.HasPrefix(t, fence) && strings.Trim(strings.TrimSpace(t), fence[:1]) == "" {
@@ -43,26 +47,56 @@ func Clean(text string) string {
 			} else if console {
 				line = stylingTagRe.ReplaceAllString(line, "")
 			}
-		case strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~"):
+		case opens:
 			fence = t[:len(t)-len(strings.TrimLeft(t, t[:1]))]
 			console = consoleFence(strings.TrimSpace(t[len(fence):]))
-		default:
-			cleaned := cleanLine(line)
-			if strings.TrimSpace(cleaned) == "" && strings.TrimSpace(line) != "" {
-				dropped = true
-				continue // a line of markup alone: gone, not left blank
+		case strings.TrimSpace(line) != "":
+			if para < 0 {
+				para = i
 			}
-			line = cleaned
+			continue
 		}
-		out.WriteString(line)
-		if nl {
-			out.WriteByte('\n')
+		out = append(out, line)
+	}
+	if para >= 0 {
+		out = append(out, cleanParagraph(lines[para:])...)
+	}
+	return strings.Join(out, "\n")
+}
+
+// cleanParagraph cleans the lines of a paragraph outside fenced code: each
+// line's block marker or heading, then the paragraph's inline markup as a
+// whole, since a link's text may run over lines. A line left with nothing
+// held only markup: it goes. Inline code spans are kept as written: each
+// is masked while the rest is cleaned, so a link's text may hold one
+// ("[`otelcol`](…)" reads "`otelcol`").
+func cleanParagraph(lines []string) []string {
+	kept := make([]string, 0, len(lines))
+	for _, line := range lines {
+		if m := blockMarkerLineRe.FindStringSubmatch(line); m != nil {
+			line = m[1] + blockTitle(m[2])
+		} else if m := headingRe.FindStringSubmatch(line); m != nil {
+			line = m[1] + closingHashesRe.ReplaceAllString(removeAttrLists(m[2]), "")
+		}
+		if strings.TrimSpace(line) != "" {
+			kept = append(kept, line)
 		}
 	}
-	if dropped {
-		return strings.TrimRight(out.String(), "\n") // the last line may have gone
+	p := strings.Join(kept, "\n")
+	switch {
+	case !strings.Contains(p, "`"):
+		p = cleanProse(p)
+	case !strings.ContainsRune(p, spanMark): // the mask's own character: left as written rather than guessed at
+		masked, spans := maskSpans(p)
+		p = unmask(cleanProse(masked), spans)
 	}
-	return out.String()
+	kept = kept[:0]
+	for _, line := range strings.Split(p, "\n") {
+		if strings.TrimSpace(line) != "" {
+			kept = append(kept, line)
+		}
+	}
+	return kept
 }
 
 // consoleFence reports whether a fence's info string names a terminal's
@@ -79,24 +113,8 @@ func consoleFence(info string) bool {
 // stylingTagRe is an HTML tag that only styles a terminal's text.
 var stylingTagRe = regexp.MustCompile(`(?i)</?(?:font|span|b|strong|i|em|u)(?:\s[^<>\n]*)?>`)
 
-// cleanLine cleans a line outside fenced code. Its inline code spans are
-// kept as written: each is masked while the rest is cleaned, so a link's
-// text may hold one ("[`otelcol`](…)" reads "`otelcol`").
-func cleanLine(line string) string {
-	if m := blockMarkerLineRe.FindStringSubmatch(line); m != nil {
-		return m[1] + blockTitle(m[2])
-	}
-	if m := headingRe.FindStringSubmatch(line); m != nil {
-		line = m[1] + closingHashesRe.ReplaceAllString(removeAttrLists(m[2]), "")
-	}
-	if !strings.Contains(line, "`") {
-		return cleanProse(line)
-	}
-	if strings.ContainsRune(line, spanMark) {
-		return line // the mask's own character: left as written rather than guessed at
-	}
-	masked, spans := maskSpans(line)
-	masked = cleanProse(masked)
+// unmask puts the code spans maskSpans took back in their places.
+func unmask(masked string, spans []string) string {
 	var out strings.Builder
 	for {
 		i := strings.IndexRune(masked, spanMark)
@@ -107,7 +125,11 @@ func cleanLine(line string) string {
 		out.WriteString(masked[:i])
 		masked = masked[i+len(string(spanMark)):]
 		j := strings.IndexRune(masked, spanMark)
-		n, _ := strconv.Atoi(masked[:j])
+		n, err := strconv.Atoi(masked[:max(j, 0)])
+		if j < 0 || err != nil || n >= len(spans) { // a mark a rule cut in two: never, but never a panic
+			out.WriteString(masked)
+			return out.String()
+		}
 		out.WriteString(spans[n])
 		masked = masked[j+len(string(spanMark)):]
 	}
@@ -117,9 +139,9 @@ func cleanLine(line string) string {
 // character, which no cleaning rule reads.
 const spanMark = '\uE000'
 
-// maskSpans replaces each inline code span of line (a run of backticks up
-// to the next run exactly as long) by its number between two spanMarks; a
-// run without its match is literal.
+// maskSpans replaces each inline code span of a paragraph (a run of
+// backticks up to the next run exactly as long) by its number between two
+// spanMarks; a run without its match is literal.
 func maskSpans(line string) (string, []string) {
 	var out strings.Builder
 	var spans []string
@@ -169,7 +191,7 @@ var (
 	// attrListRe is an attribute list, with the space before it.
 	attrListRe = regexp.MustCompile(`[ \t]*\{[ \t]*(?::[ \t]*)?[#.][\w-][^{}\n]*\}`)
 	// includeRe is an include directive as written.
-	includeRe = regexp.MustCompile(`-+8<-+[ \t]*(?:"[^"\n]*"|'[^'\n]*'|[^ \t\n]*)|\{%-?[ \t]*include(?:-markdown)?\b[^\n]*?%\}|\{\*[ \t][^\n]*?\*\}|\{![^\n]*?!\}|\{\{[<%]-?[ \t]*(?:include|readfile)\b[^\n]*?[>%]\}\}|^[ \t]*import[ \t][^\n]*!!raw-loader![^\n]*$`)
+	includeRe = regexp.MustCompile(`-+8<-+[ \t]*(?:"[^"\n]*"|'[^'\n]*'|[^ \t\n]*)|\{%-?[ \t]*include(?:-markdown)?\b[^\n]*?%\}|\{\*[ \t][^\n]*?\*\}|\{![^\n]*?!\}|\{\{[<%]-?[ \t]*(?:include|readfile)\b[^\n]*?[>%]\}\}|(?m:^[ \t]*import[ \t][^\n]*!!raw-loader![^\n]*$)`)
 )
 
 // blockTitle is the title of a block marker's rest: after "|" for PyMdown

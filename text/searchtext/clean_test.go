@@ -1,6 +1,7 @@
 package searchtext
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/ocean-safety/ingest/schema"
@@ -15,6 +16,9 @@ func TestClean(t *testing.T) {
 		{"a link with a title and parentheses", `Read [the spec](https://example.org/a_(b) "Spec") now.`, "Read the spec now."},
 		{"an image's source", "![Current architecture](current-demo-architecture.png)", "Current architecture"},
 		{"a badge in a link", "[![Build](https://ci/badge.svg)](https://ci/job)", "Build"},
+		{"a link's text over two lines", "See the [libraries and\ntools](https://npmjs.com/x) here.\n\nNext.", "See the libraries and\ntools here.\n\nNext."},
+		{"an image's alt over two lines", "![Chart: how complex was it\nto start?](image2.png)", "Chart: how complex was it\nto start?"},
+		{"a code span in a link over two lines", "Run [the `otelcol`\nbinary](/x).", "Run the `otelcol`\nbinary."},
 		{"a reference link", "Use [the collector][otelcol] and [it][].", "Use the collector and it."},
 		{"a code span in a link's text", "Run [`otelcol --help`](/docs/collector/) once.", "Run `otelcol --help` once."},
 		{"a bracket that is no link", "Tick [x] and call f(a) [1].", "Tick [x] and call f(a) [1]."},
@@ -73,4 +77,21 @@ func TestFields(t *testing.T) {
 			}
 		})
 	}
+}
+
+// FuzzClean: Clean never panics, keeps no mask of its own, and leaves a
+// text without markup as it is.
+func FuzzClean(f *testing.F) {
+	for _, s := range []string{"See [a](b).", "## H {#h}\n/// note | T\n`[x](y)` [`z`](w)", "```console\n<font color=red>x</font>\n```", "![a\nb](c) --8<-- \"f\" {* g *}"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, text string) {
+		got := Clean(text)
+		if strings.ContainsRune(got, spanMark) && !strings.ContainsRune(text, spanMark) {
+			t.Errorf("Clean(%q) = %q: a mask left in", text, got)
+		}
+		if !strings.ContainsAny(text, "[#{/!?:=-<`~") && got != text {
+			t.Errorf("Clean(%q) = %q, want it as it is", text, got)
+		}
+	})
 }
