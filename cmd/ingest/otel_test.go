@@ -141,7 +141,10 @@ func TestOtelCorpus(t *testing.T) {
 // a little below the figures measured with translation (issue 33, item 2;
 // whole set, hybrid and bm25: answer@5 0.687 and 0.807, doc recall@5 0.855
 // and 0.904; before it, on the same questions, 0.578 and 0.651, 0.783 and
-// 0.783).
+// 0.783). With search_text (schema 5: link targets and markup out of what is
+// embedded and indexed) the whole set gained in every mode and the
+// cross-lingual questions lost one each (a pt page's words matched through
+// its link targets' English): the floors below are that build's.
 func TestOtelEval(t *testing.T) {
 	t.Parallel()
 	if _, err := os.Stat(otelCorpus); err != nil {
@@ -187,20 +190,24 @@ func TestOtelEval(t *testing.T) {
 	}
 	t.Run("translations learned from the corpus", func(t *testing.T) {
 		rep := eval(t, "corpus")
-		// Measured: all 0.422/0.687/0.855 (hybrid), 0.494/0.807/0.904
-		// (bm25); cross-lingual 0.200/0.467/0.733, 0.267/0.600/0.667.
+		// Measured: all 0.434/0.711/0.880 (hybrid), 0.506/0.819/0.904
+		// (bm25); cross-lingual 0.133/0.400/0.733, 0.267/0.600/0.600
+		// (before search_text: all 0.422/0.687/0.855, 0.494/0.807/0.904;
+		// cross-lingual 0.200/0.467/0.733, 0.267/0.600/0.667).
 		check(t, rep, []floor{
-			{search.ModeHybrid, search.GroupAll, 0.40, 0.67, 0.84},
-			{search.ModeBM25, search.GroupAll, 0.47, 0.79, 0.89},
-			{search.ModeHybrid, search.GroupCross, 0.19, 0.46, 0.72},
-			{search.ModeBM25, search.GroupCross, 0.26, 0.59, 0.66},
+			{search.ModeHybrid, search.GroupAll, 0.41, 0.69, 0.86},
+			{search.ModeBM25, search.GroupAll, 0.48, 0.80, 0.89},
+			{search.ModeHybrid, search.GroupCross, 0.12, 0.39, 0.72},
+			{search.ModeBM25, search.GroupCross, 0.26, 0.59, 0.59},
 		})
 		// The cross-lingual questions are most of the answerable ones the
 		// floor flags (5 of 6 at hybrid's 0.40): a match through
 		// translation is less sure than one of the question's own words.
 		for _, s := range rep.Separations {
-			if s.Mode == search.ModeHybrid && (s.Unanswerable < 12 || s.AUROC < 0.93 || s.FlaggedUnanswerable < 0.6 || s.FlaggedAnswerable > 0.08) {
-				t.Errorf("hybrid: got %d unanswerable, AUROC %.3f, flagged %.2f of them and %.2f of the answerable; want 12 or more, at least 0.93 and 0.6, at most 0.08",
+			// Measured: AUROC 0.933, 10 of the 17 unanswerable flagged
+			// (0.59; 11 before search_text) and 0.06 of the answerable.
+			if s.Mode == search.ModeHybrid && (s.Unanswerable < 12 || s.AUROC < 0.92 || s.FlaggedUnanswerable < 0.55 || s.FlaggedAnswerable > 0.08) {
+				t.Errorf("hybrid: got %d unanswerable, AUROC %.3f, flagged %.2f of them and %.2f of the answerable; want 12 or more, at least 0.92 and 0.55, at most 0.08",
 					s.Unanswerable, s.AUROC, s.FlaggedUnanswerable, s.FlaggedAnswerable)
 			}
 		}
@@ -209,13 +216,15 @@ func TestOtelEval(t *testing.T) {
 		if _, err := lexicon.OpenFreeDict(lexicon.FreeDictDir); err != nil {
 			t.Skipf("the figures with FreeDict are not checked: %v", err)
 		}
-		// Measured: all 0.434/0.687/0.867 (hybrid), 0.506/0.807/0.916
-		// (bm25); cross-lingual 0.267/0.467/0.800, 0.333/0.600/0.733.
+		// Measured: all 0.446/0.711/0.880 (hybrid), 0.518/0.819/0.916
+		// (bm25); cross-lingual 0.200/0.400/0.733, 0.333/0.600/0.667
+		// (before search_text: all 0.434/0.687/0.867, 0.506/0.807/0.916;
+		// cross-lingual 0.267/0.467/0.800, 0.333/0.600/0.733).
 		check(t, eval(t, "corpus,freedict"), []floor{
-			{search.ModeHybrid, search.GroupAll, 0.42, 0.67, 0.85},
-			{search.ModeBM25, search.GroupAll, 0.49, 0.79, 0.90},
-			{search.ModeHybrid, search.GroupCross, 0.26, 0.46, 0.79},
-			{search.ModeBM25, search.GroupCross, 0.33, 0.59, 0.72},
+			{search.ModeHybrid, search.GroupAll, 0.42, 0.69, 0.86},
+			{search.ModeBM25, search.GroupAll, 0.49, 0.80, 0.90},
+			{search.ModeHybrid, search.GroupCross, 0.19, 0.39, 0.72},
+			{search.ModeBM25, search.GroupCross, 0.33, 0.59, 0.66},
 		})
 	})
 }

@@ -7,7 +7,7 @@ import (
 )
 
 // Clean is a chunk's text as a reader of the rendered page sees it: the
-// text the embedder reads and BM25 indexes (SearchText), while the stored
+// text the embedder reads and BM25 indexes (Of), while the stored
 // text stays verbatim. Outside code (fenced blocks and inline code spans,
 // which stay as written, fences included) it removes
 //   - a link's or an image's target: "[text](target)", "![alt](src)" and a
