@@ -91,7 +91,7 @@ func (p *Previous) index(rows []schema.Chunk) Offer {
 				Fields: row.Fields, Thresholds: model, Reasons: row.HeaderRejects}
 		}
 		if keys.Vector != "" && len(row.Embedding) == p.Manifest.Embedder.Dims && len(row.Embedding) > 0 {
-			r.Vectors[VectorKey(keys.Vector, lexical.EmbedInput(row))] = row.Embedding
+			r.Vectors[VectorKey(keys.Vector, lexical.EmbeddedInput(row))] = row.Embedding
 		}
 	}
 	return r
