@@ -70,7 +70,7 @@ type Manifest struct {
 // and how it was set, for consumers that cut results themselves.
 type RelevanceFloor struct {
 	// Scale names the relevance the floors are on (search's, e.g.
-	// "relevance-v1"): a reader of another scale ignores them.
+	// "relevance-v2"): a reader of another scale ignores them.
 	Scale    string `json:"scale"`
 	Embedder string `json:"embedder"` // the embedder they hold for: the manifest's
 	// Modes are the floors per search mode: bm25, vector, hybrid.
