@@ -174,9 +174,10 @@ type run struct {
 	// snapshot not trusted, names that are not UTF-8).
 	setup    []schema.Diagnostic
 	excluded int // documents the include/exclude globs left out
-	// part is set on a shard's run: what its manifest says of the shard,
-	// and the account of its documents a merge reads.
-	part     *artifacts.ShardInfo
+	// part is set on a shard's run: what its manifest says of the shard.
+	part *artifacts.ShardInfo
+	// partDocs is the snapshot's account of its documents, which a merge
+	// and the next run read (artifacts.DocumentsFile).
 	partDocs *artifacts.PartDocWriter
 }
 
@@ -289,11 +290,9 @@ func (r *run) run(ctx context.Context) (*Result, error) {
 		}
 	}()
 	r.openPrevious(ctx)
+	r.takeDocuments()
 	if r.part != nil {
 		r.part.SetupDiagnostics = len(r.setup)
-		if r.partDocs, err = artifacts.CreatePartDocs(r.stage.Path(artifacts.DocumentsFile)); err != nil {
-			return nil, err
-		}
 	}
 	if r.journal, err = r.openJournal(ctx); err != nil {
 		return nil, err
@@ -339,6 +338,9 @@ func (r *run) run(ctx context.Context) (*Result, error) {
 func (r *run) build(ctx context.Context, paths []string, skipped []schema.Skipped, start time.Time) (*Result, error) {
 	var err error
 	if r.diags, err = diagnostics.Create(r.stage.Path(artifacts.DiagnosticsFile)); err != nil {
+		return nil, err
+	}
+	if r.partDocs, err = artifacts.CreatePartDocs(r.stage.Path(artifacts.DocumentsFile)); err != nil {
 		return nil, err
 	}
 	if err := r.openWriter(); err != nil {

@@ -117,7 +117,7 @@ func (r *run) stream(ctx context.Context, paths []string) tally {
 				r.rep.Progress(StageParsed, parsed, len(paths))
 				r.submitEnrich(ctx, enrich, &res, func() {
 					for _, c := range r.collect(&dt, res, len(paths)) {
-						if r.addToBatch(&dt, &b, c, ru) {
+						if r.addToBatch(&dt, &b, c, res.prev, res.whole) {
 							send()
 						}
 					}

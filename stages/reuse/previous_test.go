@@ -24,6 +24,7 @@ func TestReuseSchema2(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		ru = ru.Indexed()
 		headers += len(ru.Headers)
 		vectors += len(ru.Vectors)
 	}
