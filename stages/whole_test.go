@@ -2,12 +2,15 @@ package stages
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
 
 	"github.com/ocean-safety/ingest/artifacts"
+	"github.com/ocean-safety/ingest/publish"
 )
 
 // wholeExtra are documents beside the ocean corpus's that a run takes
@@ -22,8 +25,9 @@ var wholeExtra = map[string]string{
 }
 
 // TestWholeDocuments: a run after an edit takes the unchanged documents
-// whole from the previous snapshot and makes the others again, and the
-// snapshot it publishes is the one a run from scratch makes: the same
+// whole from the previous snapshot and makes the others again (and --plan
+// counts what a plan from scratch counts), and the snapshot it publishes is
+// the one a run from scratch makes: the same
 // bytes of chunks.parquet, thresholds.md, diagnostics.jsonl and
 // documents.jsonl, the same report and manifest but for run ids, times and
 // the calls reused.
@@ -73,6 +77,16 @@ func TestWholeDocuments(t *testing.T) {
 			if tc.cfg != nil {
 				tc.cfg(&again)
 				tc.cfg(&fresh)
+			}
+			plan := func(rc runConfig) string {
+				p, err := Plan(context.Background(), rc.Config, publish.OutTarget(rc.Out, ""), Options{ToolVersion: "test"})
+				if err != nil {
+					t.Fatal(err)
+				}
+				return fmt.Sprintf("%d documents, %d rejected, %d chunks, %d bytes", p.Documents, p.Rejected, p.Chunks, p.Bytes)
+			}
+			if got, want := plan(again), plan(fresh); got != want {
+				t.Errorf("--plan: got %s, want %s, as from scratch", got, want)
 			}
 			res := mustRun(t, again, Options{ToolVersion: "test"})
 			mustRun(t, fresh, Options{ToolVersion: "test"})
