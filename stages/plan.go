@@ -2,6 +2,7 @@ package stages
 
 import (
 	"context"
+	"fmt"
 	"time"
 
 	"github.com/ocean-safety/ingest/corpus"
@@ -47,8 +48,15 @@ func Plan(ctx context.Context, cfg settings.Config, target publish.Target, opt O
 		return nil, err
 	}
 	r.openPrevious(ctx)
-	r.takeDocuments()
 	defer r.prev.Close()
+	if r.prev != nil {
+		// A plan counts the vectors it would reuse by their keys: the rows'
+		// vectors, most of the previous snapshot's bytes, are not read.
+		if err := r.prev.WithoutVectors(ctx); err != nil {
+			return nil, fmt.Errorf("previous snapshot %s: %w", r.prev.Dir, err)
+		}
+	}
+	r.takeDocuments()
 	if r.journal, err = reuse.ReadJournal(target.Journal()); err != nil {
 		return nil, err
 	}

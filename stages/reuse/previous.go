@@ -24,6 +24,9 @@ type Offer struct {
 	Doc  *Doc
 	keys artifacts.CacheKeys
 	dims int
+	// noVectors: the rows were read without their vectors (see
+	// Previous.WithoutVectors); Vectors holds their keys, each a nil vector.
+	noVectors bool
 }
 
 // Previous is the last snapshot, read in step with the corpus: documents
@@ -33,7 +36,8 @@ type Previous struct {
 	Manifest artifacts.Manifest
 	file     *artifacts.ChunkFile
 	cur      *artifacts.Cursor
-	docs     *docs // nil: documents are not taken whole
+	docs      *docs // nil: documents are not taken whole
+	noVectors bool  // rows are read without their vectors (WithoutVectors)
 	// Keep, when set, chooses the documents a gone document counts for: a
 	// shard's run keeps its own, and the others' rows are only passed over.
 	Keep func(path string) bool
@@ -68,6 +72,20 @@ func OpenPrevious(ctx context.Context, dir string) (*Previous, error) {
 	return &Previous{Dir: dir, Manifest: m, file: f, cur: cur}, nil
 }
 
+// WithoutVectors has the rows read without their vectors, the most of
+// their bytes, for a reader that only counts what is reused (--plan): an
+// offer's Vectors then map each key to a nil vector. It must be called
+// before the first ForDoc.
+func (p *Previous) WithoutVectors(ctx context.Context) error {
+	cur, err := p.file.CursorWithoutVectors(ctx)
+	if err != nil {
+		return err
+	}
+	p.cur.Close()
+	p.cur, p.noVectors = cur, true
+	return nil
+}
+
 // TakeDocuments has ForDoc offer each document's account too (Offer.Doc),
 // for a run that may take unchanged documents whole: the caller has checked
 // the snapshot was made as it would make it. A snapshot without a documents
@@ -88,7 +106,7 @@ func (p *Previous) ForDoc(path string) (Offer, []string, error) {
 	if err != nil {
 		return Offer{}, nil, err
 	}
-	o := Offer{Rows: rows, keys: p.Manifest.CacheKeys, dims: p.Manifest.Embedder.Dims}
+	o := Offer{Rows: rows, keys: p.Manifest.CacheKeys, dims: p.Manifest.Embedder.Dims, noVectors: p.noVectors}
 	for _, row := range rows {
 		o.IDs = append(o.IDs, row.ChunkID)
 		o.Version = row.DocVersion
@@ -123,7 +141,7 @@ func (o Offer) Indexed() Offer {
 			r.Headers[HeaderKey(keys.Header, row.DocTitle, row)] = Enrichment{Header: row.ContextHeader, Source: row.HeaderSource,
 				Fields: row.Fields, Thresholds: model, Reasons: row.HeaderRejects}
 		}
-		if keys.Vector != "" && len(row.Embedding) == o.dims && len(row.Embedding) > 0 {
+		if keys.Vector != "" && o.dims > 0 && (o.noVectors || len(row.Embedding) == o.dims) {
 			r.Vectors[VectorKey(keys.Vector, lexical.EmbedInput(row))] = row.Embedding
 		}
 	}
