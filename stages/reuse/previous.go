@@ -32,10 +32,10 @@ type Offer struct {
 // Previous is the last snapshot, read in step with the corpus: documents
 // are asked for in corpus order, and only one document's rows are held.
 type Previous struct {
-	Dir      string
-	Manifest artifacts.Manifest
-	file     *artifacts.ChunkFile
-	cur      *artifacts.Cursor
+	Dir       string
+	Manifest  artifacts.Manifest
+	file      *artifacts.ChunkFile
+	cur       *artifacts.Cursor
 	docs      *docs // nil: documents are not taken whole
 	noVectors bool  // rows are read without their vectors (WithoutVectors)
 	// Keep, when set, chooses the documents a gone document counts for: a
