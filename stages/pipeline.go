@@ -162,9 +162,13 @@ type run struct {
 	lanes                models.Lanes
 	dispatch             *dispatch.Dispatcher
 
-	stage   *publish.Staging
-	writer  *artifacts.ChunkWriter
-	prev    *reuse.Previous // nil: nothing to reuse
+	stage  *publish.Staging
+	writer *artifacts.ChunkWriter
+	prev   *reuse.Previous // nil: nothing to reuse
+	// inputs are the input hashes of the documents the run makes, in
+	// corpus order, when the check for an unchanged corpus read them (nil
+	// otherwise): a document taken whole is not read a second time.
+	inputs  *inputSums
 	journal *reuse.Journal
 	reuse   *reuse.Resolver // over prev's offers and the journal, once it is open
 	audit   *artifacts.Audit
@@ -242,7 +246,7 @@ func (r *run) run(ctx context.Context) (*Result, error) {
 	}
 	if !r.cfg.Shard.Whole() {
 		r.part = &artifacts.ShardInfo{Index: r.cfg.Shard.Index, Count: r.cfg.Shard.Count, Run: r.cfg.ShardRun, Listing: listing.Fingerprint(), Listed: len(listing.Docs)}
-		h, err := r.hashInputs(ctx, listing.Docs) // every shard's documents: what the merge checks the parts agree on
+		h, err := r.hashInputs(ctx, listing.Docs, nil) // every shard's documents: what the merge checks the parts agree on
 		if err != nil {
 			return nil, err
 		}

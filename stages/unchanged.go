@@ -47,10 +47,15 @@ func (r *run) unchangedInput(ctx context.Context, paths []string, skipped []sche
 	if !r.sameMaking(m) || m.InputFingerprint == "" || !diags {
 		return "", false, nil
 	}
-	h, err := r.hashInputs(ctx, paths)
+	var sums *inputSums
+	if r.prev.TakesDocuments() {
+		sums = newInputSums(paths)
+	}
+	h, err := r.hashInputs(ctx, paths, sums.set)
 	if err != nil {
 		return "", false, err
 	}
+	r.inputs = sums
 	input := InputFingerprint(h, skipped)
 	return input, input == m.InputFingerprint, nil
 }

@@ -99,6 +99,10 @@ func (p *Previous) TakeDocuments() error {
 	return nil
 }
 
+// TakesDocuments reports whether ForDoc offers documents whole (see
+// TakeDocuments); false on a nil Previous.
+func (p *Previous) TakesDocuments() bool { return p != nil && p.docs != nil }
+
 // ForDoc returns what the previous snapshot offers for the document at
 // path, with the ids of chunks of documents that are gone.
 func (p *Previous) ForDoc(path string) (Offer, []string, error) {
