@@ -123,6 +123,10 @@ bench-models:
 eval: index
     {{bin}} eval --snapshot {{out}} --questions corpus/ocean.golden.json --min-recall 0.9
 
+# Propose the built-in embedder's relevance floors again (otel's dev half and the shipped corpus's set) and fail when search/floor.go's differ: run after a change to what BM25 indexes, the fusion or the embedder.
+calibrate-floors:
+    INGEST_TEST_SLOW=1 go test ./cmd/ingest -run TestFloorCalibration -count=1 -v
+
 # Rewrite the golden files after an intended change; review the diff. These are the packages with goldens (internal/golden declares -update).
 update-golden:
     go test ./artifacts/diff ./cmd/ingest ./corpus/html ./corpus/markdown ./deliver/pgsync ./deliver/push ./models/ollama ./stages ./thresholds -update

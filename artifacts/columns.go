@@ -20,14 +20,19 @@ import (
 // The writer changed library (arrow-go to parquet-go) within version 4: the
 // columns, their Parquet types and the ARROW:schema entry are what arrow-go
 // wrote, so a reader of either build reads a file of the other.
-const SchemaVersion = "4"
+//
+// 5: the search_text column, last: what the embedder read and BM25 indexes
+// (searchtext.Of); a file of an older version reads as rows with an
+// empty SearchText.
+const SchemaVersion = "5"
 
 // ReadsSchema reports whether this build reads chunks.parquet files of
-// schema version v: this one, and versions 2 and 3, which lack only the
-// last columns (lead_in, header_rejects) and have the ids of the path alone
-// (an upgrade reuses what the last snapshot paid for: ids are no part of a
-// reuse key; deliveries refuse them, see destination).
-func ReadsSchema(v string) bool { return v == SchemaVersion || v == "3" || v == "2" }
+// schema version v: this one, and versions 2 to 4, which lack only the last
+// columns (lead_in and header_rejects before 4, search_text before 5);
+// versions 2 and 3 have the ids of the path alone (an upgrade reuses what
+// the last snapshot paid for: ids are no part of a reuse key; deliveries
+// refuse them, see destination).
+func ReadsSchema(v string) bool { return v == SchemaVersion || v == "4" || v == "3" || v == "2" }
 
 // The key-value metadata of chunks.parquet, in the order they are written.
 const (
@@ -115,6 +120,7 @@ func chunkFields(dims int) []field {
 		{Name: "metadata", Type: ipcschema.MapOf(ipcschema.ListOf(utf8T)), Nullable: true},
 		optStr("lead_in"),
 		{Name: "header_rejects", Type: ipcschema.ListOf(utf8T)},
+		str("search_text"),
 	}
 }
 

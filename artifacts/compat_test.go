@@ -16,24 +16,26 @@ import (
 
 // The ingest builds before this one wrote chunks.parquet with arrow-go.
 // testdata/arrow-v4/chunks.parquet is one (schema 4, by the build of
-// 7d452d7, from ../testdata/corpus: the rows of ../testdata/golden/chunks.dump),
-// ../testdata/snapshot-v2 another (schema 2). These tests hold this build's
-// reader to what they hold, and its writer to the layout they have.
+// 7d452d7, from ../testdata/corpus: the rows of testdata/arrow-v4/chunks.dump,
+// the golden dump of schema 4), ../testdata/snapshot-v2 another (schema 2).
+// These tests hold this build's reader to what they hold, and its writer to
+// the layout they have.
 
 const (
-	arrowV4 = "testdata/arrow-v4/chunks.parquet"
-	arrowV2 = "../testdata/snapshot-v2/chunks.parquet"
-	golden  = "../testdata/golden/chunks.dump"
+	arrowV4     = "testdata/arrow-v4/chunks.parquet"
+	arrowV4Dump = "testdata/arrow-v4/chunks.dump"
+	arrowV2     = "../testdata/snapshot-v2/chunks.parquet"
 )
 
 // TestReadsArrowWritten: a file arrow-go wrote reads back row for row as
-// the golden dump, which arrow-go's reader made.
+// the dump arrow-go's reader made of it (the golden chunks.dump of schema
+// 4, kept beside it), its rows without a search_text.
 func TestReadsArrowWritten(t *testing.T) {
 	var got bytes.Buffer
 	if err := Dump(&got, arrowV4); err != nil {
 		t.Fatal(err)
 	}
-	want, err := os.ReadFile(golden)
+	want, err := os.ReadFile(arrowV4Dump)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -42,9 +44,11 @@ func TestReadsArrowWritten(t *testing.T) {
 	}
 }
 
-// TestRewritesAsArrowWrote: the rows of a file arrow-go wrote, written
-// again, dump the same, and the new file's Parquet schema and key-value
-// metadata (ARROW:schema included) are the old file's, byte for byte.
+// TestRewritesAsArrowWrote: the rows of a file arrow-go wrote (schema 4),
+// written again, dump the same rows, and the new file's Parquet schema is
+// the old file's, element for element, with one column after them,
+// search_text (schema 5): a required string; its key-value metadata has the
+// same keys in the same order, the version 5.
 func TestRewritesAsArrowWrote(t *testing.T) {
 	rows, err := ReadChunks(arrowV4)
 	if err != nil {
@@ -70,39 +74,61 @@ func TestRewritesAsArrowWrote(t *testing.T) {
 	if err := Dump(&now, path); err != nil {
 		t.Fatal(err)
 	}
-	if !bytes.Equal(now.Bytes(), old.Bytes()) {
-		t.Errorf("got dump\n%s\nwant %s", now.Bytes(), old.Bytes())
+	if got, want := dumpRows(now.Bytes()), dumpRows(old.Bytes()); !bytes.Equal(got, want) {
+		t.Errorf("got rows\n%s\nwant %s", got, want)
 	}
 	a, b := readFooter(t, arrowV4), readFooter(t, path)
-	if len(a.Schema) != len(b.Schema) {
-		t.Fatalf("got %d schema elements, want %d", len(b.Schema), len(a.Schema))
+	if len(b.Schema) != len(a.Schema)+1 {
+		t.Fatalf("got %d schema elements, want %d: schema 4's and search_text", len(b.Schema), len(a.Schema)+1)
 	}
+	root := a.Schema[0]
+	root.NumChildren.V++ // the root holds one more column
+	a.Schema[0] = root
+	var text format.SchemaElement // schema 4's text column: a required string
 	for i := range a.Schema {
 		if got, want := describeElement(b.Schema[i]), describeElement(a.Schema[i]); got != want {
 			t.Errorf("schema element %d: got %s, want %s", i, got, want)
 		}
+		if a.Schema[i].Name == "text" {
+			text = a.Schema[i]
+		}
+	}
+	text.Name = "search_text"
+	if got, want := describeElement(b.Schema[len(a.Schema)]), describeElement(text); got != want {
+		t.Errorf("last schema element: got %s, want %s", got, want)
 	}
 	if got, want := b.KeyValueMetadata, a.KeyValueMetadata; len(got) != len(want) {
 		t.Errorf("got %d key-value entries, want %d", len(got), len(want))
 	}
 	for i, kv := range a.KeyValueMetadata {
-		if i < len(b.KeyValueMetadata) && b.KeyValueMetadata[i] != kv {
-			t.Errorf("key-value entry %d: got %q = %.40q…, want %q = %.40q…", i, b.KeyValueMetadata[i].Key, b.KeyValueMetadata[i].Value, kv.Key, kv.Value)
+		if i < len(b.KeyValueMetadata) && b.KeyValueMetadata[i].Key != kv.Key {
+			t.Errorf("key-value entry %d: got %q, want %q", i, b.KeyValueMetadata[i].Key, kv.Key)
 		}
 	}
+	if v, _ := lookup(b, keySchemaVersion); v != SchemaVersion {
+		t.Errorf("got schema version %q, want %q", v, SchemaVersion)
+	}
+}
+
+// dumpRows is a dump without its schema: its JSON lines.
+func dumpRows(dump []byte) []byte {
+	if i := bytes.Index(dump, []byte("\n{")); i >= 0 {
+		return dump[i+1:]
+	}
+	return nil
 }
 
 // TestArrowSchemaAsArrowWrote: the ARROW:schema entry is arrow-go's for the
 // same columns and metadata, schema 4 and schema 2 alike.
 func TestArrowSchemaAsArrowWrote(t *testing.T) {
-	v4 := chunkFields(1024)
+	v5 := chunkFields(1024)
 	tests := []struct {
 		name, path string
 		fields     []field
 		version    string
 	}{
-		{"schema 4", arrowV4, v4, "4"},
-		{"schema 2", arrowV2, v4[:leafLeadInField], "2"},
+		{"schema 4", arrowV4, v5[:searchTextField], "4"},
+		{"schema 2", arrowV2, v5[:leafLeadInField], "2"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -119,8 +145,12 @@ func TestArrowSchemaAsArrowWrote(t *testing.T) {
 }
 
 // leafLeadInField is the index of lead_in among chunkFields: schema 2 has
+// the fields before it; searchTextField that of search_text: schema 4 has
 // the fields before it.
-const leafLeadInField = 32
+const (
+	leafLeadInField = 32
+	searchTextField = 34
+)
 
 func readFooter(t *testing.T, path string) *format.FileMetaData {
 	t.Helper()

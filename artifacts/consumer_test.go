@@ -194,6 +194,7 @@ func TestConsumerColumnTypes(t *testing.T) {
 		{name: "metadata", raw: "MAP(VARCHAR, VARCHAR[])"},
 		{name: "lead_in", raw: "VARCHAR"},
 		{name: "header_rejects", raw: "VARCHAR[]"},
+		{name: "search_text", raw: "VARCHAR"},
 	}
 	rawNames, rawTypes := describe(t, db, "SELECT * FROM read_parquet(?)", path)
 	viewNames, viewTypes := describe(t, db, "SELECT * FROM ingest_chunks(?)", path)

@@ -59,6 +59,24 @@ type Manifest struct {
 	// Shard marks a part snapshot (ingest index --shard K/N): one shard's
 	// documents, for ingest merge. Consumers read only whole snapshots.
 	Shard *ShardInfo `json:"shard,omitempty"`
+	// RelevanceFloor is where a search of this snapshot stops ranking
+	// noise; nil when none is calibrated for its embedder (and in
+	// snapshots made before it was recorded).
+	RelevanceFloor *RelevanceFloor `json:"relevance_floor,omitempty"`
+}
+
+// RelevanceFloor is the relevance below which a question's best passage
+// counts as "nothing relevant" (ingest search exits 4), per search mode,
+// and how it was set, for consumers that cut results themselves.
+type RelevanceFloor struct {
+	// Scale names the relevance the floors are on (search's, e.g.
+	// "relevance-v2"): a reader of another scale ignores them.
+	Scale    string `json:"scale"`
+	Embedder string `json:"embedder"` // the embedder they hold for: the manifest's
+	// Modes are the floors per search mode: bm25, vector, hybrid.
+	Modes map[string]float64 `json:"modes"`
+	// Method says how they were set: on which questions, by which rule.
+	Method string `json:"method"`
 }
 
 // CacheKeys: see Manifest.CacheKeys.

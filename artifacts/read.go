@@ -121,8 +121,8 @@ func (cf *ChunkFile) findLeaves() error {
 			}
 		}
 		switch {
-		case col == nil && (i == chunkrow.LeafLeadIn || i == chunkrow.LeafHeaderRejects):
-			continue // versions 2 and 3 end before these
+		case col == nil && (i == chunkrow.LeafLeadIn || i == chunkrow.LeafHeaderRejects || i == chunkrow.LeafSearchText):
+			continue // versions 2 and 3 end before lead_in, 4 before search_text
 		case col == nil:
 			return fmt.Errorf("no column %s", want.path)
 		case !col.Leaf() || col.Type().Kind() != want.kind ||

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"strconv"
 	"testing"
 
 	"github.com/ocean-safety/ingest/artifacts/internal/chunkrow"
@@ -25,6 +26,7 @@ func TestLeaves(t *testing.T) {
 		chunkrow.LeafThresholds: "thresholds.list.element.subject", chunkrow.LeafThresholds + 3: "thresholds.list.element.value2",
 		chunkrow.LeafMetadataKey: "metadata.key_value.key", chunkrow.LeafMetadataValue: "metadata.key_value.value.list.element",
 		chunkrow.LeafLeadIn: "lead_in", chunkrow.LeafHeaderRejects: "header_rejects.list.element",
+		chunkrow.LeafSearchText: "search_text",
 	} {
 		if leaves[i].path != want {
 			t.Errorf("leaf %d: got %s, want %s", i, leaves[i].path, want)
@@ -45,6 +47,7 @@ func richRows() []schema.Chunk {
 			c.TenantID, c.BeachID, c.LeadIn = "tenant", "joaquina", "Never swim when:"
 			c.Fields = schema.Fields{Hazard: "rip", Place: "canto", Season: "winter", UnsourcedClaim: "x"}
 			c.HeaderRejects = []string{"not-json", "place-not-in-document"}[:1+i%4/2]
+			c.SearchText = "Rip currents › Flags › header\n\nsearch text " + strconv.Itoa(i)
 		}
 		if i%3 == 0 {
 			c.SectionPath = nil

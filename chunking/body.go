@@ -120,9 +120,17 @@ func (p *Body) Words(start, end int) string {
 		} else {
 			le += ls
 		}
+		// Blanks removed at the line's end (the gap a line moved left
+		// leaves, markup that ends it) took nothing from between its
+		// words: such a line keeps its spacing (code in an admonition or a
+		// tab keeps its indentation and alignment), only its end trimmed.
+		end := le
+		for end > ls && p.Removed[end-1] {
+			end--
+		}
 		var b strings.Builder
 		hit, gap := false, false
-		for i := ls; i < le; i++ {
+		for i := ls; i < end; i++ {
 			if p.Removed[i] {
 				hit, gap = true, true
 				continue
@@ -134,6 +142,13 @@ func (p *Body) Words(start, end int) string {
 			b.WriteByte(p.View[i])
 		}
 		line := b.String()
+		if end < le && !hit {
+			line = strings.TrimRight(line, " \t")
+			if t := strings.TrimSpace(line); t == "" || bareMarkerRe.MatchString(t) { // nothing left of it but markup, or a list marker
+				ls = le + 1
+				continue
+			}
+		}
 		if hit {
 			line = spaceBeforePunct.ReplaceAllString(strings.Join(strings.Fields(line), " "), "$1")
 			if t := strings.TrimSpace(line); t == "" || bareMarkerRe.MatchString(t) { // nothing left but spaces, or a bare list marker

@@ -52,8 +52,10 @@ var (
 	// directive, or a Material content tab.
 	blockMarkerRe = regexp.MustCompile(`^(?:/{3,}|!!!|\?\?\?\+?|:{3,}|===\+? ")`)
 	// includeMarkerRe is an include directive of any site generator ingest
-	// reads, as written.
-	includeMarkerRe = regexp.MustCompile(`-+8<-+|\{%-?\s*include|\{\*\s[^\n]*\*\}|\{![^\n]*!\}|\{\{[<%]-?\s*(?:include|readfile)\b|!!raw-loader!`)
+	// reads, as written. A snippet's scissors are followed by a space or the
+	// line's end: "<---8<--->" in a log printed in the docs (OPA's
+	// rest-api.md) is a cut mark, not an include.
+	includeMarkerRe = regexp.MustCompile(`(?m)-+8<-+(?:[ \t]|$)|\{%-?\s*include|\{\*\s[^\n]*\*\}|\{![^\n]*!\}|\{\{[<%]-?\s*(?:include|readfile)\b|!!raw-loader!`)
 	// attrListRe is an attribute list: a brace, then an id, a class or
 	// attr_list's colon (attrList checks it is not a template's "{{ .X }}").
 	attrListRe = regexp.MustCompile(`\{[ \t]*(?::[ \t]*)?[#.][\w-][^{}\n]*\}`)

@@ -53,6 +53,8 @@ func TestDebris(t *testing.T) {
 		{"Hugo's readfile", para(`{{< readfile file="x.go" >}}`), "", []string{"include marker in its text"}},
 		{"MDX's raw-loader", para("import App from '!!raw-loader!./app.js';"), "", []string{"include marker in its text"}},
 		{"a snippet marker in a fence is the code's", para("Like this:\n\n```\n--8<-- \"x.md\"\n```"), "", []string{"include marker in its code"}},
+		{"a snippet block's marker", para("--8<--\ndocs/x.md\n--8<--"), "", []string{"include marker in its text"}},
+		{"a cut mark in printed output is not one", code("```json\n{\n<------8<------>\n}\n```"), "", nil},
 		{"a snippet marker in code", code("```\n--8<-- \"x.md\"\n```"), "", []string{"include marker in its code"}},
 		{"mkdocstrings options as code", code("options:\n  members:\n    - get"), "", []string{"directive options as code"}},
 		{"the old form", code("handler: python\nrendering:\n  show_source: false"), "", []string{"directive options as code"}},

@@ -70,7 +70,7 @@ func InputDigest(own string, included []Included) string {
 // mayInclude reports whether raw holds anything an include directive
 // starts with: a document without one hashes as its bytes alone.
 func mayInclude(raw []byte) bool {
-	for _, lit := range []string{"8<", "{%", "{*", "{!", "{{"} {
+	for _, lit := range []string{"8<", "{%", "{*", "{!", "{{", "raw-loader!", "?raw", "codeinclude"} {
 		if bytes.Contains(raw, []byte(lit)) {
 			return true
 		}

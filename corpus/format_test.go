@@ -102,3 +102,29 @@ func TestReadingSetFrontMatterWins(t *testing.T) {
 		t.Errorf("got diagnostics %v, want none", ds)
 	}
 }
+
+// TestMayInclude: a document that may hold an include directive is parsed
+// for its input hash (what it includes is hashed with it); one that cannot
+// is hashed as its bytes.
+func TestMayInclude(t *testing.T) {
+	tests := []struct {
+		name string
+		raw  string
+		want bool
+	}{
+		{"plain text", "# Title\n\nWords.\n", false},
+		{"a snippet", "--8<-- \"x.md\"\n", true},
+		{"a Jinja include", "{% include 'x.yaml' %}\n", true},
+		{"a Hugo include", "{{% include \"x.md\" %}}\n", true},
+		{"an MDX raw import", "import X from '!!raw-loader!./x.go';\n<CodeBlock>{X}</CodeBlock>\n", true},
+		{"a Vite raw import", "import X from './x.go?raw';\n", true},
+		{"a codeinclude block", "<!--codeinclude-->\n[Run](../x_test.go) inside_block:ExampleRun\n<!--/codeinclude-->\n", true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := mayInclude([]byte(tt.raw)); got != tt.want {
+				t.Errorf("got %v, want %v", got, tt.want)
+			}
+		})
+	}
+}

@@ -48,6 +48,8 @@ func TestFrontMatter(t *testing.T) {
 			want: schema.Document{Title: "T", SourceURL: "https://x", Lang: schema.LangPT, LangFrom: LangFromPath}},
 		{name: "language from the words", path: "docs/a.md", src: "# T\nSource: https://x\n\nO OpenTelemetry é uma estrutura de observabilidade para que você possa gerar, coletar e exportar dados de telemetria, como rastros, métricas e logs. Não é um backend de observabilidade como o Jaeger, mas sim um padrão para os dados das aplicações.\n",
 			want: schema.Document{Title: "T", SourceURL: "https://x", Lang: schema.LangPT, LangFrom: LangFromWords}},
+		{name: "language from a short page's title and description", path: "docs/build.md", src: "---\ntitle: Compilar a partir do código-fonte\ndescription: Aprenda como compilar o Collector a partir do código-fonte\nsource: https://x\n---\n\nVocê pode compilar a versão mais recente do Collector com base no seu sistema:\n\n```sh\nmake install\n```\n",
+			want: schema.Document{Title: "Compilar a partir do código-fonte", SourceURL: "https://x", Lang: schema.LangPT, LangFrom: LangFromWords, Description: "Aprenda como compilar o Collector a partir do código-fonte"}},
 		{name: "a template with {lang}", path: "index.md", src: "# Home\n\nText.\n", opt: Options{SourceURLTemplate: "https://x.org/{lang}/{path}/"},
 			want: schema.Document{Title: "Home", SourceURL: "https://x.org/en/", Lang: schema.LangEN, LangFrom: LangFromDefault}},
 		{name: "a missing source names both fixes", path: "a.md", src: "# T\n\nText.\n",
@@ -205,6 +207,48 @@ func checkSimpleYAML(t *testing.T, src string) {
 			if got != want || gotOK != wantOK || !reflect.DeepEqual(strings_(values[k]), strings_(tv)) {
 				t.Fatalf("%q: key %s: got %#v, want %#v", src, k, values[k], tv)
 			}
+		}
+	}
+}
+
+// TestSourceURL: a template's placeholders filled for the pages of a site,
+// one language to a folder or not.
+func TestSourceURL(t *testing.T) {
+	for _, tt := range []struct {
+		template, rel string
+		lang          schema.Lang
+		want          string
+	}{
+		{"https://x.org/{path}/", "docs/collector/_index.md", "en", "https://x.org/docs/collector/"},
+		{"https://x.org/{path}/", "_index.md", "en", "https://x.org/"},
+		{"https://x.org/{path}/", "en/docs/a.md", "en", "https://x.org/en/docs/a/"},
+		{"https://x.org/{page}/", "en/docs/a.md", "en", "https://x.org/docs/a/"},
+		{"https://x.org/{page}/", "en/_index.md", "en", "https://x.org/"},
+		{"https://x.org/{lang}/{page}/", "pt/docs/a.md", "pt", "https://x.org/pt/docs/a/"},
+		{"https://x.org/{lang}/{page}/", "pt/index.md", "pt", "https://x.org/pt/"},
+		{"https://x.org/{lang}/{page}/", "pt-BR/docs/a.md", "pt", "https://x.org/pt/docs/a/"},
+		{"https://x.org/{page}/", "docs/a.md", "en", "https://x.org/docs/a/"},      // no language folder: {page} is {path}
+		{"https://x.org/{page}/", "go.md", "en", "https://x.org/go/"},              // a page named like a language is not a folder
+		{"https://x.org/{page}.html", "en/a/b.md", "en", "https://x.org/a/b.html"}, // a template of files, not folders
+	} {
+		if got := SourceURL(tt.template, tt.rel, tt.lang); got != tt.want {
+			t.Errorf("SourceURL(%q, %q, %s) = %q, want %q", tt.template, tt.rel, tt.lang, got, tt.want)
+		}
+	}
+}
+
+// TestSourceURLPerLanguage: a document takes its language's template, else
+// the site's: the default language at the root, a translation under its
+// language (what one template cannot say).
+func TestSourceURLPerLanguage(t *testing.T) {
+	opt := Options{SourceURLTemplate: "https://x.org/{lang}/{page}/", SourceURLTemplates: map[schema.Lang]string{schema.LangEN: "https://x.org/{page}/"}}
+	for rel, want := range map[string]string{
+		"en/docs/a.md": "https://x.org/docs/a/",
+		"pt/docs/a.md": "https://x.org/pt/docs/a/",
+	} {
+		doc, ds := Parse(rel, []byte("# T\n\nText.\n"), opt)
+		if doc.SourceURL != want || len(ds) != 0 {
+			t.Errorf("%s: got %q, %v; want %q", rel, doc.SourceURL, ds, want)
 		}
 	}
 }

@@ -33,7 +33,7 @@ func resolveLang(doc *schema.Document, h header, words string, opt Options, ds *
 		doc.Lang, doc.LangFrom = l, LangFromPath
 		return
 	}
-	if l, ok := detectLang(words); ok {
+	if l, ok := detectLang(h.title.value + "\n" + h.description.value + "\n" + words); ok { // a short page's title and description say as much as its prose
 		doc.Lang, doc.LangFrom = l, LangFromWords
 		return
 	}
@@ -114,7 +114,7 @@ func detectLang(body string) (schema.Lang, bool) {
 			if enWords[w] {
 				en++
 			}
-			if ptWords[w] {
+			if ptWords[w] || strings.ContainsAny(w, ptMarks) {
 				pt++
 			}
 		}
@@ -130,6 +130,12 @@ func detectLang(body string) (schema.Lang, bool) {
 	}
 	return "", false
 }
+
+// ptMarks are the letters of Portuguese words that English words never
+// have (ã, ç, õ; the accents of "não", "você", "código"): a word with one
+// counts for Portuguese as a stop word does, so a short page of technical
+// terms and names still says its language.
+const ptMarks = "ãõçáéíóúâêôàÃÕÇÁÉÍÓÚÂÊÔÀ"
 
 // wordEdges is punctuation that may wrap a word in prose: quotes, brackets,
 // emphasis, and the marks that end a clause.

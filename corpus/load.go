@@ -27,9 +27,14 @@ type Options struct {
 	Limits Limits
 	// SourceURLTemplate makes a document's source URL from its path when it
 	// names none: "https://opentelemetry.io/{path}/", where {path} is the
-	// path without extension and without a final _index or index, and
-	// {lang} the document's language.
-	SourceURLTemplate string
+	// path without extension and without a final _index or index, {page}
+	// the same without a leading language folder, and {lang} the
+	// document's language (see SourceURL). SourceURLTemplates are the
+	// templates of the languages whose pages a site serves elsewhere (its
+	// default language at the root, the others under /pt/…): a document
+	// takes its language's, else SourceURLTemplate.
+	SourceURLTemplate  string
+	SourceURLTemplates map[schema.Lang]string
 	// MetadataKeys are front-matter keys copied into the chunks' metadata.
 	MetadataKeys []string
 	// RootName is the corpus folder's own name: a language folder ("pt")
@@ -229,8 +234,10 @@ func resolveSource(doc *schema.Document, h header, opt Options, ds *diagnostics)
 	if doc.SourceURL == "" {
 		doc.SourceURL = h.url.value
 	}
-	if doc.SourceURL == "" && opt.SourceURLTemplate != "" {
-		doc.SourceURL = SourceURL(opt.SourceURLTemplate, doc.Path, doc.Lang)
+	if doc.SourceURL == "" {
+		if t := opt.template(doc.Lang); t != "" {
+			doc.SourceURL = SourceURL(t, doc.Path, doc.Lang)
+		}
 	}
 	if doc.SourceURL != "" {
 		return
@@ -251,20 +258,40 @@ func isTrue(s string) bool {
 	return false
 }
 
+// template is the source URL template of a document in lang.
+func (o Options) template(lang schema.Lang) string {
+	if t, ok := o.SourceURLTemplates[lang]; ok {
+		return t
+	}
+	return o.SourceURLTemplate
+}
+
 // SourceURL fills a source URL template for the document at rel: {path} is
 // rel without its extension and without a final "_index" or "index"
-// ("docs/collector/_index.md" → "docs/collector"), {lang} its language.
+// ("docs/collector/_index.md" → "docs/collector"), {page} the same without a
+// first folder named for a language ("en/docs/collector/_index.md" →
+// "docs/collector": the page's path within its language, where a site
+// keeps each language in a folder of its own), {lang} its language. The
+// root page's path is empty, and the slash before it goes too.
 func SourceURL(template, rel string, lang schema.Lang) string {
 	p := strings.TrimSuffix(rel, path.Ext(rel))
 	if b := path.Base(p); b == "_index" || b == "index" {
 		p = path.Dir(p)
 	}
 	if p == "." {
-		template = strings.ReplaceAll(template, "/{path}", "") // the root page: no double slash
 		p = ""
 	}
-	u := strings.ReplaceAll(template, "{path}", p)
-	return strings.ReplaceAll(u, "{lang}", string(lang))
+	page := p
+	if folder, _, ok := strings.Cut(rel, "/"); ok && IsLangFolder(folder) {
+		page = strings.TrimPrefix(strings.TrimPrefix(p, folder), "/")
+	}
+	for _, v := range []struct{ name, value string }{{"{path}", p}, {"{page}", page}} {
+		if v.value == "" {
+			template = strings.ReplaceAll(template, "/"+v.name, "") // the root page: no double slash
+		}
+		template = strings.ReplaceAll(template, v.name, v.value)
+	}
+	return strings.ReplaceAll(template, "{lang}", string(lang))
 }
 
 // firstHeading is the text of the first ATX heading of a Markdown body,

@@ -40,6 +40,11 @@ type Chunk struct {
 	Fields        Fields    `json:"fields"`
 	Embedding     []float32 `json:"embedding"`
 
+	// SearchText is what the embedder read and BM25 indexes: the section
+	// path and context header, a blank line, the text as a reader sees it
+	// (searchtext.Of). Empty in a row of a snapshot before schema 5.
+	SearchText string `json:"search_text,omitempty"`
+
 	// Metadata holds the document's front-matter keys named in the config
 	// (metadata_keys) and, in an admonition, its kind ("admonition": note).
 	Metadata map[string][]string `json:"metadata,omitempty"`

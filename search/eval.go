@@ -3,6 +3,7 @@ package search
 import (
 	"context"
 	"fmt"
+	"github.com/ocean-safety/ingest/search/golden"
 	"math"
 	"strconv"
 	"strings"
@@ -81,7 +82,7 @@ type Report struct {
 // of the no-answer ones. Ranks are of distinct documents: recall@5 asks
 // whether a relevant document is among the first five documents retrieved,
 // however many chunks of one document come first.
-func Evaluate(ctx context.Context, ix *Index, qs *QuestionSet, ks []int) (*Report, error) {
+func Evaluate(ctx context.Context, ix *Index, qs *golden.Set, ks []int) (*Report, error) {
 	for _, k := range ks {
 		if k < 1 {
 			return nil, fmt.Errorf("k %d: want at least 1", k)
@@ -131,7 +132,7 @@ func Evaluate(ctx context.Context, ix *Index, qs *QuestionSet, ks []int) (*Repor
 // document and section the questions name, or the error, naming the
 // snapshot as shown, lists what it lacks; a baseline may be older than the
 // questions, and its misses are part of the difference.
-func EvaluateDir(ctx context.Context, dir, shown string, qs *QuestionSet, ks []int, check bool, tr Translation) (*Report, error) {
+func EvaluateDir(ctx context.Context, dir, shown string, qs *golden.Set, ks []int, check bool, tr Translation) (*Report, error) {
 	ix, err := Load(ctx, dir, tr)
 	if err != nil {
 		return nil, err
@@ -163,7 +164,7 @@ func ParseKs(s string) ([]int, error) {
 }
 
 // crossLingual reports whether no document answering q is in q's language.
-func (ix *Index) crossLingual(q Question) bool {
+func (ix *Index) crossLingual(q golden.Question) bool {
 	for _, d := range q.RelevantDocs() {
 		if ix.DocLang(d) == q.Lang {
 			return false
@@ -254,7 +255,7 @@ func DocRank(results []Result, relevant []string) int {
 
 // AnswerRank is the 1-based rank of the first result whose text holds q's
 // answer phrase; 0 when none does or q names none.
-func AnswerRank(results []Result, q Question) int {
+func AnswerRank(results []Result, q golden.Question) int {
 	if q.Answer == "" {
 		return 0
 	}

@@ -3,6 +3,7 @@ package search
 import (
 	"context"
 	"errors"
+	"github.com/ocean-safety/ingest/search/golden"
 	"math"
 	"strings"
 	"testing"
@@ -74,7 +75,7 @@ func TestEvaluate(t *testing.T) {
 		chunk("sun.md", schema.LangEN, schema.KindProse, "", "Reapply sunscreen every two hours."),
 	)
 	doc := func(s string) *string { return &s }
-	qs := &QuestionSet{Version: 1, Questions: []Question{
+	qs := &golden.Set{Version: 1, Questions: []golden.Question{
 		{ID: "en-rip", Lang: schema.LangEN, Question: "How do I escape a rip current?", ExpectedDoc: doc("rip.md")},
 		{ID: "pt-protetor", Lang: schema.LangPT, Question: "Quando reaplicar o protetor solar?", ExpectedDoc: doc("sol.md")},
 		{ID: "x-pt-sunscreen", Lang: schema.LangPT, Question: "Quando reaplicar o protetor solar?", ExpectedDoc: doc("sun.md")},
@@ -129,7 +130,7 @@ func TestAnswerAt(t *testing.T) {
 		chunk("other.md", schema.LangEN, schema.KindProse, "", "Reapply sunscreen every two hours."),
 	)
 	doc := func(s string) *string { return &s }
-	qs := &QuestionSet{Version: 1, Questions: []Question{
+	qs := &golden.Set{Version: 1, Questions: []golden.Question{
 		{ID: "en-install", Lang: schema.LangEN, Question: "How do I install the SDK of the collector?", ExpectedDoc: doc("install.md"), Answer: "NPM install @opentelemetry/sdk-node"},
 		{ID: "en-sun", Lang: schema.LangEN, Question: "How often should I reapply sunscreen?", ExpectedDoc: doc("other.md")},
 		{ID: "en-none", Lang: schema.LangEN, Question: "Sharks in Bali?", ExpectedDoc: nil},
@@ -161,7 +162,7 @@ func TestAnswerAt(t *testing.T) {
 func TestEvaluateCancelled(t *testing.T) {
 	ix := embedded(t, chunk("rip.md", schema.LangEN, schema.KindProse, "", "rip current"))
 	doc := "rip.md"
-	qs := &QuestionSet{Version: 1, Questions: []Question{{ID: "q", Lang: schema.LangEN, Question: "rip?", ExpectedDoc: &doc}}}
+	qs := &golden.Set{Version: 1, Questions: []golden.Question{{ID: "q", Lang: schema.LangEN, Question: "rip?", ExpectedDoc: &doc}}}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	if _, err := Evaluate(ctx, ix, qs, []int{1}); !errors.Is(err, context.Canceled) {

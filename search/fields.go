@@ -1,10 +1,9 @@
 package search
 
 import (
-	"strings"
-
 	"github.com/ocean-safety/ingest/schema"
 	"github.com/ocean-safety/ingest/text/lexical"
+	"github.com/ocean-safety/ingest/text/searchtext"
 )
 
 // contextWeight is what a term of a chunk's context (its section path and
@@ -18,17 +17,18 @@ import (
 // lets the text decide between neighbours.
 const contextWeight = 0.5
 
-// fields counts a chunk's BM25 terms, stemmed in its language: each term of
-// its text once, each of its context contextWeight, and the length likewise.
-// The canonical forms of quantities (lexical.EmbedInput's suffix) stay out:
-// their digits and unit letters ("1.52 m") are noise to exact term matching.
+// fields counts the BM25 terms of a chunk's search_text (searchtext.Fields:
+// what a consumer indexes), stemmed in its language: each of its cleaned text
+// once, each of its context contextWeight, the length likewise. Quantities'
+// canonical forms (EmbedInput's "1.52 m") are noise to term matching: out.
 func fields(s *lexical.Stemmer, c schema.Chunk) (tf map[string]float64, length float64) {
+	context, text := searchtext.Fields(c)
 	tf = map[string]float64{}
-	for _, t := range s.Terms(c.Text) {
+	for _, t := range s.Terms(text) {
 		tf[t]++
 		length++
 	}
-	for _, t := range s.Terms(strings.Join(c.SectionPath, "\n") + "\n" + c.ContextHeader) {
+	for _, t := range s.Terms(context) {
 		tf[t] += contextWeight
 		length += contextWeight
 	}

@@ -1,8 +1,10 @@
 package search
 
 import (
+	"math"
 	"slices"
 
+	"github.com/ocean-safety/ingest/artifacts"
 	"github.com/ocean-safety/ingest/text/lexical"
 )
 
@@ -12,15 +14,33 @@ import (
 const floorMaxFlagged = 0.10
 
 // builtinFloors are the relevance floors of the built-in embedder's
-// snapshots, per mode: what Evaluate proposed (floorMaxFlagged) on the dev
-// half of the otel golden set and on the shipped corpus's set, the lower of
-// the two, so neither flags more than a tenth of its answerable questions.
-// A snapshot of another embedder has no built-in floor: its eval proposes
-// one, which a consumer passes to search (Options.Floor).
+// snapshots, per mode: ProposeFloors over Evaluate's proposals
+// (floorMaxFlagged) on the dev half of the otel golden set and on the
+// shipped corpus's set, the lower of the two, so neither flags more than a
+// tenth of its answerable questions. TestFloorCalibration (cmd/ingest)
+// proposes them again and fails when they differ: run it after a change to
+// what BM25 indexes, the fusion or the built-in embedder.
 //
-// Proposed on the otel dev half: bm25 0.590, vector 0.338, hybrid 0.453; on
-// the shipped corpus: 0.523, 0.307, 0.403 (AUROC there 0.98, 0.97, 0.99).
-var builtinFloors = map[Mode]float64{ModeBM25: 0.52, ModeVector: 0.30, ModeHybrid: 0.40}
+// Proposed on the otel dev half: bm25 0.631, vector 0.331, hybrid 0.448;
+// on the shipped corpus: 0.672, 0.333, 0.477 (schema 5: BM25 and the
+// embedder read search_text; before it, on the otel dev half, 0.613,
+// 0.326, 0.452).
+var builtinFloors = map[Mode]float64{ModeBM25: 0.63, ModeVector: 0.33, ModeHybrid: 0.44}
+
+// builtinFloorMethod is how builtinFloors were set, as a manifest records it.
+const builtinFloorMethod = "built in: the highest floor flagging at most a tenth of the answerable questions " +
+	"(ingest eval's proposed floor), the lower of the otel golden set's dev half and corpus/ocean.golden.json's, " +
+	"rounded down to hundredths"
+
+// RelevanceScale names the relevance floors are on (relevance.go): a
+// manifest's floors of another scale mean nothing to this search, which
+// then uses its built-in ones. A change to what a relevance of a given
+// snapshot and question comes out as (a field BM25 indexes, how the legs'
+// relevances combine, an embedder's vectors under its name) needs a new
+// scale.
+// relevance-v2: BM25 reads a chunk's search_text (schema 5), not its
+// verbatim text.
+const RelevanceScale = "relevance-v2"
 
 // builtinName is the built-in embedder's name, the one builtinFloors are for.
 var builtinName = lexical.NewBuiltin(1).Name()
@@ -32,6 +52,64 @@ func DefaultFloor(embedder string, m Mode) float64 {
 		return 0
 	}
 	return builtinFloors[m]
+}
+
+// ManifestFloor is what a snapshot embedded by embedder records of its
+// floors (artifacts.Manifest.RelevanceFloor): the built-in floors, for the
+// built-in embedder; nil for another, which has no calibrated floor.
+func ManifestFloor(embedder string) *artifacts.RelevanceFloor {
+	if embedder != builtinName {
+		return nil
+	}
+	f := &artifacts.RelevanceFloor{Scale: RelevanceScale, Embedder: embedder, Modes: map[string]float64{}, Method: builtinFloorMethod}
+	for m, v := range builtinFloors {
+		f.Modes[string(m)] = v
+	}
+	return f
+}
+
+// floorsOf are the floors of a snapshot per mode: its manifest's when they
+// are on this search's scale, for the snapshot's embedder, and name every
+// mode; otherwise the built-in ones (DefaultFloor), as for a snapshot made
+// before manifests recorded them.
+func floorsOf(m artifacts.Manifest) map[Mode]float64 {
+	out := map[Mode]float64{}
+	if f := m.RelevanceFloor; f != nil && f.Scale == RelevanceScale && f.Embedder == m.Embedder.Name {
+		for _, mode := range Modes {
+			v, ok := f.Modes[string(mode)]
+			if !ok || !(v >= 0 && v <= 1) {
+				return floorsOf(artifacts.Manifest{Embedder: m.Embedder})
+			}
+			out[mode] = v
+		}
+		return out
+	}
+	for _, mode := range Modes {
+		out[mode] = DefaultFloor(m.Embedder.Name, mode)
+	}
+	return out
+}
+
+// ProposeFloors are the floors that flag at most floorMaxFlagged of the
+// answerable questions of every report (Separation.Proposed): per mode the
+// lowest proposal, rounded down to hundredths so that a floor written down
+// keeps its promise. Modes no report proposes for are left out.
+func ProposeFloors(reps ...*Report) map[Mode]float64 {
+	out := map[Mode]float64{}
+	for _, r := range reps {
+		for _, s := range r.Separations {
+			if s.Answerable == 0 {
+				continue
+			}
+			if v, ok := out[s.Mode]; !ok || s.Proposed < v {
+				out[s.Mode] = s.Proposed
+			}
+		}
+	}
+	for m, v := range out {
+		out[m] = math.Floor(v*100+1e-9) / 100
+	}
+	return out
 }
 
 // Separation is how well the top result's relevance tells answerable

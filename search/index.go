@@ -3,6 +3,7 @@ package search
 import (
 	"context"
 	"fmt"
+	"github.com/ocean-safety/ingest/search/golden"
 	"math"
 	"sort"
 
@@ -29,7 +30,10 @@ type Index struct {
 	beaches  []beach // sorted by id
 	embedder Embedder
 	embName  string // the snapshot's embedder, as its manifest names it ("" in memory)
-	noEmbed  error  // why the vector leg is unavailable, when embedder is nil
+	// vecWeight is the vector leg's weight in hybrid's fusion (vectorWeight).
+	vecWeight float64
+	floors    map[Mode]float64 // the snapshot's relevance floors (floorsOf); nil in memory
+	noEmbed   error            // why the vector leg is unavailable, when embedder is nil
 	// learned and dictionary translate questions' words (translate.go);
 	// nil: none.
 	learned, dictionary *lexicon.Lexicon
@@ -76,7 +80,7 @@ func Load(ctx context.Context, dir string, tr Translation) (*Index, error) {
 	}
 	emb, noEmbed := queryEmbedder(m.Embedder)
 	ix := newIndex(emb)
-	ix.noEmbed, ix.embName = noEmbed, m.Embedder.Name
+	ix.noEmbed, ix.embName, ix.floors = noEmbed, m.Embedder.Name, floorsOf(m)
 	err = cf.Each(ctx, func(c schema.Chunk) error {
 		ix.add(c)
 		return nil
@@ -115,7 +119,7 @@ func queryEmbedder(c artifacts.Component) (Embedder, error) {
 }
 
 func newIndex(emb Embedder) *Index {
-	return &Index{docs: map[string]*docInfo{}, embedder: emb, stemmers: stemmers{}}
+	return &Index{docs: map[string]*docInfo{}, embedder: emb, stemmers: stemmers{}, vecWeight: vectorWeight(emb)}
 }
 
 func (ix *Index) add(c schema.Chunk) {
@@ -158,15 +162,21 @@ func (ix *Index) finish() {
 // Len is the number of chunks in the index.
 func (ix *Index) Len() int { return len(ix.entries) }
 
-// Floor is the relevance floor of the index's snapshot in mode m
-// (DefaultFloor): 0 when its embedder has none.
-func (ix *Index) Floor(m Mode) float64 { return DefaultFloor(ix.embName, m) }
+// Floor is the relevance floor of the index's snapshot in mode m: its
+// manifest's, else the built-in one of its embedder (floorsOf); 0 when it
+// has none.
+func (ix *Index) Floor(m Mode) float64 {
+	if ix.floors != nil {
+		return ix.floors[m]
+	}
+	return DefaultFloor(ix.embName, m)
+}
 
 // HasDoc reports whether the snapshot holds a document at path.
 func (ix *Index) HasDoc(path string) bool { return ix.docs[path] != nil }
 
 // holds reports whether some chunk's text holds q's answer.
-func (ix *Index) holds(q Question) bool {
+func (ix *Index) holds(q golden.Question) bool {
 	for _, e := range ix.entries {
 		if q.HoldsAnswer(e.text) {
 			return true

@@ -3,6 +3,7 @@ package search
 import (
 	"context"
 	"encoding/json"
+	"github.com/ocean-safety/ingest/search/golden"
 	"os"
 	"path/filepath"
 	"strings"
@@ -42,7 +43,7 @@ func oceanSnapshot(t *testing.T) string {
 // finds the answers.
 func TestOcean(t *testing.T) {
 	snap := oceanSnapshot(t)
-	qs, err := ReadQuestions(oceanQuestions)
+	qs, err := golden.Read(oceanQuestions)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -66,7 +67,7 @@ func TestOcean(t *testing.T) {
 			if !q.Answerable() {
 				continue
 			}
-			want := append([]Alternate{{Doc: *q.ExpectedDoc, Section: q.ExpectedSection}}, q.Alternates...)
+			want := append([]golden.Alternate{{Doc: *q.ExpectedDoc, Section: q.ExpectedSection}}, q.Alternates...)
 			for _, a := range want {
 				if got, ok := sections[a.Doc]; !ok {
 					t.Errorf("%s: got no document %s in the snapshot, want it", q.ID, a.Doc)

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/ocean-safety/ingest/schema"
+	"github.com/ocean-safety/ingest/text/lexical"
 )
 
 // TestBM25 checks scores computed by hand. A score is BM25's over the
@@ -92,23 +93,31 @@ func TestFuse(t *testing.T) {
 		return out
 	}
 	tests := []struct {
-		name  string
-		lists [][]hit
-		want  []hit
+		name     string
+		lex, vec []hit
+		w        float64 // the vector leg's weight
+		want     []hit
 	}{
-		{"both legs", [][]hit{h(0, 1, 2), h(2, 0, 3)}, []hit{
+		{"both legs", h(0, 1, 2), h(2, 0, 3), 1, []hit{
 			{0, 1.0/61 + 1.0/62}, // first and second
 			{2, 1.0/63 + 1.0/61}, // third and first
 			{1, 1.0 / 62},
 			{3, 1.0 / 63},
 		}},
-		{"one leg empty", [][]hit{h(5, 4), nil}, []hit{{5, 1.0 / 61}, {4, 1.0 / 62}}},
-		{"tie goes to the earlier chunk", [][]hit{h(7), h(3)}, []hit{{3, 1.0 / 61}, {7, 1.0 / 61}}},
-		{"nothing", [][]hit{nil, nil}, []hit{}},
+		{"the vector leg weighed less", h(0, 1, 2), h(2, 0, 3), 0.25, []hit{
+			{0, 1.0/61 + 0.25/62},
+			{2, 1.0/63 + 0.25/61},
+			{1, 1.0 / 62},
+			{3, 0.25 / 63},
+		}},
+		{"a vector-only hit still ranks, below", h(4), h(9), 0.25, []hit{{4, 1.0 / 61}, {9, 0.25 / 61}}},
+		{"one leg empty", h(5, 4), nil, 1, []hit{{5, 1.0 / 61}, {4, 1.0 / 62}}},
+		{"tie goes to the earlier chunk", h(7), h(3), 1, []hit{{3, 1.0 / 61}, {7, 1.0 / 61}}},
+		{"nothing", nil, nil, 1, []hit{}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got := fuse(tt.lists...)
+			got := fuse(tt.lex, tt.vec, tt.w)
 			if len(got) != len(tt.want) {
 				t.Fatalf("got %v, want %v", got, tt.want)
 			}
@@ -119,6 +128,57 @@ func TestFuse(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestVectorWeight: the built-in embedder's ranking counts
+// builtinVectorWeight in fusion, any other embedder's counts in full.
+func TestVectorWeight(t *testing.T) {
+	tests := []struct {
+		name string
+		emb  Embedder
+		want float64
+	}{
+		{"built-in", lexical.NewBuiltin(testDims), builtinVectorWeight},
+		{"a model", fakeEmbedder{}, 1},
+		{"none", nil, 1},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := vectorWeight(tt.emb); got != tt.want {
+				t.Errorf("got %v, want %v", got, tt.want)
+			}
+		})
+	}
+	// In a search: b.md is the vector leg's first and BM25's second, a.md
+	// the reverse; at weight 1 they tie and the earlier chunk, b.md, wins.
+	ix := New(fakeEmbedder{vec: []float32{1, 0}},
+		schema.Chunk{DocPath: "b.md", Lang: schema.LangEN, Text: "rip current swim", Embedding: []float32{1, 0}},
+		schema.Chunk{DocPath: "a.md", Lang: schema.LangEN, Text: "rip current escape", Embedding: []float32{1, 1}},
+	)
+	for _, tt := range []struct {
+		w     float64
+		first string
+	}{{1, "b.md"}, {builtinVectorWeight, "a.md"}} {
+		ix.vecWeight = tt.w
+		res, err := ix.Search(context.Background(), "rip current escape", Options{Mode: ModeHybrid, NoBeachDetection: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := docs(res); len(got) != 2 || got[0] != tt.first {
+			t.Errorf("vector weight %v: got %v, want %s first", tt.w, got, tt.first)
+		}
+	}
+}
+
+// fakeEmbedder embeds every text as vec.
+type fakeEmbedder struct{ vec []float32 }
+
+func (f fakeEmbedder) Embed(_ context.Context, texts []string) ([][]float32, error) {
+	out := make([][]float32, len(texts))
+	for i := range out {
+		out[i] = f.vec
+	}
+	return out, nil
 }
 
 // TestCosine: the vector leg ranks by cosine over the stored vectors, whatever their length.

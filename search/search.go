@@ -12,7 +12,7 @@ type Mode string
 
 // The search modes.
 const (
-	ModeHybrid Mode = "hybrid" // reciprocal rank fusion of the BM25 and vector rankings
+	ModeHybrid Mode = "hybrid" // weighted reciprocal rank fusion of the BM25 and vector rankings (fuse)
 	ModeBM25   Mode = "bm25"   // lexical: BM25 over section path, context header and text
 	ModeVector Mode = "vector" // cosine similarity of the stored embeddings with the question's
 )
@@ -78,8 +78,8 @@ type Result struct {
 	SourceLabel string      `json:"source_label"`
 	// Score is the mode's: the BM25 score over the question's best, or the
 	// cosine similarity, times the weight of the chunk's language (a
-	// language the question was translated into counts less), or the RRF
-	// score.
+	// language the question was translated into counts less), or the
+	// weighted reciprocal rank fusion of both (fuse).
 	Score float64 `json:"score"`
 	// Relevance is the mode's score on a scale that means the same for
 	// every question of a snapshot (relevance.go), which a floor can cut.
@@ -130,7 +130,7 @@ func (ix *Index) Search(ctx context.Context, query string, opt Options) ([]Resul
 	case ModeVector:
 		ranked = vec
 	default:
-		ranked = fuse(lex, vec)
+		ranked = fuse(lex, vec, ix.vecWeight)
 	}
 	if len(ranked) > opt.K {
 		ranked = ranked[:opt.K]

@@ -8,6 +8,7 @@ import (
 	"github.com/ocean-safety/ingest/artifacts"
 	"github.com/ocean-safety/ingest/schema"
 	"github.com/ocean-safety/ingest/stages/reuse"
+	"github.com/ocean-safety/ingest/text/searchtext"
 	"github.com/ocean-safety/ingest/thresholds"
 )
 
@@ -172,6 +173,7 @@ func (r *run) enrich(ctx context.Context, doc schema.Document, prev reuse.Offer,
 		c.HeaderRejects = e.Reasons
 	}
 	c.ContextHeader, c.HeaderSource, c.Fields = e.Header, e.Source, e.Fields
+	c.SearchText = searchtext.Of(*c) // what the embedder reads, once the header is known
 	c.Thresholds = append(c.Thresholds, e.Thresholds...)
 	out.took = time.Since(t)
 	return out

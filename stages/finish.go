@@ -49,6 +49,7 @@ func (r *run) finish(t tally, skipped []schema.Skipped, start time.Time) (*Resul
 		Previous:          r.previousRef(),
 		Calls:             calls,
 		Shard:             r.part,
+		RelevanceFloor:    r.relevanceFloor(),
 	}
 	c := Closing{
 		Chunks: func() (int, error) {
@@ -67,6 +68,15 @@ func (r *run) finish(t tally, skipped []schema.Skipped, start time.Time) (*Resul
 		},
 	}
 	return Seal(r.stage, c)
+}
+
+// relevanceFloor is the floor the manifest records for the run's embedder
+// (Options.RelevanceFloor).
+func (r *run) relevanceFloor() *artifacts.RelevanceFloor {
+	if r.opt.RelevanceFloor == nil {
+		return nil
+	}
+	return r.opt.RelevanceFloor(r.embed.Name())
 }
 
 // sizeTally is an empty tally of chunk sizes in the run's budget unit.

@@ -60,6 +60,11 @@ type Options struct {
 	// CreateFile opens the Parquet file; nil is os.Create. Tests use it to
 	// inject a failing disk.
 	CreateFile func(path string) (io.WriteCloser, error)
+	// RelevanceFloor, when set, is the relevance floor the manifest records
+	// for the run's embedder (search.ManifestFloor, which the CLI passes:
+	// search owns what relevance means, and the pipeline does not import
+	// it); nil or a nil floor: the manifest records none.
+	RelevanceFloor func(embedder string) *artifacts.RelevanceFloor
 }
 
 // Status is how a finished run went.

@@ -199,16 +199,23 @@ func (p *parser) near(start, end int, l *wordList) bool {
 	return l.in(p.text, max(0, start-contextWindow), min(len(p.text), end+contextWindow))
 }
 
-// wordList is a set of lower-case words, some of them prefixes ("capacit*").
+// wordList is a set of lower-case words, some of them prefixes ("capacit*")
+// and some phrases of two words or a hyphenated word ("sentido horário",
+// "anti-horário"), which a word at a time would never match.
 type wordList struct {
 	whole    map[string]bool
 	prefixes [256][]string // by first byte
 	first    [256]bool     // the first bytes of all entries, to pass over other words fast
+	phrases  []string
 }
 
 func words(ws ...string) *wordList {
 	l := &wordList{whole: map[string]bool{}}
 	for _, w := range ws {
+		if strings.ContainsAny(w, " -") {
+			l.phrases = append(l.phrases, w)
+			continue
+		}
 		if p, ok := strings.CutSuffix(w, "*"); ok {
 			l.prefixes[p[0]] = append(l.prefixes[p[0]], p)
 		} else {
@@ -248,13 +255,18 @@ func (l *wordList) in(t string, lo, hi int) bool {
 			i++
 			continue
 		}
+		for _, ph := range l.phrases {
+			if end := i + len(ph); end <= len(t) && !numeral.WordByteAt(t, end) && foldEqual(t[i:end], ph) {
+				return true
+			}
+		}
 		if !l.first[numeral.ASCIILower(c)] {
 			i = e
 			continue
 		}
 		n := min(e-i, maxListWord)
 		for k := 0; k < n; k++ {
-			buf[k] = numeral.ASCIILower(t[i+k])
+			buf[k] = lowerByte(t, i+k)
 		}
 		w := buf[:n]
 		if e-i <= maxListWord && l.whole[string(w)] {
@@ -268,6 +280,31 @@ func (l *wordList) in(t string, lo, hi int) bool {
 		i = e
 	}
 	return false
+}
+
+// lowerByte is t[i] in lower case: an ASCII capital, or the second byte of
+// a Latin-1 capital in UTF-8 (À–Þ but ×), so that "Água" and "Ângulo" at
+// the start of a sentence match "água" and "ângulo*".
+func lowerByte(t string, i int) byte {
+	c := t[i]
+	if c >= 0x80 && c <= 0x9E && c != 0x97 && i > 0 && t[i-1] == 0xC3 {
+		return c + 0x20
+	}
+	return numeral.ASCIILower(c)
+}
+
+// foldEqual reports whether s equals the lower-case phrase ph, folding
+// case as lowerByte does.
+func foldEqual(s, ph string) bool {
+	if len(s) != len(ph) {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if lowerByte(s, i) != ph[i] {
+			return false
+		}
+	}
+	return true
 }
 
 // raceWords near a bare "5k" make it a race distance.

@@ -33,7 +33,7 @@ var angleWords = words(
 var angleTopicWords = words(
 	"angle*", "ângulo*", "angulo*", "angular*", "orbit*", "órbita*", "meridian*", "meridiano*",
 	"declinat*", "declinaç*", "horizon", "horizonte", "zenith", "zênite", "zenite", "fov", "arcsec*",
-	"arcmin*", "azimut*", "latitud*", "longitud*",
+	"arcmin*", "azimut*", "latitud*", "longitud*", "hue*", "hsv", "hsl", "hsb", "matiz*",
 )
 
 // compassPoints right after a bare degree make it a bearing or a
@@ -137,13 +137,45 @@ func (p *parser) isAngle(q Quantity) bool {
 	if w := p.wordAfter(q.End); w != "" && isCompassPoint(w) {
 		return true
 	}
+	if compassLabel(t, q) {
+		return true
+	}
 	if p.angleTopic == unknownTopic {
 		p.angleTopic = noAngles
-		if (angleTopicWords.in(t, 0, len(t)) || hasCoordinate(t)) && !temperatureWords.in(t, 0, len(t)) {
+		if (angleTopicWords.in(t, 0, len(t)) || hasCoordinate(t) || p.fullTurn()) && !temperatureWords.in(t, 0, len(t)) {
 			p.angleTopic = aboutAngles
 		}
 	}
 	return p.angleTopic == aboutAngles
+}
+
+// compassLabel reports whether the bare degree q stands in brackets right
+// after a compass point, the direction it labels: "o Leste (0°) fica à
+// esquerda", "East (0°) is on the left". Without the brackets a compass
+// word before is left alone ("vento sul 22 graus").
+func compassLabel(t string, q Quantity) bool {
+	if q.Start < 2 || q.End >= len(t) || t[q.End] != ')' || t[q.Start-1] != '(' {
+		return false
+	}
+	i := q.Start - 1
+	for i > 0 && t[i-1] == ' ' {
+		i--
+	}
+	w := wordBefore(t, i)
+	return w < i && isCompassPoint(t[w:i])
+}
+
+// fullTurn reports whether the text holds a bare 360 degrees, a full
+// turn: "uma volta completa corresponde a 360 graus, uma meia-volta a 180
+// graus". Without a word of temperature in the text, its bare degrees are
+// angles.
+func (p *parser) fullTurn() bool {
+	for _, f := range p.found {
+		if f.scale == bareDegrees && f.q.Value == 360 {
+			return true
+		}
+	}
+	return false
 }
 
 // angleTopic caches, per text, whether it is about angles.

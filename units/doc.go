@@ -84,7 +84,11 @@
 //     over a time the table does not spell as a speed ("200 km por
 //     segundo", "5 mm/s") is a rate, not a length. A bare degree is an
 //     angle too when a compass point follows it ("37.5 degrees West") or
-//     its text is about angles (the sky's words, "angular", "órbita", or
-//     a coordinate like 48°51′) with no word of temperature in it.
+//     labels it in brackets ("o Leste (0°)"), or when its text is about
+//     angles (the sky's words, "angular", "órbita", a hue, a coordinate
+//     like 48°51′, a bare 360 degrees) with no word of temperature in it.
+//     Word lists match a capital accent ("Ângulo", "Água") and phrases
+//     ("sentido horário", "anti-horário"). A number after "n / " is a
+//     denominator ("1200 / 3937 meters"), not a length of its own.
 //   - Options.Lang other than "pt" is treated as English.
 package units

@@ -77,12 +77,34 @@ func (p *parser) implausible(n numeral.Numeral, d *unitDef, uStart, uEnd int) bo
 		return n.Start > 0 && t[n.Start-1] == '[' && uEnd < len(t) && t[uEnd] == ']' ||
 			durationWords.in(t, wordBefore(t, n.Start), n.Start) || optionBefore(t, n.Start) ||
 			gluedTimeNear(t, n.Start, uEnd)
+	case denominator(t, n.Start):
+		return true // "1200 / 3937 meters": the length is the quotient
 	case n.Words && foreignUnitWords[p.pt][lowerASCII(t[uStart:uEnd])]:
 		return true // "um meter provider"
 	case n.Words && n.Value == 1 && d.scale == bareDegrees && d.spelling != "°":
 		return !p.near(n.Start, uEnd, temperatureWords) // "um grau maior de sofisticação"
 	}
 	return false
+}
+
+// denominator reports whether the number at t[start:] divides the number
+// before it, a slash with spaces between: "survey feet (1200 / 3937 meters
+// = 1 foot)". The quotient is the length, not the denominator's value; a
+// glued "12/72 inch" is numeral's to read.
+func denominator(t string, start int) bool {
+	i := start
+	for i > 0 && t[i-1] == ' ' {
+		i--
+	}
+	if i == start || i == 0 || t[i-1] != '/' {
+		return false
+	}
+	i--
+	j := i
+	for j > 0 && t[j-1] == ' ' {
+		j--
+	}
+	return j < i && j > 0 && numeral.IsDigit(t[j-1])
 }
 
 // wordBefore is where the word before pos starts, past the spaces and the

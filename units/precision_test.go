@@ -31,6 +31,24 @@ func TestNotMeasurements(t *testing.T) {
 		{"fov", "en", "A 10° FOV eyepiece.", nil},
 		{"angle word far, temperature word", "en", "The water off the pier was 20 degrees this morning, whatever people say about the low angle of the sun.", []string{"20 degrees"}},
 		{"temperature with an orbit far away", "pt", "A água estava a 24 graus ontem; a estação em órbita mediu tudo.", []string{"24 graus"}},
+		// issue 32 item 5 (real2.jsonl's dev half): a capital accent, a
+		// hyphenated or two-word angle word, a compass label, a full turn,
+		// a hue
+		{"capital accent", "pt", "Ângulo de 45° (padrão)", nil},
+		{"capital accent in a temperature word", "pt", "Água a 22 graus hoje, disse a estação em órbita.", []string{"22 graus"}},
+		{"anti-horário", "pt", "O pincel roda no sentido anti-horário (0° até 180°).", nil},
+		{"sentido horário", "pt", "A imagem roda no sentido horário 90° de cada vez.", nil},
+		{"compass label", "pt", "Se o Sul é o alto da imagem, então o Leste (0°) fica à esquerda.", nil},
+		{"compass label en", "en", "East (0°) is on the left.", nil},
+		{"compass word before, no brackets", "pt", "Com vento sul 22 graus na água.", []string{"22 graus"}},
+		{"full turn", "pt", "Uma volta completa corresponde a 360 graus, uma meia-volta a 180 graus.", nil},
+		{"full turn en", "en", "A full circle is 360 degrees; a half circle is 180 degrees.", nil},
+		{"full turn, temperature word", "pt", "A água do forno chegou a 360 graus.", []string{"360 graus"}},
+		{"hue", "en", "HSV 102°, 100%, 98%, a bright green, gives HSV 96°, 100%, 2%.", nil},
+		{"matiz", "pt", "Um matiz de 120° é verde.", nil},
+		// a number after "n / " is a denominator
+		{"spaced denominator", "en", "Survey feet (1200 / 3937 meters = 1 foot).", []string{"1 foot"}},
+		{"slash between lengths stays", "en", "Boards of 6 ft / 7 ft are fine.", []string{"6 ft", "7 ft"}},
 		// a quote a sign opened closes after the number
 		{"option in quotes", "en", `thus -D 4 is shorthand for -o="-D 4".`, nil},
 		{"formula in quotes", "pt", `=CONT.SES(B2:B6;">=20")`, nil},

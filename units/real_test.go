@@ -19,13 +19,21 @@ type realCase struct {
 	Src   string `json:"src"`   // the source: a package or "npm"
 	Doc   string `json:"doc"`   // package:path:line
 	Lic   string `json:"lic"`   // the licence of that file
-	Strat string `json:"strat"` // the stratum it was drawn in: Q, S, U, D or W
+	Strat string `json:"strat"` // the stratum it was drawn in: Q, S, U, D, W (and L, N in real2.jsonl)
 	Note  string `json:"note"`  // why a quantity a reader sees is not labelled
 }
 
 func loadReal(t testing.TB) []realCase {
 	t.Helper()
-	return readLines(t, "real.jsonl", func(c *realCase) error {
+	return loadRealFile(t, "real.jsonl")
+}
+
+// loadRealFile reads a set of real sentences labelled as real.jsonl is
+// (real.jsonl, real2.jsonl), each line checked for a split, a language, a
+// source and its licence.
+func loadRealFile(t testing.TB, name string) []realCase {
+	t.Helper()
+	return readLines(t, name, func(c *realCase) error {
 		if c.Split != "dev" && c.Split != "heldout" || c.Lang != "en" && c.Lang != "pt" || c.Text == "" || c.Doc == "" || c.Lic == "" {
 			return fmt.Errorf("got split %q, lang %q, doc %q, lic %q, want dev or heldout, en or pt, a source and its licence",
 				c.Split, c.Lang, c.Doc, c.Lic)

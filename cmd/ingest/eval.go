@@ -11,6 +11,7 @@ import (
 	"github.com/ocean-safety/ingest/cmd/ingest/internal/console"
 	"github.com/ocean-safety/ingest/publish/place"
 	"github.com/ocean-safety/ingest/search"
+	"github.com/ocean-safety/ingest/search/golden"
 )
 
 // gateK is the k of the --min-recall gate: the default top_k, what a reader
@@ -32,6 +33,7 @@ func evalCommand() *cli.Command {
 			&cli.StringFlag{Name: "output", Usage: "also write the report as JSON to FILE"},
 			&cli.FloatFlag{Name: "min-recall", Usage: fmt.Sprintf("fail (exit 1) when hybrid recall@%d over the answerable questions is below R", gateK)},
 			&cli.StringFlag{Name: "baseline", Usage: "an older snapshot (any SNAPSHOT form) to evaluate too; cells show the difference"},
+			&cli.StringFlag{Name: "half", Usage: "only one half of the questions: dev (the FNV-1a hash of the id even: what a change is tuned and a floor calibrated on) or held-out (the rest)"},
 		}, translateFlags()...),
 		Action: func(ctx context.Context, cmd *cli.Command) error {
 			dir, qfile := cmd.String("snapshot"), cmd.String("questions")
@@ -46,9 +48,12 @@ func evalCommand() *cli.Command {
 			if !(minRecall >= 0 && minRecall <= 1) { // NaN too: "got < NaN" is never true, so the gate would always pass
 				return usage("--min-recall %g: want 0..1", minRecall)
 			}
-			qs, err := search.ReadQuestions(qfile)
+			qs, err := golden.Read(qfile)
 			if err != nil {
 				return usageError{err}
+			}
+			if qs, err = qs.Half(cmd.String("half")); err != nil {
+				return usage("--half: %v", err)
 			}
 			tr, err := translation(cmd)
 			if err != nil {
@@ -81,7 +86,7 @@ func evalCommand() *cli.Command {
 
 // evaluate makes the snapshot argument a folder and evaluates it
 // (search.EvaluateDir): check for the snapshot under test, not a baseline.
-func evaluate(ctx context.Context, arg string, qs *search.QuestionSet, ks []int, check bool, tr search.Translation) (*search.Report, error) {
+func evaluate(ctx context.Context, arg string, qs *golden.Set, ks []int, check bool, tr search.Translation) (*search.Report, error) {
 	dir, cleanup, err := place.Trusted(ctx, arg)
 	if err != nil {
 		return nil, err
@@ -92,7 +97,7 @@ func evaluate(ctx context.Context, arg string, qs *search.QuestionSet, ks []int,
 
 // writeEval writes the report: as JSON to --output's file, and on stdout as
 // JSON or as the table.
-func writeEval(stdout io.Writer, asJSON bool, file string, out evalOutput, qs *search.QuestionSet) error {
+func writeEval(stdout io.Writer, asJSON bool, file string, out evalOutput, qs *golden.Set) error {
 	b, err := console.EvalJSON(out)
 	if err != nil {
 		return err

@@ -17,6 +17,7 @@ import (
 	"github.com/ocean-safety/ingest/corpus"
 	"github.com/ocean-safety/ingest/publish"
 	"github.com/ocean-safety/ingest/publish/place"
+	"github.com/ocean-safety/ingest/search"
 	"github.com/ocean-safety/ingest/stages"
 	"github.com/ocean-safety/ingest/stages/settings"
 )
@@ -156,7 +157,8 @@ func runIndex(ctx context.Context, cmd *cli.Command, f config.File, m config.Mod
 	defer closeTarget()
 	logger := newLogger(cmd, rep)
 	defer stages.LimitProcs(cfg.Workers)() // --workers N is N cores' worth
-	opts := stages.Options{ToolVersion: buildVersion(), OpenModels: modelOpener(m, cfg, logger, cmd.Bool("plan") && !cmd.Bool("probe")), LockWait: cmd.Duration("wait"), Logger: logger}
+	opts := stages.Options{ToolVersion: buildVersion(), OpenModels: modelOpener(m, cfg, logger, cmd.Bool("plan") && !cmd.Bool("probe")), LockWait: cmd.Duration("wait"), Logger: logger,
+		RelevanceFloor: search.ManifestFloor}
 	if cmd.Bool("plan") {
 		return nil, "", plan(ctx, cmd, cfg, m, target, opts)
 	}

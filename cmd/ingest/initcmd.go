@@ -37,7 +37,7 @@ func initCommand() *cli.Command {
 				return usage("init: %v", err)
 			}
 			found := config.Site{Generator: l.Generator, Evidence: l.Evidence, Content: l.Content, Lang: l.Lang, Langs: l.Langs,
-				DefaultLang: l.DefaultLang, SiteURL: l.SiteURL, Partials: l.Partials, Documents: l.Documents}
+				DefaultLang: l.DefaultLang, DefaultInFolder: l.DefaultInFolder, SiteURL: l.SiteURL, Partials: l.Partials, Documents: l.Documents}
 			text := config.Starter(found)
 			out := cmd.String("output")
 			if !cmd.IsSet("output") { // the config belongs with the site it describes, not the folder init ran in

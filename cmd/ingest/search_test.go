@@ -32,7 +32,7 @@ func TestSearchCommand(t *testing.T) {
 		{"text", []string{"search", "--snapshot", snap, "How do I escape a rip current?"}, exitOK, "rip-currents.md › How to escape", ""},
 		{"beach named", []string{"search", "--snapshot", snap, "--k", "3", "Is it safe to climb the rocks at Joaquina?"}, exitOK, "names joaquina", ""},
 		{"filtered to nothing", []string{"search", "--snapshot", snap, "--source", "nowhere", "rip"}, exitOK, "no matching chunks", ""},
-		{"nothing relevant", []string{"search", "--snapshot", snap, "Why is the sea sometimes green?"}, exitNoRelevant, "no passage clears the relevance floor (0.40)", ""},
+		{"nothing relevant", []string{"search", "--snapshot", snap, "Why is the sea sometimes green?"}, exitNoRelevant, "no passage clears the relevance floor (0.45)", ""},
 		{"nothing relevant, as JSON", []string{"search", "--snapshot", snap, "--json", "Why is the sea sometimes green?"}, exitNoRelevant, `"nothing_relevant": true`, ""},
 		{"floor off ranks anyway", []string{"search", "--snapshot", snap, "--floor", "0", "Why is the sea sometimes green?"}, exitOK, " 1. ", ""},
 		{"bad floor", []string{"search", "--snapshot", snap, "--floor", "-2", "rip"}, exitUsage, "", "--floor -2: want 0 or more"},
@@ -137,6 +137,9 @@ func TestEvalCommand(t *testing.T) {
 		{"bad k", []string{"eval", "--snapshot", snap, "--questions", golden, "--k", "1,x"}, exitUsage, "", "--k"},
 		{"bad min-recall", []string{"eval", "--snapshot", snap, "--questions", golden, "--min-recall", "5"}, exitUsage, "", "--min-recall 5"},
 		{"no questions", []string{"eval", "--snapshot", snap}, exitUsage, "", "--questions"},
+		{"dev half", []string{"eval", "--snapshot", snap, "--questions", golden, "--half", "dev"}, exitOK, "| hybrid | all | 38 |", ""},
+		{"held-out half", []string{"eval", "--snapshot", snap, "--questions", golden, "--half", "held-out"}, exitOK, "| hybrid | all | 44 |", ""},
+		{"bad half", []string{"eval", "--snapshot", snap, "--questions", golden, "--half", "test"}, exitUsage, "", `--half: half "test": want dev or held-out`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) { expectCLI(t, tt.args, tt.want, tt.wantStdout, tt.wantStderr) })

@@ -85,12 +85,12 @@ func TestSyncCommandPostgres(t *testing.T) {
 			"plan: sync ", "(3 documents, 7 chunks, builtin-hash-v1 1024 dims)",
 			"into postgres://postgres:***@127.0.0.1:", "table " + syncTable + ", tenant " + syncTenant + ", source ocean",
 			"last sync: never",
-			"table: would create the table (migrations 1, 2): run with --migrate",
+			"table: would create the table (migrations 1, 2, 3): run with --migrate",
 			"documents: 3 added, 0 changed, 0 regenerated, 0 removed, 0 unchanged",
 			"rows: would insert 7, would delete 0 (0 of removed documents, 0 of old versions, 0 regenerated), 0 kept",
 			"index: create hnsw", "nothing changed (--plan); load would use copy"}},
 		{"first sync", []string{"sync", "--migrate", "--snapshot", snap}, []string{
-			"table: created (migrations [1 2])", "rows: inserted 7, deleted 0", "index: create hnsw", "committed in"}},
+			"table: created (migrations [1 2 3])", "rows: inserted 7, deleted 0", "index: create hnsw", "committed in"}},
 		{"unchanged re-sync", []string{"sync", "--snapshot", snap, "--load", "insert"}, []string{
 			"last sync: this snapshot", "documents: 0 added, 0 changed, 0 regenerated, 0 removed, 3 unchanged",
 			"rows: inserted 0, deleted 0 (0 of removed documents, 0 of old versions, 0 regenerated), 7 kept", "index: keep hnsw", "(load: insert)"}},

@@ -5,7 +5,9 @@
 // ({% include "file" %}, {% include-markdown "file" %}), FastAPI's
 // {* file hl[3] *} and markdown-include's {!file!}, Hugo's include and
 // readfile shortcodes, and MDX's raw imports shown by a CodeBlock
-// (import X from '!!raw-loader!./file' with <CodeBlock>{X}</CodeBlock>). Files are read only from inside the roots it is given
+// (import X from '!!raw-loader!./file' with <CodeBlock>{X}</CodeBlock>), and
+// mkdocs-codeinclude-plugin's links between <!--codeinclude--> comments
+// (a file's brace block or lines). Files are read only from inside the roots it is given
 // (the corpus and the folders the config names): no path out of them, by
 // "..", an absolute path or a symbolic link, no URL, bounded in size and
 // depth, cycles refused. An include that cannot be read leaves a

@@ -17,7 +17,7 @@ var (
 	snippetRe      = regexp.MustCompile(`^([ \t]*)(;?)-+8<-+[ \t]+["']([^"'\n]+)["'][ \t]*$`)
 	snippetBlockRe = regexp.MustCompile(`^[ \t]*-+8<-+[ \t]*$`)
 	// {% include "file" %} (raw) and {% include-markdown "file" start="…" end="…" %}
-	jinjaRe = regexp.MustCompile(`^([ \t]*)\{%-?[ \t]*(include-markdown|include)[ \t]+["']([^"'\n]+)["']([^%\n]*?)-?%\}[ \t]*$`)
+	jinjaRe = regexp.MustCompile(`^([ \t]*)\{%-?[ \t]*(include-markdown|include)[ \t]+["']([^"'\n]+)["']([^%\n]*?)-?%\}([^\n]*)$`)
 	// {* ../../docs_src/app.py hl[3] ln[1:8] *}: the file as a code block
 	fastapiRe = regexp.MustCompile(`^([ \t]*)\{\*[ \t]+(\S+)([^*\n]*)\*\}[ \t]*$`)
 	// {!../../docs_src/app.py!}, {!> file!}
@@ -36,6 +36,10 @@ type directive struct {
 	start, end        string // include-markdown's start and end markers
 	code              string // a language: the text goes in a fenced block of it
 	markdown, hugo    bool   // expanded in turn; looked up in _includes folders too
+	after             string // what follows a Jinja tag on its line, rendered after the file's text
+	block             string // codeinclude's block:X or inside_block:X (codeinclude.go)
+	inside            bool   // inside_block: without the block's first and last lines
+	jinja             bool   // a Jinja include: the file is rendered as a template (its raw tags go)
 }
 
 // expansion is one document's expansion under way.
@@ -86,6 +90,21 @@ func (e *expansion) expand(text string, stack []string, base int, within string)
 				continue
 			}
 		}
+		if fence == "" && strings.Contains(line, "codeinclude") {
+			if ds, at, n, ok := codeincludes(lines[i:]); ok {
+				for k, d := range ds {
+					if k > 0 {
+						out.WriteString("\n\n")
+					}
+					e.one(&out, &spans, d, stack, lineOf(base, i+at[k]), within, "")
+				}
+				i += n - 1
+				if strings.HasSuffix(lines[i], "\n") {
+					out.WriteByte('\n')
+				}
+				continue
+			}
+		}
 		d, ok := parse(line)
 		if !ok {
 			if snippetBlockRe.MatchString(line) && fence == "" { // a block of snippet paths, one a line
@@ -123,6 +142,9 @@ func (e *expansion) one(out *strings.Builder, spans *[]Span, d directive, stack 
 	if err == nil {
 		text, err = d.part(text)
 	}
+	if err == nil && d.jinja {
+		text = withoutRawTags(text)
+	}
 	if err == nil && e.total+len(text) > MaxTotalBytes {
 		err = fmt.Errorf("the document's includes would exceed %d bytes", MaxTotalBytes)
 	}
@@ -136,6 +158,7 @@ func (e *expansion) one(out *strings.Builder, spans *[]Span, d directive, stack 
 		if fence != "" {
 			out.WriteString(d.indent + "--8<-- \"" + d.name + "\"") // code keeps a line where it had one
 		}
+		out.WriteString(d.after)
 		return
 	}
 	e.total += len(text)
@@ -165,6 +188,7 @@ func (e *expansion) one(out *strings.Builder, spans *[]Span, d directive, stack 
 		out.WriteString("\n" + d.indent + "```")
 	}
 	*spans = append(*spans, Span{start, out.Len(), f.Path})
+	out.WriteString(d.after)
 }
 
 // parse reads an include line.
@@ -176,8 +200,10 @@ func parse(line string) (directive, bool) {
 		name, sel := splitSelector(m[3])
 		return directive{indent: m[1], name: name, sel: sel, markdown: true}, true
 	}
-	if m := jinjaRe.FindStringSubmatch(line); m != nil {
-		d := directive{indent: m[1], name: m[3], markdown: m[2] == "include-markdown"}
+	if m := jinjaRe.FindStringSubmatch(line); m != nil && !strings.Contains(m[5], "{%") {
+		// A template renders the words after a tag where they stand: ESO's
+		// "{% include 'ngrok-push-secret.yaml' %}:" is the file, then ":".
+		d := directive{indent: m[1], name: m[3], markdown: true, after: strings.TrimRight(m[5], " \t"), jinja: m[2] == "include"}
 		for _, o := range optionRe.FindAllStringSubmatch(m[4], -1) {
 			if o[1] == "start" {
 				d.start = o[2]

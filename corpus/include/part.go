@@ -2,6 +2,7 @@ package include
 
 import (
 	"fmt"
+	"regexp"
 	"strconv"
 	"strings"
 )
@@ -12,7 +13,15 @@ import (
 // between include-markdown's start and end markers. Section markers are
 // never part of what is included: they are the including site's markup.
 func (d directive) part(text string) (string, error) {
+	if d.hugo {
+		text = withoutFrontMatter(text)
+	}
 	switch {
+	case d.block != "":
+		var err error
+		if text, err = braceBlock(text, d.block, d.inside); err != nil {
+			return "", err
+		}
 	case d.start != "" || d.end != "":
 		if d.start != "" {
 			i := strings.Index(text, d.start)
@@ -98,4 +107,41 @@ func dropSectionMarkers(text string) string {
 		}
 	}
 	return strings.Join(out, "")
+}
+
+// withoutFrontMatter is text past its front matter, YAML between "---"
+// lines or TOML between "+++" lines: a Hugo include shortcode renders the
+// partial's content, never its front matter (otel's translated partials
+// open with default_lang_commit and drifted_from_default, which a reader
+// never sees). Text whose front matter never closes is kept whole.
+func withoutFrontMatter(text string) string {
+	first, rest, ok := strings.Cut(text, "\n")
+	fence := strings.TrimRight(first, " \t\r")
+	if !ok || fence != "---" && fence != "+++" {
+		return text
+	}
+	for off := 0; off < len(rest); {
+		line, _, _ := strings.Cut(rest[off:], "\n")
+		next := off + len(line) + 1
+		if strings.TrimRight(line, " \t\r") == fence {
+			return rest[min(next, len(rest)):]
+		}
+		off = next
+	}
+	return text
+}
+
+// rawTagRe is Jinja's {% raw %} or {% endraw %}, with its whitespace
+// control, and the line's end when the tag is all the line holds.
+var rawTagRe = regexp.MustCompile(`(?m)^[ \t]*\{%-?[ \t]*(?:end)?raw[ \t]*-?%\}[ \t]*\n|\{%-?[ \t]*(?:end)?raw[ \t]*-?%\}`)
+
+// withoutRawTags is a file a Jinja include renders, without its raw tags:
+// mkdocs-macros renders an included file as a template, and {% raw %} …
+// {% endraw %} (which External Secrets' YAML snippets wrap around their
+// {{ .template }} fields) renders as nothing but what it holds.
+func withoutRawTags(text string) string {
+	if !strings.Contains(text, "raw") {
+		return text
+	}
+	return rawTagRe.ReplaceAllString(text, "")
 }

@@ -130,6 +130,8 @@ func (c *cleaned) mdxComments(body string, protected [][2]int) {
 func jsxTags(body string, protected [][2]int, any bool) []jsxTag {
 	var out []jsxTag
 	code := cursor{rs: protected}
+	var closers map[string]bool // in a Markdown page: the names that close somewhere
+	opened := map[string]bool{}
 	for i := 0; i < len(body); i++ {
 		if body[i] != '<' || i+1 >= len(body) {
 			continue
@@ -146,9 +148,6 @@ func jsxTags(body string, protected [][2]int, any bool) []jsxTag {
 			k++
 		}
 		name := body[j:k]
-		if !any && name != "Tabs" && name != "TabItem" {
-			continue
-		}
 		if code.in(i) {
 			continue
 		}
@@ -157,10 +156,56 @@ func jsxTags(body string, protected [][2]int, any bool) []jsxTag {
 			continue
 		}
 		tg := jsxTag{name: name, start: i, end: end, closing: closing, selfClosing: body[end-2] == '/', attrs: body[k : end-1]}
+		if !any && name != "Tabs" && name != "TabItem" {
+			if closers == nil {
+				closers = closingNames(body)
+			}
+			if !componentLike(tg, closers, opened) {
+				continue
+			}
+		}
+		if !closing {
+			opened[name] = true
+		}
 		out = append(out, tg)
 		i = end - 1
 	}
 	return out
+}
+
+// componentLike reports whether a capitalised tag in a Markdown page is
+// written as a component, not words: self-closing (<RunSnippet
+// command="x"/>), with an attribute (<GlossaryTooltip term="x">), or one of
+// a pair (<Card>…</Card>) — OPA's Docusaurus pages are .md read as MDX.
+// "List<String>" in prose is none of these.
+func componentLike(tg jsxTag, closers, opened map[string]bool) bool {
+	switch {
+	case tg.closing:
+		return opened[tg.name]
+	case tg.selfClosing, strings.Contains(tg.attrs, "="):
+		return true
+	}
+	return closers[tg.name]
+}
+
+// closingNames are the names of the closing tags "</Name>" in body.
+func closingNames(body string) map[string]bool {
+	names := map[string]bool{}
+	for i := 0; ; {
+		k := strings.Index(body[i:], "</")
+		if k < 0 {
+			return names
+		}
+		j := i + k + 2
+		e := j
+		for e < len(body) && isNameByte(body[e]) {
+			e++
+		}
+		if e > j && e < len(body) && body[e] == '>' && body[j] >= 'A' && body[j] <= 'Z' {
+			names[body[j:e]] = true
+		}
+		i = j
+	}
 }
 
 func isNameByte(b byte) bool {

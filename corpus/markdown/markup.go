@@ -32,6 +32,7 @@ const (
 	markupImport      = "mdx_import"
 	markupLinkDef     = "link_definition" // [label]: https://… lines, which render as nothing
 	markupJinja       = "jinja"           // {% raw %}, {% if x %}: mkdocs-macros' template tags, which render as nothing
+	markupIcon        = "icon"            // :material-tag:, MkDocs Material's icon shortcodes (pymdownx.emoji), which render as a picture
 )
 
 var (
@@ -39,6 +40,11 @@ var (
 	// the arguments go, the text between an opening and a closing stays.
 	shortcodeRe = regexp.MustCompile(`\{\{[<%]-?\s*/?\s*[\w./-]*(?:[^}]|\}[^}])*?-?[%>]\}\}`)
 	commentRe   = regexp.MustCompile(`(?s)<!--.*?-->`)
+	// :material-tag:, :octicons-check-16:, :fontawesome-brands-github:,
+	// :simple-docker:: an icon of MkDocs Material's sets, drawn where the
+	// shortcode stands (testcontainers-go writes 634 "Since :material-tag:
+	// v0.37.0"). Only those sets' prefixes: ":param:" is words.
+	iconRe = regexp.MustCompile(`:(?:material|octicons|fontawesome|simple)-[a-z0-9]+(?:-[a-z0-9]+)*:`)
 	// <?name …?>, an HTML processing instruction: docs tooling leaves them
 	// (OpenTelemetry's Java pages have 207 <?code-excerpt?> lines).
 	instructionRe = regexp.MustCompile(`(?s)<\?[A-Za-z][\w-]*.*?\?>`)
@@ -113,6 +119,7 @@ func cleanMarkup(body string, b []byte, removed []bool, base int, mdx bool) clea
 		{markupAttributes, findAll(attrRe, "{")},
 		{markupLinkDef, linkDefinitions},
 		{markupJinja, findAll(jinjaRe, "{%")},
+		{markupIcon, findAll(iconRe, ":")},
 	} {
 		code := &cursor{rs: protected} // matches come in order
 		if re.kind == markupShortcode {
@@ -343,12 +350,12 @@ func (c *cleaned) lines(body string, protected, fenced [][2]int, blank func(stri
 	// :::tip), and a closing fence closes the innermost it can.
 	type fence struct{ i, colons int }
 	var open []fence
-	// The MkDocs admonition or content tab whose body, indented four
-	// spaces, is being read: its body moves four spaces left (code in it
-	// too), so the parser reads it as the Markdown it is, not as indented
-	// code.
-	var mkdocs *[]admonition
-	mk := -1
+	// The MkDocs admonitions and content tabs whose bodies are being read,
+	// outermost first: the body of the one at depth d is indented 4·d
+	// spaces and moves that far left (code in it too), so the parser reads
+	// it as the Markdown it is, not as indented code; an admonition or tab
+	// opening in a body nests (Traefik's "??? example" holding a "!!! note").
+	var mkdocs []openMkdocs
 	var blocks pymdownBlocks // PyMdown Blocks (pymdown.go)
 	var ext mkdocsLines      // directives, abbreviations, definitions (mkdocs.go)
 	code, fenceAt := cursor{rs: protected}, cursor{rs: fenced}
@@ -359,14 +366,24 @@ func (c *cleaned) lines(body string, protected, fenced [][2]int, blank func(stri
 		if start < skip {
 			continue
 		}
-		if mk >= 0 {
-			if strings.HasPrefix(line, "    ") {
-				c.shifts = append(c.shifts, shift{start, start + len(line), 4})
-				(*mkdocs)[mk].end = off
-				continue
+		if len(mkdocs) > 0 {
+			d := len(mkdocs) // the depth whose indentation the line has
+			for d > 0 && !strings.HasPrefix(line, strings.Repeat(" ", 4*d)) {
+				d--
 			}
-			if strings.TrimSpace(line) != "" {
-				mk = -1
+			blankLine := strings.TrimSpace(line) == ""
+			if !blankLine { // a blank line closes nothing
+				mkdocs = mkdocs[:d]
+			}
+			if d > 0 {
+				c.shifts = append(c.shifts, shift{start, start + len(line), 4 * d})
+				for _, o := range mkdocs {
+					(*o.list)[o.i].end = off
+				}
+				if !blankLine && !fenceAt.in(start) {
+					mkdocs = c.mkdocsOpens(mkdocs, start+4*d, off, line[4*d:])
+				}
+				continue
 			}
 		}
 		if fenceAt.in(start) {
@@ -381,16 +398,8 @@ func (c *cleaned) lines(body string, protected, fenced [][2]int, blank func(stri
 		if !maySpanLine(line) {
 			continue
 		}
-		if m := bangAdmonitionRe.FindStringSubmatch(line); m != nil {
-			blank(markupAdmonition, start, start+len(line))
-			c.admonitions = append(c.admonitions, admonition{kind: strings.ToLower(m[1]), start: start, end: off})
-			mkdocs, mk = &c.admonitions, len(c.admonitions)-1
-			continue
-		}
-		if m := mkdocsTabRe.FindStringSubmatch(line); m != nil {
-			blank(markupTab, start, start+len(line))
-			c.tabs = append(c.tabs, admonition{kind: "tab", title: tabTitle(`"` + m[1] + `"`), start: start, end: off})
-			mkdocs, mk = &c.tabs, len(c.tabs)-1
+		if opened := c.mkdocsOpens(mkdocs[:0], start, off, line); len(opened) > 0 {
+			mkdocs = opened
 			continue
 		}
 		if m := colonAdmonitionRe.FindStringSubmatch(line); m != nil {
@@ -421,6 +430,34 @@ func (c *cleaned) lines(body string, protected, fenced [][2]int, blank func(stri
 			blank(markupImport, start, start+len(line))
 		}
 	}
+}
+
+// openMkdocs is a MkDocs admonition or content tab being read: the i-th
+// of c.admonitions or c.tabs (an index: a pointer into the slice would go
+// stale when it grows).
+type openMkdocs struct {
+	list *[]admonition
+	i    int
+}
+
+// mkdocsOpens reads line (at start, the line ending at off) as the title of
+// a MkDocs admonition or content tab: blanked, and open with it on top;
+// open as it was when the line is neither.
+func (c *cleaned) mkdocsOpens(open []openMkdocs, start, off int, line string) []openMkdocs {
+	if !maySpanLine(line) {
+		return open
+	}
+	if m := bangAdmonitionRe.FindStringSubmatch(line); m != nil {
+		c.blank(markupAdmonition, start, start+len(line))
+		c.admonitions = append(c.admonitions, admonition{kind: strings.ToLower(m[1]), start: start, end: off})
+		return append(open, openMkdocs{&c.admonitions, len(c.admonitions) - 1})
+	}
+	if m := mkdocsTabRe.FindStringSubmatch(line); m != nil {
+		c.blank(markupTab, start, start+len(line))
+		c.tabs = append(c.tabs, admonition{kind: "tab", title: tabTitle(`"` + m[1] + `"`), start: start, end: off})
+		return append(open, openMkdocs{&c.tabs, len(c.tabs) - 1})
+	}
+	return open
 }
 
 // maySpanLine reports whether line starts as an admonition fence or title

@@ -64,7 +64,9 @@ func (m *mkdocsLines) line(c *cleaned, start int, line string) bool {
 	}
 	switch {
 	case strings.HasPrefix(line, ":::"):
-		if loc := directiveRe.FindStringSubmatchIndex(line); loc != nil {
+		// "::: tip" alone (OPA's docs write three) opens a tip, not the
+		// reference of a module named tip (admonitionKinds: pymdown.go).
+		if loc := directiveRe.FindStringSubmatchIndex(line); loc != nil && !admonitionKinds[strings.ToLower(line[loc[2]:loc[3]])] {
 			c.blank(markupDirective, start, start+loc[2]) // the name stays
 			m.options, m.prevText = true, false
 			return true

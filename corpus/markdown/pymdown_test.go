@@ -20,6 +20,8 @@ var pymdownShapes = []string{
 	"/////\n////\n///\n", "/// | only a title\n///\n", "   /// tip |   \n   ///   \n",
 	"```\n/// tip\nin code\n///\n```\n", "!!! note\n    /// tip\n    nested\n    ///\n",
 	"/// tip\n    \n    options?\n\n///", "/// tab | \"quoted\" | bars\n///\n", "///tip\n///",
+	"??? example\n    !!! note\n        === \"A\"\n            deep\n    back\nout\n", "!!! tip\n    ```\n    !!! note\n    ```\n        \n",
+	"<RunSnippet command=\"x\"/>\n<Card>\nin a card\n</Card> List<String> ::: tip\n",
 }
 
 // FuzzPyMdownBlocks reads any body as PyMdown Blocks and as a whole

@@ -22,7 +22,15 @@ const otelCorpus = "../../../shared/corpora/otel"
 // counts what a reader would judge of the chunks.
 func measure(t *testing.T, root string, cfg chunking.Config) *chunking.Quality {
 	t.Helper()
-	l, err := corpus.ScanFiltered(root, corpus.Filter{Exclude: []string{"**/_includes/**"}}, markdownOnly)
+	return measureSite(t, root, corpus.Filter{Exclude: []string{"**/_includes/**"}}, nil, cfg)
+}
+
+// measureSite is measure with a site's own filter and include folders
+// (includes.base, relative to root): a site's includes expanded as a run
+// expands them.
+func measureSite(t *testing.T, root string, filter corpus.Filter, bases []string, cfg chunking.Config) *chunking.Quality {
+	t.Helper()
+	l, err := corpus.ScanFiltered(root, filter, markdownOnly)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -31,7 +39,7 @@ func measure(t *testing.T, root string, cfg chunking.Config) *chunking.Quality {
 		t.Fatal(err)
 	}
 	p := markdownOnly.Reader(root, corpus.Options{DefaultLang: "en", Limits: corpus.DefaultLimits(), SourceURLTemplate: "https://example.org/{path}/",
-		RootName: filepath.Base(root)})
+		RootName: filepath.Base(root), Root: root, IncludeBases: bases})
 	q := chunking.NewQuality(ch)
 	for _, rel := range l.Docs {
 		raw, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(rel)))

@@ -42,6 +42,11 @@ type Layout struct {
 	// or theme language; Docusaurus's i18n.defaultLocale), "" when none
 	// says.
 	DefaultLang string
+	// DefaultInFolder reports whether the site serves its default
+	// language under a folder of its name too (Hugo's
+	// defaultContentLanguageInSubdir); by default the three generators
+	// serve it at the root and the other languages under theirs.
+	DefaultInFolder bool
 	// SiteURL is the site's address where its config names it (Hugo's
 	// baseURL, Docusaurus's url, MkDocs's site_url).
 	SiteURL string
@@ -90,6 +95,7 @@ func Detect(dir string) (Layout, error) {
 				l.SiteURL = strings.TrimSuffix(string(m[1]), "/") + "/"
 			}
 			l.DefaultLang = defaultLang(gen, string(b))
+			l.DefaultInFolder = gen == Hugo && hugoInSubdirRe.Match(b)
 		}
 		if root == dir {
 			if c := filepath.Join(dir, contentFolders[gen]); isDir(c) {

@@ -109,3 +109,29 @@ func TestLanguages(t *testing.T) {
 		})
 	}
 }
+
+// TestDefaultInFolder: only a Hugo site that says so serves its default
+// language under that language's folder.
+func TestDefaultInFolder(t *testing.T) {
+	for _, c := range []struct {
+		name  string
+		files map[string]string
+		want  bool
+	}{
+		{"Hugo's own default", map[string]string{"hugo.toml": "baseURL = \"https://x.org/\"\n", "content/en/a.md": "# A\n"}, false},
+		{"Hugo TOML, in its folder", map[string]string{"hugo.toml": "defaultContentLanguageInSubdir = true\n", "content/en/a.md": "# A\n"}, true},
+		{"Hugo YAML, in its folder", map[string]string{"hugo.yaml": "defaultContentLanguage: en\ndefaultContentLanguageInSubdir: true\n", "content/en/a.md": "# A\n"}, true},
+		{"Hugo, said false", map[string]string{"hugo.yaml": "defaultContentLanguageInSubdir: false\n", "content/en/a.md": "# A\n"}, false},
+		{"MkDocs", map[string]string{"mkdocs.yml": "defaultContentLanguageInSubdir: true\n", "docs/en/a.md": "# A\n"}, false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			got, err := Detect(tree(t, c.files))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got.DefaultInFolder != c.want {
+				t.Errorf("got DefaultInFolder %v, want %v", got.DefaultInFolder, c.want)
+			}
+		})
+	}
+}

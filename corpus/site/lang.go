@@ -72,6 +72,9 @@ func isPage(name string) bool {
 var (
 	// Hugo: defaultContentLanguage = "pt" (TOML) or defaultContentLanguage: pt (YAML)
 	hugoDefaultRe = regexp.MustCompile(`(?m)^\s*["']?defaultContentLanguage["']?\s*[:=]\s*["']?([A-Za-z_-]+)`)
+	// Hugo: defaultContentLanguageInSubdir = true: the default language
+	// under its folder too
+	hugoInSubdirRe = regexp.MustCompile(`(?m)^\s*["']?defaultContentLanguageInSubdir["']?\s*[:=]\s*true\b`)
 	// Docusaurus: i18n: { defaultLocale: 'pt-BR', … }
 	docusaurusDefaultRe = regexp.MustCompile(`\bdefaultLocale\s*:\s*["'` + "`" + `]([A-Za-z_-]+)`)
 	// MkDocs: mkdocs-static-i18n's "- locale: pt" item with "default: true",

@@ -52,6 +52,7 @@ func TestConsumerDocsPgvector(t *testing.T) {
 		}
 	})
 	psqlVars := strings.NewReplacer(":'q'", "'"+string(qjson)+"'", ":'tenant'", "'"+tenantA+"'", ":'beach'", "'"+beachOf(t, snaps.base)+"'",
+		":'question'", "'waves for beginners'",
 		":'ids'", "'{"+strings.Join(ids, ",")+"}'", pgsync.DefaultTable, table)
 	for _, r := range rs {
 		t.Run(fmt.Sprintf("consumers.md:%d", r.Line), func(t *testing.T) {

@@ -38,6 +38,7 @@ type migration struct {
 var migrations = []migration{
 	{1, "chunks table, row-level security, grants, sync state", migration1},
 	{2, "snapshot_chunk_id: the snapshot's chunk_id, indexed", migration2},
+	{3, "search_text and its full-text search_tsv, GIN-indexed", migration3},
 }
 
 // LatestMigration is the version a table must be at for this build to sync it.
@@ -93,6 +94,26 @@ func migration2(t Table) []string {
 	return []string{
 		fmt.Sprintf(`ALTER TABLE %s ADD COLUMN IF NOT EXISTS snapshot_chunk_id uuid`, n),
 		fmt.Sprintf(`CREATE INDEX IF NOT EXISTS %s ON %s (tenant_id, snapshot_chunk_id)`, ident(t.Name+"_snapshot_chunk_idx"), n),
+	}
+}
+
+// migration3 adds the snapshot's search_text (what ingest's embedder read
+// and its BM25 indexes: the header and the text as a reader sees it) and
+// search_tsv, its tsvector, which PostgreSQL computes (a stored generated
+// column: no sync computes it, so it cannot disagree with search_text),
+// stemmed in the chunk's language (english, portuguese; simple for a
+// language it does not know), and a GIN index on it, so a consumer's
+// lexical leg reads what ingest's does. A row written before it has no
+// search_text; its search_tsv reads its header and verbatim text until the
+// next sync replaces it (a row's id covers search_text).
+func migration3(t Table) []string {
+	n := ident(t.Name)
+	return []string{
+		fmt.Sprintf(`ALTER TABLE %s ADD COLUMN IF NOT EXISTS search_text text`, n),
+		fmt.Sprintf(`ALTER TABLE %s ADD COLUMN IF NOT EXISTS search_tsv tsvector GENERATED ALWAYS AS (to_tsvector(
+	CASE lang WHEN 'en' THEN 'english'::regconfig WHEN 'pt' THEN 'portuguese'::regconfig ELSE 'simple'::regconfig END,
+	coalesce(search_text, context_header || E'\n\n' || chunk_text))) STORED`, n),
+		fmt.Sprintf(`CREATE INDEX IF NOT EXISTS %s ON %s USING gin (search_tsv)`, ident(t.Name+"_search_idx"), n),
 	}
 }
 

@@ -17,6 +17,7 @@ import (
 var releasedMigrations = map[int]string{
 	1: "da7d423a6155b05f03d4c05be442a7f9858f17cada2521326782d6372b197e79",
 	2: "613c7eab2dc0d3983917fea283e44f260a8de5393f854009ac6d07bf862da924",
+	3: "3fc5d75fe5f9549e4654b46f30f122a6992d9c234c14f3d7c0454e99ae02ef41",
 }
 
 // migrationSQL is a migration's statements for the default table.
@@ -81,4 +82,30 @@ func names[T ~string](vs []T) []string {
 		out[i] = string(v)
 	}
 	return out
+}
+
+// tsConfig is a language's branch of search_tsv's CASE.
+var tsConfig = regexp.MustCompile(`WHEN '(\w+)' THEN '(\w+)'::regconfig`)
+
+// TestMigrationsStemEveryLanguage: after the last migration, search_tsv
+// stems every language this build writes with its own text search
+// configuration, not simple's: a language added to schema needs a
+// migration that adds its branch.
+func TestMigrationsStemEveryLanguage(t *testing.T) {
+	configs := map[string]string{}
+	for _, m := range migrations {
+		sql := migrationSQL(m)
+		if !strings.Contains(sql, "search_tsv tsvector GENERATED") {
+			continue
+		}
+		configs = map[string]string{} // a later definition replaces an earlier one
+		for _, c := range tsConfig.FindAllStringSubmatch(sql, -1) {
+			configs[c[1]] = c[2]
+		}
+	}
+	for _, l := range schema.Langs {
+		if c := configs[string(l)]; c == "" || c == "simple" {
+			t.Errorf("language %s: got text search configuration %q, want its own: add a migration that gives search_tsv its branch", l, c)
+		}
+	}
 }

@@ -62,7 +62,7 @@ func (r row) digest() []byte {
 	h.Write(r.version[:])
 	h.Write(r.chunk[:])
 	for _, s := range []string{string(c.Element), c.ContentHash, string(c.Kind), string(c.Lang), c.SourceLabel,
-		c.BeachID, c.ContextHeader, c.DocPath, c.DocTitle, c.SourceURL, fmt.Sprint(c.Order), fmt.Sprint(c.Safety)} {
+		c.BeachID, c.ContextHeader, c.DocPath, c.DocTitle, c.SourceURL, fmt.Sprint(c.Order), fmt.Sprint(c.Safety), c.SearchText} {
 		put(s)
 	}
 	put(fmt.Sprint(len(c.SectionPath)))
@@ -81,13 +81,16 @@ func (r row) digest() []byte {
 // values are the row's values in the order of Table.insertColumns.
 func (r row) values(tenant uuid.UUID) []any {
 	c := r.c
-	var beach any
+	var beach, search any
 	if c.BeachID != "" {
 		beach = c.BeachID
 	}
+	if c.SearchText != "" { // "" from a snapshot before schema 5: null, and search_tsv reads the header and text
+		search = c.SearchText
+	}
 	return []any{pgUUID(r.id), pgUUID(tenant), pgUUID(r.doc), pgUUID(r.version), string(c.Element), c.Text,
 		pgvector.NewVector(c.Embedding), int32(c.Order), string(c.Kind), string(c.Lang), c.SourceLabel, beach,
-		c.SectionPath, c.ContextHeader, c.ContentHash, c.Safety, c.DocPath, c.DocTitle, c.SourceURL, pgUUID(r.chunk)}
+		c.SectionPath, c.ContextHeader, c.ContentHash, c.Safety, c.DocPath, c.DocTitle, c.SourceURL, pgUUID(r.chunk), search}
 }
 
 func pgUUID(u uuid.UUID) pgtype.UUID { return pgtype.UUID{Bytes: u, Valid: true} }

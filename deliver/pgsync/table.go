@@ -54,41 +54,46 @@ func ident(name string) string { return pgx.Identifier{name}.Sanitize() }
 type column struct {
 	name, typ string
 	notNull   bool
+	server    bool // filled by the server (a default, a generated column), never by an insert
 }
 
 // columns are the table's columns in order: KB-005's, then what a retriever
-// filters on and cites. created_at is filled by its default.
+// filters on and cites, then the full-text search columns. created_at is
+// filled by its default, search_tsv generated from search_text.
 func (t Table) columns() []column {
 	return []column{
-		{"chunk_id", "uuid", true},
-		{"tenant_id", "uuid", true},
-		{"doc_id", "uuid", true},
-		{"version_id", "uuid", true},
-		{"chunk_kind", "text", true},
-		{"chunk_text", "text", true},
-		{"embedding", fmt.Sprintf("vector(%d)", t.Dims), true},
-		{"chunk_order", "integer", true},
-		{"created_at", "timestamp with time zone", true},
-		{"kind", "text", true},
-		{"lang", "text", true},
-		{"source_label", "text", true},
-		{"beach_id", "text", false},
-		{"section_path", "text[]", true},
-		{"context_header", "text", true},
-		{"content_hash", "text", true},
-		{"safety", "boolean", true},
-		{"doc_path", "text", true},
-		{"doc_title", "text", true},
-		{"source_url", "text", true},
-		{"snapshot_chunk_id", "uuid", false}, // migration 2: null only on rows of a table migrated before any sync since
+		{"chunk_id", "uuid", true, false},
+		{"tenant_id", "uuid", true, false},
+		{"doc_id", "uuid", true, false},
+		{"version_id", "uuid", true, false},
+		{"chunk_kind", "text", true, false},
+		{"chunk_text", "text", true, false},
+		{"embedding", fmt.Sprintf("vector(%d)", t.Dims), true, false},
+		{"chunk_order", "integer", true, false},
+		{"created_at", "timestamp with time zone", true, true},
+		{"kind", "text", true, false},
+		{"lang", "text", true, false},
+		{"source_label", "text", true, false},
+		{"beach_id", "text", false, false},
+		{"section_path", "text[]", true, false},
+		{"context_header", "text", true, false},
+		{"content_hash", "text", true, false},
+		{"safety", "boolean", true, false},
+		{"doc_path", "text", true, false},
+		{"doc_title", "text", true, false},
+		{"source_url", "text", true, false},
+		{"snapshot_chunk_id", "uuid", false, false}, // migration 2: null only on rows of a table migrated before any sync since
+		{"search_text", "text", false, false},       // migration 3: null on rows synced before it, or from a snapshot before schema 5
+		{"search_tsv", "tsvector", false, true},     // migration 3: generated from search_text
 	}
 }
 
-// insertColumns are the columns a sync writes: all but created_at.
+// insertColumns are the columns a sync writes: all but those the server
+// fills (created_at, search_tsv).
 func (t Table) insertColumns() []string {
 	var out []string
 	for _, c := range t.columns() {
-		if c.name != "created_at" {
+		if !c.server {
 			out = append(out, c.name)
 		}
 	}

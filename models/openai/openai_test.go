@@ -64,7 +64,9 @@ func TestOpenAIAnswerCapped(t *testing.T) {
 	// The server writes on while the client has given up.
 	srv, sent := modelfake.Endless(`{"data":[{"index":0,"embedding":[`, strings.Repeat("0.5,", 1<<14), 4*server.MaxAnswerBytes)
 	defer srv.Close()
-	o, err := New(srv.URL+"/v1", "", "", 10*time.Second, &server.Retrier{Timeout: 10 * time.Second})
+	// Time enough to read 64 MiB under -race on a busy machine: the bound,
+	// not the clock, must end the read.
+	o, err := New(srv.URL+"/v1", "", "", time.Minute, &server.Retrier{Timeout: time.Minute})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -157,7 +157,10 @@ func TestBoundedAnswer(t *testing.T) {
 	}
 	srv, sent := modelfake.Endless(`[[`, strings.Repeat("0.5,", 1<<14), 4*server.MaxAnswerBytes)
 	defer srv.Close()
-	c, err := New(srv.URL, 10*time.Second, &server.Retrier{Timeout: 10 * time.Second})
+	// One try, and time enough to read 64 MiB under -race on a busy
+	// machine: the bound, not the clock, must end the read (CI saw a 10 s
+	// timeout end it first).
+	c, err := New(srv.URL, time.Minute, &server.Retrier{Policy: models.RetryPolicy{Tries: 1}, Timeout: time.Minute})
 	if err != nil {
 		t.Fatal(err)
 	}

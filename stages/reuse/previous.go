@@ -146,7 +146,7 @@ func (o Offer) Indexed() Offer {
 				Fields: row.Fields, Thresholds: model, Reasons: row.HeaderRejects}
 		}
 		if keys.Vector != "" && o.dims > 0 && (o.noVectors || len(row.Embedding) == o.dims) {
-			r.Vectors[VectorKey(keys.Vector, lexical.EmbedInput(row))] = row.Embedding
+			r.Vectors[VectorKey(keys.Vector, lexical.EmbeddedInput(row))] = row.Embedding
 		}
 	}
 	return r

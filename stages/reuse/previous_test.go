@@ -3,6 +3,11 @@ package reuse
 import (
 	"context"
 	"testing"
+
+	"github.com/ocean-safety/ingest/artifacts"
+	"github.com/ocean-safety/ingest/schema"
+	"github.com/ocean-safety/ingest/text/lexical"
+	"github.com/ocean-safety/ingest/text/searchtext"
 )
 
 // TestReuseSchema2: a snapshot of schema 2 (written by the build before
@@ -30,5 +35,43 @@ func TestReuseSchema2(t *testing.T) {
 	}
 	if want := p.Manifest.Counts.Chunks; headers != want || vectors != want {
 		t.Errorf("got %d headers and %d vectors offered, want %d of each", headers, vectors, want)
+	}
+}
+
+// TestVectorsKeyedByWhatWasEmbedded: a previous row's vector is offered
+// under the text its embedder read: its search_text (schema 5), or its text
+// verbatim (before schema 5, no search_text). A new run's chunk finds it
+// when its own embed input is that text, so an upgrade embeds again only
+// the chunks whose text Clean changes (a link, a heading's hashes).
+func TestVectorsKeyedByWhatWasEmbedded(t *testing.T) {
+	chunk := func(text string) schema.Chunk {
+		return schema.Chunk{SectionPath: []string{"Install"}, ContextHeader: "Docs › Install: how.", Text: text}
+	}
+	stored := func(c schema.Chunk) schema.Chunk { c.SearchText = searchtext.Of(c); return c }
+	tests := []struct {
+		name   string
+		row    schema.Chunk // as the previous snapshot holds it
+		reused bool         // a new run's same chunk finds its vector
+	}{
+		{"schema 5, a link", stored(chunk("See [the page](/x).")), true},
+		{"schema 5, plain", stored(chunk("Plain words.")), true},
+		{"schema 4, plain", chunk("Plain words."), true},
+		{"schema 4, a link: embedded verbatim", chunk("See [the page](/x)."), false},
+		{"schema 4, heading hashes", chunk("## Linux\nRun it."), false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			row := tt.row
+			row.Embedding = []float32{0.6, 0.8}
+			offer := Offer{Rows: []schema.Chunk{row}, keys: artifacts.CacheKeys{Vector: "embedder"}, dims: 2}.Indexed()
+			now := chunk(tt.row.Text)
+			_, reused := offer.Vectors[VectorKey("embedder", lexical.EmbedInput(now))]
+			if reused != tt.reused {
+				t.Errorf("got reused %v, want %v (offered %d vectors)", reused, tt.reused, len(offer.Vectors))
+			}
+			if _, ok := offer.Vectors[VectorKey("embedder", lexical.EmbeddedInput(row))]; !ok {
+				t.Errorf("got no vector under the text its embedder read, %q", lexical.EmbeddedInput(row))
+			}
+		})
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -62,6 +63,13 @@ type Config struct {
 	// SourceURLTemplate gives a document without a source URL one made from
 	// its path: "https://opentelemetry.io/{path}/" (see corpus.SourceURL).
 	SourceURLTemplate string `yaml:"source_url_template" json:"source_url_template"`
+	// SourceURLTemplates are the templates of the languages a site serves
+	// elsewhere: {en: "https://opentelemetry.io/{page}/"} beside
+	// "https://opentelemetry.io/{lang}/{page}/" for a site whose default
+	// language has no folder in its addresses. Left out of the config's
+	// JSON (and so of its hash) when empty: a config without them hashes
+	// as it did.
+	SourceURLTemplates map[string]string `yaml:"source_url_templates" json:"source_url_templates,omitempty"`
 	// MetadataKeys are the front-matter keys copied into each chunk's
 	// metadata column (tags, categories…), for consumers to filter on.
 	MetadataKeys []string `yaml:"metadata_keys" json:"metadata_keys"`
@@ -196,10 +204,25 @@ func (c Config) Validate() error {
 	if err := c.Filter.Validate(); err != nil {
 		bad("include/exclude", "%v", err)
 	}
-	if t := c.SourceURLTemplate; t != "" && !strings.Contains(t, "{path}") {
-		bad("source_url_template", "%q: want a {path} in it, or every document gets the same URL", t)
-	} else if placeholderURL(t) {
-		bad("source_url_template", "%q is a placeholder (ingest init writes it when it finds no site address): set the address of your site's pages", t)
+	checkTemplate := func(key, t string) {
+		if t != "" && !strings.Contains(t, "{path}") && !strings.Contains(t, "{page}") {
+			bad(key, "%q: want a {path} or {page} in it, or every document gets the same URL", t)
+		} else if placeholderURL(t) {
+			bad(key, "%q is a placeholder (ingest init writes it when it finds no site address): set the address of your site's pages", t)
+		}
+	}
+	checkTemplate("source_url_template", c.SourceURLTemplate)
+	for _, lang := range slices.Sorted(maps.Keys(c.SourceURLTemplates)) {
+		key := "source_url_templates." + lang
+		if !schema.Lang(lang).Valid() {
+			bad(key, "%q is not in the closed set of languages: want %s", lang, langList())
+			continue
+		}
+		if c.SourceURLTemplates[lang] == "" {
+			bad(key, "empty: leave the language out to give its documents source_url_template")
+			continue
+		}
+		checkTemplate(key, c.SourceURLTemplates[lang])
 	}
 	// The value is written on every chunk as it is, so it must be one of
 	// the closed set itself; ParseLang's spellings (pt-BR) are a
@@ -293,8 +316,21 @@ func (c Config) Hash() string {
 // the same for a run and for a preview of its chunks.
 func (c Config) CorpusOptions() corpus.Options {
 	return corpus.Options{DefaultLang: schema.Lang(c.DefaultLang), SourceOptional: !c.RequireSource, SourceLabel: c.SourceLabel, Limits: c.Limits,
-		SourceURLTemplate: c.SourceURLTemplate, MetadataKeys: c.MetadataKeys, RootName: filepath.Base(filepath.Clean(c.Corpus)),
+		SourceURLTemplate: c.SourceURLTemplate, SourceURLTemplates: c.templates(), MetadataKeys: c.MetadataKeys, RootName: filepath.Base(filepath.Clean(c.Corpus)),
 		Root: c.Corpus, IncludeBases: c.Includes.Base}
+}
+
+// templates are the per-language source URL templates as the corpus reads
+// them (nil when none).
+func (c Config) templates() map[schema.Lang]string {
+	if len(c.SourceURLTemplates) == 0 {
+		return nil
+	}
+	m := make(map[schema.Lang]string, len(c.SourceURLTemplates))
+	for lang, t := range c.SourceURLTemplates {
+		m[schema.Lang(lang)] = t
+	}
+	return m
 }
 
 // placeholderHosts are the example addresses ingest's own texts suggest

@@ -4,32 +4,36 @@ import (
 	"strings"
 
 	"github.com/ocean-safety/ingest/schema"
+	"github.com/ocean-safety/ingest/text/searchtext"
 	"github.com/ocean-safety/ingest/units"
 )
 
-// EmbedInput is what the embedder reads for a chunk: its section path, its
-// context header, its text and the canonical form of its converted
-// quantities ("5 ft [1.52 m]"). The stored text stays verbatim.
-func EmbedInput(c schema.Chunk) string {
-	q := canonicalSuffix(c.Quantities)
-	n := len(c.ContextHeader) + len("\n\n") + len(c.Text) + len("\n\n") + len(q)
-	for _, s := range c.SectionPath {
-		n += len(s) + len(" › ")
+// EmbedInput is what the embedder reads for a chunk: its search text
+// (searchtext.Of: its context, and its text as a reader sees it; the stored
+// text stays verbatim) and the canonical form of its converted quantities
+// ("5 ft [1.52 m]").
+func EmbedInput(c schema.Chunk) string { return withQuantities(searchtext.Of(c), c.Quantities) }
+
+// EmbeddedInput is what the embedder read for a row of a snapshot, the key
+// its vector is offered for reuse under: its search_text column with the
+// quantities, or, for a row of a snapshot before schema 5 (no search_text),
+// what EmbedInput was then, its text verbatim. A chunk whose text a reader
+// sees as written keeps its vector across the change; one with markup
+// searchtext.Clean removes is embedded again.
+func EmbeddedInput(row schema.Chunk) string {
+	if row.SearchText == "" {
+		return withQuantities(searchtext.Context(row)+"\n\n"+row.Text, row.Quantities)
 	}
-	var b strings.Builder
-	b.Grow(n) // one allocation: it runs for every chunk, and again for every reused row
-	for _, s := range c.SectionPath {
-		b.WriteString(s)
-		b.WriteString(" › ")
+	return withQuantities(row.SearchText, row.Quantities)
+}
+
+// withQuantities is text followed, after a blank line, by the canonical
+// form of the quantities it converted, when there are any.
+func withQuantities(text string, qs []schema.Quantity) string {
+	if q := canonicalSuffix(qs); q != "" {
+		return text + "\n\n" + q
 	}
-	b.WriteString(c.ContextHeader)
-	b.WriteString("\n\n")
-	b.WriteString(c.Text)
-	if q != "" {
-		b.WriteString("\n\n")
-		b.WriteString(q)
-	}
-	return b.String()
+	return text
 }
 
 // canonicalSuffix is what the embedder reads after a chunk's text: each

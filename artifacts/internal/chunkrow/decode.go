@@ -46,8 +46,9 @@ func Assemble(c *schema.Chunk, row *[LeafCount]columns.Row) error {
 		HeaderSource:  str(LeafHeaderSource),
 		Fields: schema.Fields{Hazard: str(LeafHazard), Place: str(LeafPlace), Season: str(LeafSeason),
 			UnsourcedClaim: str(LeafUnsourcedClaim)},
-		Embedding: append([]float32(nil), row[LeafEmbedding].F32...),
-		LeadIn:    str(LeafLeadIn),
+		Embedding:  append([]float32(nil), row[LeafEmbedding].F32...),
+		LeadIn:     str(LeafLeadIn),
+		SearchText: str(LeafSearchText), // "" in a file before schema 5
 	}
 	if hr := row[LeafHeaderRejects].Strs; len(hr) > 0 {
 		c.HeaderRejects = append([]string(nil), hr...)

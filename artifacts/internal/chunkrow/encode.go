@@ -51,7 +51,8 @@ const (
 	LeafMetadataValue = LeafMetadataKey + 1
 	LeafLeadIn        = LeafMetadataKey + 2
 	LeafHeaderRejects = LeafMetadataKey + 3
-	LeafCount         = LeafMetadataKey + 4
+	LeafSearchText    = LeafMetadataKey + 4
+	LeafCount         = LeafMetadataKey + 5
 )
 
 // Batch holds the values of rows not yet written, by leaf column. A value
@@ -130,6 +131,7 @@ func (b Batch) Add(c schema.Chunk) {
 	b.metadata(c.Metadata)
 	b.optStr(LeafLeadIn, c.LeadIn)
 	b.strs(LeafHeaderRejects, c.HeaderRejects)
+	b.put(LeafSearchText, 0, 0, str(c.SearchText))
 }
 
 func (b Batch) quantities(qs []schema.Quantity) {

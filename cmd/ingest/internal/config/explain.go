@@ -34,7 +34,7 @@ const (
 type Origin struct{ Source, Where string }
 
 // leafMaps are settings whose value is a map: shown whole, not as keys.
-var leafMaps = map[string]bool{"diagnostics.paths": true}
+var leafMaps = map[string]bool{"diagnostics.paths": true, "source_url_templates": true}
 
 // Explain lists f's settings in the order of the file format, each with
 // its source: over (the keys the environment and the flags set), else the

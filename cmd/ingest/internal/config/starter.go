@@ -16,9 +16,12 @@ type Site struct {
 	// DefaultLang is the site's default language as its config names it
 	// ("" when none does).
 	DefaultLang string
-	SiteURL     string   // the site's address, "" when unknown
-	Partials    []string // globs of partials
-	Documents   int
+	// DefaultInFolder: the site serves its default language under that
+	// language's folder too, not at its root.
+	DefaultInFolder bool
+	SiteURL         string   // the site's address, "" when unknown
+	Partials        []string // globs of partials
+	Documents       int
 }
 
 // Starter is a commented config file for a site: the few keys a docs
@@ -34,7 +37,7 @@ func Starter(s Site) string {
 	w("# ingest config for %s: %s, %d Markdown files.", s.Content, what, s.Documents)
 	if len(s.Langs) > 0 {
 		w("# Language folders: %s. Each document's language is its folder's; index a translation", strings.Join(s.Langs, ", "))
-		w("# on its own (--corpus %s/%s) to give it its own source label and URLs.", strings.TrimSuffix(s.Content, "/"), s.Langs[len(s.Langs)-1])
+		w("# on its own (--corpus %s/%s) to give it a source label of its own.", strings.TrimSuffix(s.Content, "/"), s.Langs[len(s.Langs)-1])
 	}
 	w("# Every key left out takes its default: ingest config --config FILE prints them all,")
 	w("# with where each value comes from. Then: ingest index --corpus %s --config FILE --out out/knowledge", s.Content)
@@ -50,8 +53,15 @@ func Starter(s Site) string {
 		site = "en"
 	}
 	tmpl := base + "{path}/"
+	rootFolder := ""                                                 // the default language's folder, when the site serves its pages at the root
 	if lang, _ := ingestLang(s.Lang); s.Lang != "" && lang != site { // a translation: Hugo and Docusaurus serve it under its language
 		tmpl = base + "{lang}/{path}/"
+	} else if !s.DefaultInFolder {
+		for _, f := range s.Langs {
+			if lang, _ := ingestLang(f); lang == site {
+				rootFolder = f
+			}
+		}
 	}
 	// A document's language when neither it nor its folder says: the
 	// translation's when the content folder is one, else the site's default.
@@ -62,6 +72,12 @@ func Starter(s Site) string {
 	w("# A page's address for documents that name none: {path} is the file's path without its")
 	w("# extension and a final index or _index, {lang} its language (en, pt)%s.", urlNote)
 	w("source_url_template: %q", tmpl)
+	if rootFolder != "" {
+		w("# The default language's pages are served at the site's root, without their folder")
+		w("# (%s/docs/a.md → %sdocs/a/): {page} is the path without its language folder.", rootFolder, base)
+		w("source_url_templates:")
+		w("  %s: %q", site, base+"{page}/")
+	}
 	if len(s.Partials) > 0 {
 		w("# Pieces of pages that the generator includes, not pages of their own.")
 		w("exclude: [%s]", quoteList(s.Partials))

@@ -1,6 +1,7 @@
 package config
 
 import (
+	"maps"
 	"strings"
 	"testing"
 )
@@ -13,14 +14,27 @@ func TestStarter(t *testing.T) {
 		site     Site
 		template string
 		exclude  []string
+		perLang  map[string]string // source_url_templates
 	}{
 		{"a Hugo translation with its address", Site{Generator: "hugo", Evidence: "hugo.toml", Content: "content/pt", Lang: "pt", SiteURL: "https://opentelemetry.io/", Partials: []string{"**/_includes/**"}},
-			"https://opentelemetry.io/{lang}/{path}/", []string{"**/_includes/**"}},
+			"https://opentelemetry.io/{lang}/{path}/", []string{"**/_includes/**"}, nil},
 		{"a site's default language", Site{Generator: "docusaurus", Evidence: "docusaurus.config.js", Content: "docs", Langs: []string{"pt-BR"}, SiteURL: "https://docs.example.com/"},
-			"https://docs.example.com/{path}/", nil},
-		{"no generator, no address", Site{Content: "notes"}, "https://docs.example.org/{path}/", nil},
+			"https://docs.example.com/{path}/", nil, nil},
+		{"no generator, no address", Site{Content: "notes"}, "https://docs.example.org/{path}/", nil, nil},
 		{"a Portuguese site's own language", Site{Generator: "hugo", Evidence: "hugo.toml", Content: "content/pt", Lang: "pt", DefaultLang: "pt", SiteURL: "https://x.org/"},
-			"https://x.org/{path}/", nil},
+			"https://x.org/{path}/", nil, nil},
+		{"a Hugo site's root: its default language at the root, the others in their folders",
+			Site{Generator: "hugo", Evidence: "hugo.yaml", Content: "content", Langs: []string{"en", "pt"}, DefaultLang: "en", SiteURL: "https://opentelemetry.io/"},
+			"https://opentelemetry.io/{path}/", nil, map[string]string{"en": "https://opentelemetry.io/{page}/"}},
+		{"an MkDocs i18n site whose default is Portuguese",
+			Site{Generator: "mkdocs", Evidence: "mkdocs.yml", Content: "docs", Langs: []string{"en", "pt-BR"}, DefaultLang: "pt", SiteURL: "https://mk.example.com/"},
+			"https://mk.example.com/{path}/", nil, map[string]string{"pt": "https://mk.example.com/{page}/"}},
+		{"a Hugo site with its default language in a folder too",
+			Site{Generator: "hugo", Evidence: "hugo.toml", Content: "content", Langs: []string{"en", "pt"}, DefaultLang: "en", DefaultInFolder: true, SiteURL: "https://x.org/"},
+			"https://x.org/{path}/", nil, nil},
+		{"no address: every template a placeholder index refuses",
+			Site{Generator: "hugo", Evidence: "12 _index.md pages", Content: "otel", Langs: []string{"en", "pt"}},
+			"https://docs.example.org/{path}/", nil, map[string]string{"en": "https://docs.example.org/{page}/"}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			text := Starter(c.site)
@@ -40,6 +54,9 @@ func TestStarter(t *testing.T) {
 			}
 			if f.Run.SourceURLTemplate != c.template || strings.Join(f.Run.Exclude, ",") != strings.Join(c.exclude, ",") {
 				t.Errorf("got template %q, exclude %v; want %q, %v", f.Run.SourceURLTemplate, f.Run.Exclude, c.template, c.exclude)
+			}
+			if !maps.Equal(f.Run.SourceURLTemplates, c.perLang) {
+				t.Errorf("got source_url_templates %v, want %v", f.Run.SourceURLTemplates, c.perLang)
 			}
 			if c.site.Generator != "" && !strings.Contains(text, c.site.Evidence) {
 				t.Errorf("the starter does not say what the site was recognised by:\n%s", text)

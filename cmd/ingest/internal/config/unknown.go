@@ -15,7 +15,7 @@ import (
 
 // freeMaps are the keys whose own keys are the user's to choose (a path
 // pattern, a server kind): nothing under them is unknown here.
-var freeMaps = []string{"diagnostics.paths", "hosts"}
+var freeMaps = []string{"diagnostics.paths", "hosts", "source_url_templates"}
 
 // knownKeys are every key the file format has, dotted: the defaults
 // written out, so the list is the structs' own.

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/ocean-safety/ingest/search"
+	"github.com/ocean-safety/ingest/search/golden"
 )
 
 // EvalOutput is the --json form of `ingest eval`.
@@ -26,7 +27,7 @@ type EvalBaseline struct {
 
 // PrintEval prints the report as a Markdown table, a row per mode and
 // group; with a baseline each number is followed by its difference.
-func PrintEval(w io.Writer, out EvalOutput, qs *search.QuestionSet) {
+func PrintEval(w io.Writer, out EvalOutput, qs *golden.Set) {
 	answerable := 0
 	for _, q := range qs.Questions {
 		if q.Answerable() {

@@ -1,4 +1,4 @@
-package search
+package golden
 
 import (
 	"bytes"
@@ -12,13 +12,12 @@ import (
 	"github.com/ocean-safety/ingest/schema"
 )
 
-// questionsVersion is the version of the golden-questions format this
-// package reads.
-const questionsVersion = 1
+// version is the version of the golden-questions format this package reads.
+const version = 1
 
-// QuestionSet is a golden-questions file: questions with the document (and
+// Set is a golden-questions file: questions with the document (and
 // section) that answers each, for measuring retrieval.
-type QuestionSet struct {
+type Set struct {
 	Version   int        `json:"version"`
 	Corpus    string     `json:"corpus"` // the corpus the paths are relative to
 	Questions []Question `json:"questions"`
@@ -72,23 +71,23 @@ func (q Question) RelevantDocs() []string {
 	return out
 }
 
-// ReadQuestions reads and validates a golden-questions file.
-func ReadQuestions(file string) (*QuestionSet, error) {
+// Read reads and validates a golden-questions file.
+func Read(file string) (*Set, error) {
 	b, err := os.ReadFile(file)
 	if err != nil {
 		return nil, fmt.Errorf("questions: %w", err)
 	}
-	qs, err := ParseQuestions(b)
+	qs, err := Parse(b)
 	if err != nil {
 		return nil, fmt.Errorf("questions %s: %w", file, err)
 	}
 	return qs, nil
 }
 
-// ParseQuestions decodes and validates a golden-questions file strictly:
+// Parse decodes and validates a golden-questions file strictly:
 // unknown fields are errors, ids are unique, languages are en or pt, paths
 // are corpus-relative. Every problem is reported, each naming its question.
-func ParseQuestions(b []byte) (*QuestionSet, error) {
+func Parse(b []byte) (*Set, error) {
 	var top struct {
 		Version   int               `json:"version"`
 		Corpus    string            `json:"corpus"`
@@ -98,17 +97,17 @@ func ParseQuestions(b []byte) (*QuestionSet, error) {
 		return nil, err
 	}
 	var errs []error
-	if top.Version != questionsVersion {
-		errs = append(errs, fmt.Errorf("version %d: want %d", top.Version, questionsVersion))
+	if top.Version != version {
+		errs = append(errs, fmt.Errorf("version %d: want %d", top.Version, version))
 	}
 	if len(top.Questions) == 0 {
 		errs = append(errs, errors.New("no questions"))
 	}
-	qs := &QuestionSet{Version: top.Version, Corpus: top.Corpus}
+	qs := &Set{Version: top.Version, Corpus: top.Corpus}
 	first := map[string]int{} // id → 1-based position of its first use
 	for n, raw := range top.Questions {
 		q, err := parseQuestion(raw)
-		name := questionName(n, q.ID)
+		name := Name(n, q.ID)
 		if err != nil {
 			errs = append(errs, fmt.Errorf("%s: %w", name, err))
 			continue
@@ -157,7 +156,9 @@ func decodeStrict(b []byte, v any) error {
 	return nil
 }
 
-func questionName(n int, id string) string {
+// Name is how a message names the question at 0-based position n of a
+// file: its position, 1-based, and its id when it has one.
+func Name(n int, id string) string {
 	if id == "" {
 		return fmt.Sprintf("question %d", n+1)
 	}
@@ -208,34 +209,4 @@ func checkDocPath(p string) error {
 		return fmt.Errorf("%q: want a clean path inside the corpus", p)
 	}
 	return nil
-}
-
-// Check reports every golden question whose expected document or section,
-// or an alternate's, is not in the index: a question that cannot be
-// answered right measures nothing.
-func (ix *Index) Check(qs *QuestionSet) error {
-	var errs []error
-	for n, q := range qs.Questions {
-		name := questionName(n, q.ID)
-		if !q.Answerable() {
-			continue
-		}
-		docs := append([]Alternate{{Doc: *q.ExpectedDoc, Section: q.ExpectedSection}}, q.Alternates...)
-		for i, d := range docs {
-			field := "expected"
-			if i > 0 {
-				field = fmt.Sprintf("acceptable_alternates[%d]", i-1)
-			}
-			switch {
-			case !ix.HasDoc(d.Doc):
-				errs = append(errs, fmt.Errorf("%s: %s doc %q is not in the snapshot", name, field, d.Doc))
-			case d.Section != "" && !ix.HasSection(d.Doc, d.Section):
-				errs = append(errs, fmt.Errorf("%s: %s section %q is not a section of %s", name, field, d.Section, d.Doc))
-			}
-		}
-		if q.Answer != "" && !ix.holds(q) {
-			errs = append(errs, fmt.Errorf("%s: answer %q is in the text of no chunk", name, q.Answer))
-		}
-	}
-	return errors.Join(errs...)
 }

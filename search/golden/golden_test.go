@@ -1,11 +1,11 @@
-package search
+package golden
 
 import (
 	"strings"
 	"testing"
 )
 
-func TestParseQuestions(t *testing.T) {
+func TestParse(t *testing.T) {
 	wrap := func(qs ...string) string {
 		return `{"version": 1, "corpus": "corpus/ocean", "questions": [` + strings.Join(qs, ",") + `]}`
 	}
@@ -44,7 +44,7 @@ func TestParseQuestions(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			qs, err := ParseQuestions([]byte(tt.file))
+			qs, err := Parse([]byte(tt.file))
 			if len(tt.wantErrs) == 0 {
 				if err != nil {
 					t.Fatalf("got error %v, want none", err)
@@ -64,4 +64,11 @@ func TestParseQuestions(t *testing.T) {
 			}
 		})
 	}
+}
+
+func errString(err error) string {
+	if err == nil {
+		return ""
+	}
+	return err.Error()
 }
