@@ -94,7 +94,7 @@ bench:
 bench-memory:
     go test -run '^$' -bench 'MemoryFlat' -benchtime 1x ./stages
 
-# A whole offline run of copies of the OpenTelemetry docs at three sizes (14,832 / 44,496 / 103,824 files, built once into ~/.cache/ingest-bench from ../shared/corpora/otel; skipped when ../shared is not beside the clone): CPU-s, MB per CPU-s, peak RSS, report.json and diagnostics.jsonl sizes, and an unchanged re-run of the largest (about 5 minutes on 2 cores: just bench-scale 15k for one size, runs=2 to measure twice).
+# A whole offline run of copies of the OpenTelemetry docs at three sizes (14,832 / 44,496 / 103,824 files, built once into ~/.cache/ingest-bench from ../shared/corpora/otel; skipped when ../shared is not beside the clone): CPU-s, MB per CPU-s, peak RSS, report.json and diagnostics.jsonl sizes, and, for the largest, an unchanged re-run, --plan of it, --plan and a run of a 1% edit, and a from-scratch run of the edit compared byte for byte (about 10 minutes on 2 cores: just bench-scale 15k for one size, runs=2 to measure twice).
 bench-scale sizes="15k 45k 100k" runs="1": build
     nice -n 10 bash .ci/bench-scale.sh --bin {{bin}} --runs {{runs}} {{sizes}}
 

@@ -2,7 +2,10 @@
 # bench-scale: a whole offline run of copies of the OpenTelemetry docs at the
 # three sizes of issue 34, a table row a size: CPU-s, MB per CPU-s, peak RSS,
 # report.json (and diagnostics.jsonl) size; for the largest, an unchanged
-# re-run too.
+# re-run, --plan of it, --plan and a run of a 1% edit (a sentence appended to
+# every 100th file, in a copy under the same folder name, so the same
+# config), and a from-scratch run of the edited copy that the edit's
+# snapshot must equal byte for byte.
 #
 #   .ci/bench-scale.sh [--bin BIN] [--runs N] [SIZE...]   SIZE: 15k 45k 100k (default: all)
 #
@@ -52,14 +55,30 @@ corpus() {
     echo "$dir"
 }
 
+# edit CORPUS: a copy of CORPUS (linked where it can be) under the same
+# folder name, with a sentence appended to every 100th file in path order
+# (1,038 of 103,824); prints its folder.
+edit() {
+    local dst=$work/edit/$(basename "$1") f
+    rm -rf "$work/edit"
+    mkdir -p "$work/edit"
+    cp -al "$1" "$dst" 2>/dev/null || { rm -rf "$dst"; cp -r "$1" "$dst"; }
+    find "$dst" -type f -name '*.md' | LC_ALL=C sort | awk 'NR % 100 == 0' | while read -r f; do
+        { cat "$f"; printf '\nThis sentence was added for the one percent edit.\n'; } >"$f.new" # a new file: the link to the cache stays as it was
+        mv "$f.new" "$f"
+    done
+    echo "$dst"
+}
+
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 printf 'source_url_template: "https://opentelemetry.io/{path}/"\nexclude: ["**/_includes/**"]\n' >"$work/otel.yaml"
 
-# measure OUT CORPUS: one run into OUT; prints "CPU-s RSS-KB".
+# measure OUT CORPUS [FLAG...]: one run into OUT; prints "CPU-s RSS-KB".
 measure() {
-    local t=$work/time code=0
-    /usr/bin/time -o "$t" -f '%U %S %M' "$bin" index --corpus "$2" --out "$1" --config "$work/otel.yaml" --quiet >/dev/null 2>"$work/stderr" || code=$?
+    local t=$work/time code=0 out=$1 corpus=$2
+    shift 2
+    /usr/bin/time -o "$t" -f '%U %S %M' "$bin" index --corpus "$corpus" --out "$out" --config "$work/otel.yaml" --quiet "$@" >/dev/null 2>"$work/stderr" || code=$?
     if [ $code != 0 ] && [ $code != 3 ]; then
         echo "bench-scale: ingest exited $code:" >&2
         tail -20 "$work/stderr" >&2
@@ -89,6 +108,24 @@ for s in "${sizes[@]}"; do
             read -r cpu rss < <(measure "$out" "$dir")
             printf '| %s | unchanged %d | %s | | %d | %s KB | %s MB |\n' "$label" "$r" "$cpu" $((rss / 1024)) \
                 "$(kb "$(size "$out/report.json")")" "$(mb "$(size "$out/diagnostics.jsonl")")"
+            read -r cpu rss < <(measure "$out" "$dir" --plan)
+            printf '| %s | --plan, unchanged %d | %s | | %d | | |\n' "$label" "$r" "$cpu" $((rss / 1024))
+            edited=$(edit "$dir")
+            read -r cpu rss < <(measure "$out" "$edited" --plan)
+            printf '| %s | --plan, 1%% edit %d | %s | | %d | | |\n' "$label" "$r" "$cpu" $((rss / 1024))
+            read -r cpu rss < <(measure "$out" "$edited")
+            printf '| %s | 1%% edit %d | %s | | %d | %s KB | %s MB |\n' "$label" "$r" "$cpu" $((rss / 1024)) \
+                "$(kb "$(size "$out/report.json")")" "$(mb "$(size "$out/diagnostics.jsonl")")"
+            scratch=$work/scratch-$s
+            rm -rf "$scratch"
+            read -r cpu rss < <(measure "$scratch" "$edited")
+            same=yes
+            for f in chunks.parquet thresholds.md diagnostics.jsonl documents.jsonl; do
+                [ -e "$out/$f" ] || [ -e "$scratch/$f" ] || continue # documents.jsonl: not in an older ingest's snapshot
+                cmp -s "$out/$f" "$scratch/$f" || same="no ($f differs)"
+            done
+            printf '| %s | 1%% edit from scratch %d | %s | | %d | | byte-identical to the 1%% edit: %s |\n' "$label" "$r" "$cpu" $((rss / 1024)) "$same"
+            rm -rf "$scratch" "$(dirname "$edited")"
         fi
     done
 done

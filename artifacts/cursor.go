@@ -21,6 +21,14 @@ func (cf *ChunkFile) Cursor(ctx context.Context) (*Cursor, error) {
 	return &Cursor{r: cf.rows(ctx)}, nil
 }
 
+// CursorWithoutVectors is Cursor for a reader that needs no vector: its
+// rows come with none, and the embedding column is not read.
+func (cf *ChunkFile) CursorWithoutVectors(ctx context.Context) (*Cursor, error) {
+	r := cf.rows(ctx)
+	r.noVectors = true
+	return &Cursor{r: r}, nil
+}
+
 // Next returns the next row, or nil at the end.
 func (c *Cursor) Next() (_ *schema.Chunk, err error) {
 	defer recoverAs(&err, "read chunks")

@@ -9,9 +9,11 @@ import (
 	"os"
 )
 
-// DocumentsFile is a part snapshot's account of its documents, one JSON
-// line each in corpus order: what a merge needs to rebuild the fingerprints,
-// the counts and the report of the whole run.
+// DocumentsFile is a snapshot's account of its documents, one JSON line
+// each in corpus order: what a merge needs to rebuild the fingerprints, the
+// counts and the report of the whole run from its parts, and what the next
+// run needs to take an unchanged document's rows, diagnostics and report
+// entries from the snapshot instead of making them again.
 const DocumentsFile = "documents.jsonl"
 
 // ShardInfo marks a part snapshot: the documents of one shard of a corpus.
@@ -52,16 +54,22 @@ const (
 )
 
 // PartDoc is one line of DocumentsFile. The counts say how many of the
-// report's diagnostics, rejects and ungrounded thresholds, in report order,
-// are this document's.
+// snapshot's diagnostics (in DiagnosticsFile), rejects and ungrounded
+// thresholds (in the report), in their order, and rows are this
+// document's; LangFrom, Markup and Bytes are its share of the report and
+// of a plan.
 type PartDoc struct {
-	Path        string `json:"path"`
-	Input       string `json:"input"`             // SHA-256 of the file's bytes
-	Version     string `json:"version,omitempty"` // doc_version, when ingested
-	Status      string `json:"status"`
-	Diagnostics int    `json:"diagnostics,omitempty"`
-	Rejects     int    `json:"rejects,omitempty"`
-	Ungrounded  int    `json:"ungrounded,omitempty"`
+	Path        string         `json:"path"`
+	Input       string         `json:"input"`             // the input hash: the file's bytes and the files it includes (corpus.InputDigest)
+	Version     string         `json:"version,omitempty"` // doc_version
+	Status      string         `json:"status"`
+	Diagnostics int            `json:"diagnostics,omitempty"`
+	Rejects     int            `json:"rejects,omitempty"`
+	Ungrounded  int            `json:"ungrounded,omitempty"`
+	Chunks      int            `json:"chunks,omitempty"`
+	LangFrom    string         `json:"lang_from,omitempty"` // how its language was decided, when ingested
+	Markup      map[string]int `json:"markup,omitempty"`    // the markup removed from it, by kind, when ingested
+	Bytes       int            `json:"bytes,omitempty"`     // its text's length, when ingested
 }
 
 // PartDocWriter writes DocumentsFile.
@@ -112,7 +120,7 @@ type PartDocReader struct {
 	line int
 }
 
-// OpenPartDocs opens the DocumentsFile of the part snapshot in dir.
+// OpenPartDocs opens the DocumentsFile of the snapshot in dir.
 func OpenPartDocs(dir string) (*PartDocReader, error) {
 	f, _, err := OpenRegular(dir + string(os.PathSeparator) + DocumentsFile)
 	if err != nil {

@@ -21,6 +21,9 @@ type rowReader struct {
 	left  int64 // rows not yet read in the open one
 	cols  [chunkrow.LeafCount]*columns.Reader
 	row   [chunkrow.LeafCount]columns.Row
+	// noVectors leaves the embedding column unread: rows come without
+	// their vectors, most of a row's bytes.
+	noVectors bool
 }
 
 func (cf *ChunkFile) rows(ctx context.Context) *rowReader {
@@ -58,7 +61,7 @@ func (r *rowReader) open(rg parquet.RowGroup) {
 	r.closeColumns()
 	chunks := rg.ColumnChunks()
 	for i, col := range r.cf.leaves {
-		if col == nil {
+		if col == nil || r.noVectors && i == chunkrow.LeafEmbedding {
 			continue
 		}
 		r.cols[i] = columns.NewReader(strings.Join(col.Path(), "."), chunks[col.Index()].Pages(),

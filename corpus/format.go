@@ -45,6 +45,14 @@ type Parsed struct {
 // Included is a file a document included, by the path its root gives it.
 type Included struct{ Path, SHA256 string }
 
+// An Includer is a Format that can tell the files a document includes
+// without parsing the rest of it: what the input hash needs of a document
+// (Reader.InputDigest), at the cost of reading its directives, not its
+// body. It must return what Parse returns in Parsed.Included.
+type Includer interface {
+	Includes(rel string, raw []byte) []Included
+}
+
 // InputDigest is a document's input hash: its own bytes' (own) and, when
 // it includes files, theirs.
 func InputDigest(own string, included []Included) string {
@@ -71,7 +79,8 @@ func mayInclude(raw []byte) bool {
 }
 
 // InputDigest is the input hash of the document at rel as Parse computes
-// it (Parsed.RawSHA256), without parsing a document that includes nothing:
+// it (Parsed.RawSHA256), without parsing a document that includes nothing
+// (nor, with an Includer, one that does):
 // what an unchanged corpus is recognised by. A file that cannot be read is
 // UnreadableDigest, as Parse gives it; one over the size limit is hashed
 // as a stream, never loaded.
@@ -94,6 +103,10 @@ func (r *Reader) InputDigest(rel string) string {
 	}
 	if !mayInclude(raw) {
 		return Digest(raw)
+	}
+	i, _ := r.list.of(rel)
+	if inc, ok := r.formats[i].(Includer); ok {
+		return InputDigest(Digest(raw), inc.Includes(rel, raw))
 	}
 	return InputDigest(Digest(raw), r.ParseBytes(rel, raw).Included)
 }

@@ -78,24 +78,13 @@ type batcher struct {
 }
 
 // addToBatch appends c, with its vector when the previous snapshot or the
-// journal has it, and says whether the open call and the rows it holds
-// are to be sent now.
-func (r *run) addToBatch(dt *docTally, b *batcher, c schema.Chunk, ru reuse.Offer) bool {
-	input := lexical.EmbedInput(c)
-	key, v, from := r.reuse.Vector(ru, input)
-	if from == reuse.Miss {
-		if b.open == nil {
-			b.open = &embedCall{first: c.Key(), done: make(chan struct{})}
-		}
-		b.cur.needs = append(b.cur.needs, need{row: len(b.cur.rows), at: len(b.open.texts), call: b.open})
-		b.open.texts = append(b.open.texts, input)
-		b.open.keys = append(b.open.keys, key)
-	} else {
-		c.Embedding = v
+// journal has it (a row of a document taken whole has its own), and says
+// whether the open call and the rows it holds are to be sent now.
+func (r *run) addToBatch(dt *docTally, b *batcher, c schema.Chunk, ru reuse.Offer, whole bool) bool {
+	if whole {
 		dt.calls.VectorsReused++
-		if from == reuse.FromJournal {
-			dt.calls.FromJournal++
-		}
+	} else {
+		r.vector(dt, b, &c, ru)
 	}
 	b.cur.rows = append(b.cur.rows, c)
 	if b.open == nil {
@@ -110,6 +99,27 @@ func (r *run) addToBatch(dt *docTally, b *batcher, c schema.Chunk, ru reuse.Offe
 		b.cur = batch{}
 	}
 	return false
+}
+
+// vector gives c the vector the previous snapshot or the journal has for
+// it, or a place in the open call, which it opens if none is.
+func (r *run) vector(dt *docTally, b *batcher, c *schema.Chunk, ru reuse.Offer) {
+	input := lexical.EmbedInput(*c)
+	key, v, from := r.reuse.Vector(ru, input)
+	if from == reuse.Miss {
+		if b.open == nil {
+			b.open = &embedCall{first: c.Key(), done: make(chan struct{})}
+		}
+		b.cur.needs = append(b.cur.needs, need{row: len(b.cur.rows), at: len(b.open.texts), call: b.open})
+		b.open.texts = append(b.open.texts, input)
+		b.open.keys = append(b.open.keys, key)
+		return
+	}
+	c.Embedding = v
+	dt.calls.VectorsReused++
+	if from == reuse.FromJournal {
+		dt.calls.FromJournal++
+	}
 }
 
 // send returns the open call (nil when there is none) and the batches to

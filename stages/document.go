@@ -22,8 +22,10 @@ type docResult struct {
 	err      error
 	took     map[string]time.Duration
 	prev     reuse.Offer
-	raw      string // SHA-256 of the file's bytes
+	raw      string // the input hash: the file's bytes and the files it includes
 	markup   map[string]int
+	bytes    int  // the document's text's length
+	whole    bool // taken whole from the previous snapshot (see whole.go)
 
 	enriched   bool                            // headers already written (offline, on the document's worker)
 	calls      artifacts.Calls                 // header calls made and headers reused
@@ -45,7 +47,7 @@ func (r *run) parseChunk(ctx context.Context, path string) docResult {
 		res.err = err
 		return res
 	}
-	res.doc, res.diags, res.rejected, res.raw = p.Doc, p.Diags, p.Rejected, p.RawSHA256
+	res.doc, res.diags, res.rejected, res.raw, res.bytes = p.Doc, p.Diags, p.Rejected, p.RawSHA256, len(p.Doc.Text)
 	if p.Rejected || p.Doc.Draft {
 		return res
 	}
@@ -59,10 +61,13 @@ func (r *run) parseChunk(ctx context.Context, path string) docResult {
 }
 
 // processDoc runs the per-document stages on a worker: parse, chunk and
-// normalise.
+// normalise, for a document the previous snapshot does not give whole.
 func (r *run) processDoc(ctx context.Context, path string, ru reuse.Offer) docResult {
+	if res, ok := r.whole(ctx, path, ru); ok {
+		return res
+	}
 	res := r.parseChunk(ctx, path)
-	res.prev = ru
+	res.prev = ru.Indexed()
 	if res.err != nil || res.rejected {
 		return res
 	}

@@ -59,15 +59,13 @@ func (r *run) finish(t tally, skipped []schema.Skipped, start time.Time) (*Resul
 			return r.writer.Rows(), nil
 		},
 		Thresholds: &t.thresholds, Audit: r.audit, Diagnostics: r.diags, Report: rep, Setup: len(r.setup), Manifest: m,
-	}
-	if r.part != nil {
-		c.Documents = func() (int, error) {
+		Documents: func() (int, error) {
 			if err := r.partDocs.Close(); err != nil {
 				return 0, err
 			}
 			r.partDocs = nil
 			return m.Counts.Documents + m.Counts.Rejected + m.Counts.Drafts, nil
-		}
+		},
 	}
 	return Seal(r.stage, c)
 }

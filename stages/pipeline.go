@@ -167,9 +167,13 @@ type run struct {
 	lanes                models.Lanes
 	dispatch             *dispatch.Dispatcher
 
-	stage   *publish.Staging
-	writer  *artifacts.ChunkWriter
-	prev    *reuse.Previous // nil: nothing to reuse
+	stage  *publish.Staging
+	writer *artifacts.ChunkWriter
+	prev   *reuse.Previous // nil: nothing to reuse
+	// inputs are the input hashes of the documents the run makes, in
+	// corpus order, when the check for an unchanged corpus read them (nil
+	// otherwise): a document taken whole is not read a second time.
+	inputs  *inputSums
 	journal *reuse.Journal
 	reuse   *reuse.Resolver // over prev's offers and the journal, once it is open
 	audit   *artifacts.Audit
@@ -179,9 +183,10 @@ type run struct {
 	// snapshot not trusted, names that are not UTF-8).
 	setup    []schema.Diagnostic
 	excluded int // documents the include/exclude globs left out
-	// part is set on a shard's run: what its manifest says of the shard,
-	// and the account of its documents a merge reads.
-	part     *artifacts.ShardInfo
+	// part is set on a shard's run: what its manifest says of the shard.
+	part *artifacts.ShardInfo
+	// partDocs is the snapshot's account of its documents, which a merge
+	// and the next run read (artifacts.DocumentsFile).
 	partDocs *artifacts.PartDocWriter
 }
 
@@ -246,7 +251,7 @@ func (r *run) run(ctx context.Context) (*Result, error) {
 	}
 	if !r.cfg.Shard.Whole() {
 		r.part = &artifacts.ShardInfo{Index: r.cfg.Shard.Index, Count: r.cfg.Shard.Count, Run: r.cfg.ShardRun, Listing: listing.Fingerprint(), Listed: len(listing.Docs)}
-		h, err := r.hashInputs(ctx, listing.Docs) // every shard's documents: what the merge checks the parts agree on
+		h, err := r.hashInputs(ctx, listing.Docs, nil) // every shard's documents: what the merge checks the parts agree on
 		if err != nil {
 			return nil, err
 		}
@@ -294,11 +299,9 @@ func (r *run) run(ctx context.Context) (*Result, error) {
 		}
 	}()
 	r.openPrevious(ctx)
+	r.takeDocuments()
 	if r.part != nil {
 		r.part.SetupDiagnostics = len(r.setup)
-		if r.partDocs, err = artifacts.CreatePartDocs(r.stage.Path(artifacts.DocumentsFile)); err != nil {
-			return nil, err
-		}
 	}
 	if r.journal, err = r.openJournal(ctx); err != nil {
 		return nil, err
@@ -344,6 +347,9 @@ func (r *run) run(ctx context.Context) (*Result, error) {
 func (r *run) build(ctx context.Context, paths []string, skipped []schema.Skipped, start time.Time) (*Result, error) {
 	var err error
 	if r.diags, err = diagnostics.Create(r.stage.Path(artifacts.DiagnosticsFile)); err != nil {
+		return nil, err
+	}
+	if r.partDocs, err = artifacts.CreatePartDocs(r.stage.Path(artifacts.DocumentsFile)); err != nil {
 		return nil, err
 	}
 	if err := r.openWriter(); err != nil {

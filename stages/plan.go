@@ -2,6 +2,7 @@ package stages
 
 import (
 	"context"
+	"fmt"
 	"time"
 
 	"github.com/ocean-safety/ingest/corpus"
@@ -23,7 +24,8 @@ import (
 // checks it; a bucket's latest is not fetched (that takes the lock), so
 // only --prev is reused from there. A corpus unchanged since the previous
 // snapshot is planned as the run does it: read and hashed, not parsed
-// (Result.Unchanged), so the plan of a quiet night costs that night.
+// (Result.Unchanged), so the plan of a quiet night costs that night; so is
+// a document the run would take whole (see whole.go).
 func Plan(ctx context.Context, cfg settings.Config, target publish.Target, opt Options) (*estimate.Result, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
@@ -47,6 +49,14 @@ func Plan(ctx context.Context, cfg settings.Config, target publish.Target, opt O
 	}
 	r.openPrevious(ctx)
 	defer r.prev.Close()
+	if r.prev != nil {
+		// A plan counts the vectors it would reuse by their keys: the rows'
+		// vectors, most of the previous snapshot's bytes, are not read.
+		if err := r.prev.WithoutVectors(ctx); err != nil {
+			return nil, fmt.Errorf("previous snapshot %s: %w", r.prev.Dir, err)
+		}
+	}
+	r.takeDocuments()
 	if r.journal, err = reuse.ReadJournal(target.Journal()); err != nil {
 		return nil, err
 	}
@@ -80,9 +90,11 @@ func Plan(ctx context.Context, cfg settings.Config, target publish.Target, opt O
 		case res.doc.Draft:
 		default:
 			p.Documents++
-			p.Bytes += int64(len(res.doc.Text))
+			p.Bytes += int64(res.bytes)
 			p.Chunks += len(res.chunks)
-			if err := counter.Document(ctx, res.doc, res.prev, res.chunks); err != nil {
+			if res.whole {
+				counter.Whole(len(res.chunks))
+			} else if err := counter.Document(ctx, res.doc, res.prev, res.chunks); err != nil {
 				r.errs.set(err)
 			}
 		}

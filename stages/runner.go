@@ -117,7 +117,7 @@ func (r *run) stream(ctx context.Context, paths []string) tally {
 				r.rep.Progress(StageParsed, parsed, len(paths))
 				r.submitEnrich(ctx, enrich, &res, func() {
 					for _, c := range r.collect(&dt, res, len(paths)) {
-						if r.addToBatch(&dt, &b, c, ru) {
+						if r.addToBatch(&dt, &b, c, res.prev, res.whole) {
 							send()
 						}
 					}
@@ -276,16 +276,22 @@ func (r *run) write(rt *rowTally, rows []schema.Chunk) {
 
 // hashInputs reads every corpus file, in parallel, into an input
 // fingerprint (fed in corpus order): the check that a corpus is unchanged.
-func (r *run) hashInputs(ctx context.Context, paths []string) (hash.Hash, error) {
+// Each file's input hash goes to each, in corpus order, when it is not nil.
+func (r *run) hashInputs(ctx context.Context, paths []string, each func(i int, sum string)) (hash.Hash, error) {
 	h := sha256.New()
 	s := stream.New().WithMaxGoroutines(r.cfg.Workers)
-	for _, p := range paths {
+	for i, p := range paths {
 		if ctx.Err() != nil {
 			break
 		}
 		s.Go(r.guard("read "+p, func() stream.Callback {
 			sum := r.parser.InputDigest(p) // an unreadable file as Parse gives it
-			return func() { InputLine(h, p, sum) }
+			return func() {
+				InputLine(h, p, sum)
+				if each != nil {
+					each(i, sum)
+				}
+			}
 		}))
 	}
 	s.Wait()

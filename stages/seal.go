@@ -16,7 +16,7 @@ import (
 // with, in the order the files are written: chunks.parquet (its writer closed by Chunks),
 // thresholds.md, audit.jsonl completed with the snapshot's counts,
 // diagnostics.jsonl, report.json (its diagnostics sampled and counted from
-// diagnostics.jsonl's), a part's documents.jsonl, and last the manifest,
+// diagnostics.jsonl's), documents.jsonl, and last the manifest,
 // which records them all.
 type Closing struct {
 	Chunks      func() (rows int, err error)
@@ -26,7 +26,7 @@ type Closing struct {
 	Diagnostics *diagnostics.Writer // every diagnostic, written as the run went; Seal closes it
 	Report      artifacts.Report
 	Setup       int                          // how many of the diagnostics, at their head, are the run's own (its listing's, its previous snapshot's)
-	Documents   func() (rows int, err error) // a part's documents list; nil for a whole snapshot
+	Documents   func() (rows int, err error) // the documents list (nil: none, a merge of parts of an older ingest)
 	// Manifest is the snapshot's manifest with its Counts and Calls: Seal
 	// adds the files, the counts by severity and the status's consequences.
 	Manifest artifacts.Manifest
@@ -46,7 +46,7 @@ func Seal(stage *publish.Staging, c Closing) (*Result, error) {
 	if rep.Skipped == nil {
 		rep.Skipped = []schema.Skipped{}
 	}
-	if c.Documents == nil { // a whole snapshot's report is bounded; a part's skipped files and truncations go whole to the merge
+	if m.Shard == nil { // a whole snapshot's report is bounded; a part's skipped files and truncations go whole to the merge
 		rep.Bound()
 	}
 	counts := map[string]int{"documents": m.Counts.Documents, "rejected": m.Counts.Rejected, "chunks": m.Counts.Chunks,

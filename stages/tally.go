@@ -116,7 +116,7 @@ func (r *run) collect(t *docTally, res docResult, total int) []schema.Chunk {
 	r.rep.Progress(StageEnriched, t.done, total)
 	InputLine(t.input, res.path, res.raw)
 	r.superseded(res)
-	pd := artifacts.PartDoc{Path: res.path, Input: res.raw, Diagnostics: len(res.diags)}
+	pd := artifacts.PartDoc{Path: res.path, Input: res.raw, Version: res.doc.Version, Diagnostics: len(res.diags)}
 	if res.rejected {
 		t.counts.Rejected++
 		r.audit.Rejected(r.docID(res.path), res.doc.Version, res.diags)
@@ -149,7 +149,8 @@ func (r *run) collect(t *docTally, res docResult, total int) []schema.Chunk {
 	t.calls.FromJournal += res.calls.FromJournal
 	t.models.AddRejects(res.rejects...)
 	t.models.AddUngrounded(res.ungrounded...)
-	pd.Status, pd.Version, pd.Rejects, pd.Ungrounded = artifacts.DocIngested, res.doc.Version, len(res.rejects), len(res.ungrounded)
+	pd.Status, pd.Rejects, pd.Ungrounded, pd.Chunks = artifacts.DocIngested, len(res.rejects), len(res.ungrounded), len(res.chunks)
+	pd.LangFrom, pd.Markup, pd.Bytes = res.doc.LangFrom, res.markup, res.bytes
 	r.partDoc(pd)
 	for _, c := range res.chunks {
 		for _, th := range c.Thresholds {
@@ -178,12 +179,8 @@ func (r *run) superseded(res docResult) {
 	r.audit.Supersede(r.docID(res.path), gone)
 }
 
-// partDoc writes a document's line of a part's documents list.
-func (r *run) partDoc(d artifacts.PartDoc) {
-	if r.partDocs != nil {
-		r.partDocs.Write(d)
-	}
-}
+// partDoc writes a document's line of the snapshot's documents list.
+func (r *run) partDoc(d artifacts.PartDoc) { r.partDocs.Write(d) }
 
 // docID is the id of the document at path in this run's tenant and source.
 func (r *run) docID(path string) string {

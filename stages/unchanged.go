@@ -15,7 +15,6 @@ import (
 	"github.com/ocean-safety/ingest/artifacts"
 	"github.com/ocean-safety/ingest/artifacts/diagnostics"
 	"github.com/ocean-safety/ingest/schema"
-	"github.com/ocean-safety/ingest/stages/reuse"
 )
 
 // An unchanged corpus — the same bytes under the same paths, the same
@@ -45,25 +44,29 @@ func (r *run) unchangedInput(ctx context.Context, paths []string, skipped []sche
 	}
 	m := r.prev.Manifest
 	_, diags := m.Files[artifacts.DiagnosticsFile]
-	same := m.BuildID != "" && m.BuildID == reuse.BuildID() && m.ToolVersion == r.opt.ToolVersion &&
-		m.ConfigHash == r.cfg.Hash() && m.CacheKeys == r.keys && m.InputFingerprint != "" && diags
-	if !same {
+	if !r.sameMaking(m) || m.InputFingerprint == "" || !diags {
 		return "", false, nil
 	}
-	h, err := r.hashInputs(ctx, paths)
+	var sums *inputSums
+	if r.prev.TakesDocuments() {
+		sums = newInputSums(paths)
+	}
+	h, err := r.hashInputs(ctx, paths, sums.set)
 	if err != nil {
 		return "", false, err
 	}
+	r.inputs = sums
 	input := InputFingerprint(h, skipped)
 	return input, input == m.InputFingerprint, nil
 }
 
 // republish fills the staging folder from the previous snapshot for an
-// unchanged corpus: the same chunks.parquet and thresholds.md (linked, or
-// copied across file systems), a new report, audit lines and manifest.
+// unchanged corpus: the same chunks.parquet, thresholds.md and
+// documents.jsonl (linked, or copied across file systems), a new report,
+// audit lines and manifest.
 func (r *run) republish(start time.Time, input string) (*Result, error) {
 	prev := r.prev
-	for _, name := range []string{artifacts.ChunksFile, artifacts.ThresholdsFile} {
+	for _, name := range []string{artifacts.ChunksFile, artifacts.ThresholdsFile, artifacts.DocumentsFile} {
 		if err := linkOrCopy(filepath.Join(prev.Dir, name), r.stage.Path(name)); err != nil {
 			return nil, err
 		}

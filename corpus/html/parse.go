@@ -15,13 +15,19 @@ type Format struct {
 	opt corpus.Options
 }
 
-var _ corpus.Format = (*Format)(nil)
+var (
+	_ corpus.Format   = (*Format)(nil)
+	_ corpus.Includer = (*Format)(nil)
+)
 
 // New is the HTML format for a corpus read with opt.
 func New(opt corpus.Options) corpus.Format {
 	opt.Limits = opt.Limits.Resolved()
 	return &Format{opt: opt}
 }
+
+// Includes is none: a page includes nothing (corpus.Includer).
+func (f *Format) Includes(string, []byte) []corpus.Included { return nil }
 
 // Parse reads the page rel's bytes (checked, normalised and their front
 // matter read by corpus.Read), walks its tokens into a view and blocks, and

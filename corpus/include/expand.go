@@ -153,7 +153,7 @@ func (e *expansion) one(out *strings.Builder, spans *[]Span, d directive, stack 
 		if within != "" {
 			where = " (in " + within + ")"
 		}
-		e.res.Diags = append(e.res.Diags, schema.Diagnostic{Path: e.doc, Line: line, Severity: schema.SeverityWarning, Code: "include-unresolved",
+		e.res.Diags = append(e.res.Diags, schema.Diagnostic{Path: e.doc, Line: line, Severity: schema.SeverityWarning, Code: Unresolved,
 			Message: fmt.Sprintf("include %q%s: %v; left out of the text", d.name, where, err)})
 		if fence != "" {
 			out.WriteString(d.indent + "--8<-- \"" + d.name + "\"") // code keeps a line where it had one

@@ -22,6 +22,11 @@ const (
 	MaxDepth      = 8       // includes inside included Markdown: a site nests two or three
 )
 
+// Unresolved is the code of an include that could not be read: the
+// document's input hash does not cover the file it names, so a document
+// with one is always read again (a file that appears later changes it).
+const Unresolved = "include-unresolved"
+
 // Resolver reads included files from inside its roots.
 type Resolver struct {
 	roots []string // absolute, symbolic links resolved: the corpus first

@@ -46,7 +46,10 @@ type Format struct {
 	inc *include.Resolver // nil: includes are not expanded (no corpus root, or a bad includes.base, which the settings report)
 }
 
-var _ corpus.Format = (*Format)(nil)
+var (
+	_ corpus.Format   = (*Format)(nil)
+	_ corpus.Includer = (*Format)(nil)
+)
 
 // New is the Markdown format for a corpus read with opt.
 func New(opt corpus.Options) corpus.Format {
@@ -76,6 +79,20 @@ func (f *Format) Parse(rel string, raw []byte) corpus.Parsed {
 	}
 	if !p.Rejected {
 		out.Body = p.body()
+	}
+	return out
+}
+
+// Includes lists the files the document rel includes, as Parse does (its
+// front matter read, its includes expanded), without parsing its Markdown.
+func (f *Format) Includes(rel string, raw []byte) []corpus.Included {
+	doc, diags := corpus.Parse(rel, raw, f.opt)
+	if f.inc == nil || corpus.Rejected(diags) {
+		return nil
+	}
+	var out []corpus.Included
+	for _, file := range f.inc.Expand(doc.Path, doc.Text[doc.ContentStart:]).Files {
+		out = append(out, corpus.Included{Path: file.Path, SHA256: file.SHA256})
 	}
 	return out
 }

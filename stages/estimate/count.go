@@ -171,3 +171,21 @@ func (n *Counter) chunk(ctx context.Context, prevPrompt *string, doc schema.Docu
 	}
 	return nil
 }
+
+// Whole counts the rows of a document the run takes whole from the
+// previous snapshot: every header and vector reused, no call, and the rows
+// still counted toward a waiting call's bounded wait, as the run holds them.
+func (n *Counter) Whole(rows int) {
+	p, b := n.res, &n.b
+	p.HeadersReused += rows
+	p.VectorsReused += rows
+	for range rows {
+		if b.misses > 0 {
+			b.rows++
+		}
+		if b.rows == n.maxWait {
+			p.EmbeddingCalls++
+			*b = batch{}
+		}
+	}
+}

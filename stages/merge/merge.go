@@ -203,7 +203,8 @@ type merger struct {
 	stage  *publish.Staging
 	opt    stages.Options
 	runID  string
-	diags  *diagnostics.Writer // the merged diagnostics.jsonl, the parts' in the order one run writes them
+	diags  *diagnostics.Writer      // the merged diagnostics.jsonl, the parts' in the order one run writes them
+	docs   *artifacts.PartDocWriter // the merged documents.jsonl: the parts' lines in corpus order, as one run writes them
 }
 
 // docTotals is what the documents lists add up to.
@@ -220,9 +221,14 @@ func (m *merger) merge(ctx context.Context, start time.Time) (_ *stages.Result, 
 	if m.diags, err = diagnostics.Create(m.stage.Path(artifacts.DiagnosticsFile)); err != nil {
 		return nil, err
 	}
+	if m.docs, err = artifacts.CreatePartDocs(m.stage.Path(artifacts.DocumentsFile)); err != nil {
+		m.diags.Abort()
+		return nil, err
+	}
 	defer func() {
 		if err != nil {
 			m.diags.Abort()
+			m.docs.Abort()
 		}
 	}()
 	dt, err := m.documents()
@@ -285,6 +291,12 @@ func (m *merger) merge(ctx context.Context, start time.Time) (_ *stages.Result, 
 		Chunks:     func() (int, error) { return rows.Chunks, nil }, // written and closed by m.chunks
 		Thresholds: ts, Audit: audit, AuditMore: map[string]int{"parts": len(m.parts)},
 		Diagnostics: m.diags, Report: rep, Setup: dt.setup, Manifest: man,
+		Documents: func() (int, error) {
+			if err := m.docs.Close(); err != nil {
+				return 0, err
+			}
+			return first.m.Shard.Listed, nil
+		},
 	})
 }
 
@@ -356,6 +368,7 @@ func (m *merger) documents() (docTotals, error) {
 		}
 		last = d.Path
 		total++
+		m.docs.Write(d)
 		stages.InputLine(dt.input, d.Path, d.Input)
 		switch d.Status {
 		case artifacts.DocIngested:

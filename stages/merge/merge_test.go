@@ -104,7 +104,7 @@ func TestMergeEqualsWholeRun(t *testing.T) {
 				if err != nil {
 					t.Fatalf("%d shards: merge: %v", n, err)
 				}
-				for _, name := range []string{artifacts.ChunksFile, artifacts.ThresholdsFile, artifacts.DiagnosticsFile} {
+				for _, name := range []string{artifacts.ChunksFile, artifacts.ThresholdsFile, artifacts.DiagnosticsFile, artifacts.DocumentsFile} {
 					if !bytes.Equal(readFile(t, filepath.Join(whole, name)), readFile(t, filepath.Join(merged, name))) {
 						t.Errorf("%d shards: %s differs from the whole run's", n, name)
 					}

@@ -10,21 +10,34 @@ import (
 	"github.com/ocean-safety/ingest/text/lexical"
 )
 
-// Offer is what one document's previous rows offer.
+// Offer is what one document's previous rows offer: the rows, and once
+// Indexed their headers and vectors by key, for the chunks of an edited
+// document; taken whole when Doc says the document is unchanged.
 type Offer struct {
-	Headers map[string]Enrichment // by HeaderKey
-	Vectors map[string][]float32  // by VectorKey
+	Headers map[string]Enrichment // by HeaderKey (see Indexed)
+	Vectors map[string][]float32  // by VectorKey (see Indexed)
 	IDs     []string              // the previous chunk ids, to count what the new run supersedes
 	Version string                // the previous doc_version ("" when the document is new)
+	Rows    []schema.Chunk        // the document's rows, in chunk order
+	// Doc is the snapshot's account of the document, when the run may
+	// take it whole (see Previous.TakeDocuments); nil otherwise.
+	Doc  *Doc
+	keys artifacts.CacheKeys
+	dims int
+	// noVectors: the rows were read without their vectors (see
+	// Previous.WithoutVectors); Vectors holds their keys, each a nil vector.
+	noVectors bool
 }
 
 // Previous is the last snapshot, read in step with the corpus: documents
 // are asked for in corpus order, and only one document's rows are held.
 type Previous struct {
-	Dir      string
-	Manifest artifacts.Manifest
-	file     *artifacts.ChunkFile
-	cur      *artifacts.Cursor
+	Dir       string
+	Manifest  artifacts.Manifest
+	file      *artifacts.ChunkFile
+	cur       *artifacts.Cursor
+	docs      *docs // nil: documents are not taken whole
+	noVectors bool  // rows are read without their vectors (WithoutVectors)
 	// Keep, when set, chooses the documents a gone document counts for: a
 	// shard's run keeps its own, and the others' rows are only passed over.
 	Keep func(path string) bool
@@ -59,6 +72,37 @@ func OpenPrevious(ctx context.Context, dir string) (*Previous, error) {
 	return &Previous{Dir: dir, Manifest: m, file: f, cur: cur}, nil
 }
 
+// WithoutVectors has the rows read without their vectors, the most of
+// their bytes, for a reader that only counts what is reused (--plan): an
+// offer's Vectors then map each key to a nil vector. It must be called
+// before the first ForDoc.
+func (p *Previous) WithoutVectors(ctx context.Context) error {
+	cur, err := p.file.CursorWithoutVectors(ctx)
+	if err != nil {
+		return err
+	}
+	p.cur.Close()
+	p.cur, p.noVectors = cur, true
+	return nil
+}
+
+// TakeDocuments has ForDoc offer each document's account too (Offer.Doc),
+// for a run that may take unchanged documents whole: the caller has checked
+// the snapshot was made as it would make it. A snapshot without a documents
+// list (an older one) is an error, and nothing is offered.
+func (p *Previous) TakeDocuments() error {
+	d, err := openDocs(p.Dir, p.Manifest)
+	if err != nil {
+		return fmt.Errorf("previous snapshot %s: documents not taken whole: %w", p.Dir, err)
+	}
+	p.docs = d
+	return nil
+}
+
+// TakesDocuments reports whether ForDoc offers documents whole (see
+// TakeDocuments); false on a nil Previous.
+func (p *Previous) TakesDocuments() bool { return p != nil && p.docs != nil }
+
 // ForDoc returns what the previous snapshot offers for the document at
 // path, with the ids of chunks of documents that are gone.
 func (p *Previous) ForDoc(path string) (Offer, []string, error) {
@@ -66,20 +110,31 @@ func (p *Previous) ForDoc(path string) (Offer, []string, error) {
 	if err != nil {
 		return Offer{}, nil, err
 	}
-	return p.index(rows), gone, nil
+	o := Offer{Rows: rows, keys: p.Manifest.CacheKeys, dims: p.Manifest.Embedder.Dims, noVectors: p.noVectors}
+	for _, row := range rows {
+		o.IDs = append(o.IDs, row.ChunkID)
+		o.Version = row.DocVersion
+	}
+	if p.docs != nil {
+		if o.Doc, err = p.docs.forDoc(path); err != nil {
+			return Offer{}, nil, fmt.Errorf("previous snapshot %s: %w", p.Dir, err)
+		}
+	}
+	return o, gone, nil
 }
 
-// index keys a document's previous rows. A fallback header is offered as
+// Indexed is o with its rows keyed, for a document made again: what a
+// chunk of it finds of its header and vector. It touches only o, so the
+// workers key their own documents. A fallback header is offered as
 // what it is, with the reasons the model's answer failed, so an unchanged
 // chunk costs no call whatever its answer was (the run decides whether to
 // take it: --retry-rejected asks again); a vector must have the dimensions
 // the manifest promised.
-func (p *Previous) index(rows []schema.Chunk) Offer {
-	r := Offer{Headers: map[string]Enrichment{}, Vectors: map[string][]float32{}}
-	keys := p.Manifest.CacheKeys
-	for _, row := range rows {
-		r.IDs = append(r.IDs, row.ChunkID)
-		r.Version = row.DocVersion
+func (o Offer) Indexed() Offer {
+	r := o
+	r.Headers, r.Vectors = map[string]Enrichment{}, map[string][]float32{}
+	keys := o.keys
+	for _, row := range o.Rows {
 		if keys.Header != "" && row.ContextHeader != "" {
 			var model []schema.Threshold
 			for _, t := range row.Thresholds {
@@ -90,7 +145,7 @@ func (p *Previous) index(rows []schema.Chunk) Offer {
 			r.Headers[HeaderKey(keys.Header, row.DocTitle, row)] = Enrichment{Header: row.ContextHeader, Source: row.HeaderSource,
 				Fields: row.Fields, Thresholds: model, Reasons: row.HeaderRejects}
 		}
-		if keys.Vector != "" && len(row.Embedding) == p.Manifest.Embedder.Dims && len(row.Embedding) > 0 {
+		if keys.Vector != "" && o.dims > 0 && (o.noVectors || len(row.Embedding) == o.dims) {
 			r.Vectors[VectorKey(keys.Vector, lexical.EmbeddedInput(row))] = row.Embedding
 		}
 	}
@@ -104,6 +159,7 @@ func (p *Previous) Rest() ([]string, error) { return p.cur.Rest(p.Keep) }
 // Close releases the snapshot's file; it is safe on a nil Previous.
 func (p *Previous) Close() {
 	if p != nil {
+		p.docs.close()
 		p.cur.Close()
 		p.file.Close()
 	}

@@ -29,6 +29,7 @@ func TestReuseSchema2(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		ru = ru.Indexed()
 		headers += len(ru.Headers)
 		vectors += len(ru.Vectors)
 	}
@@ -60,10 +61,9 @@ func TestVectorsKeyedByWhatWasEmbedded(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			p := &Previous{Manifest: artifacts.Manifest{CacheKeys: artifacts.CacheKeys{Vector: "embedder"}, Embedder: artifacts.Component{Dims: 2}}}
 			row := tt.row
 			row.Embedding = []float32{0.6, 0.8}
-			offer := p.index([]schema.Chunk{row})
+			offer := Offer{Rows: []schema.Chunk{row}, keys: artifacts.CacheKeys{Vector: "embedder"}, dims: 2}.Indexed()
 			now := chunk(tt.row.Text)
 			_, reused := offer.Vectors[VectorKey("embedder", lexical.EmbedInput(now))]
 			if reused != tt.reused {

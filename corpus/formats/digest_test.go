@@ -1,0 +1,66 @@
+package formats
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/ocean-safety/ingest/corpus"
+)
+
+// TestInputDigestIsParse: the input hash InputDigest computes without
+// parsing (a format's Includes, not its Parse) is the one Parse records, for
+// documents with and without includes, a failed include, a rejected
+// document and a page; and an edit to an included file changes it for the
+// documents that include it only.
+func TestInputDigestIsParse(t *testing.T) {
+	root := t.TempDir()
+	files := map[string]string{
+		"_includes/note.md": "A Hugo partial.\n",
+		"snippets/a.md":     "Snippet words.\n--8<-- \"snippets/b.md\"\n",
+		"snippets/b.md":     "Deeper words.\n",
+		"plain.md":          "# Plain\n\nNo directive here.\n",
+		"shortcode.md":      "# Shortcode\n\n{{< figure src=\"x.png\" >}}\n",
+		"hugo.md":           "# Hugo\n\n{{% include \"note.md\" %}}\n",
+		"snippet.md":        "# Snippet\n\n--8<-- \"snippets/a.md\"\n",
+		"missing.md":        "# Missing\n\n--8<-- \"snippets/nope.md\"\n",
+		"rejected.md":       "---\ntitle: [unclosed\n---\n{{% include \"note.md\" %}}\n",
+		"page.html":         "<h1>Page</h1><p>{{ not a directive }}</p>\n",
+	}
+	for name, text := range files {
+		write(t, filepath.Join(root, name), text)
+	}
+	digests := func() map[string]string {
+		r := All.Reader(root, corpus.Options{Root: root, SourceOptional: true}) // a run's: it may keep what it read
+		out := map[string]string{}
+		for _, name := range []string{"plain.md", "shortcode.md", "hugo.md", "snippet.md", "missing.md", "rejected.md", "page.html"} {
+			p, err := r.Parse(name)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := r.InputDigest(name); got != p.RawSHA256 {
+				t.Errorf("%s: got InputDigest %s, want Parse's %s", name, got, p.RawSHA256)
+			}
+			out[name] = p.RawSHA256
+		}
+		return out
+	}
+	before := digests()
+	write(t, filepath.Join(root, "snippets/b.md"), "Deeper words, edited.\n")
+	after := digests()
+	for name, want := range map[string]bool{"plain.md": false, "hugo.md": false, "snippet.md": true, "missing.md": false, "page.html": false} {
+		if got := before[name] != after[name]; got != want {
+			t.Errorf("%s: got changed %v after an edit to snippets/b.md, want %v", name, got, want)
+		}
+	}
+}
+
+func write(t *testing.T, path, text string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
