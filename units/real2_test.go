@@ -20,16 +20,7 @@ func TestReal2Set(t *testing.T) {
 		if len(c.Want) == 0 {
 			count[c.Split+"/empty"]++
 		}
-		for _, w := range c.Want {
-			lf, ok := labelFactors[w.Unit]
-			if !ok || lf.si != w.SIUnit {
-				t.Errorf("%s: got unit %q with SI unit %q, want a unit code of labelFactors", c.ID, w.Unit, w.SIUnit)
-				continue
-			}
-			if got := labelSI(w.Value, w.Unit); !nearSI(got, w.SI) {
-				t.Errorf("%s: %q: got SI %v from %v %s, want %v as labelled", c.ID, w.Surface, got, w.Value, w.Unit, w.SI)
-			}
-		}
+		checkLabels(t, c)
 	}
 	for _, lang := range []string{"en", "pt"} {
 		if count[lang] < 200 {

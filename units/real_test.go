@@ -51,16 +51,7 @@ func TestRealSet(t *testing.T) {
 	for _, c := range loadReal(t) {
 		count[c.Lang]++
 		count[c.Lang+"/"+c.Split]++
-		for _, w := range c.Want {
-			lf, ok := labelFactors[w.Unit]
-			if !ok || lf.si != w.SIUnit {
-				t.Errorf("%s: got unit %q with SI unit %q, want a unit code of labelFactors", c.ID, w.Unit, w.SIUnit)
-				continue
-			}
-			if got := labelSI(w.Value, w.Unit); !nearSI(got, w.SI) {
-				t.Errorf("%s: %q: got SI %v from %v %s, want %v as labelled", c.ID, w.Surface, got, w.Value, w.Unit, w.SI)
-			}
-		}
+		checkLabels(t, c)
 	}
 	for _, lang := range []string{"en", "pt"} {
 		if count[lang] < 150 || count[lang+"/dev"] < 60 || count[lang+"/heldout"] < 60 {
@@ -120,4 +111,20 @@ func orZero(t *tally) tally {
 		return tally{}
 	}
 	return *t
+}
+
+// checkLabels: each of a sentence's labels names a unit code of
+// labelFactors with its SI unit, and an SI value its value and unit give.
+func checkLabels(t *testing.T, c realCase) {
+	t.Helper()
+	for _, w := range c.Want {
+		lf, ok := labelFactors[w.Unit]
+		if !ok || lf.si != w.SIUnit {
+			t.Errorf("%s: got unit %q with SI unit %q, want a unit code of labelFactors", c.ID, w.Unit, w.SIUnit)
+			continue
+		}
+		if got := labelSI(w.Value, w.Unit); !nearSI(got, w.SI) {
+			t.Errorf("%s: %q: got SI %v from %v %s, want %v as labelled", c.ID, w.Surface, got, w.Value, w.Unit, w.SI)
+		}
+	}
 }
