@@ -22,11 +22,18 @@ func TestMarkdownComponents(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			b, removed := []byte(tt.body), make([]bool, len(tt.body))
-			c := cleanMarkup(tt.body, b, removed, 0, false)
-			if got := strings.Join(strings.Fields(string(c.b)), " "); got != tt.want {
+			c := cleanAll(tt.body)
+			if got := words(c); got != tt.want {
 				t.Errorf("got %q, want %q", got, tt.want)
 			}
 		})
 	}
 }
+
+// cleanAll is cleanMarkup over a whole body, nothing removed before.
+func cleanAll(body string) cleaned {
+	return cleanMarkup(body, []byte(body), make([]bool, len(body)), 0, false)
+}
+
+// words is what a cleaned body says, its spacing folded.
+func words(c cleaned) string { return strings.Join(strings.Fields(string(c.b)), " ") }

@@ -52,8 +52,7 @@ func TestMkdocsNesting(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			b, removed := []byte(tt.body), make([]bool, len(tt.body))
-			c := cleanMarkup(tt.body, b, removed, 0, false)
+			c := cleanAll(tt.body)
 			var got []string
 			for _, l := range strings.Split(strings.TrimSuffix(string(c.b), "\n"), "\n") {
 				got = append(got, strings.TrimRight(l, " "))
@@ -87,9 +86,8 @@ func TestIcons(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			b, removed := []byte(tt.body), make([]bool, len(tt.body))
-			c := cleanMarkup(tt.body, b, removed, 0, false)
-			if got := strings.Join(strings.Fields(string(c.b)), " "); got != tt.want {
+			c := cleanAll(tt.body)
+			if got := words(c); got != tt.want {
 				t.Errorf("got %q, want %q", got, tt.want)
 			}
 		})
@@ -111,9 +109,8 @@ func TestDirectiveOrAdmonition(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			b, removed := []byte(tt.body), make([]bool, len(tt.body))
-			c := cleanMarkup(tt.body, b, removed, 0, false)
-			if got := strings.Join(strings.Fields(string(c.b)), " "); got != tt.want {
+			c := cleanAll(tt.body)
+			if got := words(c); got != tt.want {
 				t.Errorf("got %q, want %q", got, tt.want)
 			}
 			var kinds []string
