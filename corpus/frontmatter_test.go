@@ -227,8 +227,10 @@ func TestSourceURL(t *testing.T) {
 		{"https://x.org/{lang}/{page}/", "pt/docs/a.md", "pt", "https://x.org/pt/docs/a/"},
 		{"https://x.org/{lang}/{page}/", "pt/index.md", "pt", "https://x.org/pt/"},
 		{"https://x.org/{lang}/{page}/", "pt-BR/docs/a.md", "pt", "https://x.org/pt/docs/a/"},
-		{"https://x.org/{page}/", "docs/a.md", "en", "https://x.org/docs/a/"},      // no language folder: {page} is {path}
-		{"https://x.org/{page}/", "go.md", "en", "https://x.org/go/"},              // a page named like a language is not a folder
+		{"https://x.org/{page}/", "docs/a.md", "en", "https://x.org/docs/a/"}, // no language folder: {page} is {path}
+		{"https://x.org/{page}/", "go.md", "en", "https://x.org/go/"},
+		{"https://x.org/{page}/", "go/tour.md", "en", "https://x.org/go/tour/"},    // a section named like a language tag is no language folder
+		{"https://x.org/{page}/", "en-US/a.md", "en", "https://x.org/a/"},          // a page named like a language is not a folder
 		{"https://x.org/{page}.html", "en/a/b.md", "en", "https://x.org/a/b.html"}, // a template of files, not folders
 	} {
 		if got := SourceURL(tt.template, tt.rel, tt.lang); got != tt.want {

@@ -282,7 +282,7 @@ func SourceURL(template, rel string, lang schema.Lang) string {
 		p = ""
 	}
 	page := p
-	if folder, _, ok := strings.Cut(rel, "/"); ok && IsLangFolder(folder) {
+	if folder, _, ok := strings.Cut(rel, "/"); ok && RootLang(folder) != "" { // a language ingest reads: "go/" or "js/" is a section
 		page = strings.TrimPrefix(strings.TrimPrefix(p, folder), "/")
 	}
 	for _, v := range []struct{ name, value string }{{"{path}", p}, {"{page}", page}} {

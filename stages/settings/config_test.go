@@ -29,16 +29,7 @@ func TestSourceURLTemplate(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			c := DefaultConfig()
 			c.SourceURLTemplate = tt.template
-			err := c.Validate()
-			var se *schema.SettingError
-			switch {
-			case tt.bad == "" && err != nil:
-				t.Errorf("got %v, want no error", err)
-			case tt.bad != "" && (err == nil || !strings.Contains(err.Error(), tt.bad)):
-				t.Errorf("got %v, want an error saying %q", err, tt.bad)
-			case tt.bad != "" && (!errors.As(err, &se) || se.Key != "source_url_template"):
-				t.Errorf("got %v, want a setting error naming source_url_template", err)
-			}
+			checkSetting(t, c.Validate(), "source_url_template", tt.bad)
 		})
 	}
 }
@@ -64,16 +55,7 @@ func TestSourceURLTemplates(t *testing.T) {
 			c := DefaultConfig()
 			c.SourceURLTemplate = "https://x.io/{lang}/{page}/"
 			c.SourceURLTemplates = tt.templates
-			err := c.Validate()
-			var se *schema.SettingError
-			switch {
-			case tt.bad == "" && err != nil:
-				t.Errorf("got %v, want no error", err)
-			case tt.bad != "" && (err == nil || !strings.Contains(err.Error(), tt.bad)):
-				t.Errorf("got %v, want an error saying %q", err, tt.bad)
-			case tt.bad != "" && (!errors.As(err, &se) || se.Key != tt.key):
-				t.Errorf("got %v, want a setting error naming %s", err, tt.key)
-			}
+			checkSetting(t, c.Validate(), tt.key, tt.bad)
 			if tt.bad == "" {
 				opt := c.CorpusOptions()
 				for lang, want := range tt.templates {
@@ -100,5 +82,20 @@ func TestHashWithoutTemplates(t *testing.T) {
 	c.SourceURLTemplates = map[string]string{"pt": "https://x.io/pt/{page}/"}
 	if c.Hash() == before {
 		t.Error("a per-language template did not change the config's hash")
+	}
+}
+
+// checkSetting: err is nil when bad is "", else a setting error naming key
+// and saying bad.
+func checkSetting(t *testing.T, err error, key, bad string) {
+	t.Helper()
+	var se *schema.SettingError
+	switch {
+	case bad == "" && err != nil:
+		t.Errorf("got %v, want no error", err)
+	case bad != "" && (err == nil || !strings.Contains(err.Error(), bad)):
+		t.Errorf("got %v, want an error saying %q", err, bad)
+	case bad != "" && (!errors.As(err, &se) || se.Key != key):
+		t.Errorf("got %v, want a setting error naming %s", err, key)
 	}
 }
