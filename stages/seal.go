@@ -7,6 +7,7 @@ import (
 
 	"github.com/ocean-safety/ingest/artifacts"
 	"github.com/ocean-safety/ingest/artifacts/diagnostics"
+	"github.com/ocean-safety/ingest/artifacts/verify"
 	"github.com/ocean-safety/ingest/publish"
 	"github.com/ocean-safety/ingest/schema"
 	"github.com/ocean-safety/ingest/thresholds"
@@ -49,8 +50,8 @@ func Seal(stage *publish.Staging, c Closing) (*Result, error) {
 	if m.Shard == nil { // a whole snapshot's report is bounded; a part's skipped files and truncations go whole to the merge
 		rep.Bound()
 	}
-	counts := map[string]int{"documents": m.Counts.Documents, "rejected": m.Counts.Rejected, "chunks": m.Counts.Chunks,
-		"chunks_superseded": m.Calls.Superseded, "header_calls": m.Calls.HeaderCalls, "embed_calls": m.Calls.EmbedCalls}
+	counts := verify.Recorded(m.Counts)
+	counts["chunks_superseded"], counts["header_calls"], counts["embed_calls"] = m.Calls.Superseded, m.Calls.HeaderCalls, m.Calls.EmbedCalls
 	for k, n := range c.AuditMore {
 		counts[k] = n
 	}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -98,6 +99,9 @@ func DeclaredDisagree(dir string, m artifacts.Manifest) ([]string, error) {
 			out = append(out, fmt.Sprintf("counts.%s %d, its run recorded %d (%s)", k.name, k.n, got, artifacts.AuditFile))
 		}
 	}
+	if RecordsRows(ran) {
+		out = append(out, rowsDisagree(m, ran)...)
+	}
 	if _, ok := m.Files[artifacts.ReportFile]; ok && m.Diagnostics != nil {
 		rep, err := artifacts.ReadReport(dir)
 		if err != nil {
@@ -115,6 +119,82 @@ func DeclaredDisagree(dir string, m artifacts.Manifest) ([]string, error) {
 		}
 	}
 	return out, nil
+}
+
+// Recorded is what a run records of its counts in audit.jsonl as it
+// completes (the run_completed event): documents, rejected and chunks, and
+// the chunks by kind, language and element under "by_kind.K", "by_lang.L"
+// and "by_element.E". The audit log is hashed and the manifest is not: a
+// reader checks the manifest's counts against these (DeclaredDisagree)
+// without reading a row.
+func Recorded(c artifacts.Counts) map[string]int {
+	out := map[string]int{"documents": c.Documents, "rejected": c.Rejected, "chunks": c.Chunks}
+	for name, m := range map[string]map[string]int{"by_kind": c.ByKind, "by_lang": c.ByLang, "by_element": c.ByElement} {
+		for k, n := range m {
+			out[name+"."+k] = n
+		}
+	}
+	return out
+}
+
+// RecordsRows reports whether the counts a run recorded (ranCounts) hold
+// what its rows add up to by kind, language and element
+// (Recorded): a snapshot of an ingest before them records the
+// totals only, and only reading its rows checks the rest of its manifest.
+func RecordsRows(ran map[string]int) bool {
+	n, ok := ran["chunks"]
+	kinds := n == 0 // no row: nothing by kind to record
+	for k := range ran {
+		kinds = kinds || strings.HasPrefix(k, "by_kind.")
+	}
+	return ok && kinds
+}
+
+// rowsDisagree lists where m's counts by kind, language and element, and
+// the rows files.chunks.parquet declares, are not what its run recorded.
+func rowsDisagree(m artifacts.Manifest, ran map[string]int) []string {
+	var out []string
+	want := Recorded(m.Counts)
+	keys := slices.Sorted(maps.Keys(want))
+	for _, k := range slices.Sorted(maps.Keys(ran)) {
+		if !slices.Contains(keys, k) {
+			keys = append(keys, k)
+		}
+	}
+	for _, k := range keys {
+		if strings.HasPrefix(k, "by_") && want[k] != ran[k] {
+			out = append(out, fmt.Sprintf("counts.%s %d, its run recorded %d (%s)", k, want[k], ran[k], artifacts.AuditFile))
+		}
+	}
+	if f, ok := m.Files[artifacts.ChunksFile]; ok && f.Rows != ran["chunks"] {
+		out = append(out, fmt.Sprintf("files.%s.rows %d, its run recorded %d chunks (%s)", artifacts.ChunksFile, f.Rows, ran["chunks"], artifacts.AuditFile))
+	}
+	return out
+}
+
+// Declared reads the manifest of the snapshot in dir and checks what it
+// says of its run against what the files it hashes recorded
+// (DeclaredDisagree), without hashing a file or reading a row: for a
+// caller that knows the files' bytes are those the manifest records (it
+// hashed them as it read or linked them). rows reports whether the run
+// recorded what its rows add up to, so that the problems cover the
+// manifest's counts as reading the rows would.
+func Declared(dir string) (m artifacts.Manifest, problems []string, rows bool, err error) {
+	if m, err = artifacts.ReadManifest(dir); err != nil {
+		return m, nil, false, err
+	}
+	if !artifacts.ReadsSchema(m.SchemaVersion) {
+		problems = append(problems, fmt.Sprintf("manifest says schema %q, this build reads %q", m.SchemaVersion, artifacts.SchemaVersion))
+	}
+	ran, err := ranCounts(dir, m)
+	if err != nil {
+		return m, nil, false, err
+	}
+	more, err := DeclaredDisagree(dir, m)
+	if err != nil {
+		return m, nil, false, err
+	}
+	return m, append(problems, more...), RecordsRows(ran), nil
 }
 
 // isHeaderCacheKey reports whether k is an artifacts.HeaderCacheKey of writer.

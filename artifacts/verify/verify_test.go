@@ -50,7 +50,7 @@ func TestVerify(t *testing.T) {
 				f.Rows++
 				m.Files[artifacts.ChunksFile] = f
 			})
-		}, []string{verify.CheckRows}, " rows, files.chunks.parquet.rows says "},
+		}, []string{verify.CheckDeclared, verify.CheckRows}, "files.chunks.parquet.rows 8, its run recorded 7 chunks (audit.jsonl)"},
 		{"modified report.json", func(t *testing.T, dir string) {
 			if err := os.WriteFile(filepath.Join(dir, artifacts.ReportFile), []byte("{}\n"), 0o644); err != nil {
 				t.Fatal(err)
@@ -63,7 +63,7 @@ func TestVerify(t *testing.T) {
 		}, []string{verify.CheckFiles}, "thresholds.md: open"},
 		{"tampered counts", func(t *testing.T, dir string) {
 			stagestest.EditManifest(t, dir, func(m *artifacts.Manifest) { m.Counts.ByKind["lore"]++; m.Counts.ByLang["xx"] = 1 })
-		}, []string{verify.CheckCounts}, "kind lore: 1 chunks, the manifest says 2"},
+		}, []string{verify.CheckDeclared, verify.CheckCounts}, "counts.by_kind.lore 2, its run recorded 1 (audit.jsonl)"},
 		{"wrong dims in the manifest", func(t *testing.T, dir string) {
 			stagestest.EditManifest(t, dir, func(m *artifacts.Manifest) { m.Embedder.Dims = 768 })
 		}, []string{verify.CheckDeclared, verify.CheckDims}, `its vectors' reuse key says "builtin-hash-v1|dims=1024"`},

@@ -111,8 +111,11 @@ func TestPublishHeals(t *testing.T) {
 		}
 		// An unchanged corpus republishes the previous files and copied
 		// its counts: the run failed its own verification, every night.
+		// Now the counts its run recorded in audit.jsonl, which is hashed,
+		// tell at once that the manifest lies: the snapshot is not trusted
+		// as the previous one, and no row is read to find it out.
 		stderr := index(t, pub)
-		if !strings.Contains(stderr, "does not describe its rows") || !strings.Contains(stderr, filepath.Base(broken)+" failed verification") {
+		if !strings.Contains(stderr, "counts.by_kind.prose 0, its run recorded 1 (audit.jsonl)") || !strings.Contains(stderr, filepath.Base(broken)+" failed verification") {
 			t.Errorf("got stderr %q, want the previous snapshot's manifest reported and the snapshot replaced", stderr)
 		}
 		verifies(t, pub)
