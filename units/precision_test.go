@@ -84,3 +84,56 @@ func TestNotMeasurements(t *testing.T) {
 		})
 	}
 }
+
+// TestNotMeasurementsInSoftware pins the readings of software text that
+// issue 32 item 5 took out, each cause beside a measurement of the same
+// shape that stays: millicores, minutes beside a word of time or seconds,
+// millions of what software counts, a C or F that is a language, and a
+// number that labels (an appendix, a version).
+func TestNotMeasurementsInSoftware(t *testing.T) {
+	tests := []struct {
+		name, lang, text string
+		want             []string // the surfaces found
+	}{
+		// millicores
+		{"cpu before", "en", "Requests: cpu: 250m, memory: 64Mi.", nil},
+		{"cpu after", "en", "The container was limited to 100m CPU.", nil},
+		{"cpu pt", "pt", "Limite de 500m de CPU por pod.", nil},
+		{"metres beside a core", "en", "The core sample was 3 m long.", []string{"3 m"}},
+		// minutes beside a word of time, or before seconds
+		{"window after", "en", "Rate limit: 100 requests per 1m window.", nil},
+		{"timeout after", "en", "A 10m timeout applies.", nil},
+		{"janela", "pt", "Use uma janela de 5m para a média.", nil},
+		{"minutes and seconds", "en", "It took 5 m 30 s to build.", nil},
+		{"glued minutes and seconds", "pt", "O teste levou 2m 10s.", nil},
+		{"metres before a word", "en", "A 10m wave broke on the reef.", []string{"10m"}},
+		{"metres before a number", "en", "Swim 50 m 4 times.", []string{"50 m"}},
+		// millions of what software counts
+		{"rows", "en", "We processed 1m rows a day.", nil},
+		{"requests", "en", "It serves 5m requests an hour.", nil},
+		{"linhas", "pt", "Processamos 10m de linhas por dia.", nil},
+		{"metres of rope", "en", "Bring 10m of rope.", []string{"10m"}},
+		// a language
+		{"C files", "en", "It has 50 C files and 3 F# projects.", nil},
+		{"C++", "en", "We keep 2 C++ compilers.", nil},
+		{"C#", "pt", "São 4 C# e 2 F# no repositório.", nil},
+		{"Celsius stays", "en", "Keep the water above 50 C for an hour.", []string{"50 C"}},
+		// a label
+		{"appendix", "en", "See Appendix 3 C for details.", nil},
+		{"grade with a colon", "en", "Grade: 4 F, 5 F-", nil},
+		{"versão", "pt", "A versão 3.2 C está obsoleta.", nil},
+		{"capítulo", "pt", "Veja o capítulo 5 F.", nil},
+		{"no label", "en", "The pool is heated to 28 C.", []string{"28 C"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var got []string
+			for _, q := range Parse(tt.text, Options{Lang: tt.lang}) {
+				got = append(got, q.Surface)
+			}
+			if !slices.Equal(got, tt.want) {
+				t.Errorf("Parse(%q): got %q, want %q", tt.text, got, tt.want)
+			}
+		})
+	}
+}
