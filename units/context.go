@@ -45,7 +45,10 @@ var contextWords = [...]*wordList{
 		"sales", "vendas", "profit*", "lucro*", "valued", "worth", "faturamento", "faturou", "dollar*",
 		"dólar*", "dolar*", "reais", "valuation"),
 	rope: words("tie", "ties", "tied", "tying", "rope*", "cord*", "lace*", "string*", "corda*", "amarr*",
-		"dê", "dar", "dá", "laço*", "laco*", "cadarço*", "gravata*"),
+		"dê", "dar", "dá", "laço*", "laco*", "cadarço*", "gravata*",
+		// nodes, not knots: "uma elipse de 5 nós", "polígono com menos de 3 nós"
+		"elipse*", "polígono*", "poligono*", "caminho*", "vértice*", "vertice*", "aresta*", "grafo*",
+		"árvore*", "arvore*", "cluster*", "polygon*", "graph*"),
 	academic: words("universit*", "college*", "bachelor*", "master*", "phd", "doctorate*", "diploma*",
 		"graduat*", "holds", "earned", "universidade*", "faculdade*", "bacharel*", "mestrado*",
 		"doutorado*", "graduação", "graduacao", "formad*", "parentesco"),
@@ -192,6 +195,13 @@ var timeUnits = map[string]bool{
 	"minuto": true, "minutos": true, "hora": true, "horas": true,
 }
 
+// longTimeUnits are the times a rate written with an exponent may be
+// over, beside timeUnits: "mm ano^-1", "km^3 dia^-1".
+var longTimeUnits = map[string]bool{
+	"d": true, "day": true, "days": true, "dia": true, "dias": true, "yr": true, "year": true,
+	"ano": true, "anos": true, "month": true, "mês": true, "mes": true, "a": true,
+}
+
 // perWords link a length to the time unit of a rate.
 var perWords = map[string]bool{"per": true, "por": true, "a": true, "an": true}
 
@@ -201,6 +211,14 @@ func (p *parser) perTime(end int) bool {
 	t := p.text
 	if end < len(t) && t[end] == '/' {
 		return timeUnits[lowerASCII(t[end+1:numeral.WordEnd(t, end+1)])]
+	}
+	if w := p.wordAfter(end); w != "" {
+		// "1100 mm ano^-1", "2 m s⁻¹": a time to the power of minus one
+		rest := t[end+numeral.SpaceWidth(t, end)+len(w):]
+		if (timeUnits[lowerASCII(w)] || longTimeUnits[lowerASCII(w)]) &&
+			(strings.HasPrefix(rest, "^-1") || strings.HasPrefix(rest, "⁻¹") || strings.HasPrefix(rest, "-1")) {
+			return true
+		}
 	}
 	w := lowerASCII(p.wordAfter(end))
 	if !perWords[w] {

@@ -48,6 +48,12 @@ var temperatureWords = words(
 	"previsão", "previsao", "clima", "mínima", "máxima", "minima", "maxima", "febre",
 )
 
+// unitNameWords near "one foot", "um pé" in words make it the unit named,
+// not one measured: "Um pé (do inglês foot, plural feet) é a unidade de
+// comprimento", "a palavra inch … um duodécimo de um pé".
+var unitNameWords = words("unit", "units", "unidade", "unidades", "word", "palavra", "plural", "singular",
+	"abbreviation*", "abreviatura*", "symbol", "símbolo", "simbolo")
+
 // foreignUnitWords are unit words of the other language: after a number in
 // words they are not a measurement ("um meter provider" in Portuguese). A
 // digit takes either ("a 2 meter swell" in a Portuguese page quoting one).
@@ -89,6 +95,8 @@ func (p *parser) implausible(n numeral.Numeral, d *unitDef, uStart, uEnd int) bo
 		return true // "1200 / 3937 meters": the length is the quotient
 	case n.Words && foreignUnitWords[p.pt][lowerASCII(t[uStart:uEnd])]:
 		return true // "um meter provider"
+	case n.Words && n.Value == 1 && p.near(n.Start, uEnd, unitNameWords):
+		return true // "Um pé (do inglês foot) é a unidade de comprimento": a unit named
 	case n.Words && n.Value == 1 && d.scale == bareDegrees && d.spelling != "°":
 		return !p.near(n.Start, uEnd, temperatureWords) // "um grau maior de sofisticação"
 	}

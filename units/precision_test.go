@@ -137,3 +137,55 @@ func TestNotMeasurementsInSoftware(t *testing.T) {
 		})
 	}
 }
+
+// TestNotMeasurementsReal3 pins the readings that real3.jsonl's dev half
+// took out, each cause beside a measurement of the same shape that stays:
+// a quote a backtick opened, a rate written with a negative exponent,
+// nodes called "nós", a hex range, a range of bare degrees that is an
+// angle's domain, and a unit named rather than measured; and "ou"/"or",
+// which gives both values their unit.
+func TestNotMeasurementsReal3(t *testing.T) {
+	tests := []struct {
+		name, lang, text string
+		want             []string // the surfaces found
+	}{
+		// a backtick opens a quote a straight quote closes
+		{"backtick quote", "pt", "O valor `-1' limpa a lista de recentes", nil},
+		{"backtick quote en", "en", "Use `2' for two columns.", nil},
+		{"feet stay", "pt", "Um muro de 6' de altura.", []string{"6'"}},
+		// a length over a time written with a negative exponent
+		{"mm ano^-1", "pt", "A precipitação média é 1100 mm ano^-1 na região.", nil},
+		{"m s⁻¹", "en", "The wind blew at 10 m s⁻¹ all day.", nil},
+		{"depth of the year stays", "pt", "Os 380 mm anuais de chuva caem no inverno.", []string{"380 mm"}},
+		// nós of a path or a polygon are nodes
+		{"elipse", "pt", "Criar uma elipse de 5 nós em sua circunferência", nil},
+		{"polígono", "pt", "Polígono com menos de 3 nós", nil},
+		{"knots stay", "pt", "O vento soprou a 25 nós na baía.", []string{"25 nós"}},
+		// a range no temperature could start is a hex range
+		{"hex range", "pt", "[1000-109F] Birmanês", nil},
+		{"fahrenheit range stays", "en", "Highs of 95-105F this week.", []string{"95", "105F"}},
+		// a range of bare degrees over an angle's domain
+		{"0-180 graus", "pt", "Órbita baixa: inclinação orbital na faixa de 0-180 graus e altitude baixa.", nil},
+		{"-180 a 180", "pt", "Valores de -180 a 180 graus, com a temperatura baixa.", nil},
+		{"oven range stays", "pt", "Asse em forno a 180 graus por 40 minutos.", []string{"180 graus"}},
+		// a unit named, not measured
+		{"unidade", "pt", "Um pé (do inglês foot) é a unidade de comprimento.", nil},
+		{"unit word", "en", "One foot is a unit of length.", nil},
+		{"one metre stays", "pt", "A onda tinha um metro de altura.", []string{"um metro"}},
+		// "ou", "or": both values in the unit written once
+		{"ou", "pt", "Padrão DIN: 0,25 ou 0,35 mm", []string{"0,25", "0,35 mm"}},
+		{"or", "en", "Waves of 2 or 3 metres.", []string{"2", "3 metres"}},
+		{"ou without a unit", "pt", "Escolha 1 ou 2 opções de 3 m.", []string{"3 m"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var got []string
+			for _, q := range Parse(tt.text, Options{Lang: tt.lang}) {
+				got = append(got, q.Surface)
+			}
+			if !slices.Equal(got, tt.want) {
+				t.Errorf("Parse(%q): got %q, want %q", tt.text, got, tt.want)
+			}
+		})
+	}
+}

@@ -38,11 +38,15 @@ func TestReal3Set(t *testing.T) {
 	}
 }
 
-// The bounds on the held-out half of real3.jsonl: set once, below, to what
-// it measured after the fixes made on its dev half.
+// The bounds on the held-out half of real3.jsonl, measured once after the
+// fixes made on its dev half: F1 at issue 32's 0.9 (it reached 0.909, 55
+// of 59 found, 7 extra; 0.887 before the fixes), and the sentences with
+// nothing to find that get a quantity at the 2 of 121 (1.7%) reached (3,
+// 2.5%, before). Issue 32 asks for 1%, which this half says Parse does not
+// reach; the bound is the figure, not a number chosen to pass.
 const (
-	real3F1Floor       = 0.0
-	real3FalseHitShare = 1.0
+	real3F1Floor       = 0.9
+	real3FalseHitShare = 2.0 / 121
 )
 
 // TestReal3Score reports precision, recall and F1 per dimension, and the
