@@ -114,7 +114,12 @@ var millionNouns = map[string]bool{
 	"assinantes": true, "clientes": true, "visitantes": true, "turistas": true, "moradores": true,
 	"habitantes": true, "toneladas": true, "barris": true, "dólares": true, "empregos": true,
 	"votos": true, "seguidores": true, "acessos": true, "passageiros": true,
-	// what software counts: "1m rows", "5m requests a day", "10m de linhas"
+}
+
+// countedNouns, right after a glued "1m", are what software counts in
+// millions: "1m rows", "5m requests a day", "10m de linhas". Spaced, "40 m
+// lines" are a rope's metres, so only the glued form is read as millions.
+var countedNouns = map[string]bool{
 	"rows": true, "records": true, "requests": true, "lines": true, "events": true, "messages": true,
 	"items": true, "documents": true, "installs": true, "stars": true, "tokens": true,
 	"parameters": true, "params": true, "queries": true, "transactions": true, "keys": true,
@@ -169,7 +174,8 @@ func (p *parser) vetoed(n numeral.Numeral, d *unitDef, uStart, uEnd int) bool {
 			return true // kilonewtons
 		}
 	case million:
-		if millionNouns[p.nounAfter(uEnd)] || p.currencyNear(n.Start, uEnd) {
+		noun := p.nounAfter(uEnd)
+		if millionNouns[noun] || uStart == n.End && countedNouns[noun] || p.currencyNear(n.Start, uEnd) {
 			return true
 		}
 		if uStart > n.End {

@@ -113,6 +113,7 @@ func TestNotMeasurementsInSoftware(t *testing.T) {
 		{"requests", "en", "It serves 5m requests an hour.", nil},
 		{"linhas", "pt", "Processamos 10m de linhas por dia.", nil},
 		{"metres of rope", "en", "Bring 10m of rope.", []string{"10m"}},
+		{"spaced metres of lines", "en", "Rig two 40 m lines to the buoy.", []string{"40 m"}},
 		// a language
 		{"C files", "en", "It has 50 C files and 3 F# projects.", nil},
 		{"C++", "en", "We keep 2 C++ compilers.", nil},
