@@ -2,6 +2,7 @@ package units
 
 import (
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/ocean-safety/ingest/units/numeral"
@@ -44,7 +45,10 @@ var contextWords = [...]*wordList{
 		"sales", "vendas", "profit*", "lucro*", "valued", "worth", "faturamento", "faturou", "dollar*",
 		"dólar*", "dolar*", "reais", "valuation"),
 	rope: words("tie", "ties", "tied", "tying", "rope*", "cord*", "lace*", "string*", "corda*", "amarr*",
-		"dê", "dar", "dá", "laço*", "laco*", "cadarço*", "gravata*"),
+		"dê", "dar", "dá", "laço*", "laco*", "cadarço*", "gravata*",
+		// nodes, not knots: "uma elipse de 5 nós", "polígono com menos de 3 nós"
+		"elipse*", "polígono*", "poligono*", "caminho*", "vértice*", "vertice*", "aresta*", "grafo*",
+		"árvore*", "arvore*", "cluster*", "polygon*", "graph*"),
 	academic: words("universit*", "college*", "bachelor*", "master*", "phd", "doctorate*", "diploma*",
 		"graduat*", "holds", "earned", "universidade*", "faculdade*", "bacharel*", "mestrado*",
 		"doutorado*", "graduação", "graduacao", "formad*", "parentesco"),
@@ -60,7 +64,43 @@ var labelWords = map[string]bool{
 	"sala": true, "classe": true, "apartamento": true, "ap": true, "quarto": true, "portão": true,
 	"portao": true, "assento": true, "fila": true, "seção": true, "secao": true, "nível": true,
 	"nivel": true, "andar": true, "plataforma": true, "bloco": true, "linha": true, "rota": true,
-	"vitamina": true,
+	"vitamina": true, "appendix": true, "annex": true, "chapter": true, "figure": true, "fig": true,
+	"table": true, "part": true, "step": true, "item": true, "page": true, "anexo": true,
+	"apêndice": true, "apendice": true, "capítulo": true, "capitulo": true, "figura": true,
+	"tabela": true, "parte": true, "passo": true, "página": true, "pagina": true, "version": true,
+	"release": true, "versão": true, "versao": true,
+}
+
+// labelBefore is the word before the number at start, past a colon or a
+// bracket: "Grade: 4 F", "(Appendix 3 C".
+func labelBefore(t string, start int) string {
+	i := wordBefore(t, start)
+	j := i
+	for j < start {
+		r, size := utf8.DecodeRuneInString(t[j:])
+		if !unicode.IsLetter(r) {
+			break
+		}
+		j += size
+	}
+	return t[i:j]
+}
+
+// codeNouns, right after a "C" or an "F", make the letter a programming
+// language: "50 C files", "2 C compilers".
+var codeNouns = map[string]bool{
+	"file": true, "files": true, "code": true, "compiler": true, "compilers": true, "program": true,
+	"programs": true, "source": true, "sources": true, "function": true, "functions": true,
+	"library": true, "libraries": true, "project": true, "projects": true, "header": true,
+	"headers": true, "binding": true, "bindings": true, "programmers": true, "arquivos": true,
+	"código": true, "codigo": true, "programas": true, "bibliotecas": true, "funções": true,
+	"compiladores": true, "projetos": true,
+}
+
+// codeAfter reports whether the letter ending at end names a language by
+// a mark glued to it: "C++", "C#", "F#".
+func codeAfter(t string, end int) bool {
+	return end < len(t) && (t[end] == '#' || t[end] == '+')
 }
 
 // millionNouns, right after "40m" (or after "de"/"of"), are what the
@@ -74,6 +114,17 @@ var millionNouns = map[string]bool{
 	"assinantes": true, "clientes": true, "visitantes": true, "turistas": true, "moradores": true,
 	"habitantes": true, "toneladas": true, "barris": true, "dólares": true, "empregos": true,
 	"votos": true, "seguidores": true, "acessos": true, "passageiros": true,
+}
+
+// countedNouns, right after a glued "1m", are what software counts in
+// millions: "1m rows", "5m requests a day", "10m de linhas". Spaced, "40 m
+// lines" are a rope's metres, so only the glued form is read as millions.
+var countedNouns = map[string]bool{
+	"rows": true, "records": true, "requests": true, "lines": true, "events": true, "messages": true,
+	"items": true, "documents": true, "installs": true, "stars": true, "tokens": true,
+	"parameters": true, "params": true, "queries": true, "transactions": true, "keys": true,
+	"linhas": true, "registros": true, "requisições": true, "mensagens": true, "eventos": true,
+	"documentos": true, "consultas": true, "transações": true, "parâmetros": true,
 }
 
 // areaWords after a length make it an area or a volume.
@@ -115,7 +166,7 @@ func (p *parser) vetoed(n numeral.Numeral, d *unitDef, uStart, uEnd int) bool {
 	case anyContext:
 		return false
 	case coulomb, farad:
-		if before, _ := prevWord(t, n.Start); labelWords[lowerASCII(before)] {
+		if labelWords[lowerASCII(labelBefore(t, n.Start))] || codeAfter(t, uEnd) || codeNouns[lowerASCII(p.wordAfter(uEnd))] {
 			return true
 		}
 	case knotAbbrev:
@@ -123,7 +174,8 @@ func (p *parser) vetoed(n numeral.Numeral, d *unitDef, uStart, uEnd int) bool {
 			return true // kilonewtons
 		}
 	case million:
-		if millionNouns[p.nounAfter(uEnd)] || p.currencyNear(n.Start, uEnd) {
+		noun := p.nounAfter(uEnd)
+		if millionNouns[noun] || uStart == n.End && countedNouns[noun] || p.currencyNear(n.Start, uEnd) {
 			return true
 		}
 		if uStart > n.End {
@@ -149,6 +201,13 @@ var timeUnits = map[string]bool{
 	"minuto": true, "minutos": true, "hora": true, "horas": true,
 }
 
+// longTimeUnits are the times a rate written with an exponent may be
+// over, beside timeUnits: "mm ano^-1", "km^3 dia^-1".
+var longTimeUnits = map[string]bool{
+	"d": true, "day": true, "days": true, "dia": true, "dias": true, "yr": true, "year": true,
+	"ano": true, "anos": true, "month": true, "mês": true, "mes": true, "a": true,
+}
+
 // perWords link a length to the time unit of a rate.
 var perWords = map[string]bool{"per": true, "por": true, "a": true, "an": true}
 
@@ -158,6 +217,14 @@ func (p *parser) perTime(end int) bool {
 	t := p.text
 	if end < len(t) && t[end] == '/' {
 		return timeUnits[lowerASCII(t[end+1:numeral.WordEnd(t, end+1)])]
+	}
+	if w := p.wordAfter(end); w != "" {
+		// "1100 mm ano^-1", "2 m s⁻¹": a time to the power of minus one
+		rest := t[end+numeral.SpaceWidth(t, end)+len(w):]
+		if (timeUnits[lowerASCII(w)] || longTimeUnits[lowerASCII(w)]) &&
+			(strings.HasPrefix(rest, "^-1") || strings.HasPrefix(rest, "⁻¹") || strings.HasPrefix(rest, "-1")) {
+			return true
+		}
 	}
 	w := lowerASCII(p.wordAfter(end))
 	if !perWords[w] {

@@ -137,7 +137,7 @@ func (p *parser) isAngle(q Quantity) bool {
 	if w := p.wordAfter(q.End); w != "" && isCompassPoint(w) {
 		return true
 	}
-	if compassLabel(t, q) {
+	if compassLabel(t, q) || p.angleDomain(q) {
 		return true
 	}
 	if p.angleTopic == unknownTopic {
@@ -147,6 +147,23 @@ func (p *parser) isAngle(q Quantity) bool {
 		}
 	}
 	return p.angleTopic == aboutAngles
+}
+
+// angleDomain reports whether the bare degree q is an end of a range from
+// 0 (or its negative) to 90, 180 or 360 degrees, the domain of an angle:
+// "inclinação orbital na faixa de 0-180 graus", "-180 a 180 graus". No
+// reading of the air or the water spans it.
+func (p *parser) angleDomain(q Quantity) bool {
+	if q.Range == 0 {
+		return false
+	}
+	lo, hi := math.Inf(1), math.Inf(-1)
+	for _, f := range p.found {
+		if f.q.Range == q.Range {
+			lo, hi = min(lo, f.q.Value), max(hi, f.q.Value)
+		}
+	}
+	return (hi == 90 || hi == 180 || hi == 360) && (lo == 0 || lo == -hi)
 }
 
 // compassLabel reports whether the bare degree q stands in brackets right

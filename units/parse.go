@@ -1,6 +1,7 @@
 package units
 
 import (
+	"strings"
 	"unicode"
 	"unicode/utf8"
 
@@ -150,6 +151,11 @@ func (p *parser) quantityFrom(n numeral.Numeral) int {
 func (p *parser) rangeFrom(lo numeral.Numeral) (int, bool) {
 	t := p.text
 	cEnd, ok := connector(t, lo.End, lo.Start)
+	alt := false
+	if !ok {
+		cEnd, ok = alternative(t, lo.End)
+		alt = ok
+	}
 	if !ok {
 		return 0, false
 	}
@@ -162,12 +168,31 @@ func (p *parser) rangeFrom(lo numeral.Numeral) (int, bool) {
 	if d == nil || (at > cEnd && d.dim != Temperature) || p.vetoed(hi, d, uStart, uEnd) {
 		return 0, false
 	}
-	p.ranges++
+	if d.rules&tight != 0 && lo.Value > letterTempMax[d.scale] {
+		return uEnd, true // "[1000-109F]": no temperature starts at 1000 F, so the letter is a hex digit
+	}
+	id := 0
+	if !alt {
+		p.ranges++
+		id = p.ranges
+	}
 	unit := t[uStart:uEnd]
 	loStart, loNeg := p.signed(lo.Start, d)
-	p.add(loStart, lo.End, signedValue(lo.Value, loNeg), d, unit, p.ranges)
-	p.add(cEnd, uEnd, signedValue(hi.Value, at > cEnd), d, unit, p.ranges)
+	p.add(loStart, lo.End, signedValue(lo.Value, loNeg), d, unit, id)
+	p.add(cEnd, uEnd, signedValue(hi.Value, at > cEnd), d, unit, id)
 	return uEnd, true
+}
+
+// alternative reads the "ou" or "or" between two values that share the
+// unit written after the second: "0,25 ou 0,35 mm", "2 or 3 metres". The
+// two are quantities of their own, not the ends of a range.
+func alternative(t string, pos int) (int, bool) {
+	for _, w := range []string{" ou ", " or "} {
+		if strings.HasPrefix(t[pos:], w) {
+			return pos + len(w), true
+		}
+	}
+	return 0, false
 }
 
 func signedValue(v float64, neg bool) float64 {

@@ -29,8 +29,12 @@ var durationWords = words(
 	"timeout*", "interval*", "minute*", "duration*", "period*", "ttl", "delay*", "latenc*",
 	"retention", "expir*", "wait*", "sleep*", "cron*", "schedul*", "uptime", "scrape*", "poll*",
 	"refresh*", "backoff*", "deadline*", "minuto*", "intervalo*", "duração", "duracao", "período",
-	"periodo", "espera*", "atraso*", "expira*", "prazo*",
+	"periodo", "espera*", "atraso*", "expira*", "prazo*", "window*", "janela*",
 )
+
+// cpuWords around a glued "m" make it thousandths of a processor, as
+// Kubernetes writes a CPU request: "cpu: 250m", "500m CPU".
+var cpuWords = words("cpu*", "vcpu*", "millicore*", "millicpu*", "core", "cores", "núcleo*", "nucleo*")
 
 // temperatureWords near "one degree", "um grau" written in words make it
 // a temperature; without one, "um" is the article ("um grau muito maior de
@@ -43,6 +47,12 @@ var temperatureWords = words(
 	"subiu", "sobe", "subir", "caiu", "cai", "cair", "baix*", "termômetro*", "termometro*",
 	"previsão", "previsao", "clima", "mínima", "máxima", "minima", "maxima", "febre",
 )
+
+// unitNameWords near "one foot", "um pé" in words make it the unit named,
+// not one measured: "Um pé (do inglês foot, plural feet) é a unidade de
+// comprimento", "a palavra inch … um duodécimo de um pé".
+var unitNameWords = words("unit", "units", "unidade", "unidades", "word", "palavra", "plural", "singular",
+	"abbreviation*", "abreviatura*", "symbol", "símbolo", "simbolo")
 
 // foreignUnitWords are unit words of the other language: after a number in
 // words they are not a measurement ("um meter provider" in Portuguese). A
@@ -71,20 +81,39 @@ func (p *parser) implausible(n numeral.Numeral, d *unitDef, uStart, uEnd int) bo
 	case d.rules&tight != 0 && n.Value > letterTempMax[d.scale]:
 		return true // "Xeon 8581C"
 	case d.spelling == "m" && uStart == n.End:
-		// "[5m]" is a PromQL range; a glued "m" among words of time,
-		// minutes; after an option or "=", a setting ("-t 3m", "size=512m",
-		// "move=-61m"); among other glued times ("30s, then 5m"), minutes.
+		// "[5m]" is a PromQL range; a glued "m" after or before a word of
+		// time, minutes ("timeout 1m", "a 5m window"); beside a word of
+		// processors, millicores ("cpu: 250m", "500m CPU"); after an option
+		// or "=", a setting ("-t 3m", "size=512m", "move=-61m"); among other
+		// glued times ("30s, then 5m"), minutes.
 		return n.Start > 0 && t[n.Start-1] == '[' && uEnd < len(t) && t[uEnd] == ']' ||
-			durationWords.in(t, wordBefore(t, n.Start), n.Start) || optionBefore(t, n.Start) ||
-			gluedTimeNear(t, n.Start, uEnd)
+			p.beside(durationWords, n.Start, uEnd) || p.beside(cpuWords, n.Start, uEnd) ||
+			optionBefore(t, n.Start) || gluedTimeNear(t, n.Start, uEnd)
+	case d.spelling == "m" && secondsAfter(t, uEnd):
+		return true // "5 m 30 s", "2m 10s": minutes and seconds
 	case denominator(t, n.Start):
 		return true // "1200 / 3937 meters": the length is the quotient
 	case n.Words && foreignUnitWords[p.pt][lowerASCII(t[uStart:uEnd])]:
 		return true // "um meter provider"
+	case n.Words && n.Value == 1 && p.near(n.Start, uEnd, unitNameWords):
+		return true // "Um pé (do inglês foot) é a unidade de comprimento": a unit named
 	case n.Words && n.Value == 1 && d.scale == bareDegrees && d.spelling != "°":
 		return !p.near(n.Start, uEnd, temperatureWords) // "um grau maior de sofisticação"
 	}
 	return false
+}
+
+// beside reports whether a word of l stands right before the number at
+// start or right after the unit ending at end, past a "de" or "of":
+// "timeout 1m", "a 5m window", "500m de CPU", "janela de 5m".
+func (p *parser) beside(l *wordList, start, end int) bool {
+	t := p.text
+	b := wordBefore(t, start)
+	if w := lowerASCII(labelBefore(t, start)); w == "de" || w == "of" {
+		b = wordBefore(t, b)
+	}
+	after := p.nounAfter(end)
+	return l.in(t, b, start) || l.in(after, 0, len(after))
 }
 
 // denominator reports whether the number at t[start:] divides the number
@@ -189,4 +218,20 @@ func gluedTimeNear(t string, start, end int) bool {
 		i = j
 	}
 	return false
+}
+
+// secondsAfter reports whether seconds follow the unit ending at end, a
+// number and "s" or "sec": "5 m 30 s" is a time, minutes and seconds.
+func secondsAfter(t string, end int) bool {
+	i := end + numeral.SpaceWidth(t, end)
+	j := i
+	for j < len(t) && numeral.IsDigit(t[j]) {
+		j++
+	}
+	if j == i {
+		return false
+	}
+	j += numeral.SpaceWidth(t, j)
+	w := lowerASCII(t[j:numeral.WordEnd(t, j)])
+	return w == "s" || w == "sec" || w == "secs" || w == "seg"
 }

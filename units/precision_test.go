@@ -84,3 +84,109 @@ func TestNotMeasurements(t *testing.T) {
 		})
 	}
 }
+
+// TestNotMeasurementsInSoftware pins the readings of software text that
+// issue 32 item 5 took out, each cause beside a measurement of the same
+// shape that stays: millicores, minutes beside a word of time or seconds,
+// millions of what software counts, a C or F that is a language, and a
+// number that labels (an appendix, a version).
+func TestNotMeasurementsInSoftware(t *testing.T) {
+	tests := []struct {
+		name, lang, text string
+		want             []string // the surfaces found
+	}{
+		// millicores
+		{"cpu before", "en", "Requests: cpu: 250m, memory: 64Mi.", nil},
+		{"cpu after", "en", "The container was limited to 100m CPU.", nil},
+		{"cpu pt", "pt", "Limite de 500m de CPU por pod.", nil},
+		{"metres beside a core", "en", "The core sample was 3 m long.", []string{"3 m"}},
+		// minutes beside a word of time, or before seconds
+		{"window after", "en", "Rate limit: 100 requests per 1m window.", nil},
+		{"timeout after", "en", "A 10m timeout applies.", nil},
+		{"janela", "pt", "Use uma janela de 5m para a média.", nil},
+		{"minutes and seconds", "en", "It took 5 m 30 s to build.", nil},
+		{"glued minutes and seconds", "pt", "O teste levou 2m 10s.", nil},
+		{"metres before a word", "en", "A 10m wave broke on the reef.", []string{"10m"}},
+		{"metres before a number", "en", "Swim 50 m 4 times.", []string{"50 m"}},
+		// millions of what software counts
+		{"rows", "en", "We processed 1m rows a day.", nil},
+		{"requests", "en", "It serves 5m requests an hour.", nil},
+		{"linhas", "pt", "Processamos 10m de linhas por dia.", nil},
+		{"metres of rope", "en", "Bring 10m of rope.", []string{"10m"}},
+		{"spaced metres of lines", "en", "Rig two 40 m lines to the buoy.", []string{"40 m"}},
+		// a language
+		{"C files", "en", "It has 50 C files and 3 F# projects.", nil},
+		{"C++", "en", "We keep 2 C++ compilers.", nil},
+		{"C#", "pt", "São 4 C# e 2 F# no repositório.", nil},
+		{"Celsius stays", "en", "Keep the water above 50 C for an hour.", []string{"50 C"}},
+		// a label
+		{"appendix", "en", "See Appendix 3 C for details.", nil},
+		{"grade with a colon", "en", "Grade: 4 F, 5 F-", nil},
+		{"versão", "pt", "A versão 3.2 C está obsoleta.", nil},
+		{"capítulo", "pt", "Veja o capítulo 5 F.", nil},
+		{"no label", "en", "The pool is heated to 28 C.", []string{"28 C"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var got []string
+			for _, q := range Parse(tt.text, Options{Lang: tt.lang}) {
+				got = append(got, q.Surface)
+			}
+			if !slices.Equal(got, tt.want) {
+				t.Errorf("Parse(%q): got %q, want %q", tt.text, got, tt.want)
+			}
+		})
+	}
+}
+
+// TestNotMeasurementsReal3 pins the readings that real3.jsonl's dev half
+// took out, each cause beside a measurement of the same shape that stays:
+// a quote a backtick opened, a rate written with a negative exponent,
+// nodes called "nós", a hex range, a range of bare degrees that is an
+// angle's domain, and a unit named rather than measured; and "ou"/"or",
+// which gives both values their unit.
+func TestNotMeasurementsReal3(t *testing.T) {
+	tests := []struct {
+		name, lang, text string
+		want             []string // the surfaces found
+	}{
+		// a backtick opens a quote a straight quote closes
+		{"backtick quote", "pt", "O valor `-1' limpa a lista de recentes", nil},
+		{"backtick quote en", "en", "Use `2' for two columns.", nil},
+		{"feet stay", "pt", "Um muro de 6' de altura.", []string{"6'"}},
+		// a length over a time written with a negative exponent
+		{"mm ano^-1", "pt", "A precipitação média é 1100 mm ano^-1 na região.", nil},
+		{"m s⁻¹", "en", "The wind blew at 10 m s⁻¹ all day.", nil},
+		{"depth of the year stays", "pt", "Os 380 mm anuais de chuva caem no inverno.", []string{"380 mm"}},
+		// nós of a path or a polygon are nodes
+		{"elipse", "pt", "Criar uma elipse de 5 nós em sua circunferência", nil},
+		{"polígono", "pt", "Polígono com menos de 3 nós", nil},
+		{"knots stay", "pt", "O vento soprou a 25 nós na baía.", []string{"25 nós"}},
+		// a range no temperature could start is a hex range
+		{"hex range", "pt", "[1000-109F] Birmanês", nil},
+		{"fahrenheit range stays", "en", "Highs of 95-105F this week.", []string{"95", "105F"}},
+		// a range of bare degrees over an angle's domain
+		{"0-180 graus", "pt", "Órbita baixa: inclinação orbital na faixa de 0-180 graus e altitude baixa.", nil},
+		{"-180 a 180", "pt", "Valores de -180 a 180 graus, com a temperatura baixa.", nil},
+		{"oven range stays", "pt", "Asse em forno a 180 graus por 40 minutos.", []string{"180 graus"}},
+		// a unit named, not measured
+		{"unidade", "pt", "Um pé (do inglês foot) é a unidade de comprimento.", nil},
+		{"unit word", "en", "One foot is a unit of length.", nil},
+		{"one metre stays", "pt", "A onda tinha um metro de altura.", []string{"um metro"}},
+		// "ou", "or": both values in the unit written once
+		{"ou", "pt", "Padrão DIN: 0,25 ou 0,35 mm", []string{"0,25", "0,35 mm"}},
+		{"or", "en", "Waves of 2 or 3 metres.", []string{"2", "3 metres"}},
+		{"ou without a unit", "pt", "Escolha 1 ou 2 opções de 3 m.", []string{"3 m"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var got []string
+			for _, q := range Parse(tt.text, Options{Lang: tt.lang}) {
+				got = append(got, q.Surface)
+			}
+			if !slices.Equal(got, tt.want) {
+				t.Errorf("Parse(%q): got %q, want %q", tt.text, got, tt.want)
+			}
+		})
+	}
+}

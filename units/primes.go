@@ -46,11 +46,11 @@ func (p *parser) opensQuote(pos int, mark rune) bool {
 		if r == '\n' {
 			return false
 		}
-		isQuote := double && (r == '"' || r == '“' || r == '”') || !double && (r == '\'' || r == '‘' || r == '’')
+		isQuote := double && (r == '"' || r == '“' || r == '”') || !double && (r == '\'' || r == '‘' || r == '’' || r == '`')
 		if !isQuote {
 			continue
 		}
-		if r == '“' || r == '‘' {
+		if r == '“' || r == '‘' || r == '`' { // "`-1'" quotes as man pages and TeX do
 			return true
 		}
 		before, _ := utf8.DecodeLastRuneInString(t[:i])

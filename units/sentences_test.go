@@ -249,6 +249,9 @@ func (s sentenceScore) table() string {
 			orAll(lang), orAll(dim), t.gold, t.pred, t.correct, t.precision(), t.recall(), f1(*t))
 	}
 	for _, lang := range []string{"en", "pt"} {
+		if s.empty[lang] == 0 {
+			continue // a set of one language (real3.jsonl)
+		}
 		fmt.Fprintf(&b, "%s: %d of %d sentences with nothing to find got a quantity (%.1f%%)\n",
 			lang, s.falseHit[lang], s.empty[lang], 100*ratio(s.falseHit[lang], s.empty[lang]))
 	}
