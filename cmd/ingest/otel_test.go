@@ -192,12 +192,14 @@ func TestOtelEval(t *testing.T) {
 			{search.ModeHybrid, search.GroupCross, 0.19, 0.46, 0.72},
 			{search.ModeBM25, search.GroupCross, 0.26, 0.59, 0.59},
 		})
-		// Measured at hybrid's built-in floor (0.44): AUROC 0.948, 13 of
-		// 17 unanswerable questions flagged (0.76), 6 of 83 answerable
-		// (0.07).
+		// Measured at hybrid's built-in floor (0.54, relevance-v3: the
+		// legs weighed as fusion weighs them): AUROC 0.956, 15 of 17
+		// unanswerable questions flagged (0.88), 7 of 83 answerable
+		// (0.08). On relevance-v2 (an even mean, floor 0.44): 0.948, 13
+		// of 17 (0.76), 6 of 83.
 		for _, s := range rep.Separations {
-			if s.Mode == search.ModeHybrid && (s.Unanswerable < 12 || s.AUROC < 0.93 || s.FlaggedUnanswerable < 0.7 || s.FlaggedAnswerable > 0.10) {
-				t.Errorf("hybrid: got %d unanswerable, AUROC %.3f, flagged %.2f of them and %.2f of the answerable; want 12 or more, at least 0.93 and 0.7, at most 0.10",
+			if s.Mode == search.ModeHybrid && (s.Unanswerable < 12 || s.AUROC < 0.94 || s.FlaggedUnanswerable < 0.8 || s.FlaggedAnswerable > 0.10) {
+				t.Errorf("hybrid: got %d unanswerable, AUROC %.3f, flagged %.2f of them and %.2f of the answerable; want 12 or more, at least 0.94 and 0.8, at most 0.10",
 					s.Unanswerable, s.AUROC, s.FlaggedUnanswerable, s.FlaggedAnswerable)
 			}
 		}
