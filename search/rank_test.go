@@ -194,7 +194,7 @@ func TestCosine(t *testing.T) {
 	if len(got) != len(want) || got[0].i != 0 || got[1].i != 1 || math.Abs(got[0].score-1) > 1e-9 || math.Abs(got[1].score-want[1].score) > 1e-9 {
 		t.Errorf("got %v, want %v", got, want)
 	}
-	res := ix.results(got, nil, got, relevance(ModeVector, ix.entries, nil, got, query{}.weight))
+	res := ix.results(got, nil, got, relevance(ModeVector, ix.entries, nil, got, query{}.weight, ix.vecWeight))
 	if !slices.Equal(docs(res), []string{"x.md", "y.md"}) || res[1].Relevance != res[1].Score {
 		t.Errorf("got results %v, want x.md, y.md, relevance the cosine", res)
 	}

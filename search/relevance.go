@@ -19,8 +19,13 @@ import (
 //     query.weight), so chunks of two languages are ranked on one scale.
 //   - vector: the cosine similarity, already on one scale per embedder
 //     (with the question's vector in the chunk's language).
-//   - hybrid: the mean of the two, each 0 where its leg did not rank the
-//     chunk.
+//   - hybrid: the mean of the two weighed as hybrid's fusion weighs the
+//     legs (Index.vecWeight: BM25 1, the vector leg vw), (bm25 + vw·cosine)
+//     / (1 + vw), each 0 where its leg did not rank the chunk. A leg that
+//     counts a quarter in the ranking counts a quarter in the relevance
+//     too: at an even mean the built-in embedder's cosine, which separates
+//     answerable from unanswerable questions far worse than BM25 (AUROC
+//     0.72 against 0.95 on the otel set), decided half of it.
 //
 // Both are measured, and a floor chosen, by Evaluate (AUROC, flag rates).
 
@@ -58,8 +63,8 @@ func selfScores(q query, st map[schema.Lang]*legStats) map[schema.Lang]float64 {
 
 // relevance returns the relevance of entry i in mode m, given the legs'
 // rankings, whose scores are relevance times the weight of the chunk's
-// language (query.weight).
-func relevance(m Mode, entries []entry, lex, vec []hit, weight func(schema.Lang) float64) func(i int) float64 {
+// language (query.weight), and the vector leg's weight in fusion.
+func relevance(m Mode, entries []entry, lex, vec []hit, weight func(schema.Lang) float64, vecWeight float64) func(i int) float64 {
 	lexRel := map[int]float64{}
 	for _, h := range lex {
 		lexRel[h.i] = h.score / weight(entries[h.i].lang)
@@ -75,6 +80,6 @@ func relevance(m Mode, entries []entry, lex, vec []hit, weight func(schema.Lang)
 		case ModeVector:
 			return cos[i]
 		}
-		return (lexRel[i] + cos[i]) / 2
+		return (lexRel[i] + vecWeight*cos[i]) / (1 + vecWeight)
 	}
 }

@@ -41,18 +41,31 @@ func TestRelevance(t *testing.T) {
 	}
 }
 
-func TestHybridRelevanceIsTheLegsMean(t *testing.T) {
+// TestHybridRelevanceWeighsTheLegsAsFusion: hybrid's relevance is the
+// legs' mean weighed as fusion weighs them (BM25 1, the vector leg its
+// weight), a leg that did not rank the chunk counting 0.
+func TestHybridRelevanceWeighsTheLegsAsFusion(t *testing.T) {
 	t.Parallel()
 	entries := []entry{{lang: schema.LangEN}, {lang: schema.LangEN}}
 	lex := []hit{{0, 0.5}}
 	vec := []hit{{1, 0.6}, {0, 0.2}}
-	rel := relevance(ModeHybrid, entries, lex, vec, query{}.weight)
 	for _, tt := range []struct {
-		i    int
-		want float64
-	}{{0, (0.5 + 0.2) / 2}, {1, 0.6 / 2}} {
-		if got := rel(tt.i); math.Abs(got-tt.want) > 1e-12 {
-			t.Errorf("entry %d: got %g, want %g", tt.i, got, tt.want)
-		}
+		name      string
+		vecWeight float64
+		i         int
+		want      float64
+	}{
+		{"both legs, weighed evenly", 1, 0, (0.5 + 0.2) / 2},
+		{"vector leg only, weighed evenly", 1, 1, 0.6 / 2},
+		{"both legs, the vector leg a quarter", 0.25, 0, (0.5 + 0.25*0.2) / 1.25},
+		{"vector leg only, a quarter", 0.25, 1, 0.25 * 0.6 / 1.25},
+		{"vector leg weighed 0: BM25's relevance", 0, 0, 0.5},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			rel := relevance(ModeHybrid, entries, lex, vec, query{}.weight, tt.vecWeight)
+			if got := rel(tt.i); math.Abs(got-tt.want) > 1e-12 {
+				t.Errorf("entry %d: got %g, want %g", tt.i, got, tt.want)
+			}
+		})
 	}
 }

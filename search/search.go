@@ -135,7 +135,7 @@ func (ix *Index) Search(ctx context.Context, query string, opt Options) ([]Resul
 	if len(ranked) > opt.K {
 		ranked = ranked[:opt.K]
 	}
-	return ix.results(ranked, lex, vec, relevance(opt.Mode, ix.entries, lex, vec, q.weight)), nil
+	return ix.results(ranked, lex, vec, relevance(opt.Mode, ix.entries, lex, vec, q.weight, ix.vecWeight)), nil
 }
 
 func (ix *Index) results(ranked, lex, vec []hit, rel func(i int) float64) []Result {

@@ -60,15 +60,13 @@ func (ix *Index) Translate(tr Translation) int {
 // translate is term's translations from one language into another: the
 // snapshot's own, learned from its translated pages, when it has some (they
 // are its domain's: "trecho" is a span there, not a stretch of road), else
-// the dictionary's. Function words are not translated, nor translated to.
+// the dictionary's (lookup, which backs off a stem neither translates).
+// Function words are not translated, nor translated to.
 func (ix *Index) translate(from, to schema.Lang, w lexical.Stemmed) []lexicon.Translation {
 	if lexicon.FunctionWord(from, lexical.Fold(w.Word)) {
 		return nil
 	}
-	ts := ix.learned.Translate(from, to, w.Term)
-	if len(ts) == 0 {
-		ts = ix.dictionary.Translate(from, to, w.Term)
-	}
+	ts := ix.lookup(from, to, w.Term)
 	out := ts[:0:0]
 	for _, t := range ts {
 		if !lexicon.FunctionWord(to, t.Word) {
@@ -76,6 +74,39 @@ func (ix *Index) translate(from, to schema.Lang, w lexical.Stemmed) []lexicon.Tr
 		}
 	}
 	return out
+}
+
+// Stem backoff: a verb's Snowball stem changes with its ending
+// (Portuguese "renomear" → renom, "renomeio" → renomei; "executar",
+// "executo"), and a dictionary's headwords and a corpus's aligned pages
+// hold few of a verb's forms, so a question's conjugated verb often finds
+// no translation its infinitive has. A term nothing translates is looked up
+// again by its stem cut by a rune, then two (the suffixes the stemmer
+// leaves on a conjugated form are that short), never below
+// minBackoffRunes, so short stems, where a cut would reach another word,
+// are left alone: stem backoff, as cross-language retrieval without a
+// morphological analyser does it. A term that translates as it is is never
+// cut.
+const (
+	maxBackoffRunes = 2
+	minBackoffRunes = 5
+)
+
+// lookup is term's translations from one language into another: the
+// learned lexicon's when it has some, else the dictionary's; else those of
+// the term cut back (maxBackoffRunes, minBackoffRunes).
+func (ix *Index) lookup(from, to schema.Lang, term string) []lexicon.Translation {
+	r := []rune(term)
+	for cut := 0; cut <= maxBackoffRunes && (cut == 0 || len(r)-cut >= minBackoffRunes); cut++ {
+		t := string(r[:len(r)-cut])
+		if ts := ix.learned.Translate(from, to, t); len(ts) > 0 {
+			return ts
+		}
+		if ts := ix.dictionary.Translate(from, to, t); len(ts) > 0 {
+			return ts
+		}
+	}
+	return nil
 }
 
 // alt is a term a leg matches for one of the question's words, and what a

@@ -137,3 +137,38 @@ func TestTranslateLearns(t *testing.T) {
 		t.Errorf("got en translations %v, want sampl (amostragem) among them", got)
 	}
 }
+
+// TestStemBackoff: a term nothing translates is looked up again cut by a
+// rune, then two, never below minBackoffRunes; a term that translates as it
+// is keeps its own translations.
+func TestStemBackoff(t *testing.T) {
+	l := lexicon.New()
+	l.Add(schema.LangPT, schema.LangEN, "renom", lexicon.Translation{Term: "renam", Word: "rename", Weight: 1})
+	l.Add(schema.LangPT, schema.LangEN, "renome", lexicon.Translation{Term: "renown", Word: "renown", Weight: 1})
+	l.Add(schema.LangPT, schema.LangEN, "export", lexicon.Translation{Term: "export", Word: "export", Weight: 1})
+	l.Add(schema.LangPT, schema.LangEN, "port", lexicon.Translation{Term: "port", Word: "port", Weight: 1})
+	l.Add(schema.LangPT, schema.LangEN, "exec", lexicon.Translation{Term: "run", Word: "run", Weight: 1})
+	ix := New(nil)
+	ix.Translate(Translation{Dictionary: l})
+	for _, tt := range []struct {
+		name, term string
+		want       []string
+	}{
+		{"translated as it is: never cut", "renom", []string{"renam"}},
+		{"cut by one rune", "renomei", []string{"renown"}},
+		{"cut by two runes", "exportav", []string{"export"}},
+		{"three runes off: too far", "exportava", nil},
+		{"a cut below five runes: left alone", "porta", nil},
+		{"short and untranslated: left alone", "execu", nil},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			var got []string
+			for _, tr := range ix.lookup(schema.LangPT, schema.LangEN, tt.term) {
+				got = append(got, tr.Term)
+			}
+			if !slices.Equal(got, tt.want) {
+				t.Errorf("lookup(%q): got %v, want %v", tt.term, got, tt.want)
+			}
+		})
+	}
+}

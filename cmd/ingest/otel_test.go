@@ -182,22 +182,26 @@ func TestOtelEval(t *testing.T) {
 	}
 	t.Run("translations learned from the corpus", func(t *testing.T) {
 		rep := eval(t, "corpus")
-		// Measured: all 0.494/0.771/0.916 (hybrid), 0.494/0.819/0.904
-		// (bm25); cross-lingual 0.200/0.467/0.733, 0.267/0.600/0.600
-		// (before search_text: all 0.494/0.759/0.904, 0.494/0.807/0.904;
-		// cross-lingual 0.333/0.467/0.733, 0.267/0.600/0.667).
+		// Measured: all 0.494/0.771/0.916 (hybrid), 0.494/0.831/0.916
+		// (bm25); cross-lingual 0.200/0.467/0.733, 0.267/0.667/0.667
+		// (before stem backoff, bm25: all 0.494/0.819/0.904, cross-lingual
+		// 0.267/0.600/0.600; before search_text: all 0.494/0.759/0.904,
+		// 0.494/0.807/0.904; cross-lingual 0.333/0.467/0.733,
+		// 0.267/0.600/0.667).
 		check(t, rep, []floor{
 			{search.ModeHybrid, search.GroupAll, 0.47, 0.75, 0.90},
-			{search.ModeBM25, search.GroupAll, 0.47, 0.80, 0.89},
+			{search.ModeBM25, search.GroupAll, 0.47, 0.82, 0.90},
 			{search.ModeHybrid, search.GroupCross, 0.19, 0.46, 0.72},
-			{search.ModeBM25, search.GroupCross, 0.26, 0.59, 0.59},
+			{search.ModeBM25, search.GroupCross, 0.26, 0.66, 0.66},
 		})
-		// Measured at hybrid's built-in floor (0.44): AUROC 0.948, 13 of
-		// 17 unanswerable questions flagged (0.76), 6 of 83 answerable
-		// (0.07).
+		// Measured at hybrid's built-in floor (0.54, relevance-v3: the
+		// legs weighed as fusion weighs them): AUROC 0.958, 15 of 17
+		// unanswerable questions flagged (0.88), 7 of 83 answerable
+		// (0.08). On relevance-v2 (an even mean, floor 0.44): 0.948, 13
+		// of 17 (0.76), 6 of 83.
 		for _, s := range rep.Separations {
-			if s.Mode == search.ModeHybrid && (s.Unanswerable < 12 || s.AUROC < 0.93 || s.FlaggedUnanswerable < 0.7 || s.FlaggedAnswerable > 0.10) {
-				t.Errorf("hybrid: got %d unanswerable, AUROC %.3f, flagged %.2f of them and %.2f of the answerable; want 12 or more, at least 0.93 and 0.7, at most 0.10",
+			if s.Mode == search.ModeHybrid && (s.Unanswerable < 12 || s.AUROC < 0.94 || s.FlaggedUnanswerable < 0.8 || s.FlaggedAnswerable > 0.10) {
+				t.Errorf("hybrid: got %d unanswerable, AUROC %.3f, flagged %.2f of them and %.2f of the answerable; want 12 or more, at least 0.94 and 0.8, at most 0.10",
 					s.Unanswerable, s.AUROC, s.FlaggedUnanswerable, s.FlaggedAnswerable)
 			}
 		}
@@ -206,15 +210,18 @@ func TestOtelEval(t *testing.T) {
 		if _, err := lexicon.OpenFreeDict(lexicon.FreeDictDir); err != nil {
 			t.Skipf("the figures with FreeDict are not checked: %v", err)
 		}
-		// Measured: all 0.494/0.795/0.928 (hybrid), 0.506/0.819/0.916
-		// (bm25); cross-lingual 0.200/0.600/0.800, 0.333/0.600/0.667
-		// (before search_text: all 0.506/0.783/0.916, 0.506/0.807/0.916;
-		// cross-lingual 0.400/0.600/0.800, 0.333/0.600/0.733).
+		// Measured: all 0.494/0.795/0.928 (hybrid), 0.494/0.831/0.928
+		// (bm25); cross-lingual 0.200/0.600/0.800, 0.267/0.667/0.733
+		// (before stem backoff, bm25: all 0.506/0.819/0.916, cross-lingual
+		// 0.333/0.600/0.667, a question of the held-out half lost its
+		// answer's first place; before search_text: all 0.506/0.783/0.916,
+		// 0.506/0.807/0.916; cross-lingual 0.400/0.600/0.800,
+		// 0.333/0.600/0.733).
 		check(t, eval(t, "corpus,freedict"), []floor{
 			{search.ModeHybrid, search.GroupAll, 0.47, 0.78, 0.91},
-			{search.ModeBM25, search.GroupAll, 0.49, 0.80, 0.90},
+			{search.ModeBM25, search.GroupAll, 0.49, 0.82, 0.91},
 			{search.ModeHybrid, search.GroupCross, 0.19, 0.59, 0.79},
-			{search.ModeBM25, search.GroupCross, 0.33, 0.59, 0.66},
+			{search.ModeBM25, search.GroupCross, 0.26, 0.66, 0.72},
 		})
 	})
 }
