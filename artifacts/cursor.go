@@ -14,6 +14,16 @@ type Cursor struct {
 	r       *rowReader
 	pending *schema.Chunk // read but not yet handed out
 	done    bool
+	n       int64 // rows read from the file, pending's included
+}
+
+// Read is how many rows the cursor has handed out: the file's row of the
+// next one.
+func (c *Cursor) Read() int64 {
+	if c.pending != nil {
+		return c.n - 1
+	}
+	return c.n
 }
 
 // Cursor opens a forward reader over the file's rows.
@@ -49,6 +59,7 @@ func (c *Cursor) Next() (_ *schema.Chunk, err error) {
 		c.done = true
 		return nil, nil
 	}
+	c.n++
 	return ch, nil
 }
 

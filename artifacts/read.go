@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -16,8 +17,12 @@ import (
 
 // ChunkFile is an open chunks.parquet.
 type ChunkFile struct {
-	path          string
-	f             io.Closer
+	path string
+	f    interface {
+		io.ReaderAt
+		io.Closer
+	}
+	starts        []int64 // each row group's first row, and the file's rows last
 	pf            *parquet.File
 	leaves        [chunkrow.LeafCount]*parquet.Column // nil for a column the file's version lacks
 	SchemaVersion string
@@ -139,6 +144,22 @@ func describeColumn(col *parquet.Column) string {
 		return "a group"
 	}
 	return leaf{kind: col.Type().Kind(), maxRep: col.MaxRepetitionLevel(), maxDef: col.MaxDefinitionLevel()}.String()
+}
+
+// GroupAt is the row group that starts at row, and its rows (package
+// groups' Source: a writer copies it whole).
+func (cf *ChunkFile) GroupAt(row int64) (int, int64, bool) {
+	if cf.starts == nil {
+		cf.starts = []int64{0}
+		for _, g := range cf.pf.Metadata().RowGroups {
+			cf.starts = append(cf.starts, cf.starts[len(cf.starts)-1]+g.NumRows)
+		}
+	}
+	g, ok := slices.BinarySearch(cf.starts, row)
+	if !ok || g == len(cf.starts)-1 {
+		return 0, 0, false
+	}
+	return g, cf.starts[g+1] - row, true
 }
 
 // Close closes the file.

@@ -12,8 +12,12 @@ import (
 type writerSettings struct {
 	codec        compress.Codec
 	pageSize     int // bytes of a column's values before a data page is cut
-	rowGroupRows int
-	batchRows    int // rows handed to the writer at a time (the vectors go a row at a time)
+	rowGroupRows int // the most a row group holds
+	// groupMin and groupEvery end row groups by content (package groups):
+	// at a document one in groupEvery picks by its path, once a group holds
+	// groupMin rows; 0 ends them at rowGroupRows only.
+	groupMin, groupEvery int
+	batchRows            int // rows handed to the writer at a time (the vectors go a row at a time)
 
 	// The embedding column is most of the bytes and of the writer's time.
 	embCodec    compress.Codec
@@ -48,6 +52,8 @@ var shipped = writerSettings{
 	// holds a page of each column at a time.
 	pageSize:     128 << 10,
 	rowGroupRows: rowGroupRows,
+	groupMin:     groupMin,
+	groupEvery:   groupEvery,
 	// The small columns a batch at a time (a call per column per row cost
 	// more than the values); a batch's text is well under a page.
 	batchRows: 64,

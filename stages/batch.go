@@ -53,6 +53,7 @@ type need struct {
 // of them without a vector.
 type batch struct {
 	rows  []schema.Chunk
+	from  []int64 // each row's row in the previous snapshot, when it is that row (taken whole); -1 otherwise
 	needs []need
 }
 
@@ -78,15 +79,16 @@ type batcher struct {
 }
 
 // addToBatch appends c, with its vector when the previous snapshot or the
-// journal has it (a row of a document taken whole has its own), and says
-// whether the open call and the rows it holds are to be sent now.
-func (r *run) addToBatch(dt *docTally, b *batcher, c schema.Chunk, ru reuse.Offer, whole bool) bool {
-	if whole {
+// journal has it (a row of a document taken whole has its own: row from of
+// the previous snapshot, -1 for a row made again), and says whether the
+// open call and the rows it holds are to be sent now.
+func (r *run) addToBatch(dt *docTally, b *batcher, c schema.Chunk, ru reuse.Offer, from int64) bool {
+	if from >= 0 {
 		dt.calls.VectorsReused++
 	} else {
 		r.vector(dt, b, &c, ru)
 	}
-	b.cur.rows = append(b.cur.rows, c)
+	b.cur.rows, b.cur.from = append(b.cur.rows, c), append(b.cur.from, from)
 	if b.open == nil {
 		return len(b.cur.rows) == maxBatchRows
 	}

@@ -56,6 +56,7 @@ func (r *run) finish(t tally, skipped []schema.Skipped, start time.Time) (*Resul
 			if err := r.writer.Close(); err != nil {
 				return 0, err
 			}
+			r.opt.Logger.Info("chunks written", "rows", r.writer.Rows(), "row groups copied", r.writer.Copied())
 			return r.writer.Rows(), nil
 		},
 		Thresholds: &t.thresholds, Audit: r.audit, Diagnostics: r.diags, Report: rep, Setup: len(r.setup), Manifest: m,

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/ocean-safety/ingest/artifacts"
+	"github.com/ocean-safety/ingest/artifacts/audit"
 	"github.com/ocean-safety/ingest/artifacts/diagnostics"
 	"github.com/ocean-safety/ingest/chunking"
 	"github.com/ocean-safety/ingest/corpus"
@@ -176,7 +177,7 @@ type run struct {
 	inputs  *inputSums
 	journal *reuse.Journal
 	reuse   *reuse.Resolver // over prev's offers and the journal, once it is open
-	audit   *artifacts.Audit
+	audit   *audit.Log
 	diags   *diagnostics.Writer // diagnostics.jsonl: opened by build or republish; written, once the streams start, by the enrich stream's callbacks (their docTally's)
 	errs    firstError
 	// setup holds what was found before the streams started (a previous
@@ -311,7 +312,7 @@ func (r *run) run(ctx context.Context) (*Result, error) {
 	if r.prev != nil {
 		prevDir = r.prev.Dir
 	}
-	if r.audit, err = artifacts.NewAudit(r.stage.Path(artifacts.AuditFile), r.runID, prevDir); err != nil {
+	if r.audit, err = audit.New(r.stage.Path(artifacts.AuditFile), r.runID, prevDir); err != nil {
 		return nil, err
 	}
 	var res *Result

@@ -12,7 +12,6 @@ import (
 	"github.com/sourcegraph/conc/stream"
 
 	"github.com/ocean-safety/ingest/models"
-	"github.com/ocean-safety/ingest/schema"
 	"github.com/ocean-safety/ingest/stages/dispatch"
 )
 
@@ -116,8 +115,12 @@ func (r *run) stream(ctx context.Context, paths []string) tally {
 				parsed++
 				r.rep.Progress(StageParsed, parsed, len(paths))
 				r.submitEnrich(ctx, enrich, &res, func() {
-					for _, c := range r.collect(&dt, res, len(paths)) {
-						if r.addToBatch(&dt, &b, c, res.prev, res.whole) {
+					for i, c := range r.collect(&dt, res, len(paths)) {
+						from := int64(-1) // a row made again
+						if res.whole {
+							from = res.prev.From + int64(i)
+						}
+						if r.addToBatch(&dt, &b, c, res.prev, from) {
 							send()
 						}
 					}
@@ -253,20 +256,33 @@ func (r *run) submitBatch(batches *stream.Stream, b batch, rt *rowTally) {
 			if !ok || r.errs.get() != nil {
 				return
 			}
-			r.write(rt, b.rows)
+			r.write(rt, b)
 		}
 	}))
 }
 
-func (r *run) write(rt *rowTally, rows []schema.Chunk) {
+func (r *run) write(rt *rowTally, b batch) {
 	t := time.Now()
-	for _, c := range rows {
-		if err := r.writer.Write(c); err != nil {
+	rows := b.rows
+	for i := 0; i < len(rows); {
+		n, err := 1, error(nil)
+		if b.from[i] < 0 {
+			err = r.writer.Write(rows[i])
+		} else { // the previous snapshot's rows, as it holds them: the writer may copy their row group
+			for i+n < len(rows) && b.from[i+n] == b.from[i]+int64(n) && rows[i+n].DocPath == rows[i].DocPath { // a document at a time: row groups end between documents
+				n++
+			}
+			err = r.writer.WriteFrom(rows[i:i+n], r.prev.File(), b.from[i])
+		}
+		if err != nil {
 			r.errs.set(err)
 			return
 		}
-		rt.counts.Add(c)
-		rt.sizes.Add(c)
+		for _, c := range rows[i : i+n] {
+			rt.counts.Add(c)
+			rt.sizes.Add(c)
+		}
+		i += n
 	}
 	rt.embed.Items += len(rows)
 	rt.write.Items += len(rows)

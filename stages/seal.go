@@ -6,6 +6,7 @@ import (
 	"os"
 
 	"github.com/ocean-safety/ingest/artifacts"
+	"github.com/ocean-safety/ingest/artifacts/audit"
 	"github.com/ocean-safety/ingest/artifacts/diagnostics"
 	"github.com/ocean-safety/ingest/artifacts/verify"
 	"github.com/ocean-safety/ingest/publish"
@@ -22,7 +23,7 @@ import (
 type Closing struct {
 	Chunks      func() (rows int, err error)
 	Thresholds  *thresholds.Proposal
-	Audit       *artifacts.Audit
+	Audit       *audit.Log
 	AuditMore   map[string]int      // more counts for the audit's last event (a merge's parts)
 	Diagnostics *diagnostics.Writer // every diagnostic, written as the run went; Seal closes it
 	Report      artifacts.Report

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/ocean-safety/ingest/artifacts"
+	"github.com/ocean-safety/ingest/artifacts/audit"
 	"github.com/ocean-safety/ingest/artifacts/diagnostics"
 	"github.com/ocean-safety/ingest/artifacts/verify"
 	"github.com/ocean-safety/ingest/schema"
@@ -182,7 +183,7 @@ func (r *run) republished(ctx context.Context, prevDir string) (bool, error) {
 	if r.stage, err = r.target.Stage(); err != nil {
 		return false, err
 	}
-	if r.audit, err = artifacts.NewAudit(r.stage.Path(artifacts.AuditFile), r.runID, prevDir); err != nil {
+	if r.audit, err = audit.New(r.stage.Path(artifacts.AuditFile), r.runID, prevDir); err != nil {
 		return false, err
 	}
 	return false, nil

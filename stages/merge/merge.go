@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/ocean-safety/ingest/artifacts"
+	"github.com/ocean-safety/ingest/artifacts/audit"
 	"github.com/ocean-safety/ingest/artifacts/diagnostics"
 	"github.com/ocean-safety/ingest/publish"
 	"github.com/ocean-safety/ingest/schema"
@@ -260,12 +261,12 @@ func (m *merger) merge(ctx context.Context, start time.Time) (_ *stages.Result, 
 		counts.ByKind, counts.ByLang, counts.ByElement = map[string]int{}, map[string]int{}, map[string]int{}
 	}
 	var calls artifacts.Calls
-	var audits []artifacts.PartAudit
+	var audits []audit.Part
 	for _, p := range m.parts {
 		calls.Add(p.m.Calls)
-		audits = append(audits, artifacts.PartAudit{Path: filepath.Join(p.dir, artifacts.AuditFile), Trace: p.m.RunID})
+		audits = append(audits, audit.Part{Path: filepath.Join(p.dir, artifacts.AuditFile), Trace: p.m.RunID})
 	}
-	audit, err := artifacts.MergeAudit(m.stage.Path(artifacts.AuditFile), m.runID, audits)
+	audit, err := audit.Merge(m.stage.Path(artifacts.AuditFile), m.runID, audits)
 	if err != nil {
 		return nil, err
 	}

@@ -19,6 +19,7 @@ type Offer struct {
 	IDs     []string              // the previous chunk ids, to count what the new run supersedes
 	Version string                // the previous doc_version ("" when the document is new)
 	Rows    []schema.Chunk        // the document's rows, in chunk order
+	From    int64                 // the file's row of Rows[0]
 	// Doc is the snapshot's account of the document, when the run may
 	// take it whole (see Previous.TakeDocuments); nil otherwise.
 	Doc  *Doc
@@ -99,6 +100,10 @@ func (p *Previous) TakeDocuments() error {
 	return nil
 }
 
+// File is the previous snapshot's chunks.parquet, which its rows are read
+// from.
+func (p *Previous) File() *artifacts.ChunkFile { return p.file }
+
 // TakesDocuments reports whether ForDoc offers documents whole (see
 // TakeDocuments); false on a nil Previous.
 func (p *Previous) TakesDocuments() bool { return p != nil && p.docs != nil }
@@ -110,7 +115,7 @@ func (p *Previous) ForDoc(path string) (Offer, []string, error) {
 	if err != nil {
 		return Offer{}, nil, err
 	}
-	o := Offer{Rows: rows, keys: p.Manifest.CacheKeys, dims: p.Manifest.Embedder.Dims, noVectors: p.noVectors}
+	o := Offer{Rows: rows, From: p.cur.Read() - int64(len(rows)), keys: p.Manifest.CacheKeys, dims: p.Manifest.Embedder.Dims, noVectors: p.noVectors}
 	for _, row := range rows {
 		o.IDs = append(o.IDs, row.ChunkID)
 		o.Version = row.DocVersion

@@ -183,3 +183,87 @@ func (f *File) keepHead(m *format.FileMetaData) error {
 
 // Abort drops the spill.
 func (f *File) Abort() { f.spill.remove() }
+
+// CopyRowGroup appends a row group of another file this package wrote,
+// already encoded: group g of src, whose metadata is m. Its data goes on
+// to the file as it is, its column and offset indexes are read from src's
+// page index, and its offsets are moved to where the data now sits, so the
+// file has the bytes it would have had if the writer had written the same
+// rows as a row group there. Call it between row groups (not after Hold).
+func (f *File) CopyRowGroup(src io.ReaderAt, m *format.FileMetaData, g int) error {
+	if f.hold || f.seg != 0 {
+		return errors.New("parquet footer: a row group copied into an open one")
+	}
+	// Not as the first: the file's head (magic, schema, key-value
+	// metadata) is the writer's, which src's parsed metadata may not
+	// keep in order.
+	if f.count == 0 || f.count == maxRowGroups || g < 0 || g >= len(m.RowGroups) {
+		return fmt.Errorf("parquet footer: row group %d of %d copied as row group %d", g, len(m.RowGroups), f.count)
+	}
+	rg := m.RowGroups[g]
+	rg.Columns = slices.Clone(rg.Columns)
+	start, end := dataRange(rg)
+	if start < int64(len(magic)) || end < start {
+		return fmt.Errorf("parquet footer: row group %d's data at %d–%d", g, start, end)
+	}
+	shift := f.n - start
+	var rec record
+	for i := range rg.Columns {
+		c := &rg.Columns[i]
+		ci, err := readAt(src, c.ColumnIndexOffset, c.ColumnIndexLength)
+		if err != nil {
+			return err
+		}
+		oi, err := readAt(src, c.OffsetIndexOffset, c.OffsetIndexLength)
+		if err != nil {
+			return err
+		}
+		if oi, err = f.moveOffsetIndex(oi, shift); err != nil {
+			return err
+		}
+		rec.ci, rec.oi = append(rec.ci, ci), append(rec.oi, oi)
+		move(c, shift)
+	}
+	w, err := io.Copy(f.out, io.NewSectionReader(src, start, end-start))
+	if f.n += w; err != nil {
+		return fmt.Errorf("parquet footer: copy row group %d: %w", g, err)
+	}
+	rg.FileOffset += shift
+	rg.Ordinal = int16(f.count)
+	if rec.rg, err = thrift.Marshal(&f.proto, &rg); err != nil {
+		return fmt.Errorf("parquet footer: row group %d: %w", f.count, err)
+	}
+	if err := f.spill.add(rec); err != nil {
+		return err
+	}
+	f.rows += rg.NumRows
+	f.count++
+	return nil
+}
+
+// dataRange is where a row group's column chunks lie: from the first
+// page of its first column to the end of its last.
+func dataRange(rg format.RowGroup) (start, end int64) {
+	start = math.MaxInt64
+	for _, c := range rg.Columns {
+		m := c.MetaData
+		first := m.DataPageOffset
+		if m.DictionaryPageOffset != 0 {
+			first = min(first, m.DictionaryPageOffset)
+		}
+		start, end = min(start, first), max(end, first+m.TotalCompressedSize)
+	}
+	return start, end
+}
+
+// readAt reads n bytes of src at off: a page index entry.
+func readAt(src io.ReaderAt, off int64, n int32) ([]byte, error) {
+	if off <= 0 || n <= 0 {
+		return nil, fmt.Errorf("parquet footer: no page index entry (%d bytes at %d)", n, off)
+	}
+	b := make([]byte, n)
+	if _, err := src.ReadAt(b, off); err != nil {
+		return nil, fmt.Errorf("parquet footer: page index entry at %d: %w", off, err)
+	}
+	return b, nil
+}

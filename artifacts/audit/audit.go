@@ -1,4 +1,4 @@
-package artifacts
+package audit
 
 import (
 	"bufio"
@@ -13,11 +13,11 @@ import (
 	"github.com/ocean-safety/ingest/schema"
 )
 
-// Audit is audit.jsonl in the snapshot: the previous snapshot's lines,
+// Log is audit.jsonl in the snapshot: the previous snapshot's lines,
 // then one line per event of this run, each with the run's trace id and
 // hashes or ids instead of any text. Its methods are safe on a nil log (plan
 // mode keeps none) and from two goroutines.
-type Audit struct {
+type Log struct {
 	mu         sync.Mutex
 	f          *os.File
 	w          *bufio.Writer
@@ -45,19 +45,19 @@ type auditEvent struct {
 	SHA256     string         `json:"sha256,omitempty"` // history_dropped: of the bytes dropped
 }
 
-// NewAudit starts audit.jsonl at path with the lines of the previous
-// snapshot's log (prevDir, "" for none), bounded (MaxAuditRuns,
-// MaxAuditBytes).
-func NewAudit(path, trace, prevDir string) (*Audit, error) {
-	return newAudit(path, trace, prevDir, auditKeep{Runs: MaxAuditRuns, Bytes: MaxAuditBytes})
+// New starts audit.jsonl at path with the lines of the previous
+// snapshot's log (prevDir, "" for none), bounded (MaxRuns,
+// MaxBytes).
+func New(path, trace, prevDir string) (*Log, error) {
+	return newAudit(path, trace, prevDir, auditKeep{Runs: MaxRuns, Bytes: MaxBytes})
 }
 
-func newAudit(path, trace, prevDir string, keep auditKeep) (*Audit, error) {
+func newAudit(path, trace, prevDir string, keep auditKeep) (*Log, error) {
 	f, err := os.Create(path)
 	if err != nil {
 		return nil, fmt.Errorf("audit: %w", err)
 	}
-	a := &Audit{f: f, w: bufio.NewWriter(f), trace: trace, rejected: map[string]string{}}
+	a := &Log{f: f, w: bufio.NewWriter(f), trace: trace, rejected: map[string]string{}}
 	if err := a.openHistory(prevDir, keep); err != nil {
 		f.Close()
 		return nil, err
@@ -66,7 +66,7 @@ func newAudit(path, trace, prevDir string, keep auditKeep) (*Audit, error) {
 	return a, nil
 }
 
-func (a *Audit) event(e auditEvent) {
+func (a *Log) event(e auditEvent) {
 	if a == nil {
 		return
 	}
@@ -83,7 +83,7 @@ func (a *Audit) event(e auditEvent) {
 }
 
 // Ingested records a document that is new or whose content changed.
-func (a *Audit) Ingested(docID, version, previous string) {
+func (a *Log) Ingested(docID, version, previous string) {
 	if previous == version {
 		return // unchanged: counted in run_completed only
 	}
@@ -93,7 +93,7 @@ func (a *Audit) Ingested(docID, version, previous string) {
 // Rejected records a document that was not ingested, with the codes of its
 // errors, unless the log's history holds it rejected at this version
 // already: then it is counted (rejected_unchanged in run_completed).
-func (a *Audit) Rejected(docID, version string, diags []schema.Diagnostic) {
+func (a *Log) Rejected(docID, version string, diags []schema.Diagnostic) {
 	if a == nil {
 		return
 	}
@@ -116,7 +116,7 @@ func (a *Audit) Rejected(docID, version string, diags []schema.Diagnostic) {
 }
 
 // Supersede records previous chunks that are not in the new snapshot.
-func (a *Audit) Supersede(docID string, ids []string) {
+func (a *Log) Supersede(docID string, ids []string) {
 	if a == nil || len(ids) == 0 {
 		return
 	}
@@ -127,7 +127,7 @@ func (a *Audit) Supersede(docID string, ids []string) {
 }
 
 // Count is the number of chunks superseded so far.
-func (a *Audit) Count() int {
+func (a *Log) Count() int {
 	if a == nil {
 		return 0
 	}
@@ -137,7 +137,7 @@ func (a *Audit) Count() int {
 }
 
 // Complete records the end of the run and closes the file.
-func (a *Audit) Complete(counts map[string]int) error {
+func (a *Log) Complete(counts map[string]int) error {
 	a.mu.Lock()
 	again := a.again
 	a.mu.Unlock()
@@ -155,28 +155,28 @@ func (a *Audit) Complete(counts map[string]int) error {
 }
 
 // Abort closes the file of a run that publishes nothing.
-func (a *Audit) Abort() {
+func (a *Log) Abort() {
 	if a != nil {
 		a.f.Close()
 	}
 }
 
-// PartAudit is one part's audit log for MergeAudit: the file and the trace
+// Part is one part's audit log for Merge: the file and the trace
 // id of the part's own run.
-type PartAudit struct {
+type Part struct {
 	Path  string
 	Trace string
 }
 
-// MergeAudit starts the audit.jsonl of a merge at path: the history the
+// Merge starts the audit.jsonl of a merge at path: the history the
 // first part inherited (its lines of other runs), then each part's own
 // lines in part order, then this merge's run_started.
-func MergeAudit(path, trace string, parts []PartAudit) (*Audit, error) {
+func Merge(path, trace string, parts []Part) (*Log, error) {
 	f, err := os.Create(path)
 	if err != nil {
 		return nil, fmt.Errorf("audit: %w", err)
 	}
-	a := &Audit{f: f, w: bufio.NewWriter(f), trace: trace}
+	a := &Log{f: f, w: bufio.NewWriter(f), trace: trace}
 	if len(parts) > 0 {
 		first := parts[0]
 		if err := a.copyLines(first.Path, func(t string) bool { return t != first.Trace }); err != nil {
@@ -195,7 +195,7 @@ func MergeAudit(path, trace string, parts []PartAudit) (*Audit, error) {
 }
 
 // copyLines copies the lines of the log at path whose trace id keep takes.
-func (a *Audit) copyLines(path string, keep func(trace string) bool) error {
+func (a *Log) copyLines(path string, keep func(trace string) bool) error {
 	f, err := os.Open(path)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil

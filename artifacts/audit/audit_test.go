@@ -1,8 +1,9 @@
-package artifacts
+package audit
 
 import (
 	"bufio"
 	"encoding/json"
+	"github.com/ocean-safety/ingest/artifacts"
 	"os"
 	"path/filepath"
 	"strings"
@@ -35,9 +36,9 @@ func auditLines(t *testing.T, path string) []map[string]any {
 // unchanged document is not an event; a nil log (a plan) takes every call.
 func TestAudit(t *testing.T) {
 	prev := t.TempDir()
-	os.WriteFile(filepath.Join(prev, AuditFile), []byte(`{"trace_id":"old","event":"run_started"}`+"\n"+`{"trace_id":"old","event":"run_completed"}`+"\n"), 0o644)
-	path := filepath.Join(t.TempDir(), AuditFile)
-	a, err := NewAudit(path, "new", prev)
+	os.WriteFile(filepath.Join(prev, artifacts.AuditFile), []byte(`{"trace_id":"old","event":"run_started"}`+"\n"+`{"trace_id":"old","event":"run_completed"}`+"\n"), 0o644)
+	path := filepath.Join(t.TempDir(), artifacts.AuditFile)
+	a, err := New(path, "new", prev)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -64,7 +65,7 @@ func TestAudit(t *testing.T) {
 		t.Errorf("rejected: got codes %v, want the error's only", codes)
 	}
 
-	var nilLog *Audit
+	var nilLog *Log
 	nilLog.Ingested("d", "v", "")
 	nilLog.Supersede("d", []string{"c"})
 	nilLog.Abort()
@@ -77,9 +78,9 @@ func TestAudit(t *testing.T) {
 // newline does not swallow this run's first line.
 func TestAuditPreviousCutShort(t *testing.T) {
 	prev := t.TempDir()
-	os.WriteFile(filepath.Join(prev, AuditFile), []byte(`{"trace_id":"old","event":"run_completed"}`), 0o644)
-	path := filepath.Join(t.TempDir(), AuditFile)
-	a, err := NewAudit(path, "new", prev)
+	os.WriteFile(filepath.Join(prev, artifacts.AuditFile), []byte(`{"trace_id":"old","event":"run_completed"}`), 0o644)
+	path := filepath.Join(t.TempDir(), artifacts.AuditFile)
+	a, err := New(path, "new", prev)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -99,7 +100,7 @@ func TestMergeAudit(t *testing.T) {
 	os.WriteFile(p0, []byte(`{"trace_id":"old","event":"run_completed"}`+"\n"+`{"trace_id":"s0","event":"document_ingested"}`+"\n"), 0o644)
 	os.WriteFile(p1, []byte(`{"trace_id":"old","event":"run_completed"}`+"\n"+`{"trace_id":"s1","event":"document_ingested"}`+"\n"+"not json\n"), 0o644)
 	path := filepath.Join(dir, "merged.jsonl")
-	a, err := MergeAudit(path, "m", []PartAudit{{Path: p0, Trace: "s0"}, {Path: p1, Trace: "s1"}})
+	a, err := Merge(path, "m", []Part{{Path: p0, Trace: "s0"}, {Path: p1, Trace: "s1"}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,9 +1,10 @@
-package artifacts
+package audit
 
 import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/ocean-safety/ingest/artifacts"
 	"os"
 	"time"
 
@@ -13,8 +14,8 @@ import (
 // How much of the previous snapshots' audit log a run carries. The log is
 // copied from snapshot to snapshot, so without a bound it grows every night
 // for ever (20,000 rejected files added 5.26 MB a night). A run keeps the
-// newest MaxAuditRuns runs of history, and of those no more than
-// MaxAuditBytes, cutting whole runs where it can. What it drops is not
+// newest MaxRuns runs of history, and of those no more than
+// MaxBytes, cutting whole runs where it can. What it drops is not
 // lost silently: a history_dropped line, first in the log, counts the runs,
 // lines and bytes dropped and gives the SHA-256 of exactly those bytes, the
 // start of the log an older snapshot (a publish folder's earlier snapshots,
@@ -23,8 +24,8 @@ import (
 // history_dropped line, the lines chain back to the first run. What is
 // kept is contiguous and copied as it was.
 const (
-	MaxAuditRuns  = 100      // about three months of nightly runs, far more than a publish folder keeps
-	MaxAuditBytes = 64 << 20 // a few hundred thousand events
+	MaxRuns  = 100      // about three months of nightly runs, far more than a publish folder keeps
+	MaxBytes = 64 << 20 // a few hundred thousand events
 )
 
 // auditKeep is what a log keeps of its history (tests make it small).
@@ -33,8 +34,8 @@ type auditKeep = history.Keep
 // carry copies the previous log at path into a's file, bounded by keep
 // (history.Copy), and learns which documents stand rejected in it at
 // which version.
-func (a *Audit) carry(path string, keep auditKeep) error {
-	old, size, err := OpenRegular(path)
+func (a *Log) carry(path string, keep auditKeep) error {
+	old, size, err := artifacts.OpenRegular(path)
 	if err != nil {
 		return err
 	}
@@ -53,7 +54,7 @@ func (a *Audit) carry(path string, keep auditKeep) error {
 // learn keeps, from a line carried, which version of a document stands
 // rejected: a document rejected again at that version is counted, not
 // logged again (as an unchanged document that is ingested is not).
-func (a *Audit) learn(line []byte) {
+func (a *Log) learn(line []byte) {
 	var l struct {
 		Event      string `json:"event"`
 		DocID      string `json:"doc_id"`
@@ -70,12 +71,12 @@ func (a *Audit) learn(line []byte) {
 	}
 }
 
-// openHistory is NewAudit's previous log, or none.
-func (a *Audit) openHistory(prevDir string, keep auditKeep) error {
+// openHistory is New's previous log, or none.
+func (a *Log) openHistory(prevDir string, keep auditKeep) error {
 	if prevDir == "" {
 		return nil
 	}
-	err := a.carry(prevDir+string(os.PathSeparator)+AuditFile, keep)
+	err := a.carry(prevDir+string(os.PathSeparator)+artifacts.AuditFile, keep)
 	if err != nil && !errors.Is(err, os.ErrNotExist) {
 		return fmt.Errorf("audit: copy previous log: %w", err)
 	}

@@ -1,9 +1,10 @@
-package artifacts
+package audit
 
 import (
 	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
+	"github.com/ocean-safety/ingest/artifacts"
 	"os"
 	"path/filepath"
 	"strings"
@@ -17,14 +18,14 @@ import (
 // alone loses its oldest lines.
 func TestAuditHistoryChained(t *testing.T) {
 	prev, _ := pastRuns(t, 10, "a")
-	once := filepath.Join(t.TempDir(), AuditFile)
+	once := filepath.Join(t.TempDir(), artifacts.AuditFile)
 	a, err := newAudit(once, "b000", prev, auditKeep{Runs: 4, Bytes: 1 << 20})
 	if err != nil {
 		t.Fatal(err)
 	}
 	a.Complete(nil)
 	onceBytes, _ := os.ReadFile(once)
-	twice := filepath.Join(t.TempDir(), AuditFile)
+	twice := filepath.Join(t.TempDir(), artifacts.AuditFile)
 	a, err = newAudit(twice, "c000", filepath.Dir(once), auditKeep{Runs: 2, Bytes: 1 << 20})
 	if err != nil {
 		t.Fatal(err)
@@ -46,7 +47,7 @@ func TestAuditHistoryChained(t *testing.T) {
 
 	// A byte bound that holds two runs of three lines but not three.
 	prev, old := pastRuns(t, 5, "d")
-	small := filepath.Join(t.TempDir(), AuditFile)
+	small := filepath.Join(t.TempDir(), artifacts.AuditFile)
 	run := int64(bytes.Index(old, []byte(`{"trace_id":"d001"`)))
 	a, _ = newAudit(small, "e", prev, auditKeep{Runs: 100, Bytes: 2*run + run/2})
 	a.Complete(nil)

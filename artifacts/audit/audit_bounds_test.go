@@ -1,10 +1,11 @@
-package artifacts
+package audit
 
 import (
 	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"github.com/ocean-safety/ingest/artifacts"
 	"os"
 	"path/filepath"
 	"strings"
@@ -26,7 +27,7 @@ func pastRuns(t *testing.T, n int, prefix string) (string, []byte) {
 		fmt.Fprintf(&b, `{"trace_id":%q,"event":"run_completed"}`+"\n", tr)
 	}
 	dir := t.TempDir()
-	if err := os.WriteFile(filepath.Join(dir, AuditFile), b.Bytes(), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(dir, artifacts.AuditFile), b.Bytes(), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	return dir, b.Bytes()
@@ -39,8 +40,8 @@ func pastRuns(t *testing.T, n int, prefix string) (string, []byte) {
 // night without end (5.3 → 21 MB in four nights of 20,000 rejected files).
 func TestAuditHistoryBounded(t *testing.T) {
 	prev, old := pastRuns(t, 250, "r")
-	path := filepath.Join(t.TempDir(), AuditFile)
-	a, err := NewAudit(path, "new", prev)
+	path := filepath.Join(t.TempDir(), artifacts.AuditFile)
+	a, err := New(path, "new", prev)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -72,14 +73,14 @@ func TestAuditHistoryBounded(t *testing.T) {
 // version, or after it was ingested, it is logged.
 func TestAuditRejectedOnce(t *testing.T) {
 	prev := t.TempDir()
-	os.WriteFile(filepath.Join(prev, AuditFile), []byte(strings.Join([]string{
+	os.WriteFile(filepath.Join(prev, artifacts.AuditFile), []byte(strings.Join([]string{
 		`{"trace_id":"o","event":"document_rejected","doc_id":"d1","doc_version":"v1"}`,
 		`{"trace_id":"o","event":"document_rejected","doc_id":"d2","doc_version":"v1"}`,
 		`{"trace_id":"o","event":"document_rejected","doc_id":"d3","doc_version":"v1"}`,
 		`{"trace_id":"o","event":"document_ingested","doc_id":"d3","doc_version":"v2"}`,
 	}, "\n")+"\n"), 0o644)
-	path := filepath.Join(t.TempDir(), AuditFile)
-	a, err := NewAudit(path, "n", prev)
+	path := filepath.Join(t.TempDir(), artifacts.AuditFile)
+	a, err := New(path, "n", prev)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,0 +1,137 @@
+package artifacts
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/ocean-safety/ingest/schema"
+)
+
+// TestWriteFromCopiesRowGroups (issue 34, item 2): rows given as a
+// previous file's own (documents taken whole) are copied a row group at a
+// time where they make up one of its row groups and the writer ends its
+// own there, and the file has the bytes of one written row by row. An
+// edit (a document's rows changed, added or gone) costs the groups it
+// touches; the others are copied.
+func TestWriteFromCopiesRowGroups(t *testing.T) {
+	set := shipped
+	set.groupMin, set.groupEvery, set.rowGroupRows = 6, 3, 40
+	docs := func(edit func(d int, rows []schema.Chunk) []schema.Chunk) [][]schema.Chunk {
+		var out [][]schema.Chunk
+		i := 0
+		for d := range 60 {
+			var rows []schema.Chunk
+			for o := range 1 + d%5 {
+				rows = append(rows, testRow(fmt.Sprintf("doc-%03d.md", d), o, i))
+				i++
+			}
+			if edit != nil {
+				rows = edit(d, rows)
+			}
+			if len(rows) > 0 {
+				out = append(out, rows)
+			}
+		}
+		return out
+	}
+	dir := t.TempDir()
+	write := func(name string, prev *ChunkFile, from map[string]int64, in [][]schema.Chunk) (string, int) {
+		t.Helper()
+		path := filepath.Join(dir, name)
+		f, err := os.Create(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		w, err := newChunkWriter(f, path, 4, set)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, rows := range in {
+			if first, ok := from[rows[0].DocPath]; ok && prev != nil {
+				err = w.WriteFrom(rows, prev, first)
+			} else {
+				for _, c := range rows {
+					if err = w.Write(c); err != nil {
+						break
+					}
+				}
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := w.Close(); err != nil {
+			t.Fatal(err)
+		}
+		return path, w.Copied()
+	}
+	base := docs(nil)
+	prevPath, _ := write("prev.parquet", nil, nil, base)
+	prev, err := OpenAnyVersion(prevPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer prev.Close()
+	groups := prev.pf.Metadata().RowGroups
+	if len(groups) < 6 {
+		t.Fatalf("got %d row groups, want several to copy", len(groups))
+	}
+	from := map[string]int64{} // each document's first row in prev
+	var n int64
+	for _, rows := range base {
+		from[rows[0].DocPath] = n
+		n += int64(len(rows))
+	}
+	appendRow := func(d int, rows []schema.Chunk) []schema.Chunk {
+		if d == 31 {
+			rows = append(rows, testRow(rows[0].DocPath, len(rows), 1000))
+		}
+		return rows
+	}
+	tests := []struct {
+		name      string
+		edited    [][]schema.Chunk
+		unchanged func(path string) bool // the documents taken whole
+		atLeast   int                    // row groups copied (never the first: the file's head is the writer's)
+	}{
+		{"unchanged", base, func(string) bool { return true }, len(groups) - 1},
+		{"a row added to one document", docs(appendRow), func(p string) bool { return p != "doc-031.md" }, len(groups) - 3},
+		{"a document gone", docs(func(d int, rows []schema.Chunk) []schema.Chunk {
+			if d == 12 {
+				return nil
+			}
+			return rows
+		}), func(string) bool { return true }, len(groups) - 3},
+		{"a new document", append(base[:20:20], append([][]schema.Chunk{{testRow("doc-019x.md", 0, 2000)}}, base[20:]...)...),
+			func(p string) bool { return p != "doc-019x.md" }, len(groups) - 3},
+	}
+	for i, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			whole := map[string]int64{}
+			for p, f := range from {
+				if tt.unchanged(p) {
+					whole[p] = f
+				}
+			}
+			got, copied := write(fmt.Sprintf("copy-%d.parquet", i), prev, whole, tt.edited)
+			want, _ := write(fmt.Sprintf("scratch-%d.parquet", i), nil, nil, tt.edited)
+			a, _ := os.ReadFile(got)
+			b, _ := os.ReadFile(want)
+			if !bytes.Equal(a, b) {
+				for k := range a {
+					if a[k] != b[k] {
+						t.Logf("first difference at byte %d of %d: %q vs %q", k, len(a), a[max(0, k-20):k+20], b[max(0, k-20):k+20])
+						break
+					}
+				}
+				t.Errorf("the file with row groups copied differs from one written row by row (%d and %d bytes)", len(a), len(b))
+			}
+			if copied < tt.atLeast || copied > len(groups) {
+				t.Errorf("got %d of %d row groups copied, want at least %d", copied, len(groups), tt.atLeast)
+			}
+		})
+	}
+}
