@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 
 	"github.com/ocean-safety/ingest/schema"
@@ -37,10 +38,12 @@ func TestWriteFromCopiesRowGroups(t *testing.T) {
 		}
 		return out
 	}
-	dir := t.TempDir()
-	write := func(name string, prev *ChunkFile, from map[string]int64, in [][]schema.Chunk) (string, int) {
+	flat := func(docs [][]schema.Chunk) []schema.Chunk { return slices.Concat(docs...) }
+	// copyFile writes docs, those whole gives a first row for as prev's
+	// rows (WriteFrom), the others row by row.
+	copyFile := func(prev *ChunkFile, whole map[string]int64, docs [][]schema.Chunk) ([]byte, int) {
 		t.Helper()
-		path := filepath.Join(dir, name)
+		path := filepath.Join(t.TempDir(), ChunksFile)
 		f, err := os.Create(path)
 		if err != nil {
 			t.Fatal(err)
@@ -49,8 +52,8 @@ func TestWriteFromCopiesRowGroups(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		for _, rows := range in {
-			if first, ok := from[rows[0].DocPath]; ok && prev != nil {
+		for _, rows := range docs {
+			if first, ok := whole[rows[0].DocPath]; ok {
 				err = w.WriteFrom(rows, prev, first)
 			} else {
 				for _, c := range rows {
@@ -66,10 +69,14 @@ func TestWriteFromCopiesRowGroups(t *testing.T) {
 		if err := w.Close(); err != nil {
 			t.Fatal(err)
 		}
-		return path, w.Copied()
+		b, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return b, w.Copied()
 	}
 	base := docs(nil)
-	prevPath, _ := write("prev.parquet", nil, nil, base)
+	prevPath, _ := writeFile(t, set, flat(base))
 	prev, err := OpenAnyVersion(prevPath)
 	if err != nil {
 		t.Fatal(err)
@@ -108,7 +115,7 @@ func TestWriteFromCopiesRowGroups(t *testing.T) {
 		{"a new document", append(base[:20:20], append([][]schema.Chunk{{testRow("doc-019x.md", 0, 2000)}}, base[20:]...)...),
 			func(p string) bool { return p != "doc-019x.md" }, len(groups) - 3},
 	}
-	for i, tt := range tests {
+	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			whole := map[string]int64{}
 			for p, f := range from {
@@ -116,17 +123,9 @@ func TestWriteFromCopiesRowGroups(t *testing.T) {
 					whole[p] = f
 				}
 			}
-			got, copied := write(fmt.Sprintf("copy-%d.parquet", i), prev, whole, tt.edited)
-			want, _ := write(fmt.Sprintf("scratch-%d.parquet", i), nil, nil, tt.edited)
-			a, _ := os.ReadFile(got)
-			b, _ := os.ReadFile(want)
+			a, copied := copyFile(prev, whole, tt.edited)
+			_, b := writeFile(t, set, flat(tt.edited))
 			if !bytes.Equal(a, b) {
-				for k := range a {
-					if a[k] != b[k] {
-						t.Logf("first difference at byte %d of %d: %q vs %q", k, len(a), a[max(0, k-20):k+20], b[max(0, k-20):k+20])
-						break
-					}
-				}
 				t.Errorf("the file with row groups copied differs from one written row by row (%d and %d bytes)", len(a), len(b))
 			}
 			if copied < tt.atLeast || copied > len(groups) {

@@ -151,7 +151,7 @@ func (s *Staging) Verify(ctx context.Context) ([]string, error) {
 // otherwise it verifies it as Verify does, rows and all. It returns the
 // problems found.
 func (s *Staging) VerifyDeclared(ctx context.Context) ([]string, error) {
-	_, problems, rows, err := verify.Declared(s.Dir)
+	problems, rows, err := verify.Declared(s.Dir)
 	switch {
 	case err != nil:
 		return nil, err

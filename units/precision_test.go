@@ -73,15 +73,7 @@ func TestNotMeasurements(t *testing.T) {
 		{"mp3s are no time", "en", "I carried 20 mp3s and a 3m rope.", []string{"3m"}},
 	}
 	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			var got []string
-			for _, q := range Parse(tt.text, Options{Lang: tt.lang}) {
-				got = append(got, q.Surface)
-			}
-			if !slices.Equal(got, tt.want) {
-				t.Errorf("Parse(%q): got %q, want %q", tt.text, got, tt.want)
-			}
-		})
+		t.Run(tt.name, func(t *testing.T) { checkSurfaces(t, tt.lang, tt.text, tt.want) })
 	}
 }
 
@@ -127,15 +119,7 @@ func TestNotMeasurementsInSoftware(t *testing.T) {
 		{"no label", "en", "The pool is heated to 28 C.", []string{"28 C"}},
 	}
 	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			var got []string
-			for _, q := range Parse(tt.text, Options{Lang: tt.lang}) {
-				got = append(got, q.Surface)
-			}
-			if !slices.Equal(got, tt.want) {
-				t.Errorf("Parse(%q): got %q, want %q", tt.text, got, tt.want)
-			}
-		})
+		t.Run(tt.name, func(t *testing.T) { checkSurfaces(t, tt.lang, tt.text, tt.want) })
 	}
 }
 
@@ -179,14 +163,18 @@ func TestNotMeasurementsReal3(t *testing.T) {
 		{"ou without a unit", "pt", "Escolha 1 ou 2 opções de 3 m.", []string{"3 m"}},
 	}
 	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			var got []string
-			for _, q := range Parse(tt.text, Options{Lang: tt.lang}) {
-				got = append(got, q.Surface)
-			}
-			if !slices.Equal(got, tt.want) {
-				t.Errorf("Parse(%q): got %q, want %q", tt.text, got, tt.want)
-			}
-		})
+		t.Run(tt.name, func(t *testing.T) { checkSurfaces(t, tt.lang, tt.text, tt.want) })
+	}
+}
+
+// checkSurfaces checks the surfaces Parse finds in text, in order.
+func checkSurfaces(t *testing.T, lang, text string, want []string) {
+	t.Helper()
+	var got []string
+	for _, q := range Parse(text, Options{Lang: lang}) {
+		got = append(got, q.Surface)
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("Parse(%q): got %q, want %q", text, got, want)
 	}
 }

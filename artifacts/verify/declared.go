@@ -80,7 +80,13 @@ func CountsDisagree(m artifacts.Manifest, t Tally) []string {
 // Call it once the files are known to be those m describes; a snapshot of
 // a version without a file or a key is not held to it.
 func DeclaredDisagree(dir string, m artifacts.Manifest) ([]string, error) {
-	var out []string
+	out, _, err := declaredDisagree(dir, m)
+	return out, err
+}
+
+// declaredDisagree is DeclaredDisagree, and whether the run recorded what
+// its rows add up to (RecordsRows), from one read of its audit log.
+func declaredDisagree(dir string, m artifacts.Manifest) (out []string, rows bool, err error) {
 	if m.CacheKeys.Vector != "" && m.CacheKeys.Vector != artifacts.VectorCacheKey(m.Embedder) {
 		out = append(out, fmt.Sprintf("embedder %s (%d dims), its vectors' reuse key says %q", m.Embedder.Name, m.Embedder.Dims, m.CacheKeys.Vector))
 	}
@@ -89,7 +95,7 @@ func DeclaredDisagree(dir string, m artifacts.Manifest) ([]string, error) {
 	}
 	ran, err := ranCounts(dir, m)
 	if err != nil {
-		return nil, err
+		return nil, false, err
 	}
 	for _, k := range []struct {
 		name string
@@ -99,13 +105,13 @@ func DeclaredDisagree(dir string, m artifacts.Manifest) ([]string, error) {
 			out = append(out, fmt.Sprintf("counts.%s %d, its run recorded %d (%s)", k.name, k.n, got, artifacts.AuditFile))
 		}
 	}
-	if RecordsRows(ran) {
+	if rows = RecordsRows(ran); rows {
 		out = append(out, rowsDisagree(m, ran)...)
 	}
 	if _, ok := m.Files[artifacts.ReportFile]; ok && m.Diagnostics != nil {
 		rep, err := artifacts.ReadReport(dir)
 		if err != nil {
-			return nil, err
+			return nil, false, err
 		}
 		got, total := rep.DiagnosticCounts(), 0
 		for _, sev := range []schema.Severity{schema.SeverityError, schema.SeverityWarning, schema.SeverityInfo} {
@@ -118,7 +124,7 @@ func DeclaredDisagree(dir string, m artifacts.Manifest) ([]string, error) {
 			out = append(out, fmt.Sprintf("files.%s.rows %d, %s counts %d diagnostics", artifacts.DiagnosticsFile, f.Rows, artifacts.ReportFile, total))
 		}
 	}
-	return out, nil
+	return out, rows, nil
 }
 
 // Recorded is what a run records of its counts in audit.jsonl as it
@@ -179,22 +185,16 @@ func rowsDisagree(m artifacts.Manifest, ran map[string]int) []string {
 // hashed them as it read or linked them). rows reports whether the run
 // recorded what its rows add up to, so that the problems cover the
 // manifest's counts as reading the rows would.
-func Declared(dir string) (m artifacts.Manifest, problems []string, rows bool, err error) {
-	if m, err = artifacts.ReadManifest(dir); err != nil {
-		return m, nil, false, err
+func Declared(dir string) (problems []string, rows bool, err error) {
+	m, err := artifacts.ReadManifest(dir)
+	if err != nil {
+		return nil, false, err
 	}
 	if !artifacts.ReadsSchema(m.SchemaVersion) {
 		problems = append(problems, fmt.Sprintf("manifest says schema %q, this build reads %q", m.SchemaVersion, artifacts.SchemaVersion))
 	}
-	ran, err := ranCounts(dir, m)
-	if err != nil {
-		return m, nil, false, err
-	}
-	more, err := DeclaredDisagree(dir, m)
-	if err != nil {
-		return m, nil, false, err
-	}
-	return m, append(problems, more...), RecordsRows(ran), nil
+	more, rows, err := declaredDisagree(dir, m)
+	return append(problems, more...), rows, err
 }
 
 // isHeaderCacheKey reports whether k is an artifacts.HeaderCacheKey of writer.

@@ -91,7 +91,6 @@ func (f *File) EndRowGroup(m *format.FileMetaData) error {
 	held := f.seg - int64(len(f.held)) // where the held bytes start, in the row group's file
 	shift := f.n - held                // from the row group's file to the whole file
 	rg := m.RowGroups[0]
-	rg.Columns = slices.Clone(rg.Columns)
 	end := f.seg // the data's end: the page index comes first after it
 	for _, c := range rg.Columns {
 		end = min(end, c.ColumnIndexOffset, c.OffsetIndexOffset)
@@ -110,29 +109,7 @@ func (f *File) EndRowGroup(m *format.FileMetaData) error {
 		}
 		return tail[off-end : off-end+int64(n)], nil
 	}
-	var rec record
-	for i := range rg.Columns {
-		c := &rg.Columns[i]
-		ci, err := at(c.ColumnIndexOffset, c.ColumnIndexLength)
-		if err != nil {
-			return err
-		}
-		oi, err := at(c.OffsetIndexOffset, c.OffsetIndexLength)
-		if err != nil {
-			return err
-		}
-		if oi, err = f.moveOffsetIndex(oi, shift); err != nil {
-			return err
-		}
-		rec.ci, rec.oi = append(rec.ci, ci), append(rec.oi, oi)
-		move(c, shift)
-	}
-	rg.FileOffset += shift
-	rg.Ordinal = int16(f.count)
-	if rec.rg, err = thrift.Marshal(&f.proto, &rg); err != nil {
-		return fmt.Errorf("parquet footer: row group %d: %w", f.count, err)
-	}
-	if err := f.spill.add(rec); err != nil {
+	if err := f.spillRowGroup(rg, shift, at); err != nil {
 		return err
 	}
 	if f.count == 0 {
@@ -140,7 +117,6 @@ func (f *File) EndRowGroup(m *format.FileMetaData) error {
 			return err
 		}
 	}
-	f.rows += rg.NumRows
 	f.count++
 	f.seg, f.held, f.hold = 0, f.held[:0], false
 	return nil
@@ -201,20 +177,39 @@ func (f *File) CopyRowGroup(src io.ReaderAt, m *format.FileMetaData, g int) erro
 		return fmt.Errorf("parquet footer: row group %d of %d copied as row group %d", g, len(m.RowGroups), f.count)
 	}
 	rg := m.RowGroups[g]
-	rg.Columns = slices.Clone(rg.Columns)
 	start, end := dataRange(rg)
 	if start < int64(len(magic)) || end < start {
 		return fmt.Errorf("parquet footer: row group %d's data at %d–%d", g, start, end)
 	}
 	shift := f.n - start
+	w, err := io.Copy(f.out, io.NewSectionReader(src, start, end-start))
+	if f.n += w; err == nil && w != end-start {
+		err = io.ErrUnexpectedEOF // src ends before the data its metadata names
+	}
+	if err != nil {
+		return fmt.Errorf("parquet footer: copy row group %d: %w", g, err)
+	}
+	if err := f.spillRowGroup(rg, shift, func(off int64, n int32) ([]byte, error) { return readAt(src, off, n) }); err != nil {
+		return err
+	}
+	f.count++
+	return nil
+}
+
+// spillRowGroup spills row group rg, whose data now sits shift bytes from
+// where its offsets say, with each column's page index entries as index
+// reads them (the offset index's pages moved), and counts its rows; the
+// caller counts the row group.
+func (f *File) spillRowGroup(rg format.RowGroup, shift int64, index func(off int64, n int32) ([]byte, error)) error {
+	rg.Columns = slices.Clone(rg.Columns)
 	var rec record
 	for i := range rg.Columns {
 		c := &rg.Columns[i]
-		ci, err := readAt(src, c.ColumnIndexOffset, c.ColumnIndexLength)
+		ci, err := index(c.ColumnIndexOffset, c.ColumnIndexLength)
 		if err != nil {
 			return err
 		}
-		oi, err := readAt(src, c.OffsetIndexOffset, c.OffsetIndexLength)
+		oi, err := index(c.OffsetIndexOffset, c.OffsetIndexLength)
 		if err != nil {
 			return err
 		}
@@ -224,12 +219,9 @@ func (f *File) CopyRowGroup(src io.ReaderAt, m *format.FileMetaData, g int) erro
 		rec.ci, rec.oi = append(rec.ci, ci), append(rec.oi, oi)
 		move(c, shift)
 	}
-	w, err := io.Copy(f.out, io.NewSectionReader(src, start, end-start))
-	if f.n += w; err != nil {
-		return fmt.Errorf("parquet footer: copy row group %d: %w", g, err)
-	}
 	rg.FileOffset += shift
 	rg.Ordinal = int16(f.count)
+	var err error
 	if rec.rg, err = thrift.Marshal(&f.proto, &rg); err != nil {
 		return fmt.Errorf("parquet footer: row group %d: %w", f.count, err)
 	}
@@ -237,7 +229,6 @@ func (f *File) CopyRowGroup(src io.ReaderAt, m *format.FileMetaData, g int) erro
 		return err
 	}
 	f.rows += rg.NumRows
-	f.count++
 	return nil
 }
 
