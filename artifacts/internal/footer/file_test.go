@@ -180,3 +180,61 @@ func TestAbortRemovesSpill(t *testing.T) {
 		t.Errorf("got %v after Abort, want nothing", es)
 	}
 }
+
+// TestCopyRowGroupRefuses: a row group is copied only where the file can
+// take it, and only whole. A source that ends before the data its metadata
+// names (a previous file cut short) fails the copy: io.Copy's short count
+// is an error, not a file written short.
+func TestCopyRowGroupRefuses(t *testing.T) {
+	src := throughFile(t, rows(23), 5, t.TempDir())
+	pf, err := parquet.OpenFile(bytes.NewReader(src), int64(len(src)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := pf.Metadata()
+	start, end := dataRange(m.RowGroups[2])
+	tests := []struct {
+		name  string
+		first bool // the file has no row group yet
+		src   []byte
+		g     int
+		want  string
+	}{
+		{"whole", false, src, 2, ""},
+		{"as the first", true, src, 2, "copied as row group 0"},
+		{"no such row group", false, src, len(m.RowGroups), "row group 5 of 5"},
+		{"the source cut inside the data", false, src[:(start+end)/2], 2, "copy row group 2"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var buf bytes.Buffer
+			f := New(&buf, t.TempDir())
+			defer f.Abort()
+			if !tt.first {
+				w := parquet.NewGenericWriter[row](f, options...)
+				if _, err := w.Write(rows(3)); err != nil {
+					t.Fatal(err)
+				}
+				if err := w.Flush(); err != nil {
+					t.Fatal(err)
+				}
+				f.Hold()
+				if err := w.Close(); err != nil {
+					t.Fatal(err)
+				}
+				if err := f.EndRowGroup(w.File().Metadata()); err != nil {
+					t.Fatal(err)
+				}
+			}
+			err := f.CopyRowGroup(bytes.NewReader(tt.src), m, tt.g)
+			switch {
+			case tt.want == "" && err != nil:
+				t.Errorf("got %v, want the row group copied", err)
+			case tt.want != "" && (err == nil || !strings.Contains(err.Error(), tt.want)):
+				t.Errorf("got %v, want an error naming %q", err, tt.want)
+			case tt.want == "" && f.RowGroups() != 2:
+				t.Errorf("got %d row groups, want 2", f.RowGroups())
+			}
+		})
+	}
+}
