@@ -2,21 +2,30 @@ package corpus
 
 import (
 	"crypto/sha256"
-	"encoding/binary"
 	"encoding/hex"
 	"fmt"
 	"strconv"
 	"strings"
 )
 
-// Shard is one of Count parts of a corpus: the documents whose path hash
-// falls in Index. Every process of a sharded run scans the whole corpus and
-// keeps its own documents, so no coordinator hands out work and the parts
-// are disjoint and complete by construction. The zero Shard is the whole
-// corpus.
+// Shard is one of Count parts of a corpus: the Index-th of Count runs of
+// the listing's documents in path order, as even as whole documents make
+// them. Every process of a sharded run scans the whole corpus and keeps its
+// own run, so no coordinator hands out work and the parts are disjoint and
+// complete by construction; and as each part holds a run of the corpus in
+// order, the row groups a merge makes from it are mostly those the part
+// wrote, which it copies rather than encodes again. The zero Shard is the
+// whole corpus.
 type Shard struct {
 	Index int `json:"index"`
 	Count int `json:"count"`
+
+	// Where the shard's run lies in the listing Of bounded it by: after
+	// the path after (none for the first shard) up to and with the path
+	// upto (none for the last).
+	bounded, empty    bool
+	after, upto       string
+	hasAfter, hasUpto bool
 }
 
 // ParseShard reads "K/N" (K counted from 0, as Kubernetes' Indexed Jobs
@@ -63,25 +72,56 @@ func (s Shard) String() string {
 // Name is the folder a part is published under: "shard-K-of-N".
 func (s Shard) Name() string { return fmt.Sprintf("shard-%d-of-%d", s.Index, s.Count) }
 
-// Has reports whether the document at path (slash-separated, under the
-// root) belongs to the shard: the first 8 bytes of the path's SHA-256, as a
-// number, modulo Count. A path keeps its shard whatever else changes in the
-// corpus, so a shard's previous part offers the same documents for reuse.
-func (s Shard) Has(path string) bool {
+// Of is s bounded by the listing l (its documents in path order): the
+// shard's run of l.Docs, and for a path l does not hold, the shard of the
+// run it would fall in. A path's shard depends on the listing, so every
+// process of a run, scanning the same corpus, agrees on it.
+func (s Shard) Of(l Listing) Shard {
+	s.bounded = true
 	if s.Count <= 1 {
-		return true
+		return s
 	}
-	sum := sha256.Sum256([]byte(path))
-	return binary.BigEndian.Uint64(sum[:8])%uint64(s.Count) == uint64(s.Index)
+	n := len(l.Docs)
+	a, b := s.Index*n/s.Count, (s.Index+1)*n/s.Count
+	if s.Index == s.Count-1 {
+		b = n + 1 // the last shard has what sorts after every document
+	}
+	s.empty = a >= b
+	s.hasAfter, s.hasUpto = a > 0, b <= n
+	if !s.empty && s.hasAfter {
+		s.after = l.Docs[a-1]
+	}
+	if !s.empty && s.hasUpto {
+		s.upto = l.Docs[b-1]
+	}
+	return s
 }
 
-// Select keeps the listing's documents of the shard. What the listing says of
-// the whole corpus (skipped files, the excluded count) is kept whole: every
-// part reports it the same, and a merge takes it once.
+// Has reports whether the document at path (slash-separated, under the
+// root) belongs to the shard Of bounded: it lies in the shard's run of the
+// listing, or where the run would hold it. A path the listing does not
+// hold (a document gone since the previous snapshot) belongs to one shard
+// too, so exactly one part reports it gone.
+func (s Shard) Has(path string) bool {
+	switch {
+	case s.Count <= 1:
+		return true
+	case !s.bounded:
+		panic("corpus: Shard.Has before Shard.Of")
+	case s.empty:
+		return false
+	}
+	return (!s.hasAfter || path > s.after) && (!s.hasUpto || path <= s.upto)
+}
+
+// Select keeps the listing's documents of the shard (bounded by l). What
+// the listing says of the whole corpus (skipped files, the excluded count)
+// is kept whole: every part reports it the same, and a merge takes it once.
 func (s Shard) Select(l Listing) Listing {
 	if s.Whole() {
 		return l
 	}
+	s = s.Of(l)
 	out := Listing{Skipped: l.Skipped, Excluded: l.Excluded}
 	for _, p := range l.Docs {
 		if s.Has(p) {

@@ -257,6 +257,7 @@ func (r *run) run(ctx context.Context) (*Result, error) {
 			return nil, err
 		}
 		r.part.Content = InputFingerprint(h, listing.Skipped)
+		r.cfg.Shard = r.cfg.Shard.Of(listing) // before the previous snapshot is opened: its gone documents are sorted by it
 		listing = r.cfg.Shard.Select(listing)
 	}
 	paths, skipped := listing.Docs, listing.Skipped

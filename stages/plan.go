@@ -47,6 +47,7 @@ func Plan(ctx context.Context, cfg settings.Config, target publish.Target, opt O
 	if err != nil {
 		return nil, err
 	}
+	r.cfg.Shard = r.cfg.Shard.Of(listing)
 	r.openPrevious(ctx)
 	defer r.prev.Close()
 	if r.prev != nil {

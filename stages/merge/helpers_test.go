@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/ocean-safety/ingest/corpus"
+	"github.com/ocean-safety/ingest/corpus/formats"
 	"github.com/ocean-safety/ingest/models"
 	"github.com/ocean-safety/ingest/stages/settings"
 	"github.com/ocean-safety/ingest/stages/stagestest"
@@ -72,4 +74,15 @@ func readFile(t *testing.T, path string) []byte {
 func backendConfig(cfg settings.Config, bc models.BackendConfig) models.BackendConfig {
 	bc.Dims, bc.BatchSize, bc.HeaderMaxChars, bc.MaxDims = cfg.Embed.Dims, cfg.Embed.BatchSize, cfg.Header.MaxChars, cfg.Embed.MaxDims
 	return bc
+}
+
+// shardOf is shard k of n bounded by the listing of the corpus at dir, as
+// a run of it bounds its shard.
+func shardOf(t *testing.T, dir string, k, n int) corpus.Shard {
+	t.Helper()
+	l, err := corpus.ScanFiltered(dir, corpus.Filter{}, formats.All)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return corpus.Shard{Index: k, Count: n}.Of(l)
 }

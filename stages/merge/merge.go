@@ -462,6 +462,7 @@ func (m *merger) chunks(ctx context.Context, dims int, sizes *schema.SizeTally) 
 		return counts, nil, err
 	}
 	type head struct {
+		cf  *artifacts.ChunkFile
 		cur *artifacts.Cursor
 		row *schema.Chunk
 	}
@@ -479,13 +480,14 @@ func (m *merger) chunks(ctx context.Context, dims int, sizes *schema.SizeTally) 
 			return counts, nil, fmt.Errorf("part %s: %w", p.dir, err)
 		}
 		defer cur.Close()
-		h := &head{cur: cur}
+		h := &head{cf: cf, cur: cur}
 		if h.row, err = cur.Next(); err != nil {
 			w.Abort()
 			return counts, nil, fmt.Errorf("part %s: %w", p.dir, err)
 		}
 		heads[i] = h
 	}
+	var doc []schema.Chunk
 	for n := 0; ; n++ {
 		if n%rowGroupCheck == 0 && ctx.Err() != nil {
 			w.Abort()
@@ -500,14 +502,14 @@ func (m *merger) chunks(ctx context.Context, dims int, sizes *schema.SizeTally) 
 		if at < 0 {
 			break
 		}
-		// A document's rows come from one part, in order: write them all.
+		// A document's rows come from one part, in order: written as the
+		// part's own, so a row group of the part that the merged file
+		// makes up whole is copied, not encoded again.
 		h := heads[at]
-		doc := h.row.DocPath
-		for h.row != nil && h.row.DocPath == doc {
-			if err := w.Write(*h.row); err != nil {
-				w.Abort()
-				return counts, nil, fmt.Errorf("%w: part %s: %w", ErrMismatch, m.parts[at].dir, err)
-			}
+		path, first := h.row.DocPath, h.cur.Read()-1
+		doc = doc[:0]
+		for h.row != nil && h.row.DocPath == path {
+			doc = append(doc, *h.row)
 			counts.Add(*h.row)
 			sizes.Add(*h.row)
 			for _, th := range h.row.Thresholds {
@@ -518,10 +520,15 @@ func (m *merger) chunks(ctx context.Context, dims int, sizes *schema.SizeTally) 
 				return counts, nil, fmt.Errorf("part %s: %w", m.parts[at].dir, err)
 			}
 		}
+		if err := w.WriteFrom(doc, h.cf, first); err != nil {
+			w.Abort()
+			return counts, nil, fmt.Errorf("%w: part %s: %w", ErrMismatch, m.parts[at].dir, err)
+		}
 	}
 	if err := w.Close(); err != nil {
 		return counts, nil, err
 	}
+	m.opt.Logger.Info("chunks merged", "rows", w.Rows(), "row groups copied", w.Copied())
 	return counts, ts, nil
 }
 
