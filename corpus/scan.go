@@ -1,6 +1,8 @@
 package corpus
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -193,4 +195,19 @@ func (p *paths) strings() []string {
 		out[i], start = all[start:end], end
 	}
 	return out
+}
+
+// Fingerprint is a hash of the whole listing (every document path, every
+// skipped file with its reason, the excluded count): parts of one run have
+// the same one, so a merge can tell parts made from different corpora.
+func (l Listing) Fingerprint() string {
+	h := sha256.New()
+	for _, p := range l.Docs {
+		fmt.Fprintf(h, "doc\x00%s\n", p)
+	}
+	for _, sk := range l.Skipped {
+		fmt.Fprintf(h, "skipped\x00%s\x00%s\n", sk.Path, sk.Reason)
+	}
+	fmt.Fprintf(h, "excluded\x00%d\n", l.Excluded)
+	return hex.EncodeToString(h.Sum(nil))
 }

@@ -14,7 +14,7 @@ import (
 
 	"github.com/ocean-safety/ingest/cmd/ingest/internal/config"
 	"github.com/ocean-safety/ingest/cmd/ingest/internal/console"
-	"github.com/ocean-safety/ingest/corpus"
+	"github.com/ocean-safety/ingest/corpus/shard"
 	"github.com/ocean-safety/ingest/publish"
 	"github.com/ocean-safety/ingest/publish/place"
 	"github.com/ocean-safety/ingest/search"
@@ -245,11 +245,11 @@ func plan(ctx context.Context, cmd *cli.Command, cfg settings.Config, m config.M
 
 // shardFlags reads --shard K/N, or --shards N with K from
 // JOB_COMPLETION_INDEX (Kubernetes numbers an Indexed Job's pods from 0).
-func shardFlags(cmd *cli.Command) (corpus.Shard, error) {
+func shardFlags(cmd *cli.Command) (shard.Shard, error) {
 	spec, n := cmd.String("shard"), cmd.Int("shards")
 	switch {
 	case spec != "" && n != 0:
-		sh, err := corpus.ParseShard(spec)
+		sh, err := shard.Parse(spec)
 		if err == nil && sh.Count != n {
 			err = fmt.Errorf("--shard %s and --shards %d disagree", spec, n)
 		}
@@ -258,7 +258,7 @@ func shardFlags(cmd *cli.Command) (corpus.Shard, error) {
 		}
 		return sh, nil
 	case spec != "":
-		sh, err := corpus.ParseShard(spec)
+		sh, err := shard.Parse(spec)
 		if err != nil {
 			return sh, usage("--shard %v", err)
 		}
@@ -266,13 +266,13 @@ func shardFlags(cmd *cli.Command) (corpus.Shard, error) {
 	case n != 0:
 		k, ok := os.LookupEnv("JOB_COMPLETION_INDEX")
 		if !ok {
-			return corpus.Shard{}, usage("--shards %d needs --shard K/%d or JOB_COMPLETION_INDEX (set in a Kubernetes Indexed Job's pods)", n, n)
+			return shard.Shard{}, usage("--shards %d needs --shard K/%d or JOB_COMPLETION_INDEX (set in a Kubernetes Indexed Job's pods)", n, n)
 		}
-		sh, err := corpus.ParseShard(k + "/" + strconv.Itoa(n))
+		sh, err := shard.Parse(k + "/" + strconv.Itoa(n))
 		if err != nil {
 			return sh, usage("JOB_COMPLETION_INDEX=%s with --shards %d: %v", k, n, err)
 		}
 		return sh, nil
 	}
-	return corpus.Shard{}, nil
+	return shard.Shard{}, nil
 }

@@ -9,7 +9,7 @@ import (
 	"regexp"
 
 	"github.com/ocean-safety/ingest/artifacts"
-	"github.com/ocean-safety/ingest/corpus"
+	"github.com/ocean-safety/ingest/corpus/shard"
 	"github.com/ocean-safety/ingest/publish"
 	"github.com/ocean-safety/ingest/publish/bucket"
 )
@@ -19,7 +19,7 @@ import (
 func Parts(root string, n int) ([]string, error) {
 	var out []string
 	for k := range n {
-		sh := corpus.Shard{Index: k, Count: n}
+		sh := shard.Shard{Index: k, Count: n}
 		if err := sh.Validate(); err != nil {
 			return nil, err
 		}
@@ -73,7 +73,7 @@ func (f folder) removeParts(_ context.Context, n int) error {
 	root := string(f)
 	var errs []error
 	for k := range n {
-		name := corpus.Shard{Index: k, Count: n}.Name()
+		name := shard.Shard{Index: k, Count: n}.Name()
 		errs = append(errs, os.RemoveAll(f.join(name)))
 		// The state a part's run kept beside an --out part (.shard-K-of-N.ingest).
 		errs = append(errs, os.RemoveAll(filepath.Join(root, "."+name+".ingest")))
@@ -92,7 +92,7 @@ func (f folder) removeParts(_ context.Context, n int) error {
 func (p prefix) removeParts(ctx context.Context, n int) error {
 	var errs []error
 	for k := range n {
-		store, err := bucket.Open(ctx, p.join(corpus.Shard{Index: k, Count: n}.Name()))
+		store, err := bucket.Open(ctx, p.join(shard.Shard{Index: k, Count: n}.Name()))
 		if err != nil {
 			errs = append(errs, err)
 			continue

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ocean-safety/ingest/corpus"
+	"github.com/ocean-safety/ingest/corpus/shard"
 	"github.com/ocean-safety/ingest/stages/stagestest"
 )
 
@@ -50,7 +50,7 @@ func TestTarget(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(user, "notes.txt"), []byte("mine"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	shard := corpus.Shard{Index: 1, Count: 2}
+	part := shard.Shard{Index: 1, Count: 2}
 	tests := []struct {
 		name                 string
 		spec                 Spec
@@ -60,9 +60,9 @@ func TestTarget(t *testing.T) {
 		{"out", Spec{Out: filepath.Join(dir, "snap")}, "out", filepath.Join(dir, "snap"), "", false},
 		{"publish folder", Spec{Publish: filepath.Join(dir, "pub")}, "publish", filepath.Join(dir, "pub"), filepath.Join(dir, "pub"), false},
 		{"bucket", Spec{Publish: "mem://knowledge/ocean", Work: Work{Dir: filepath.Join(dir, "work")}}, "publish", "mem://knowledge/ocean", "mem://knowledge/ocean", false},
-		{"a part at --out", Spec{Out: filepath.Join(dir, "parts"), Shard: shard}, "out", filepath.Join(dir, "parts", "shard-1-of-2"), "", false},
-		{"a part in a bucket", Spec{Publish: "mem://k/parts", Shard: shard, Work: Work{Dir: filepath.Join(dir, "work")}}, "publish", "mem://k/parts/shard-1-of-2", "mem://k/parts/shard-1-of-2", false},
-		{"a part among the user's files", Spec{Out: user, Shard: shard}, "", "", "", true},
+		{"a part at --out", Spec{Out: filepath.Join(dir, "parts"), Shard: part}, "out", filepath.Join(dir, "parts", "shard-1-of-2"), "", false},
+		{"a part in a bucket", Spec{Publish: "mem://k/parts", Shard: part, Work: Work{Dir: filepath.Join(dir, "work")}}, "publish", "mem://k/parts/shard-1-of-2", "mem://k/parts/shard-1-of-2", false},
+		{"a part among the user's files", Spec{Out: user, Shard: part}, "", "", "", true},
 		{"the user's files, whole", Spec{Out: user}, "out", user, "", false},
 	}
 	for _, tt := range tests {

@@ -8,7 +8,7 @@ import (
 	"fmt"
 	"path/filepath"
 
-	"github.com/ocean-safety/ingest/corpus"
+	"github.com/ocean-safety/ingest/corpus/shard"
 	"github.com/ocean-safety/ingest/internal/redact"
 	"github.com/ocean-safety/ingest/publish"
 	"github.com/ocean-safety/ingest/publish/bucket"
@@ -49,7 +49,7 @@ type Spec struct {
 	Prev    string // a local snapshot folder to reuse from ("" : the target's own)
 	// Shard, unless whole, puts the run's part at Out or Publish
 	// /shard-K-of-N, in a place that holds parts only.
-	Shard corpus.Shard
+	Shard shard.Shard
 	Work  Work
 }
 

@@ -7,6 +7,7 @@ import (
 
 	"github.com/ocean-safety/ingest/corpus"
 	"github.com/ocean-safety/ingest/corpus/formats"
+	"github.com/ocean-safety/ingest/corpus/shard"
 	"github.com/ocean-safety/ingest/models"
 	"github.com/ocean-safety/ingest/stages/settings"
 	"github.com/ocean-safety/ingest/stages/stagestest"
@@ -78,11 +79,11 @@ func backendConfig(cfg settings.Config, bc models.BackendConfig) models.BackendC
 
 // shardOf is shard k of n bounded by the listing of the corpus at dir, as
 // a run of it bounds its shard.
-func shardOf(t *testing.T, dir string, k, n int) corpus.Shard {
+func shardOf(t *testing.T, dir string, k, n int) shard.Shard {
 	t.Helper()
 	l, err := corpus.ScanFiltered(dir, corpus.Filter{}, formats.All)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return corpus.Shard{Index: k, Count: n}.Of(l)
+	return shard.Shard{Index: k, Count: n}.Of(l)
 }

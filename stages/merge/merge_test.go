@@ -13,7 +13,7 @@ import (
 
 	"github.com/ocean-safety/ingest/artifacts"
 	"github.com/ocean-safety/ingest/artifacts/verify"
-	"github.com/ocean-safety/ingest/corpus"
+	"github.com/ocean-safety/ingest/corpus/shard"
 	"github.com/ocean-safety/ingest/models"
 	"github.com/ocean-safety/ingest/models/backends"
 	"github.com/ocean-safety/ingest/models/modelfake"
@@ -44,7 +44,7 @@ func runShards(t *testing.T, cfg settings.Config, n int, dir string, opt func() 
 	var parts []string
 	for k := range n {
 		c := cfg
-		c.Shard = corpus.Shard{Index: k, Count: n}
+		c.Shard = shard.Shard{Index: k, Count: n}
 		out := filepath.Join(dir, c.Shard.Name())
 		res, err := stages.Run(context.Background(), c, publish.OutTarget(out, prev), opt())
 		if err != nil {
@@ -243,7 +243,7 @@ func TestMergeRefuses(t *testing.T) {
 
 	// A part where a whole snapshot is published, and the reverse.
 	c := cfg
-	c.Shard = corpus.Shard{Index: 0, Count: 3}
+	c.Shard = shard.Shard{Index: 0, Count: 3}
 	if _, err := stages.Run(context.Background(), c, publish.OutTarget(whole, ""), opt()); err == nil || !strings.Contains(err.Error(), "holds a whole snapshot") {
 		t.Errorf("a part over a whole snapshot: got %v", err)
 	}
@@ -380,7 +380,7 @@ func TestShardReuse(t *testing.T) {
 	total := 0
 	for k := range n {
 		c := cfg
-		c.Shard = corpus.Shard{Index: k, Count: n}
+		c.Shard = shard.Shard{Index: k, Count: n}
 		res, err := stages.Run(context.Background(), c, publish.OutTarget(filepath.Join(t.TempDir(), "part"), prev), opt())
 		if err != nil {
 			t.Fatal(err)
@@ -402,19 +402,19 @@ func TestShardReuse(t *testing.T) {
 func TestParseShard(t *testing.T) {
 	tests := []struct {
 		in      string
-		want    corpus.Shard
+		want    shard.Shard
 		wantErr string
 	}{
-		{"0/4", corpus.Shard{Index: 0, Count: 4}, ""},
-		{" 3/4 ", corpus.Shard{Index: 3, Count: 4}, ""},
-		{"4/4", corpus.Shard{}, "numbered 0 to 3"},
-		{"-1/4", corpus.Shard{}, "numbered 0 to 3"},
-		{"1/0", corpus.Shard{}, "want 1 to 10000"},
-		{"1", corpus.Shard{}, "want K/N"},
-		{"a/b", corpus.Shard{}, "two whole numbers"},
+		{"0/4", shard.Shard{Index: 0, Count: 4}, ""},
+		{" 3/4 ", shard.Shard{Index: 3, Count: 4}, ""},
+		{"4/4", shard.Shard{}, "numbered 0 to 3"},
+		{"-1/4", shard.Shard{}, "numbered 0 to 3"},
+		{"1/0", shard.Shard{}, "want 1 to 10000"},
+		{"1", shard.Shard{}, "want K/N"},
+		{"a/b", shard.Shard{}, "two whole numbers"},
 	}
 	for _, tt := range tests {
-		got, err := corpus.ParseShard(tt.in)
+		got, err := shard.Parse(tt.in)
 		if tt.wantErr != "" {
 			if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
 				t.Errorf("%q: got %v, want an error saying %q", tt.in, err, tt.wantErr)

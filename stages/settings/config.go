@@ -17,6 +17,7 @@ import (
 
 	"github.com/ocean-safety/ingest/chunking"
 	"github.com/ocean-safety/ingest/corpus"
+	"github.com/ocean-safety/ingest/corpus/shard"
 	"github.com/ocean-safety/ingest/models"
 	"github.com/ocean-safety/ingest/schema"
 )
@@ -100,7 +101,7 @@ type Config struct {
 	RetryRejected bool `yaml:"-" json:"-"`
 	// Shard, when set, runs one shard of the corpus into a part snapshot
 	// (--shard K/N) for Merge to assemble; it does not shape the chunks.
-	Shard corpus.Shard `yaml:"-" json:"-"`
+	Shard shard.Shard `yaml:"-" json:"-"`
 	// ShardRun names the sharded run a part belongs to (see
 	// artifacts.ShardInfo.Run).
 	ShardRun string `yaml:"-" json:"-"`

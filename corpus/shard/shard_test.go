@@ -1,17 +1,19 @@
-package corpus
+package shard
 
 import (
 	"fmt"
 	"slices"
 	"testing"
+
+	"github.com/ocean-safety/ingest/corpus"
 )
 
 // TestShardOf: every path, listed or not, is in exactly one shard; the
 // listed documents are split into runs in path order, as even as whole
 // documents make them.
 func TestShardOf(t *testing.T) {
-	listing := func(n int) Listing {
-		var l Listing
+	listing := func(n int) corpus.Listing {
+		var l corpus.Listing
 		for i := range n {
 			l.Docs = append(l.Docs, fmt.Sprintf("docs/%04d.md", i*2)) // gaps: docs/0001.md is not listed
 		}

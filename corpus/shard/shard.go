@@ -1,11 +1,13 @@
-package corpus
+// Package shard splits a corpus into the parts of a sharded run: the K-th
+// of N runs of its listing in path order.
+package shard
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/ocean-safety/ingest/corpus"
 )
 
 // Shard is one of Count parts of a corpus: the Index-th of Count runs of
@@ -28,9 +30,9 @@ type Shard struct {
 	hasAfter, hasUpto bool
 }
 
-// ParseShard reads "K/N" (K counted from 0, as Kubernetes' Indexed Jobs
+// Parse reads "K/N" (K counted from 0, as Kubernetes' Indexed Jobs
 // number their pods).
-func ParseShard(s string) (Shard, error) {
+func Parse(s string) (Shard, error) {
 	k, n, ok := strings.Cut(strings.TrimSpace(s), "/")
 	if !ok {
 		return Shard{}, fmt.Errorf("%q: want K/N, such as 0/4", s)
@@ -76,7 +78,7 @@ func (s Shard) Name() string { return fmt.Sprintf("shard-%d-of-%d", s.Index, s.C
 // shard's run of l.Docs, and for a path l does not hold, the shard of the
 // run it would fall in. A path's shard depends on the listing, so every
 // process of a run, scanning the same corpus, agrees on it.
-func (s Shard) Of(l Listing) Shard {
+func (s Shard) Of(l corpus.Listing) Shard {
 	s.bounded = true
 	if s.Count <= 1 {
 		return s
@@ -107,7 +109,7 @@ func (s Shard) Has(path string) bool {
 	case s.Count <= 1:
 		return true
 	case !s.bounded:
-		panic("corpus: Shard.Has before Shard.Of")
+		panic("shard: Shard.Has before Shard.Of")
 	case s.empty:
 		return false
 	}
@@ -117,31 +119,16 @@ func (s Shard) Has(path string) bool {
 // Select keeps the listing's documents of the shard (bounded by l). What
 // the listing says of the whole corpus (skipped files, the excluded count)
 // is kept whole: every part reports it the same, and a merge takes it once.
-func (s Shard) Select(l Listing) Listing {
+func (s Shard) Select(l corpus.Listing) corpus.Listing {
 	if s.Whole() {
 		return l
 	}
 	s = s.Of(l)
-	out := Listing{Skipped: l.Skipped, Excluded: l.Excluded}
+	out := corpus.Listing{Skipped: l.Skipped, Excluded: l.Excluded}
 	for _, p := range l.Docs {
 		if s.Has(p) {
 			out.Docs = append(out.Docs, p)
 		}
 	}
 	return out
-}
-
-// Fingerprint is a hash of the whole listing (every document path, every
-// skipped file with its reason, the excluded count): parts of one run have
-// the same one, so a merge can tell parts made from different corpora.
-func (l Listing) Fingerprint() string {
-	h := sha256.New()
-	for _, p := range l.Docs {
-		fmt.Fprintf(h, "doc\x00%s\n", p)
-	}
-	for _, sk := range l.Skipped {
-		fmt.Fprintf(h, "skipped\x00%s\x00%s\n", sk.Path, sk.Reason)
-	}
-	fmt.Fprintf(h, "excluded\x00%d\n", l.Excluded)
-	return hex.EncodeToString(h.Sum(nil))
 }
