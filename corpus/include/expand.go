@@ -1,6 +1,7 @@
 package include
 
 import (
+	"bytes"
 	"fmt"
 	"path"
 	"regexp"
@@ -30,6 +31,25 @@ var (
 	sectionRe = regexp.MustCompile(`-+8<-+[ \t]*\[(start|end):([\w-]+)\]`)
 )
 
+// mentionRe finds what a brace directive starts with: "{% include",
+// "{{% include", "{{< readfile", and the "{*" and "{!" forms. A Hugo site
+// writes "{{<" and "{{%" for every shortcode; only these two include.
+var mentionRe = regexp.MustCompile(`\{(?:%-?[ \t]*include|\{[<%]-?[ \t]*(?:include|readfile)|\*|!)`)
+
+// Mentions reports whether text holds anything a directive starts with: a
+// snippet's 8<, a brace directive, an MDX raw import, a codeinclude block.
+// Text that mentions none expands to itself, includes nothing and leaves no
+// diagnostic, so a caller that only wants what a document includes need
+// not read it further (what an unchanged corpus is hashed by).
+func Mentions(text []byte) bool {
+	for _, lit := range []string{"8<", "raw-loader!", "?raw", "codeinclude"} {
+		if bytes.Contains(text, []byte(lit)) {
+			return true
+		}
+	}
+	return mentionRe.Match(text)
+}
+
 // directive is one include line read.
 type directive struct {
 	indent, name, sel string // the file, and the part of it: "3:10,12:", a section's name
@@ -55,6 +75,9 @@ type expansion struct {
 // is read (snippets are code's own way to include) and left alone when not:
 // they are the code's then, not the site's.
 func (r *Resolver) Expand(doc, text string) Result {
+	if !Mentions([]byte(text)) {
+		return Result{Text: text}
+	}
 	e := &expansion{r: r, doc: doc}
 	e.res.Text, e.res.Spans = e.expand(text, nil, 0, "")
 	return e.res

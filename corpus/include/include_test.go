@@ -137,3 +137,48 @@ func TestExpand(t *testing.T) {
 		})
 	}
 }
+
+// TestMentions: every directive form is mentioned (a document holding one
+// is read for what it includes); a Hugo site's other shortcodes, Jinja's
+// other tags and braces in prose are not, and expand to themselves.
+func TestMentions(t *testing.T) {
+	tests := []struct {
+		name, text string
+		want       bool
+	}{
+		{"a snippet", "--8<-- \"snippets/intro.md\"\n", true},
+		{"a block of snippets", "--8<--\nsnippets/intro.md\n--8<--\n", true},
+		{"a Jinja include", "{% include \"snippets/intro.md\" %}\n", true},
+		{"include-markdown, trimmed", "{%- include-markdown 'snippets/intro.md' -%}\n", true},
+		{"FastAPI's file", "{* ../../docs_src/app.py hl[3] *}\n", true},
+		{"markdown-include", "{!../../docs_src/app.py!}\n", true},
+		{"a Hugo include", "{{% include \"note.md\" %}}\n", true},
+		{"a Hugo readfile", "{{< readfile file=\"app.py\" code=\"true\" >}}\n", true},
+		{"a Hugo readfile, trimmed", "{{<- readfile \"app.py\" >}}\n", true},
+		{"an MDX raw import", "import A from '!!raw-loader!../../docs_src/app.py';\n<CodeBlock>{A}</CodeBlock>\n", true},
+		{"a Vite raw import", "import A from './app.py?raw';\n", true},
+		{"a codeinclude block", "<!--codeinclude-->\n[Run](../../docs_src/app.py)\n<!--/codeinclude-->\n", true},
+		{"plain prose", "# Title\n\nWords, and a list:\n\n- one\n", false},
+		{"Hugo shortcodes", "{{< alert title=\"Note\" >}}\nWords.\n{{< /alert >}}\n{{% pageinfo %}}x{{% /pageinfo %}}\n", false},
+		{"Hugo params", "The version is {{< param version >}}.\n", false},
+		{"Jinja's other tags", "{% raw %}{{ x }}{% endraw %}\n{% if x %}y{% endif %}\n", false},
+		{"braces in prose and code", "Use `{key: value}` or `map[string]{}`.\n```go\nif x { return }\n```\n", false},
+	}
+	root, _, _ := site(t)
+	r, err := New(root, []string{"../docs_src"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := Mentions([]byte(tt.text)); got != tt.want {
+				t.Fatalf("Mentions = %v, want %v", got, tt.want)
+			}
+			e := &expansion{r: r, doc: "en/guide.md"}
+			text, _ := e.expand(tt.text, nil, 0, "")
+			if changed := text != tt.text || len(e.res.Files) > 0 || len(e.res.Diags) > 0; changed != tt.want {
+				t.Errorf("the full expansion changed the text: %v (%q, %d files, %d diagnostics), want %v", changed, text, len(e.res.Files), len(e.res.Diags), tt.want)
+			}
+		})
+	}
+}

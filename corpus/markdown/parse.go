@@ -86,8 +86,11 @@ func (f *Format) Parse(rel string, raw []byte) corpus.Parsed {
 // Includes lists the files the document rel includes, as Parse does (its
 // front matter read, its includes expanded), without parsing its Markdown.
 func (f *Format) Includes(rel string, raw []byte) []corpus.Included {
+	if f.inc == nil || !include.Mentions(raw) {
+		return nil // nothing to read: the front matter is not parsed either
+	}
 	doc, diags := corpus.Parse(rel, raw, f.opt)
-	if f.inc == nil || corpus.Rejected(diags) {
+	if corpus.Rejected(diags) {
 		return nil
 	}
 	var out []corpus.Included
