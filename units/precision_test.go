@@ -167,6 +167,35 @@ func TestNotMeasurementsReal3(t *testing.T) {
 	}
 }
 
+// TestNotMeasurementsReal4 pins the readings that real4.jsonl's dev half
+// took out, each cause beside a measurement of the same shape that stays:
+// bare degrees of a camera's attitude, of a projection or at the ends of
+// an angle's domain written apart.
+func TestNotMeasurementsReal4(t *testing.T) {
+	tests := []struct {
+		name, lang, text string
+		want             []string // the surfaces found
+	}{
+		// a camera's attitude, a direction named
+		{"pitch", "en", "The nadir is below the camera (set a Pitch of -90 degrees in PanoTools).", nil},
+		{"yaw", "en", "--set=y1=val+10 will increase yaw of the second image by 10 degrees.", nil},
+		{"horizontal", "pt", "Com 0 graus sendo na vertical e 90 graus sendo horizontal.", nil},
+		{"guinada", "pt", "Aumente a guinada da imagem em 10 graus.", nil},
+		{"pitch of the sea stays far", "en", "The water was 20 degrees, and the boat began to pitch hard once we left the bay.", []string{"20 degrees"}},
+		// a text about projections
+		{"projection", "en", "In the cubic projection, 90 by 90 degree sub-projections are made onto 6 faces of a cube.", nil},
+		{"projeção", "pt", "Na projeção cúbica, as subprojeções têm 90 graus.", nil},
+		// 0 and 90 (or 180) written apart: the ends of an angle's domain
+		{"0 and 90 apart", "en", "0° will make the outer shell of the mold upright, while 90° will make it follow the model.", nil},
+		{"0 e 90", "pt", "Com o valor de 0° todas as seções serão suportadas, e 90° não criará nenhum suporte.", nil},
+		{"0 and 90 with a temperature word", "en", "The water went from 0° in the morning to 90° in the heater.", []string{"0°", "90°"}},
+		{"0 alone stays", "en", "The air was 0° at dawn.", []string{"0°"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) { checkSurfaces(t, tt.lang, tt.text, tt.want) })
+	}
+}
+
 // checkSurfaces checks the surfaces Parse finds in text, in order.
 func checkSurfaces(t *testing.T, lang, text string, want []string) {
 	t.Helper()
