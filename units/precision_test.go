@@ -170,7 +170,7 @@ func TestNotMeasurementsReal3(t *testing.T) {
 // TestNotMeasurementsReal4 pins the readings that real4.jsonl's dev half
 // took out, each cause beside a measurement of the same shape that stays:
 // bare degrees of a camera's attitude, of a projection or at the ends of
-// an angle's domain written apart.
+// an angle's domain written apart; and a glued "m" a program is given.
 func TestNotMeasurementsReal4(t *testing.T) {
 	tests := []struct {
 		name, lang, text string
@@ -190,6 +190,10 @@ func TestNotMeasurementsReal4(t *testing.T) {
 		{"0 e 90", "pt", "Com o valor de 0° todas as seções serão suportadas, e 90° não criará nenhum suporte.", nil},
 		{"0 and 90 with a temperature word", "en", "The water went from 0° in the morning to 90° in the heater.", []string{"0°", "90°"}},
 		{"0 alone stays", "en", "The air was 0° at dawn.", []string{"0°"}},
+		// a glued "m" given to a program is minutes
+		{"specify 30m", "en", "For example, specify 30m to ensure that Nmap doesn't waste more than half an hour on a single host.", nil},
+		{"especifique 15m", "pt", "Especifique 15m para limitar o tempo de cada host.", nil},
+		{"swim 30m stays", "en", "Swim 30m out to the buoy and back.", []string{"30m"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) { checkSurfaces(t, tt.lang, tt.text, tt.want) })
