@@ -171,6 +171,8 @@ func TestNotMeasurementsReal3(t *testing.T) {
 // took out, each cause beside a measurement of the same shape that stays:
 // bare degrees of a camera's attitude, of a projection or at the ends of
 // an angle's domain written apart; and a glued "m" a program is given.
+// Beside them, a size's first side, which takes the unit written after
+// the second ("250 x 353 mm").
 func TestNotMeasurementsReal4(t *testing.T) {
 	tests := []struct {
 		name, lang, text string
@@ -194,6 +196,12 @@ func TestNotMeasurementsReal4(t *testing.T) {
 		{"specify 30m", "en", "For example, specify 30m to ensure that Nmap doesn't waste more than half an hour on a single host.", nil},
 		{"especifique 15m", "pt", "Especifique 15m para limitar o tempo de cada host.", nil},
 		{"swim 30m stays", "en", "Swim 30m out to the buoy and back.", []string{"30m"}},
+		// a size's first side takes the unit written after the second
+		{"paper size", "en", "B4 Envelope, 250 x 353 mm", []string{"250", "353 mm"}},
+		{"tamanho de folha", "pt", "Folha A4 pequena, 210 × 297 mm", []string{"210", "297 mm"}},
+		{"glued grid", "en", "It is an 8x8 grid of squares, 64 pixels.", nil},
+		{"sides without a length", "en", "A 3 x 4 board of 2 °C tiles.", []string{"2 °C"}},
+		{"not a temperature size", "en", "Mix 2 x 3 °C of it.", []string{"3 °C"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) { checkSurfaces(t, tt.lang, tt.text, tt.want) })
