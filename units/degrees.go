@@ -34,6 +34,13 @@ var angleTopicWords = words(
 	"angle*", "ângulo*", "angulo*", "angular*", "orbit*", "órbita*", "meridian*", "meridiano*",
 	"declinat*", "declinaç*", "horizon", "horizonte", "zenith", "zênite", "zenite", "fov", "arcsec*",
 	"arcmin*", "azimut*", "latitud*", "longitud*", "hue*", "hsv", "hsl", "hsb", "matiz*",
+	"projection*", "projeç*", "projec*",
+	// a camera's or a craft's attitude and a direction named ("a Pitch of
+	// -90 degrees", "increase yaw … by 10 degrees", "90 degrees being
+	// horizontal"): a boat pitches and rolls near a water temperature too
+	// often for angleWords' window
+	"yaw", "pitch", "roll", "guinada", "arfagem", "rolagem", "vertical", "vertically", "verticalmente",
+	"horizontal", "horizontally", "horizontalmente",
 )
 
 // compassPoints right after a bare degree make it a bearing or a
@@ -183,16 +190,26 @@ func compassLabel(t string, q Quantity) bool {
 }
 
 // fullTurn reports whether the text holds a bare 360 degrees, a full
-// turn: "uma volta completa corresponde a 360 graus, uma meia-volta a 180
-// graus". Without a word of temperature in the text, its bare degrees are
-// angles.
+// turn ("uma volta completa corresponde a 360 graus, uma meia-volta a 180
+// graus"), or a bare 0 beside a bare 90 or 180, the ends of an angle's
+// domain written apart ("0° will make the shell vertical, while 90° …").
+// Without a word of temperature in the text, its bare degrees are angles.
 func (p *parser) fullTurn() bool {
+	zero, end := false, false
 	for _, f := range p.found {
-		if f.scale == bareDegrees && f.q.Value == 360 {
+		if f.scale != bareDegrees {
+			continue
+		}
+		switch f.q.Value {
+		case 360:
 			return true
+		case 0:
+			zero = true
+		case 90, 180:
+			end = true
 		}
 	}
-	return false
+	return zero && end
 }
 
 // angleTopic caches, per text, whether it is about angles.

@@ -34,7 +34,9 @@
 //     end; the upper end's Surface is its number with the unit ("3 m").
 //     Both carry the unit in Unit. Two values joined by "ou" or "or"
 //     ("0,25 ou 0,35 mm") are read the same way but are alternatives, not
-//     a range: both carry the unit and neither has a Range id.
+//     a range: both carry the unit and neither has a Range id. So are the
+//     sides of a size with a spaced "x" or "×" ("250 x 353 mm"), lengths
+//     only.
 //   - A compound ("5 ft 8 in", "3 yards 2 ft 4 inches", "6' 2"", "1 m 75",
 //     "um metro e setenta") is one quantity: its Surface spans the parts,
 //     its Unit is the first part's and its Value the sum in that unit, so

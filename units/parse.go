@@ -151,10 +151,14 @@ func (p *parser) quantityFrom(n numeral.Numeral) int {
 func (p *parser) rangeFrom(lo numeral.Numeral) (int, bool) {
 	t := p.text
 	cEnd, ok := connector(t, lo.End, lo.Start)
-	alt := false
+	alt, size := false, false
 	if !ok {
 		cEnd, ok = alternative(t, lo.End)
 		alt = ok
+	}
+	if !ok {
+		cEnd, ok = by(t, lo.End)
+		alt, size = ok, ok
 	}
 	if !ok {
 		return 0, false
@@ -165,7 +169,7 @@ func (p *parser) rangeFrom(lo numeral.Numeral) (int, bool) {
 		return 0, false
 	}
 	d, uStart, uEnd := p.unitAfter(hi)
-	if d == nil || (at > cEnd && d.dim != Temperature) || p.vetoed(hi, d, uStart, uEnd) {
+	if d == nil || (at > cEnd && d.dim != Temperature) || (size && d.dim != Length) || p.vetoed(hi, d, uStart, uEnd) {
 		return 0, false
 	}
 	if d.rules&tight != 0 && lo.Value > letterTempMax[d.scale] {
@@ -188,6 +192,19 @@ func (p *parser) rangeFrom(lo numeral.Numeral) (int, bool) {
 // two are quantities of their own, not the ends of a range.
 func alternative(t string, pos int) (int, bool) {
 	for _, w := range []string{" ou ", " or "} {
+		if strings.HasPrefix(t[pos:], w) {
+			return pos + len(w), true
+		}
+	}
+	return 0, false
+}
+
+// by reads the spaced "x" or "×" between the sides of a size that share
+// the unit written after the second: "250 x 353 mm" (a paper size), "2 × 3
+// m". Both sides are lengths of their own. Glued ("15x10cm", "8x8") it is
+// left alone: numeral reads "3x10^8", and a grid of 8x8 has no unit.
+func by(t string, pos int) (int, bool) {
+	for _, w := range []string{" x ", " × "} {
 		if strings.HasPrefix(t[pos:], w) {
 			return pos + len(w), true
 		}

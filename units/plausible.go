@@ -32,6 +32,11 @@ var durationWords = words(
 	"periodo", "espera*", "atraso*", "expira*", "prazo*", "window*", "janela*",
 )
 
+// settingVerbs right before a glued "m" make it a value given to a
+// program, whose "m" is minutes: "specify 30m to ensure that Nmap doesn't
+// waste more than half an hour", as "-t 3m" and "size=512m" are settings.
+var settingVerbs = words("specify", "specifies", "specifying", "especifique", "especificar", "especifica")
+
 // cpuWords around a glued "m" make it thousandths of a processor, as
 // Kubernetes writes a CPU request: "cpu: 250m", "500m CPU".
 var cpuWords = words("cpu*", "vcpu*", "millicore*", "millicpu*", "core", "cores", "núcleo*", "nucleo*")
@@ -83,12 +88,14 @@ func (p *parser) implausible(n numeral.Numeral, d *unitDef, uStart, uEnd int) bo
 	case d.spelling == "m" && uStart == n.End:
 		// "[5m]" is a PromQL range; a glued "m" after or before a word of
 		// time, minutes ("timeout 1m", "a 5m window"); beside a word of
-		// processors, millicores ("cpu: 250m", "500m CPU"); after an option
-		// or "=", a setting ("-t 3m", "size=512m", "move=-61m"); among other
+		// processors, millicores ("cpu: 250m", "500m CPU"); after an option,
+		// "=" or "specify", a setting ("-t 3m", "size=512m", "move=-61m",
+		// "specify 30m"); among other
 		// glued times ("30s, then 5m"), minutes.
 		return n.Start > 0 && t[n.Start-1] == '[' && uEnd < len(t) && t[uEnd] == ']' ||
 			p.beside(durationWords, n.Start, uEnd) || p.beside(cpuWords, n.Start, uEnd) ||
-			optionBefore(t, n.Start) || gluedTimeNear(t, n.Start, uEnd)
+			optionBefore(t, n.Start) || settingVerbs.in(t, wordBefore(t, n.Start), n.Start) ||
+			gluedTimeNear(t, n.Start, uEnd)
 	case d.spelling == "m" && secondsAfter(t, uEnd):
 		return true // "5 m 30 s", "2m 10s": minutes and seconds
 	case denominator(t, n.Start):

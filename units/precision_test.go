@@ -167,6 +167,47 @@ func TestNotMeasurementsReal3(t *testing.T) {
 	}
 }
 
+// TestNotMeasurementsReal4 pins the readings that real4.jsonl's dev half
+// took out, each cause beside a measurement of the same shape that stays:
+// bare degrees of a camera's attitude, of a projection or at the ends of
+// an angle's domain written apart; and a glued "m" a program is given.
+// Beside them, a size's first side, which takes the unit written after
+// the second ("250 x 353 mm").
+func TestNotMeasurementsReal4(t *testing.T) {
+	tests := []struct {
+		name, lang, text string
+		want             []string // the surfaces found
+	}{
+		// a camera's attitude, a direction named
+		{"pitch", "en", "The nadir is below the camera (set a Pitch of -90 degrees in PanoTools).", nil},
+		{"yaw", "en", "--set=y1=val+10 will increase yaw of the second image by 10 degrees.", nil},
+		{"horizontal", "pt", "Com 0 graus sendo na vertical e 90 graus sendo horizontal.", nil},
+		{"guinada", "pt", "Aumente a guinada da imagem em 10 graus.", nil},
+		{"pitch of the sea stays far", "en", "The water was 20 degrees, and the boat began to pitch hard once we left the bay.", []string{"20 degrees"}},
+		// a text about projections
+		{"projection", "en", "In the cubic projection, 90 by 90 degree sub-projections are made onto 6 faces of a cube.", nil},
+		{"projeção", "pt", "Na projeção cúbica, as subprojeções têm 90 graus.", nil},
+		// 0 and 90 (or 180) written apart: the ends of an angle's domain
+		{"0 and 90 apart", "en", "0° will make the outer shell of the mold upright, while 90° will make it follow the model.", nil},
+		{"0 e 90", "pt", "Com o valor de 0° todas as seções serão suportadas, e 90° não criará nenhum suporte.", nil},
+		{"0 and 90 with a temperature word", "en", "The water went from 0° in the morning to 90° in the heater.", []string{"0°", "90°"}},
+		{"0 alone stays", "en", "The air was 0° at dawn.", []string{"0°"}},
+		// a glued "m" given to a program is minutes
+		{"specify 30m", "en", "For example, specify 30m to ensure that Nmap doesn't waste more than half an hour on a single host.", nil},
+		{"especifique 15m", "pt", "Especifique 15m para limitar o tempo de cada host.", nil},
+		{"swim 30m stays", "en", "Swim 30m out to the buoy and back.", []string{"30m"}},
+		// a size's first side takes the unit written after the second
+		{"paper size", "en", "B4 Envelope, 250 x 353 mm", []string{"250", "353 mm"}},
+		{"tamanho de folha", "pt", "Folha A4 pequena, 210 × 297 mm", []string{"210", "297 mm"}},
+		{"glued grid", "en", "It is an 8x8 grid of squares, 64 pixels.", nil},
+		{"sides without a length", "en", "A 3 x 4 board of 2 °C tiles.", []string{"2 °C"}},
+		{"not a temperature size", "en", "Mix 2 x 3 °C of it.", []string{"3 °C"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) { checkSurfaces(t, tt.lang, tt.text, tt.want) })
+	}
+}
+
 // checkSurfaces checks the surfaces Parse finds in text, in order.
 func checkSurfaces(t *testing.T, lang, text string, want []string) {
 	t.Helper()
