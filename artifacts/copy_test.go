@@ -41,7 +41,7 @@ func TestWriteFromCopiesRowGroups(t *testing.T) {
 	flat := func(docs [][]schema.Chunk) []schema.Chunk { return slices.Concat(docs...) }
 	// copyFile writes docs, those whole gives a first row for as prev's
 	// rows (WriteFrom), the others row by row.
-	copyFile := func(prev *ChunkFile, whole map[string]int64, docs [][]schema.Chunk) ([]byte, int) {
+	copyFile := func(prev *ChunkFile, whole map[string]int64, docs [][]schema.Chunk, noVectors bool) ([]byte, int) {
 		t.Helper()
 		path := filepath.Join(t.TempDir(), ChunksFile)
 		f, err := os.Create(path)
@@ -54,6 +54,12 @@ func TestWriteFromCopiesRowGroups(t *testing.T) {
 		}
 		for _, rows := range docs {
 			if first, ok := whole[rows[0].DocPath]; ok {
+				if noVectors { // as a merge reads its parts (CursorWithoutVectors)
+					rows = slices.Clone(rows)
+					for i := range rows {
+						rows[i].Embedding = nil
+					}
+				}
 				err = w.WriteFrom(rows, prev, first)
 			} else {
 				for _, c := range rows {
@@ -116,21 +122,66 @@ func TestWriteFromCopiesRowGroups(t *testing.T) {
 			func(p string) bool { return p != "doc-019x.md" }, len(groups) - 3},
 	}
 	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			whole := map[string]int64{}
-			for p, f := range from {
-				if tt.unchanged(p) {
-					whole[p] = f
+		for _, noVectors := range []bool{false, true} {
+			t.Run(fmt.Sprintf("%s/without vectors %v", tt.name, noVectors), func(t *testing.T) {
+				whole := map[string]int64{}
+				for p, f := range from {
+					if tt.unchanged(p) {
+						whole[p] = f
+					}
 				}
+				a, copied := copyFile(prev, whole, tt.edited, noVectors)
+				_, b := writeFile(t, set, flat(tt.edited))
+				if !bytes.Equal(a, b) {
+					t.Errorf("the file with row groups copied differs from one written row by row (%d and %d bytes)", len(a), len(b))
+				}
+				if copied < tt.atLeast || copied > len(groups) {
+					t.Errorf("got %d of %d row groups copied, want at least %d", copied, len(groups), tt.atLeast)
+				}
+			})
+		}
+	}
+}
+
+// TestFillVectors: rows read without their vectors get the file's, in any
+// order a writer asks for them (forward across row groups, back again, a
+// row group's last row and the next one's first), and a row past the end
+// is refused.
+func TestFillVectors(t *testing.T) {
+	set := shipped
+	set.groupMin, set.groupEvery, set.rowGroupRows = 6, 3, 40
+	var all []schema.Chunk
+	for d := range 40 {
+		for o := range 1 + d%4 {
+			all = append(all, testRow(fmt.Sprintf("doc-%03d.md", d), o, len(all)))
+		}
+	}
+	path, _ := writeFile(t, set, all)
+	cf, err := OpenAnyVersion(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cf.Close()
+	starts := cf.groupStarts()
+	if len(starts) < 4 {
+		t.Fatalf("got %d row groups, want several", len(starts)-1)
+	}
+	g1 := starts[1]
+	for _, r := range [][2]int64{{0, 3}, {g1 - 1, 2}, {starts[2], 5}, {1, 1}, {g1 - 2, 4}, {cf.Rows - 3, 3}, {0, cf.Rows}} {
+		rows := slices.Clone(all[r[0] : r[0]+r[1]])
+		for i := range rows {
+			rows[i].Embedding = nil
+		}
+		if err := cf.fillVectors(r[0], rows); err != nil {
+			t.Fatalf("rows %d+%d: %v", r[0], r[1], err)
+		}
+		for i, c := range rows {
+			if want := all[r[0]+int64(i)].Embedding; !slices.Equal(c.Embedding, want) {
+				t.Fatalf("row %d: got vector %v, want %v", r[0]+int64(i), c.Embedding, want)
 			}
-			a, copied := copyFile(prev, whole, tt.edited)
-			_, b := writeFile(t, set, flat(tt.edited))
-			if !bytes.Equal(a, b) {
-				t.Errorf("the file with row groups copied differs from one written row by row (%d and %d bytes)", len(a), len(b))
-			}
-			if copied < tt.atLeast || copied > len(groups) {
-				t.Errorf("got %d of %d row groups copied, want at least %d", copied, len(groups), tt.atLeast)
-			}
-		})
+		}
+	}
+	if err := cf.fillVectors(cf.Rows-1, make([]schema.Chunk, 2)); err == nil {
+		t.Error("a row past the end: got no error")
 	}
 }

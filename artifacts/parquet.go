@@ -133,10 +133,26 @@ func (w *ChunkWriter) WriteFrom(rows []schema.Chunk, src *ChunkFile, first int64
 			return nil
 		}
 	}
+	if err := w.withVectors(src, first, rows); err != nil {
+		return err
+	}
 	for _, c := range rows {
 		if err := w.write(c); err != nil {
 			return err
 		}
+	}
+	return nil
+}
+
+// withVectors reads the vectors of rows, src's from its row first on, when
+// they came without them (CursorWithoutVectors): they are encoded, not
+// copied.
+func (w *ChunkWriter) withVectors(src *ChunkFile, first int64, rows []schema.Chunk) error {
+	if w.dims == 0 || len(rows) == 0 || len(rows[0].Embedding) > 0 {
+		return nil
+	}
+	if err := src.fillVectors(first, rows); err != nil {
+		return fmt.Errorf("%s: %w", src.path, err)
 	}
 	return nil
 }
@@ -155,7 +171,7 @@ func (w *ChunkWriter) settle(path string) error {
 	if path != "" && !held.Full() && !held.Before(path) {
 		return w.flushPending()
 	}
-	if err := w.check(rows[0]); err != nil {
+	if err := w.checkCopy(src.(*ChunkFile), rows[0]); err != nil {
 		return err
 	}
 	if err := w.file.CopyRowGroup(src.(*ChunkFile).f, src.(*ChunkFile).pf.Metadata(), g); err != nil {
@@ -176,7 +192,12 @@ func (w *ChunkWriter) flushPending() error {
 	if !w.pend.Held() {
 		return nil
 	}
-	for _, c := range w.pend.Take() {
+	src, first := w.pend.From()
+	rows := w.pend.Take()
+	if err := w.withVectors(src.(*ChunkFile), first, rows); err != nil {
+		return err
+	}
+	for _, c := range rows {
 		if err := w.write(c); err != nil {
 			return err
 		}
@@ -255,6 +276,18 @@ func (w *ChunkWriter) endRowGroup() error {
 	m.RowGroups[0].Columns = nil
 	w.pw.Reset(w.file)
 	return nil
+}
+
+// checkCopy checks the first row of a row group copied from src, whose
+// rows may come without their vectors: src's are as wide as the file's.
+func (w *ChunkWriter) checkCopy(src *ChunkFile, c schema.Chunk) error {
+	if len(c.Embedding) == 0 && w.dims > 0 {
+		if src.Dims != w.dims {
+			return fmt.Errorf("chunk %s: %s holds %d-dimensional embeddings, want %d", c.Key(), src.path, src.Dims, w.dims)
+		}
+		c.Embedding = make([]float32, w.dims) // what check measures
+	}
+	return w.check(c)
 }
 
 func (w *ChunkWriter) check(c schema.Chunk) error {

@@ -474,7 +474,9 @@ func (m *merger) chunks(ctx context.Context, dims int, sizes *schema.SizeTally) 
 			return counts, nil, fmt.Errorf("part %s: %w", p.dir, err)
 		}
 		defer cf.Close()
-		cur, err := cf.Cursor(ctx)
+		// Without vectors, most of a row's bytes: the writer copies most
+		// row groups whole and reads the vectors of the rows it encodes.
+		cur, err := cf.CursorWithoutVectors(ctx)
 		if err != nil {
 			w.Abort()
 			return counts, nil, fmt.Errorf("part %s: %w", p.dir, err)

@@ -102,6 +102,9 @@ func (p *Pending[R]) Take() []R {
 	return rows
 }
 
+// From is the source of the rows held, and its row of the first.
+func (p *Pending[R]) From() (Source, int64) { return p.src, p.first }
+
 // Rows are the rows held.
 func (p *Pending[R]) Rows() []R { return p.rows }
 
