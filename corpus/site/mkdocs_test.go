@@ -37,7 +37,7 @@ func TestMkdocsI18n(t *testing.T) {
 			"mkdocs.yml":   "plugins:\n- i18n:\n    docs_structure: folder\n    languages:\n    - locale: en\n      name: English\n    - locale: pt-BR\n      default: true\n      build: true\n",
 			"docs/en/a.md": "# A\n", "docs/pt-BR/a.md": "# A\n"}, Folder, []SiteLang{{Locale: "en", Build: true}, {Locale: "pt-BR", Default: true, Build: true}}, "pt-BR", "docs", nil, nil},
 		{"before 1.0, a map of settings, a language not built, the default left out", map[string]string{
-			"mkdocs.yml": "plugins:\n  - i18n:\n      default_language: pt\n      docs_structure: folder\n      languages:\n        en:\n          name: English\n          build: false\n        fr:\n          name: Français\n",
+			"mkdocs.yml":   "plugins:\n  - i18n:\n      default_language: pt\n      docs_structure: folder\n      languages:\n        en:\n          name: English\n          build: false\n        fr:\n          name: Français\n",
 			"docs/pt/a.md": "# A\n"}, Folder, []SiteLang{{Locale: "pt", Default: true, Build: true}, {Locale: "en"}, {Locale: "fr", Build: true}}, "pt", "docs", nil, nil},
 		{"an include_dir outside the content folder", map[string]string{
 			"mkdocs.yml": "plugins:\n  - macros:\n      include_dir: includes\n", "docs/a.md": "# A\n", "includes/p.md": "x\n"}, "", nil, "", "docs", []string{"../includes"}, nil},
