@@ -50,9 +50,9 @@ func Starter(s Site) string {
 		w("# on its own (--corpus %s/%s) to give it a source label of its own.", strings.TrimSuffix(s.Content, "/"), s.Langs[len(s.Langs)-1])
 	}
 	if s.Suffix && s.DefaultLang != "" {
-		other := "pt"
-		for _, l := range s.SiteLangs {
-			if !strings.EqualFold(l, s.DefaultLang) {
+		other := "pt" // the example: a translation ingest reads, else any
+		for _, l := range slices.Backward(s.SiteLangs) {
+			if _, ok := ingestLang(l); !strings.EqualFold(l, s.DefaultLang) && (ok || other == "pt") {
 				other = l
 			}
 		}

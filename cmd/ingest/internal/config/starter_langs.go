@@ -12,6 +12,7 @@ import (
 // {lang} (pt) could not say.
 func writeSuffixTemplates(w func(string, ...any), s Site, base string) {
 	var lines []string
+	example := ""
 	seen := map[string]bool{}
 	for _, locale := range s.SiteLangs {
 		lang, ok := ingestLang(locale)
@@ -19,12 +20,15 @@ func writeSuffixTemplates(w func(string, ...any), s Site, base string) {
 			continue
 		}
 		seen[lang] = true
+		if example == "" {
+			example = locale
+		}
 		lines = append(lines, fmt.Sprintf("  %s: %q", lang, base+locale+"/{path}/"))
 	}
 	if len(lines) == 0 {
 		return
 	}
-	w("# The other languages' pages are served under their locale (a.%s.md → %s%s/a/).", s.SiteLangs[len(s.SiteLangs)-1], base, s.SiteLangs[len(s.SiteLangs)-1])
+	w("# The other languages' pages are served under their locale (a.%s.md → %s%s/a/).", example, base, example)
 	w("source_url_templates:")
 	for _, l := range lines {
 		w("%s", l)
