@@ -29,6 +29,9 @@ type Site struct {
 	// SiteLangs are the locales the site's config lists and builds, as it
 	// writes them (en, pt-BR, zh), its default among them.
 	SiteLangs []string
+	// Unbuilt are the locales it lists with build: false: their pages are
+	// on no page of the site.
+	Unbuilt []string
 	// Includes are the folders its includes are read from, relative to
 	// Content.
 	Includes []string
@@ -104,7 +107,7 @@ func Starter(s Site) string {
 		w("# Where the pages' includes ({%% include 'x.md' %%}) name their files, relative to the corpus.")
 		w("includes: {base: [%s]}", quoteList(s.Includes))
 	}
-	exclude := slices.Concat(s.Partials, unreadLangs(w, s))
+	exclude := slices.Concat(s.Partials, leftOutLangs(w, s))
 	if len(s.Partials) > 0 {
 		w("# Pieces of pages that the generator includes, not pages of their own.")
 	}

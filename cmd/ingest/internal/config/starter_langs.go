@@ -2,6 +2,7 @@ package config
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -35,11 +36,12 @@ func writeSuffixTemplates(w func(string, ...any), s Site, base string) {
 	}
 }
 
-// unreadLangs are the globs of the pages in languages ingest does not read
+// leftOutLangs are the globs of the pages in languages ingest does not read
 // (it reads en and pt; schema.Langs): labelled en or pt, they would be
-// searched as what they are not. It says so in the config, and what to do
-// when the site's default language is one of them.
-func unreadLangs(w func(string, ...any), s Site) []string {
+// searched as what they are not; and of those the site does not build. It
+// says so in the config, and what to do when the site's default language
+// is one ingest does not read.
+func leftOutLangs(w func(string, ...any), s Site) []string {
 	var globs, names []string
 	if s.Suffix {
 		for _, locale := range s.SiteLangs {
@@ -54,6 +56,17 @@ func unreadLangs(w func(string, ...any), s Site) []string {
 			}
 		}
 	}
+	var unbuilt []string
+	for _, locale := range s.Unbuilt {
+		if s.Suffix {
+			unbuilt = append(unbuilt, "**/*."+locale+".md")
+		} else if slices.Contains(s.Langs, locale) && !slices.Contains(globs, locale+"/**") {
+			unbuilt = append(unbuilt, locale+"/**")
+		}
+	}
+	if len(unbuilt) > 0 {
+		w("# Pages in %s, which the site does not build (build: false): on no page of it.", strings.Join(s.Unbuilt, ", "))
+	}
 	if _, ok := ingestLang(s.DefaultLang); s.Suffix && s.DefaultLang != "" && !ok {
 		w("# The site's default language, %s, is not one ingest reads: its pages (a.md) are only", s.DefaultLang)
 		w("# told apart by their name; keep the translations alone with include: [\"**/*.en.md\"].")
@@ -62,5 +75,5 @@ func unreadLangs(w func(string, ...any), s Site) []string {
 		w("# Pages in %s, a language ingest does not read (it reads en and pt): labelled en or pt,", strings.Join(names, ", "))
 		w("# they would be searched as what they are not.")
 	}
-	return globs
+	return append(globs, unbuilt...)
 }
