@@ -4,6 +4,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -60,4 +61,20 @@ func TestMkdocsI18n(t *testing.T) {
 			}
 		})
 	}
+}
+
+// FuzzReadMkdocs: any mkdocs.yml is read without a panic, and a language
+// read is one the config names.
+func FuzzReadMkdocs(f *testing.F) {
+	f.Add("plugins:\n  - i18n:\n      languages:\n        - locale: en\n          default: true\n        - locale: zh\n")
+	f.Add("plugins:\n- i18n:\n    default_language: en\n    languages:\n      en: english\n      ja:\n        build: false\n- macros:\n    include_dir: inc\n")
+	f.Add("docs_dir: 'x'\nplugins:\n  - i18n\n  -\n - i18n:\nlanguages:\n-")
+	f.Fuzz(func(t *testing.T, config string) {
+		c := readMkdocs(config)
+		for _, l := range c.langs {
+			if l.Locale != "" && !strings.Contains(config, l.Locale) {
+				t.Errorf("got locale %q, which the config does not name", l.Locale)
+			}
+		}
+	})
 }
