@@ -54,14 +54,18 @@ var (
 func readMkdocs(config string) mkdocsConfig {
 	var c mkdocsConfig
 	lines := strings.Split(config, "\n")
+	inPlugins := false // in the top-level plugins: list (markdown_extensions: holds items too)
 	for i := 0; i < len(lines); i++ {
 		l := lines[i]
 		if m := docsDirRe.FindStringSubmatch(l); m != nil {
 			c.docsDir = strings.TrimSpace(m[1])
 			continue
 		}
+		if l != "" && l[0] != ' ' && l[0] != '-' && l[0] != '#' && l[0] != '\r' {
+			inPlugins = strings.HasPrefix(l, "plugins:")
+		}
 		m := pluginItemRe.FindStringSubmatch(l)
-		if m == nil {
+		if m == nil || !inPlugins {
 			continue
 		}
 		body := block(lines[i+1:], len(m[1]), false)
@@ -203,13 +207,8 @@ func (l *Layout) applyMkdocs(root, config string, atRoot bool) {
 			l.Content = d
 		}
 	}
-	if c.structure != "" {
+	if c.structure != "" { // its default language is read with the rest (defaultLang)
 		l.Structure, l.SiteLangs = c.structure, c.langs
-		for _, s := range c.langs {
-			if s.Default {
-				l.DefaultLang = s.Locale
-			}
-		}
 	}
 	if c.includeDir == "" {
 		return

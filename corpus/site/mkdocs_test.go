@@ -42,7 +42,7 @@ func TestMkdocsI18n(t *testing.T) {
 			"docs/pt/a.md": "# A\n"}, Folder, []SiteLang{{Locale: "pt", Default: true, Build: true}, {Locale: "en"}, {Locale: "fr", Build: true}}, "pt", "docs", nil, nil},
 		{"an include_dir outside the content folder", map[string]string{
 			"mkdocs.yml": "plugins:\n  - macros:\n      include_dir: includes\n", "docs/a.md": "# A\n", "includes/p.md": "x\n"}, "", nil, "", "docs", []string{"../includes"}, nil},
-		{"no i18n plugin", map[string]string{"mkdocs.yml": "plugins:\n  - search\n  - i18n-other:\n      languages: [en]\n", "docs/a.md": "# A\n"}, "", nil, "", "docs", nil, nil},
+		{"no i18n plugin", map[string]string{"mkdocs.yml": "plugins:\n  - search\n  - i18n-other:\n      languages: [en]\nmarkdown_extensions:\n  - i18n:\n      languages:\n        - locale: en\n          default: true\n", "docs/a.md": "# A\n"}, "", nil, "", "docs", nil, nil},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			dir := tree(t, c.files)
