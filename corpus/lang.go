@@ -12,7 +12,7 @@ import (
 // the document says, the folder it is in, what its words are, the default.
 const (
 	LangFromDocument = "document" // a Lang: line or a lang/language front-matter key
-	LangFromPath     = "path"     // a folder named for a language: pt, pt-BR, pt_br, en, en-us…
+	LangFromPath     = "path"     // a folder named for a language (pt, pt-BR, pt_br, en, en-us…) or a file name's suffix (a.pt.md)
 	LangFromWords    = "detected" // the built-in detector: stop words of English and Portuguese
 	LangFromDefault  = "default"  // default_lang: nothing else said
 )
@@ -28,6 +28,10 @@ func resolveLang(doc *schema.Document, h header, words string, opt Options, ds *
 			doc.Lang, doc.LangFrom = l, LangFromDocument
 			return
 		}
+	}
+	if l, _, ok := suffixLang(doc.Path); ok {
+		doc.Lang, doc.LangFrom = l, LangFromPath
+		return
 	}
 	if l, ok := pathLang(doc.Path, opt.RootName); ok {
 		doc.Lang, doc.LangFrom = l, LangFromPath
@@ -80,6 +84,28 @@ func pathLang(rel, root string) (schema.Lang, bool) {
 		}
 	}
 	return "", false
+}
+
+// suffixLang reads the language a file's name gives it before its
+// extension, as mkdocs-static-i18n's suffix layout and Hugo's translation
+// by file name write it ("a.pt.md", "a.pt-BR.md", "a.en.md"), and returns
+// rel without it ("a.md"), the path the site serves the page by. Only the
+// languages ingest reads count: "a.zh.md" or "v1.2.md" say nothing. It
+// applies whatever the site's layout: a page named for a language is in
+// it, and no site writes "x.pt.md" for a page not in Portuguese.
+func suffixLang(rel string) (schema.Lang, string, bool) {
+	ext := path.Ext(rel)
+	stem := strings.TrimSuffix(rel, ext)
+	tag := path.Ext(stem)
+	if tag == "" || strings.Contains(tag, "/") {
+		return "", rel, false
+	}
+	switch strings.ToLower(strings.ReplaceAll(tag[1:], "_", "-")) {
+	case "en", "en-us", "en-gb", "pt", "pt-br", "pt-pt":
+		l, err := schema.ParseLang(langTag(tag[1:]))
+		return l, strings.TrimSuffix(stem, tag) + ext, err == nil
+	}
+	return "", rel, false
 }
 
 // Stop words: the commonest function words, frequent in any prose of the

@@ -77,3 +77,35 @@ func TestDetectLangOtel(t *testing.T) {
 		}
 	}
 }
+
+// TestSuffixLang: a file name's language suffix (mkdocs-static-i18n's
+// suffix layout, Hugo's translation by file name) sets the document's
+// language, before its folder's and its words', and leaves the path its
+// URL is made from; a suffix of a language ingest does not read, or no
+// language, is part of the name.
+func TestSuffixLang(t *testing.T) {
+	opt := Options{DefaultLang: schema.LangEN, SourceURLTemplate: "https://x.org/{path}/",
+		SourceURLTemplates: map[schema.Lang]string{schema.LangPT: "https://x.org/pt-BR/{path}/"}}
+	english := "# Tides\n\nThe tide comes in twice a day, and the current runs along the beach when the wind is from the north.\n"
+	for _, c := range []struct {
+		name, rel, body string
+		lang            schema.Lang
+		from, url       string
+	}{
+		{"a Portuguese page in English words", "guide/tides.pt.md", english, schema.LangPT, LangFromPath, "https://x.org/pt-BR/guide/tides/"},
+		{"the locale as the site writes it", "tides.pt-BR.md", english, schema.LangPT, LangFromPath, "https://x.org/pt-BR/tides/"},
+		{"an index", "guide/index.pt_BR.md", english, schema.LangPT, LangFromPath, "https://x.org/pt-BR/guide/"},
+		{"the default language named", "guide/index.en.md", english, schema.LangEN, LangFromPath, "https://x.org/guide/"},
+		{"over a folder's language", "pt/tides.en.md", english, schema.LangEN, LangFromPath, "https://x.org/pt/tides/"},
+		{"under the document's own", "tides.en.md", "---\nlang: pt\n---\n" + english, schema.LangPT, LangFromDocument, "https://x.org/pt-BR/tides/"},
+		{"a language ingest does not read", "tides.zh.md", english, schema.LangEN, LangFromWords, "https://x.org/tides.zh/"},
+		{"a version, not a language", "v1.2.md", english, schema.LangEN, LangFromWords, "https://x.org/v1.2/"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			doc, _ := Parse(c.rel, []byte(c.body), opt)
+			if doc.Lang != c.lang || doc.LangFrom != c.from || doc.SourceURL != c.url {
+				t.Errorf("got %s from %s at %s; want %s from %s at %s", doc.Lang, doc.LangFrom, doc.SourceURL, c.lang, c.from, c.url)
+			}
+		})
+	}
+}

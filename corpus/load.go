@@ -267,13 +267,15 @@ func (o Options) template(lang schema.Lang) string {
 }
 
 // SourceURL fills a source URL template for the document at rel: {path} is
-// rel without its extension and without a final "_index" or "index"
+// rel without its extension, a language suffix (suffixLang: "a.pt.md" is
+// the page "a" in pt) and a final "_index" or "index"
 // ("docs/collector/_index.md" → "docs/collector"), {page} the same without a
 // first folder named for a language ("en/docs/collector/_index.md" →
 // "docs/collector": the page's path within its language, where a site
 // keeps each language in a folder of its own), {lang} its language. The
 // root page's path is empty, and the slash before it goes too.
 func SourceURL(template, rel string, lang schema.Lang) string {
+	_, rel, _ = suffixLang(rel)
 	p := strings.TrimSuffix(rel, path.Ext(rel))
 	if b := path.Base(p); b == "_index" || b == "index" {
 		p = path.Dir(p)

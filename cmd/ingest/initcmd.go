@@ -37,7 +37,8 @@ func initCommand() *cli.Command {
 				return usage("init: %v", err)
 			}
 			found := config.Site{Generator: l.Generator, Evidence: l.Evidence, Content: l.Content, Lang: l.Lang, Langs: l.Langs,
-				DefaultLang: l.DefaultLang, DefaultInFolder: l.DefaultInFolder, SiteURL: l.SiteURL, Partials: l.Partials, Documents: l.Documents}
+				DefaultLang: l.DefaultLang, DefaultInFolder: l.DefaultInFolder, SiteURL: l.SiteURL, Partials: l.Partials, Documents: l.Documents,
+				Suffix: l.Structure == site.Suffix, SiteLangs: siteLocales(l.SiteLangs, true), Unbuilt: siteLocales(l.SiteLangs, false), Includes: l.Includes}
 			text := config.Starter(found)
 			out := cmd.String("output")
 			if !cmd.IsSet("output") { // the config belongs with the site it describes, not the folder init ran in
@@ -58,4 +59,16 @@ func initCommand() *cli.Command {
 			return nil
 		},
 	}
+}
+
+// siteLocales are the locales of the languages a site builds (built), or
+// of those its config lists and does not build.
+func siteLocales(langs []site.SiteLang, built bool) []string {
+	var out []string
+	for _, l := range langs {
+		if l.Build == built && l.Locale != "" {
+			out = append(out, l.Locale)
+		}
+	}
+	return out
 }

@@ -62,7 +62,7 @@ var (
 	colonAdmonitionRe = regexp.MustCompile(`^ {0,3}:{3,}\s*([A-Za-z]*).*$`)
 	// !!! note "Title" / ??? tip (MkDocs), body indented four spaces; the
 	// space after the marker is optional to Python-Markdown ("!!!note")
-	bangAdmonitionRe = regexp.MustCompile(`^(?:!!!|\?\?\?\+?)[ \t]*([A-Za-z]+).*$`)
+	bangAdmonitionRe = regexp.MustCompile(`^(?:!!!|\?\?\?[+-]?)[ \t]*([A-Za-z]+).*$`)
 	jinjaRe          = regexp.MustCompile(`\{%-?[ \t]*(?:raw|endraw|if|elif|else|endif|for|endfor|set|endset|macro|endmacro|block|endblock|extends|import|from|with|endwith|filter|endfilter|call|endcall)\b[^%\n]*-?%\}`)
 	linkDefRe        = regexp.MustCompile(`(?m)^ {0,3}\[[^\]\n]+\]:[ \t]*(?:\n[ \t]*)?(?:<[^<>\n]*>|\S+)(?:[ \t]+(?:"[^"\n]*"|'[^'\n]*'|\([^)\n]*\)))?[ \t]*$`)
 	mdxLineRe        = regexp.MustCompile(`^(?:(?:import\s.+\sfrom\s+['"].+['"];?|import\s+['"].+['"];?)[ \t]*(?://.*)?|export\s+(?:const|default|function|let)\b.*)$`)

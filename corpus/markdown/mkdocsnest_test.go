@@ -44,6 +44,13 @@ func TestMkdocsNesting(t *testing.T) {
 			kinds: []string{"example"},
 		},
 		{
+			name:  "a collapsed ???- details and icons in a tab's title (copilot-cli, sing-box)",
+			body:  "???- note \"Sample template\"\n    In it.\n\n=== \":material-card-remove: Deprecated\"\n\n    Old.\n",
+			want:  []string{"", "In it.", "", "", "", "Old."},
+			kinds: []string{"note"},
+			tabs:  []string{"Deprecated"},
+		},
+		{
 			name:  "a line back at the outer depth closes the inner one",
 			body:  "!!! note\n    !!! tip\n        Inner.\n    Outer.\nOut.\n",
 			want:  []string{"", "", "Inner.", "Outer.", "Out."},

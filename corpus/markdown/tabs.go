@@ -53,6 +53,7 @@ func tabTitle(s string) string {
 	default:
 		t, _, _ = strings.Cut(s, " ")
 	}
+	t = iconRe.ReplaceAllString(t, "") // === ":material-card-remove: Deprecated": the icon is a picture
 	return strings.Join(strings.Fields(strings.ReplaceAll(t, "`", "")), " ")
 }
 

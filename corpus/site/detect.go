@@ -50,6 +50,15 @@ type Layout struct {
 	// SiteURL is the site's address where its config names it (Hugo's
 	// baseURL, Docusaurus's url, MkDocs's site_url).
 	SiteURL string
+	// Structure is how an MkDocs i18n site (mkdocs-static-i18n) names its
+	// translations, Suffix (a.pt.md) or Folder (pt/a.md); "" for a site
+	// without the plugin.
+	Structure string
+	// SiteLangs are the languages the plugin lists, in its order.
+	SiteLangs []SiteLang
+	// Includes are the folders the site's includes are read from (the
+	// macros plugin's include_dir), relative to Content.
+	Includes []string
 	// Partials are globs of files that are pieces of pages, not pages
 	// (Hugo's _includes), found in the folder.
 	Partials []string
@@ -101,6 +110,10 @@ func Detect(dir string) (Layout, error) {
 			if c := filepath.Join(dir, contentFolders[gen]); isDir(c) {
 				l.Content = c
 			}
+		}
+		if gen == MkDocs {
+			b, _ := os.ReadFile(file)
+			l.applyMkdocs(root, string(b), root == dir)
 		}
 	}
 	if base := filepath.Base(filepath.Clean(l.Content)); langFolder.MatchString(base) {

@@ -77,13 +77,9 @@ var (
 	hugoInSubdirRe = regexp.MustCompile(`(?m)^\s*["']?defaultContentLanguageInSubdir["']?\s*[:=]\s*true\b`)
 	// Docusaurus: i18n: { defaultLocale: 'pt-BR', … }
 	docusaurusDefaultRe = regexp.MustCompile(`\bdefaultLocale\s*:\s*["'` + "`" + `]([A-Za-z_-]+)`)
-	// MkDocs: mkdocs-static-i18n's "- locale: pt" item with "default: true",
-	// its older "default_language: pt", and Material's "language: pt"
-	i18nLocaleRe      = regexp.MustCompile(`^(\s*)(?:-\s+)?locale\s*:\s*["']?([A-Za-z_-]+)`)
-	i18nDefaultRe     = regexp.MustCompile(`^\s*(?:-\s+)?default\s*:\s*true\b`)
-	i18nOldDefaultRe  = regexp.MustCompile(`(?m)^\s*default_language\s*:\s*["']?([A-Za-z_-]+)`)
-	themeLanguageRe   = regexp.MustCompile(`(?m)^\s+language\s*:\s*["']?([A-Za-z_-]+)`)
-	mkdocsItemStartRe = regexp.MustCompile(`^\s*-\s`)
+	// MkDocs: Material's "language: pt" (the i18n plugin's default is
+	// read with the plugin, readMkdocs)
+	themeLanguageRe = regexp.MustCompile(`(?m)^\s+language\s*:\s*["']?([A-Za-z_-]+)`)
 )
 
 // defaultLang is the default language a generator's config file names.
@@ -99,34 +95,13 @@ func defaultLang(gen, config string) string {
 			return m[1]
 		}
 	case MkDocs:
-		if l := mkdocsI18nDefault(config); l != "" {
-			return l
-		}
-		for _, re := range []*regexp.Regexp{i18nOldDefaultRe, themeLanguageRe} {
-			if m := re.FindStringSubmatch(config); m != nil {
-				return m[1]
+		for _, l := range readMkdocs(config).langs {
+			if l.Default {
+				return l.Locale
 			}
 		}
-	}
-	return ""
-}
-
-// mkdocsI18nDefault is the locale of the i18n plugin's language item that
-// says "default: true", in either order: an item's lines run from its "- ".
-func mkdocsI18nDefault(config string) string {
-	locale, isDefault := "", false
-	for l := range strings.Lines(config) {
-		if mkdocsItemStartRe.MatchString(l) {
-			locale, isDefault = "", false
-		}
-		if m := i18nLocaleRe.FindStringSubmatch(l); m != nil {
-			locale = m[2]
-		}
-		if i18nDefaultRe.MatchString(l) {
-			isDefault = true
-		}
-		if locale != "" && isDefault {
-			return locale
+		if m := themeLanguageRe.FindStringSubmatch(config); m != nil {
+			return m[1]
 		}
 	}
 	return ""

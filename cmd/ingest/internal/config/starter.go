@@ -2,6 +2,7 @@ package config
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -22,6 +23,18 @@ type Site struct {
 	SiteURL         string   // the site's address, "" when unknown
 	Partials        []string // globs of partials
 	Documents       int
+	// Suffix: the site names a page's translations by suffix (a.pt.md,
+	// mkdocs-static-i18n's suffix layout), not by folder.
+	Suffix bool
+	// SiteLangs are the locales the site's config lists and builds, as it
+	// writes them (en, pt-BR, zh), its default among them.
+	SiteLangs []string
+	// Unbuilt are the locales it lists with build: false: their pages are
+	// on no page of the site.
+	Unbuilt []string
+	// Includes are the folders its includes are read from, relative to
+	// Content.
+	Includes []string
 }
 
 // Starter is a commented config file for a site: the few keys a docs
@@ -38,6 +51,15 @@ func Starter(s Site) string {
 	if len(s.Langs) > 0 {
 		w("# Language folders: %s. Each document's language is its folder's; index a translation", strings.Join(s.Langs, ", "))
 		w("# on its own (--corpus %s/%s) to give it a source label of its own.", strings.TrimSuffix(s.Content, "/"), s.Langs[len(s.Langs)-1])
+	}
+	if s.Suffix && s.DefaultLang != "" {
+		other := "pt" // the example: a translation ingest reads, else any
+		for _, l := range slices.Backward(s.SiteLangs) {
+			if _, ok := ingestLang(l); !strings.EqualFold(l, s.DefaultLang) && (ok || other == "pt") {
+				other = l
+			}
+		}
+		w("# Languages by suffix (mkdocs-static-i18n): a.%s.md is a.md in %s; a.md is in the default, %s.", other, other, s.DefaultLang)
 	}
 	w("# Every key left out takes its default: ingest config --config FILE prints them all,")
 	w("# with where each value comes from. Then: ingest index --corpus %s --config FILE --out out/knowledge", s.Content)
@@ -70,17 +92,27 @@ func Starter(s Site) string {
 		def, defOK, defFrom = lang, true, "the folder's language, "+s.Lang
 	}
 	w("# A page's address for documents that name none: {path} is the file's path without its")
-	w("# extension and a final index or _index, {lang} its language (en, pt)%s.", urlNote)
+	w("# extension, a language suffix (a.pt.md) and a final index or _index, {lang} its language")
+	w("# (en, pt)%s.", urlNote)
 	w("source_url_template: %q", tmpl)
-	if rootFolder != "" {
+	if s.Suffix {
+		writeSuffixTemplates(w, s, base)
+	} else if rootFolder != "" {
 		w("# The default language's pages are served at the site's root, without their folder")
 		w("# (%s/docs/a.md → %sdocs/a/): {page} is the path without its language folder.", rootFolder, base)
 		w("source_url_templates:")
 		w("  %s: %q", site, base+"{page}/")
 	}
+	if len(s.Includes) > 0 {
+		w("# Where the pages' includes ({%% include 'x.md' %%}) name their files, relative to the corpus.")
+		w("includes: {base: [%s]}", quoteList(s.Includes))
+	}
+	exclude := slices.Concat(s.Partials, leftOutLangs(w, s))
 	if len(s.Partials) > 0 {
 		w("# Pieces of pages that the generator includes, not pages of their own.")
-		w("exclude: [%s]", quoteList(s.Partials))
+	}
+	if len(exclude) > 0 {
+		w("exclude: [%s]", quoteList(exclude))
 	} else {
 		w("# exclude: [\"**/drafts/**\"]   # doublestar globs of files that are not pages")
 	}

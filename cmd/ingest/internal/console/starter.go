@@ -18,5 +18,8 @@ func PrintStarter(w io.Writer, out string, l config.Site) {
 	if len(l.Langs) > 0 {
 		fmt.Fprintf(w, "; language folders %v", l.Langs)
 	}
+	if l.Suffix && len(l.SiteLangs) > 0 {
+		fmt.Fprintf(w, "; languages by file name suffix %v", l.SiteLangs)
+	}
 	fmt.Fprintf(w, ")\nnext: ingest config --config %s --corpus %s, then ingest index --corpus %s --config %s --out out/knowledge\n", out, l.Content, l.Content, out)
 }
