@@ -10,10 +10,7 @@
 // from the snapshot's own translated pages, and a dictionary such as
 // FreeDict's), in both legs, a chunk reached so counting a little less
 // than one in the question's own language when that language has a chunk
-// whose BM25 relevance clears the snapshot's BM25 floor, and as much when
-// it has none (reaches): a question keeps its own language's answer first,
-// and the other language's answer is not pushed below noise when its own
-// language has none.
+// clearing BM25's relevance floor, and as much when it has none (reaches).
 //
 // It also owns retrieval evaluation: the golden-questions file (read and
 // validated strictly), recall@k and MRR per mode and language, and how well

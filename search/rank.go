@@ -38,9 +38,8 @@ type hit struct {
 // one language and its neighbours in the other are scored on one scale.
 // IDF is Robertson's with +1 inside the logarithm, ln(1 + (N−n+0.5)/(n+0.5)),
 // never negative. Chunks that share no term with the query are not ranked.
-// A hit's score is the chunk's relevance, its score over the question's
-// best in its language, not yet weighted by its language (weigh): whether
-// the question's own language reaches the floor (reaches) is read from it.
+// A hit's score is the chunk's relevance, not yet weighted by its language
+// (weigh): reaches reads it.
 func (ix *Index) bm25(q query, cands []int) []hit {
 	st := map[schema.Lang]*legStats{}
 	terms := q.terms()

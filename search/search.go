@@ -114,9 +114,8 @@ func (ix *Index) Search(ctx context.Context, query string, opt Options) ([]Resul
 
 	var lex, vec []hit
 	q := ix.query(query)
-	// How much the other language counts, in both legs, depends on
-	// whether the question's own language reaches BM25's floor (reaches),
-	// so BM25 runs in vector mode too when the question is translated.
+	// How much the other language counts, in both legs, depends on BM25
+	// (reaches), which so runs in vector mode too for a translated question.
 	if opt.Mode != ModeVector || q.translated && q.from != "" {
 		rel := ix.bm25(q, cands)
 		q.reach = reaches(q.from, ix.entries, rel, ix.Floor(ModeBM25))

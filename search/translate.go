@@ -141,12 +141,11 @@ type query struct {
 // weight is what a leg's scores count for: when the question is
 // translated and its own language reaches the BM25 floor (reach), a
 // language it is not in counts translatedWeight, so a chunk in the
-// question's own language that matches as well ranks first. When its own
-// language has nothing that clears the floor, there is no answer of its
-// own to keep first, and a weight would only push the other language's
-// answer down among its own language's noise: every language counts in
-// full. Without translation the other language's leg holds only the
-// question's own words (names, commands), and counts in full.
+// question's own language that matches as well ranks first. Below the
+// floor it has no answer to keep first, and the weight would only push the
+// other language's answer below its noise: every language counts in full,
+// as without translation, where the other language's leg holds only the
+// question's own words (names, commands).
 func (q query) weight(lang schema.Lang) float64 {
 	if q.from == "" || lang == q.from || !q.translated || !q.reach {
 		return 1
@@ -154,11 +153,10 @@ func (q query) weight(lang schema.Lang) float64 {
 	return translatedWeight
 }
 
-// reaches reports whether the language lang has, among the BM25 hits rel
-// (scores unweighted: a chunk's BM25 relevance, relevance.go), a chunk
-// whose relevance is at least floor, the snapshot's BM25 floor: a chunk a
-// search in that mode would not call "nothing relevant". With no floor (0)
-// any chunk of lang that BM25 ranks reaches it.
+// reaches reports whether among the BM25 hits rel (unweighted: a chunk's
+// BM25 relevance, relevance.go) a chunk of lang is at least floor, the
+// snapshot's BM25 floor: one a BM25 search would not call "nothing
+// relevant". With no floor (0) any chunk of lang BM25 ranks reaches it.
 func reaches(lang schema.Lang, entries []entry, rel []hit, floor float64) bool {
 	for _, h := range rel {
 		if entries[h.i].lang == lang && h.score >= floor {
