@@ -9,7 +9,8 @@
 // language through its words translated (translate.go: a lexicon learned
 // from the snapshot's own translated pages, and a dictionary such as
 // FreeDict's), in both legs, a chunk reached so counting a little less
-// than one in the question's own language.
+// than one in the question's own language when that language has a chunk
+// clearing BM25's relevance floor, and as much when it has none (reaches).
 //
 // It also owns retrieval evaluation: the golden-questions file (read and
 // validated strictly), recall@k and MRR per mode and language, and how well

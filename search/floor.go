@@ -19,15 +19,17 @@ const floorMaxFlagged = 0.10
 // shipped corpus's set, the lower of the two, so neither flags more than a
 // tenth of its answerable questions. TestFloorCalibration (cmd/ingest)
 // proposes them again and fails when they differ: run it after a change to
-// what BM25 indexes, the fusion or the built-in embedder.
+// what BM25 indexes, the fusion, the built-in embedder or how much the
+// other language counts (translate.go).
 //
-// Proposed on the otel dev half: bm25 0.635, vector 0.337, hybrid 0.550
-// (0.631, 0.331, 0.550 before stem backoff); on the shipped corpus:
-// 0.672, 0.333, 0.568 (relevance-v3: hybrid's
-// relevance weighs the legs as its fusion does; on relevance-v2, an even
-// mean, hybrid 0.448 and 0.477; before schema 5, on the otel dev half,
-// 0.613, 0.326, 0.452).
-var builtinFloors = map[Mode]float64{ModeBM25: 0.63, ModeVector: 0.33, ModeHybrid: 0.54}
+// Proposed on the otel dev half: bm25 0.635, vector 0.352, hybrid 0.577
+// since the other language counts in full where the question's own does
+// not reach BM25's floor (reaches; 0.635, 0.337, 0.550 before; 0.631,
+// 0.331, 0.550 before stem backoff); on the shipped corpus: 0.672, 0.333,
+// 0.568, before and after (relevance-v3: hybrid's relevance weighs the
+// legs as its fusion does; on relevance-v2, an even mean, hybrid 0.448 and
+// 0.477; before schema 5, on the otel dev half, 0.613, 0.326, 0.452).
+var builtinFloors = map[Mode]float64{ModeBM25: 0.63, ModeVector: 0.33, ModeHybrid: 0.56}
 
 // builtinFloorMethod is how builtinFloors were set, as a manifest records it.
 const builtinFloorMethod = "built in: the highest floor flagging at most a tenth of the answerable questions " +

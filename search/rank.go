@@ -38,6 +38,8 @@ type hit struct {
 // one language and its neighbours in the other are scored on one scale.
 // IDF is Robertson's with +1 inside the logarithm, ln(1 + (N−n+0.5)/(n+0.5)),
 // never negative. Chunks that share no term with the query are not ranked.
+// A hit's score is the chunk's relevance, not yet weighted by its language
+// (weigh): reaches reads it.
 func (ix *Index) bm25(q query, cands []int) []hit {
 	st := map[schema.Lang]*legStats{}
 	terms := q.terms()
@@ -76,11 +78,21 @@ func (ix *Index) bm25(q query, cands []int) []hit {
 			score += best
 		}
 		if score > 0 {
-			out = append(out, hit{i, score / self[e.lang] * q.weight(e.lang)})
+			out = append(out, hit{i, score / self[e.lang]})
 		}
 	}
 	sortHits(out)
 	return out
+}
+
+// weigh multiplies each hit's score by the weight of its chunk's language
+// (query.weight), in place, and ranks them again.
+func (q query) weigh(entries []entry, hs []hit) []hit {
+	for j := range hs {
+		hs[j].score *= q.weight(entries[hs[j].i].lang)
+	}
+	sortHits(hs)
+	return hs
 }
 
 // legStats are one language's BM25 statistics over the candidates.

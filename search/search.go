@@ -78,7 +78,8 @@ type Result struct {
 	SourceLabel string      `json:"source_label"`
 	// Score is the mode's: the BM25 score over the question's best, or the
 	// cosine similarity, times the weight of the chunk's language (a
-	// language the question was translated into counts less), or the
+	// language the question was translated into counts less, when the
+	// question's own language reaches BM25's floor), or the
 	// weighted reciprocal rank fusion of both (fuse).
 	Score float64 `json:"score"`
 	// Relevance is the mode's score on a scale that means the same for
@@ -113,8 +114,14 @@ func (ix *Index) Search(ctx context.Context, query string, opt Options) ([]Resul
 
 	var lex, vec []hit
 	q := ix.query(query)
-	if opt.Mode != ModeVector {
-		lex = ix.bm25(q, cands)
+	// How much the other language counts, in both legs, depends on BM25
+	// (reaches), which so runs in vector mode too for a translated question.
+	if opt.Mode != ModeVector || q.translated && q.from != "" {
+		rel := ix.bm25(q, cands)
+		q.reach = reaches(q.from, ix.entries, rel, ix.Floor(ModeBM25))
+		if opt.Mode != ModeVector {
+			lex = q.weigh(ix.entries, rel)
+		}
 	}
 	if opt.Mode != ModeBM25 {
 		vs, err := ix.embed(ctx, q)

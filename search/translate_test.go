@@ -2,6 +2,7 @@ package search
 
 import (
 	"context"
+	"math"
 	"slices"
 	"strings"
 	"testing"
@@ -170,5 +171,98 @@ func TestStemBackoff(t *testing.T) {
 				t.Errorf("lookup(%q): got %v, want %v", tt.term, got, tt.want)
 			}
 		})
+	}
+}
+
+// TestReach: a chunk in a language the question is not in counts
+// translatedWeight only when the question's own language has a chunk whose
+// BM25 relevance reaches the floor (reaches); otherwise every language
+// counts in full.
+func TestReach(t *testing.T) {
+	entries := []entry{{lang: schema.LangPT}, {lang: schema.LangEN}, {lang: schema.LangPT}}
+	for _, tt := range []struct {
+		name       string
+		from       schema.Lang
+		translated bool
+		rel        []hit // BM25 relevances, unweighted
+		floor      float64
+		reach      bool
+		en         float64 // the weight of an en chunk for the question
+	}{
+		{"own language above the floor: the other weighed down", schema.LangPT, true,
+			[]hit{{1, 0.9}, {0, 0.7}}, 0.63, true, translatedWeight},
+		{"own language at the floor: reached", schema.LangPT, true,
+			[]hit{{0, 0.63}}, 0.63, true, translatedWeight},
+		{"own language below the floor: the other in full", schema.LangPT, true,
+			[]hit{{1, 0.9}, {0, 0.62}, {2, 0.5}}, 0.63, false, 1},
+		{"own language not ranked at all: the other in full", schema.LangPT, true,
+			[]hit{{1, 0.9}}, 0.63, false, 1},
+		{"the other language above the floor reaches nothing for the question's", schema.LangPT, true,
+			[]hit{{1, 1}}, 0, false, 1},
+		{"no floor: any chunk of its own language ranked", schema.LangPT, true,
+			[]hit{{2, 0.01}}, 0, true, translatedWeight},
+		{"reached but not translated: in full", schema.LangPT, false,
+			[]hit{{0, 0.9}}, 0.63, true, 1},
+		{"the question's own language in full", schema.LangEN, true,
+			[]hit{{1, 0.9}}, 0.63, true, 1},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			reach := reaches(tt.from, entries, tt.rel, tt.floor)
+			if reach != tt.reach {
+				t.Fatalf("reaches: got %v, want %v", reach, tt.reach)
+			}
+			q := query{from: tt.from, translated: tt.translated, reach: reach}
+			if got := q.weight(schema.LangEN); got != tt.en {
+				t.Errorf("weight of en: got %g, want %g", got, tt.en)
+			}
+			if got := q.weight(tt.from); got != 1 {
+				t.Errorf("weight of %s, the question's: got %g, want 1", tt.from, got)
+			}
+		})
+	}
+}
+
+// TestReachRanks: a Portuguese question whose own language's best chunk
+// stays below the BM25 floor ranks the English chunk that answers it at
+// full weight, in every mode; with the floor below that chunk, the English
+// one counts translatedWeight.
+func TestReachRanks(t *testing.T) {
+	answerEN := chunk("en/demo.md", schema.LangEN, schema.KindProse, "", "To close the window, press Escape.")
+	weakPT := chunk("pt/weak.md", schema.LangPT, schema.KindProse, "", "A janela do coletor mostra a telemetria.")
+	noise := chunk("pt/noise.md", schema.LangPT, schema.KindProse, "", "O coletor exporta telemetria.")
+	const question = "Como fecho a janela?"
+	ix := embedded(t, answerEN, weakPT, noise)
+	ix.Translate(Translation{Dictionary: tinyLexicon()})
+	pt, err := ix.Search(context.Background(), question, Options{Mode: ModeBM25, K: 3, Filter: Filter{Lang: schema.LangPT}})
+	if err != nil || len(pt) == 0 || pt[0].DocPath != "pt/weak.md" || pt[0].Relevance >= 1 {
+		t.Fatalf("pt alone: got %v (%+v), %v; want pt/weak.md first, below relevance 1", docs(pt), pt, err)
+	}
+	for _, mode := range Modes {
+		for _, tt := range []struct {
+			name   string
+			floor  float64
+			weight float64
+		}{
+			{"own language below the floor", pt[0].Relevance + 0.01, 1},
+			{"own language at the floor", pt[0].Relevance, translatedWeight},
+		} {
+			t.Run(string(mode)+", "+tt.name, func(t *testing.T) {
+				ix.floors = map[Mode]float64{ModeBM25: tt.floor}
+				res, err := ix.Search(context.Background(), question, Options{Mode: mode, K: 3})
+				if err != nil {
+					t.Fatal(err)
+				}
+				i := slices.IndexFunc(res, func(r Result) bool { return r.DocPath == "en/demo.md" })
+				if i < 0 {
+					t.Fatalf("got %v, want en/demo.md among them", docs(res))
+				}
+				if mode != ModeHybrid && math.Abs(res[i].Score-tt.weight*res[i].Relevance) > 1e-12 {
+					t.Errorf("en/demo.md: got score %g for relevance %g, want weight %g", res[i].Score, res[i].Relevance, tt.weight)
+				}
+				if tt.weight == 1 && i != 0 {
+					t.Errorf("got %v, want en/demo.md first", docs(res))
+				}
+			})
+		}
 	}
 }

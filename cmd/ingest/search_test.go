@@ -32,7 +32,7 @@ func TestSearchCommand(t *testing.T) {
 		{"text", []string{"search", "--snapshot", snap, "How do I escape a rip current?"}, exitOK, "rip-currents.md › How to escape", ""},
 		{"beach named", []string{"search", "--snapshot", snap, "--k", "3", "Is it safe to climb the rocks at Joaquina?"}, exitOK, "names joaquina", ""},
 		{"filtered to nothing", []string{"search", "--snapshot", snap, "--source", "nowhere", "rip"}, exitOK, "no matching chunks", ""},
-		{"nothing relevant", []string{"search", "--snapshot", snap, "Why is the sea sometimes green?"}, exitNoRelevant, "no passage clears the relevance floor (0.54)", ""},
+		{"nothing relevant", []string{"search", "--snapshot", snap, "Why is the sea sometimes green?"}, exitNoRelevant, "no passage clears the relevance floor (0.56)", ""},
 		{"nothing relevant, as JSON", []string{"search", "--snapshot", snap, "--json", "Why is the sea sometimes green?"}, exitNoRelevant, `"nothing_relevant": true`, ""},
 		{"floor off ranks anyway", []string{"search", "--snapshot", snap, "--floor", "0", "Why is the sea sometimes green?"}, exitOK, " 1. ", ""},
 		{"bad floor", []string{"search", "--snapshot", snap, "--floor", "-2", "rip"}, exitUsage, "", "--floor -2: want 0 or more"},
