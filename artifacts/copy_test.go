@@ -143,7 +143,7 @@ func TestWriteFromCopiesRowGroups(t *testing.T) {
 	}
 }
 
-// TestFillVectors: rows read without their vectors get the file's, in any
+// TestFillVectors: a VectorReader gives rows read without their vectors get the file's, in any
 // order a writer asks for them (forward across row groups, back again, a
 // row group's last row and the next one's first), and a row past the end
 // is refused.
@@ -162,17 +162,19 @@ func TestFillVectors(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer cf.Close()
-	starts := cf.groupStarts()
+	starts := cf.starts
 	if len(starts) < 4 {
 		t.Fatalf("got %d row groups, want several", len(starts)-1)
 	}
 	g1 := starts[1]
+	v := cf.Vectors()
+	defer v.Close()
 	for _, r := range [][2]int64{{0, 3}, {g1 - 1, 2}, {starts[2], 5}, {1, 1}, {g1 - 2, 4}, {cf.Rows - 3, 3}, {0, cf.Rows}} {
 		rows := slices.Clone(all[r[0] : r[0]+r[1]])
 		for i := range rows {
 			rows[i].Embedding = nil
 		}
-		if err := cf.fillVectors(r[0], rows); err != nil {
+		if err := v.Fill(r[0], rows); err != nil {
 			t.Fatalf("rows %d+%d: %v", r[0], r[1], err)
 		}
 		for i, c := range rows {
@@ -181,7 +183,7 @@ func TestFillVectors(t *testing.T) {
 			}
 		}
 	}
-	if err := cf.fillVectors(cf.Rows-1, make([]schema.Chunk, 2)); err == nil {
+	if err := v.Fill(cf.Rows-1, make([]schema.Chunk, 2)); err == nil {
 		t.Error("a row past the end: got no error")
 	}
 }

@@ -50,6 +50,7 @@ type ChunkWriter struct {
 	cut     groups.Cut                   // where the row groups end
 	pend    groups.Pending[schema.Chunk] // rows of a previous file's that may be one of its row groups, copied
 	copied  int                          // row groups copied
+	vectors map[*ChunkFile]*VectorReader // the vectors of source rows that came without them and are encoded
 	// The last row's key, to check the order.
 	lastPath  string
 	lastOrder int
@@ -151,7 +152,15 @@ func (w *ChunkWriter) withVectors(src *ChunkFile, first int64, rows []schema.Chu
 	if w.dims == 0 || len(rows) == 0 || len(rows[0].Embedding) > 0 {
 		return nil
 	}
-	if err := src.fillVectors(first, rows); err != nil {
+	v, ok := w.vectors[src]
+	if !ok {
+		if w.vectors == nil {
+			w.vectors = map[*ChunkFile]*VectorReader{}
+		}
+		v = src.Vectors()
+		w.vectors[src] = v
+	}
+	if err := v.Fill(first, rows); err != nil {
 		return fmt.Errorf("%s: %w", src.path, err)
 	}
 	return nil
@@ -278,6 +287,13 @@ func (w *ChunkWriter) endRowGroup() error {
 	return nil
 }
 
+func (w *ChunkWriter) closeVectors() {
+	for _, v := range w.vectors {
+		v.Close()
+	}
+	w.vectors = nil
+}
+
 // checkCopy checks the first row of a row group copied from src, whose
 // rows may come without their vectors: src's are as wide as the file's.
 func (w *ChunkWriter) checkCopy(src *ChunkFile, c schema.Chunk) error {
@@ -354,6 +370,7 @@ func (w *ChunkWriter) Rows() int { return w.rows }
 // then syncs and closes the file.
 func (w *ChunkWriter) Close() (err error) {
 	defer recoverAs(&err, "parquet close")
+	defer w.closeVectors()
 	err = w.settle("")
 	if err == nil {
 		err = w.flushPending()
@@ -400,6 +417,7 @@ func (f syncCloser) Close() error {
 
 // Abort closes the file without completing it; the caller removes it.
 func (w *ChunkWriter) Abort() {
+	w.closeVectors()
 	if w.file != nil {
 		w.file.Abort()
 	}

@@ -23,7 +23,6 @@ type ChunkFile struct {
 		io.Closer
 	}
 	starts        []int64 // each row group's first row, and the file's rows last
-	vec           *vectorReader
 	pf            *parquet.File
 	leaves        [chunkrow.LeafCount]*parquet.Column // nil for a column the file's version lacks
 	SchemaVersion string
@@ -105,7 +104,10 @@ func openChunkFile(path string, f interface {
 	if err != nil {
 		return nil, fmt.Errorf("read %s: %w", path, err)
 	}
-	cf := &ChunkFile{path: path, f: f, pf: pf, Rows: pf.NumRows()}
+	cf := &ChunkFile{path: path, f: f, pf: pf, Rows: pf.NumRows(), starts: []int64{0}}
+	for _, g := range pf.Metadata().RowGroups { // set once: the readers of a file's goroutines share them
+		cf.starts = append(cf.starts, cf.starts[len(cf.starts)-1]+g.NumRows)
+	}
 	cf.SchemaVersion, _ = pf.Lookup(keySchemaVersion)
 	if v, ok := pf.Lookup(keyDims); ok {
 		cf.Dims, _ = strconv.Atoi(v)
@@ -150,29 +152,15 @@ func describeColumn(col *parquet.Column) string {
 // GroupAt is the row group that starts at row, and its rows (package
 // groups' Source: a writer copies it whole).
 func (cf *ChunkFile) GroupAt(row int64) (int, int64, bool) {
-	g, ok := slices.BinarySearch(cf.groupStarts(), row)
+	g, ok := slices.BinarySearch(cf.starts, row)
 	if !ok || g == len(cf.starts)-1 {
 		return 0, 0, false
 	}
 	return g, cf.starts[g+1] - row, true
 }
 
-// groupStarts is each row group's first row, and the file's rows last.
-func (cf *ChunkFile) groupStarts() []int64 {
-	if cf.starts == nil {
-		cf.starts = []int64{0}
-		for _, g := range cf.pf.Metadata().RowGroups {
-			cf.starts = append(cf.starts, cf.starts[len(cf.starts)-1]+g.NumRows)
-		}
-	}
-	return cf.starts
-}
-
 // Close closes the file.
-func (cf *ChunkFile) Close() error {
-	cf.vec.close()
-	return cf.f.Close()
-}
+func (cf *ChunkFile) Close() error { return cf.f.Close() }
 
 // Each calls fn for every chunk in file order, a page of each column in
 // memory at a time.

@@ -10,45 +10,48 @@ import (
 	"github.com/ocean-safety/ingest/schema"
 )
 
-// vectorReader reads a file's embedding column forward, opening only the
+// VectorReader reads a file's embedding column forward, opening only the
 // row groups it is asked rows of: the vectors of rows read without them
-// (CursorWithoutVectors) that a writer encodes after all.
-type vectorReader struct {
+// (CursorWithoutVectors) that are needed after all. A reader that reads
+// rows without vectors and copies most of their row groups (a merge, a
+// night that takes most documents whole) pays for the vectors of the few
+// rows it encodes or makes again: vectors are most of a row's bytes. One
+// VectorReader is for one goroutine; a file may have several.
+type VectorReader struct {
+	cf        *ChunkFile
 	col       *columns.Reader
 	next, end int64 // the file row col reads next; the end of its row group
 	row       columns.Row
 }
 
-// fillVectors sets the embeddings of rows, the file's rows from its row
-// first on, read without them. A merge reads its parts' rows so, as it
-// copies most of their row groups, and fills the few rows it encodes:
-// vectors are most of a row's bytes.
-func (cf *ChunkFile) fillVectors(first int64, rows []schema.Chunk) (err error) {
+// Vectors opens a VectorReader on the file.
+func (cf *ChunkFile) Vectors() *VectorReader { return &VectorReader{cf: cf} }
+
+// Fill sets the embeddings of rows, the file's rows from its row first on.
+// Rows asked in file order cost one read of their row groups' vectors;
+// a row before the last one asked reopens its row group.
+func (v *VectorReader) Fill(first int64, rows []schema.Chunk) (err error) {
 	defer recoverAs(&err, "read vectors")
+	cf := v.cf
 	col := cf.leaves[chunkrow.LeafEmbedding]
 	if col == nil {
 		return nil // a file of a version without vectors
 	}
-	if cf.vec == nil {
-		cf.vec = &vectorReader{}
-	}
-	v := cf.vec
 	for i := range rows {
 		r := first + int64(i)
 		if v.col == nil || r < v.next || r >= v.end {
 			if r < 0 || r >= cf.Rows {
 				return fmt.Errorf("read vectors: row %d of a file of %d", r, cf.Rows)
 			}
-			starts := cf.groupStarts()
-			g, found := slices.BinarySearch(starts, r)
+			g, found := slices.BinarySearch(cf.starts, r)
 			if !found {
 				g-- // r lies inside group g-1
 			}
-			v.close()
+			v.Close()
 			rg := cf.pf.RowGroups()[g]
 			v.col = columns.NewReader(strings.Join(col.Path(), "."), rg.ColumnChunks()[col.Index()].Pages(),
 				col.Type().Kind(), col.MaxRepetitionLevel(), col.MaxDefinitionLevel())
-			v.next, v.end = starts[g], starts[g+1]
+			v.next, v.end = cf.starts[g], cf.starts[g+1]
 		}
 		for ; v.next <= r; v.next++ {
 			if err := v.col.Read(&v.row); err != nil {
@@ -60,7 +63,9 @@ func (cf *ChunkFile) fillVectors(first int64, rows []schema.Chunk) (err error) {
 	return nil
 }
 
-func (v *vectorReader) close() {
+// Close releases the page the reader holds; it is safe on a nil
+// VectorReader, and the reader may be used again.
+func (v *VectorReader) Close() {
 	if v != nil && v.col != nil {
 		v.col.Close()
 		v.col = nil

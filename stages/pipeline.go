@@ -331,6 +331,9 @@ func (r *run) run(ctx context.Context) (*Result, error) {
 		}
 	}
 	if !same {
+		if err := r.lazyVectors(ctx); err != nil {
+			return nil, err
+		}
 		if res, err = r.build(ctx, paths, skipped, start); err != nil {
 			return nil, err
 		}

@@ -112,5 +112,10 @@ func (r *run) reuseFor(path string) (reuse.Offer, error) {
 		return reuse.Offer{}, fmt.Errorf("previous snapshot %s: %w", r.prev.Dir, err)
 	}
 	r.audit.Supersede("", gone)
+	if r.prev.Lazy() && !r.surelyWhole(path, ru) {
+		if err := r.prev.Fill(&ru); err != nil {
+			return reuse.Offer{}, err
+		}
+	}
 	return ru, nil
 }

@@ -32,11 +32,12 @@ func TestEditCopiesRowGroups(t *testing.T) {
 	}
 	edits := map[string]string{"beach-060.md": base["beach-060.md"] + "A new sentence at the end of the page.\n"}
 	for _, tt := range []struct {
-		name  string
-		edits map[string]string
+		name   string
+		edits  map[string]string
+		misses int // chunks whose vector is not reused: the edited one
 	}{
-		{"a page edited", edits},
-		{"a page gone", map[string]string{"beach-033.md": ""}},
+		{"a page edited", edits, 1},
+		{"a page gone", map[string]string{"beach-033.md": ""}, 0},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
@@ -54,7 +55,12 @@ func TestEditCopiesRowGroups(t *testing.T) {
 			}
 			edited := dir
 			var log bytes.Buffer
-			mustRun(t, testConfig(edited, out, 2), Options{Logger: slog.New(slog.NewTextHandler(&log, &slog.HandlerOptions{Level: slog.LevelInfo}))})
+			res := mustRun(t, testConfig(edited, out, 2), Options{Logger: slog.New(slog.NewTextHandler(&log, &slog.HandlerOptions{Level: slog.LevelInfo}))})
+			// The previous rows are read without their vectors; an edited
+			// page's unchanged chunks still reuse theirs (reuseFor fills them).
+			if misses := res.Manifest.Counts.Chunks - res.Manifest.Calls.VectorsReused; misses != tt.misses {
+				t.Errorf("%d chunks without a reused vector (of %d), want %d", misses, res.Manifest.Counts.Chunks, tt.misses)
+			}
 			scratch := filepath.Join(t.TempDir(), "scratch")
 			mustRun(t, testConfig(edited, scratch, 2), Options{})
 			a, _ := os.ReadFile(filepath.Join(out, artifacts.ChunksFile))

@@ -71,6 +71,31 @@ func (r *run) whole(ctx context.Context, path string, prev reuse.Offer) (docResu
 	return res, true
 }
 
+// lazyVectors has the previous snapshot's rows read without their vectors
+// when the run knows, before it reads them, which documents it takes
+// whole (the input hashes of the check for an unchanged corpus): their
+// rows go to the writer, which copies most of their row groups, and a
+// document made again has its vectors read (reuseFor). A night that
+// edits 1% of the corpus reads a third of the previous vectors, not all.
+func (r *run) lazyVectors(ctx context.Context) error {
+	if r.inputs == nil || !r.prev.TakesDocuments() {
+		return nil
+	}
+	return r.prev.LazyVectors(ctx)
+}
+
+// surelyWhole reports whether the document at path will be taken whole
+// (whole), as far as the input hashes already read tell: one it cannot
+// tell is not, and has its vectors read.
+func (r *run) surelyWhole(path string, prev reuse.Offer) bool {
+	d := prev.Doc
+	if d == nil || d.Chunks != len(prev.Rows) || !r.takesWhole(d, prev.Rows) {
+		return false
+	}
+	sum, ok := r.inputs.get(path)
+	return ok && sum == d.Input && sum != corpus.UnreadableDigest
+}
+
 // takesWhole reports whether a document the previous snapshot holds as d,
 // with rows, may be taken whole if its input is unchanged: not when it is
 // to be asked again (--retry-rejected and a rejected header), nor when an

@@ -39,6 +39,9 @@ type Previous struct {
 	cur       *artifacts.Cursor
 	docs      *docs // nil: documents are not taken whole
 	noVectors bool  // rows are read without their vectors (WithoutVectors)
+	// vectors, when set, reads the vectors of rows read without them for
+	// the documents made again (LazyVectors, Fill).
+	vectors *artifacts.VectorReader
 	// Keep, when set, chooses the documents a gone document counts for: a
 	// shard's run keeps its own, and the others' rows are only passed over.
 	Keep func(path string) bool
@@ -84,6 +87,36 @@ func (p *Previous) WithoutVectors(ctx context.Context) error {
 	}
 	p.cur.Close()
 	p.cur, p.noVectors = cur, true
+	return nil
+}
+
+// LazyVectors has the rows read without their vectors, for a run that
+// takes most documents whole: their rows reach the writer, which copies
+// most row groups and reads the vectors of the rows it encodes; Fill
+// reads them for a document made again, whose chunks reuse them. It must
+// be called before the first ForDoc.
+func (p *Previous) LazyVectors(ctx context.Context) error {
+	if err := p.WithoutVectors(ctx); err != nil {
+		return err
+	}
+	p.noVectors, p.vectors = false, p.file.Vectors()
+	return nil
+}
+
+// Lazy reports whether rows are read without their vectors for a run
+// (LazyVectors): a document made again needs Fill.
+func (p *Previous) Lazy() bool { return p != nil && p.vectors != nil }
+
+// Fill reads the vectors of o's rows when they were read without them
+// (LazyVectors), for a document made again. Documents are filled in corpus
+// order, on the goroutine that asks ForDoc.
+func (p *Previous) Fill(o *Offer) error {
+	if p.vectors == nil || len(o.Rows) == 0 || len(o.Rows[0].Embedding) > 0 {
+		return nil
+	}
+	if err := p.vectors.Fill(o.From, o.Rows); err != nil {
+		return fmt.Errorf("previous snapshot %s: %w", p.Dir, err)
+	}
 	return nil
 }
 
@@ -165,6 +198,7 @@ func (p *Previous) Rest() ([]string, error) { return p.cur.Rest(p.Keep) }
 func (p *Previous) Close() {
 	if p != nil {
 		p.docs.close()
+		p.vectors.Close()
 		p.cur.Close()
 		p.file.Close()
 	}
