@@ -79,6 +79,7 @@ func TestWriteFromCopiesRowGroups(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		checkInfo(t, w, path) // copied row groups are hashed as they are copied
 		return b, w.Copied()
 	}
 	base := docs(nil)

@@ -1,7 +1,10 @@
 package artifacts
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
+	"hash"
 	"io"
 	"os"
 	"path/filepath"
@@ -51,6 +54,7 @@ type ChunkWriter struct {
 	pend    groups.Pending[schema.Chunk] // rows of a previous file's that may be one of its row groups, copied
 	copied  int                          // row groups copied
 	vectors map[*ChunkFile]*VectorReader // the vectors of source rows that came without them and are encoded
+	out     *digestWriter                // f, its bytes counted and hashed as they are written (Info)
 	// The last row's key, to check the order.
 	lastPath  string
 	lastOrder int
@@ -83,9 +87,10 @@ func newChunkWriter(f io.WriteCloser, path string, dims int, set writerSettings)
 	defer recoverAs(&err, "parquet writer "+path)
 	fields, meta := chunkFields(dims), fileMetadata(dims)
 	w := &ChunkWriter{f: syncCloser{f}, set: set, dims: dims, cut: groups.Cut{Min: set.groupMin, Max: set.rowGroupRows, Every: set.groupEvery}}
-	var out io.Writer = w.f
+	w.out = &digestWriter{w: w.f, h: sha256.New()}
+	var out io.Writer = w.out
 	if set.spillFooter {
-		w.file = footer.New(w.f, filepath.Dir(path))
+		w.file = footer.New(w.out, filepath.Dir(path))
 		out = w.file
 	}
 	w.pw = parquet.NewGenericWriter[any](out, set.options(fields)...)
@@ -361,6 +366,26 @@ func (w *ChunkWriter) flush() error {
 	}
 	w.inBatch = 0
 	return nil
+}
+
+// Info is the file's size and SHA-256, from the bytes the writer wrote:
+// after Close, the file's, which need not be read again to be described.
+func (w *ChunkWriter) Info() FileInfo {
+	return FileInfo{Bytes: w.out.n, SHA256: hex.EncodeToString(w.out.h.Sum(nil)), Rows: w.rows}
+}
+
+// digestWriter counts and hashes what it writes through.
+type digestWriter struct {
+	w io.Writer
+	h hash.Hash
+	n int64
+}
+
+func (d *digestWriter) Write(p []byte) (int, error) {
+	n, err := d.w.Write(p)
+	d.h.Write(p[:n])
+	d.n += int64(n)
+	return n, err
 }
 
 // Rows is the number of chunks written so far.

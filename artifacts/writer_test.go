@@ -261,5 +261,19 @@ func writeFile(t *testing.T, set writerSettings, rows []schema.Chunk) (string, [
 	if err != nil {
 		t.Fatal(err)
 	}
+	checkInfo(t, w, path)
 	return path, b
+}
+
+// checkInfo: the size and hash the writer took of what it wrote are the
+// file's, as Describe reads it.
+func checkInfo(t *testing.T, w *ChunkWriter, path string) {
+	t.Helper()
+	want, err := Describe(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := w.Info(); got.Bytes != want.Bytes || got.SHA256 != want.SHA256 || got.Rows != w.Rows() {
+		t.Errorf("Info() = %+v, want the file's %+v with %d rows", got, want, w.Rows())
+	}
 }

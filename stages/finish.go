@@ -59,6 +59,7 @@ func (r *run) finish(t tally, skipped []schema.Skipped, start time.Time) (*Resul
 			r.opt.Logger.Info("chunks written", "rows", r.writer.Rows(), "row groups copied", r.writer.Copied())
 			return r.writer.Rows(), nil
 		},
+		ChunksInfo: r.writer.Info,
 		Thresholds: &t.thresholds, Audit: r.audit, Diagnostics: r.diags, Report: rep, Setup: len(r.setup), Manifest: m,
 		Documents: func() (int, error) {
 			if err := r.partDocs.Close(); err != nil {

@@ -22,6 +22,7 @@ import (
 // which records them all.
 type Closing struct {
 	Chunks      func() (rows int, err error)
+	ChunksInfo  func() artifacts.FileInfo // chunks.parquet's size and hash as its writer wrote it (nil: read again)
 	Thresholds  *thresholds.Proposal
 	Audit       *audit.Log
 	AuditMore   map[string]int      // more counts for the audit's last event (a merge's parts)
@@ -57,7 +58,7 @@ func Seal(stage *publish.Staging, c Closing) (*Result, error) {
 		counts[k] = n
 	}
 	files := []publish.Closing{
-		{Name: artifacts.ChunksFile, Write: func(string) (int, error) { return c.Chunks() }},
+		{Name: artifacts.ChunksFile, Write: func(string) (int, error) { return c.Chunks() }, Written: c.ChunksInfo},
 		{Name: artifacts.ThresholdsFile, Write: func(path string) (int, error) { return writeThresholds(path, c.Thresholds) }},
 		{Name: artifacts.AuditFile, Write: func(string) (int, error) {
 			if err := c.Audit.Complete(counts); err != nil {

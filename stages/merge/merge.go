@@ -250,7 +250,7 @@ func (m *merger) merge(ctx context.Context, start time.Time) (_ *stages.Result, 
 	if cs := first.report.ChunkSizes; cs != nil {
 		sizes.Min = cs.Min
 	}
-	rows, ts, err := m.chunks(ctx, first.m.Embedder.Dims, &sizes) // the rows first: their counts go into the manifest
+	rows, ts, info, err := m.chunks(ctx, first.m.Embedder.Dims, &sizes) // the rows first: their counts go into the manifest
 	if err != nil {
 		return nil, err
 	}
@@ -290,6 +290,7 @@ func (m *merger) merge(ctx context.Context, start time.Time) (_ *stages.Result, 
 	man.Previous = commonPrevious(m.parts)
 	return stages.Seal(m.stage, stages.Closing{
 		Chunks:     func() (int, error) { return rows.Chunks, nil }, // written and closed by m.chunks
+		ChunksInfo: func() artifacts.FileInfo { return info },
 		Thresholds: ts, Audit: audit, AuditMore: map[string]int{"parts": len(m.parts)},
 		Diagnostics: m.diags, Report: rep, Setup: dt.setup, Manifest: man,
 		Documents: func() (int, error) {
@@ -449,17 +450,17 @@ func takeListed[T any](src []T, from, n int) ([]T, int, error) {
 // chunks writes the parts' rows, merged in (doc_path, chunk_order) order,
 // to the staged chunks.parquet, and returns their counts and the thresholds
 // proposal.
-func (m *merger) chunks(ctx context.Context, dims int, sizes *schema.SizeTally) (artifacts.Counts, *thresholds.Proposal, error) {
+func (m *merger) chunks(ctx context.Context, dims int, sizes *schema.SizeTally) (artifacts.Counts, *thresholds.Proposal, artifacts.FileInfo, error) {
 	var counts artifacts.Counts
 	ts := &thresholds.Proposal{}
 	path := m.stage.Path(artifacts.ChunksFile)
 	f, err := os.Create(path)
 	if err != nil {
-		return counts, nil, fmt.Errorf("create %s: %w", path, err)
+		return counts, nil, artifacts.FileInfo{}, fmt.Errorf("create %s: %w", path, err)
 	}
 	w, err := artifacts.NewChunkWriterTo(f, path, dims)
 	if err != nil {
-		return counts, nil, err
+		return counts, nil, artifacts.FileInfo{}, err
 	}
 	type head struct {
 		cf  *artifacts.ChunkFile
@@ -471,7 +472,7 @@ func (m *merger) chunks(ctx context.Context, dims int, sizes *schema.SizeTally) 
 		cf, err := artifacts.OpenChunksAs(p.dir, p.m)
 		if err != nil {
 			w.Abort()
-			return counts, nil, fmt.Errorf("part %s: %w", p.dir, err)
+			return counts, nil, artifacts.FileInfo{}, fmt.Errorf("part %s: %w", p.dir, err)
 		}
 		defer cf.Close()
 		// Without vectors, most of a row's bytes: the writer copies most
@@ -479,13 +480,13 @@ func (m *merger) chunks(ctx context.Context, dims int, sizes *schema.SizeTally) 
 		cur, err := cf.CursorWithoutVectors(ctx)
 		if err != nil {
 			w.Abort()
-			return counts, nil, fmt.Errorf("part %s: %w", p.dir, err)
+			return counts, nil, artifacts.FileInfo{}, fmt.Errorf("part %s: %w", p.dir, err)
 		}
 		defer cur.Close()
 		h := &head{cf: cf, cur: cur}
 		if h.row, err = cur.Next(); err != nil {
 			w.Abort()
-			return counts, nil, fmt.Errorf("part %s: %w", p.dir, err)
+			return counts, nil, artifacts.FileInfo{}, fmt.Errorf("part %s: %w", p.dir, err)
 		}
 		heads[i] = h
 	}
@@ -493,7 +494,7 @@ func (m *merger) chunks(ctx context.Context, dims int, sizes *schema.SizeTally) 
 	for n := 0; ; n++ {
 		if n%rowGroupCheck == 0 && ctx.Err() != nil {
 			w.Abort()
-			return counts, nil, ctx.Err()
+			return counts, nil, artifacts.FileInfo{}, ctx.Err()
 		}
 		at := -1
 		for i, h := range heads {
@@ -519,19 +520,19 @@ func (m *merger) chunks(ctx context.Context, dims int, sizes *schema.SizeTally) 
 			}
 			if h.row, err = h.cur.Next(); err != nil {
 				w.Abort()
-				return counts, nil, fmt.Errorf("part %s: %w", m.parts[at].dir, err)
+				return counts, nil, artifacts.FileInfo{}, fmt.Errorf("part %s: %w", m.parts[at].dir, err)
 			}
 		}
 		if err := w.WriteFrom(doc, h.cf, first); err != nil {
 			w.Abort()
-			return counts, nil, fmt.Errorf("%w: part %s: %w", ErrMismatch, m.parts[at].dir, err)
+			return counts, nil, artifacts.FileInfo{}, fmt.Errorf("%w: part %s: %w", ErrMismatch, m.parts[at].dir, err)
 		}
 	}
 	if err := w.Close(); err != nil {
-		return counts, nil, err
+		return counts, nil, artifacts.FileInfo{}, err
 	}
 	m.opt.Logger.Info("chunks merged", "rows", w.Rows(), "row groups copied", w.Copied())
-	return counts, ts, nil
+	return counts, ts, w.Info(), nil
 }
 
 // rowGroupCheck is how often, in rows, a merge looks for a cancelled context.
