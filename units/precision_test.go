@@ -210,7 +210,8 @@ func TestNotMeasurementsReal4(t *testing.T) {
 
 // TestNotMeasurementsReal5 pins the readings that real5.jsonl's dev half
 // changed, each beside a reading of the same shape that stays: "35mm" that
-// names the film format a focal length is compared with.
+// names the film format a focal length is compared with; and, for recall,
+// "in." abbreviated before a closing bracket.
 func TestNotMeasurementsReal5(t *testing.T) {
 	tests := []struct {
 		name, lang, text string
@@ -224,6 +225,10 @@ func TestNotMeasurementsReal5(t *testing.T) {
 		{"a lens stays", "en", "A 35 mm lens on a small sensor.", []string{"35 mm"}},
 		{"another equivalent stays", "en", "The fisheye is a 10.5 mm lens, 16 mm equivalent.", []string{"10.5 mm", "16 mm"}},
 		{"a gap stays", "pt", "Deixe uma folga de 35 mm entre as peças.", []string{"35 mm"}},
+		// "in." abbreviated before a closing bracket
+		{"letter size", "en", "Letter (8.5 × 11 in.)", []string{"8.5", "11 in"}},
+		{"tabloid", "en", "Tabloid (11 × 17 in.)", []string{"11", "17 in"}},
+		{"a file name", "en", "Rows 1 to 5 in.txt files", nil},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) { checkSurfaces(t, tt.lang, tt.text, tt.want) })

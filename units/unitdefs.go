@@ -246,14 +246,18 @@ func unitEnds(text string, end int, d *unitDef, inchy bool) bool {
 }
 
 // strictEnd accepts "in" as inches only where the preposition cannot be:
-// at the end of the text, before closing punctuation that ends the clause,
+// at the end of the text, before closing punctuation that ends the clause
+// (an abbreviating stop too: "11 in.)"),
 // before a parenthetical conversion, or before "of" or a word of size ("6
 // in of water", "8 in deep"). After a fraction or a compound's feet
 // (inchy) it is inches unless the words after it are the preposition's
 // object: "the", "a", "his" …
 func strictEnd(text string, end int, inchy bool) bool {
 	switch text[end] {
-	case '.', ',', ';', ':', '!', '?', ')', ']':
+	case '.':
+		// "in." abbreviated before a closing bracket: "Letter (8.5 × 11 in.)"
+		return end+1 == len(text) || isSpace(text[end+1]) || text[end+1] == ')' || text[end+1] == ']'
+	case ',', ';', ':', '!', '?', ')', ']':
 		return end+1 == len(text) || isSpace(text[end+1])
 	case ' ':
 		s := end + 1
