@@ -59,6 +59,12 @@ var temperatureWords = words(
 var unitNameWords = words("unit", "units", "unidade", "unidades", "word", "palavra", "plural", "singular",
 	"abbreviation*", "abreviatura*", "symbol", "símbolo", "simbolo")
 
+// filmWords near "35mm" make it the film format a focal length is
+// compared with, not a length: "35mm equivalent focal length", "assuming a
+// 35mm film camera", "distância focal equivalente a 35mm". A lens's own
+// focal length ("a 10.5 mm fisheye") is a length.
+var filmWords = words("film", "films", "filme", "filmes", "equivalent", "equivalente")
+
 // foreignUnitWords are unit words of the other language: after a number in
 // words they are not a measurement ("um meter provider" in Portuguese). A
 // digit takes either ("a 2 meter swell" in a Portuguese page quoting one).
@@ -100,6 +106,8 @@ func (p *parser) implausible(n numeral.Numeral, d *unitDef, uStart, uEnd int) bo
 		return true // "5 m 30 s", "2m 10s": minutes and seconds
 	case denominator(t, n.Start):
 		return true // "1200 / 3937 meters": the length is the quotient
+	case d.factor == factorMilli && d.dim == Length && n.Value == 35 && p.near(n.Start, uEnd, filmWords):
+		return true // "35mm equivalent focal length": the film format
 	case n.Words && foreignUnitWords[p.pt][lowerASCII(t[uStart:uEnd])]:
 		return true // "um meter provider"
 	case n.Words && n.Value == 1 && p.near(n.Start, uEnd, unitNameWords):

@@ -208,6 +208,39 @@ func TestNotMeasurementsReal4(t *testing.T) {
 	}
 }
 
+// TestNotMeasurementsReal5 pins the readings that real5.jsonl's dev half
+// changed, each beside a reading of the same shape that stays: "35mm" that
+// names the film format a focal length is compared with; and, for recall,
+// "in." abbreviated before a closing bracket and a speed's unit written in
+// the singular ("1 kilometer per hour").
+func TestNotMeasurementsReal5(t *testing.T) {
+	tests := []struct {
+		name, lang, text string
+		want             []string // the surfaces found
+	}{
+		// "35mm" beside film or equivalent is the film format
+		{"equivalent after", "en", "35mm equivalent focal length", nil},
+		{"film after", "en", "Set here equivalent focal length assuming a 35mm film camera, in mm.", nil},
+		{"filme de", "pt", "Distância focal em filme de 35mm (mm):", nil},
+		{"equivalente a", "pt", "Distância focal equivalente a 35mm", nil},
+		{"a lens stays", "en", "A 35 mm lens on a small sensor.", []string{"35 mm"}},
+		{"another equivalent stays", "en", "The fisheye is a 10.5 mm lens, 16 mm equivalent.", []string{"10.5 mm", "16 mm"}},
+		{"a gap stays", "pt", "Deixe uma folga de 35 mm entre as peças.", []string{"35 mm"}},
+		// "in." abbreviated before a closing bracket
+		{"letter size", "en", "Letter (8.5 × 11 in.)", []string{"8.5", "11 in"}},
+		{"tabloid", "en", "Tabloid (11 × 17 in.)", []string{"11", "17 in"}},
+		{"a file name", "en", "Rows 1 to 5 in.txt files", nil},
+		// a speed's unit in the singular
+		{"kilometer per hour", "en", "Speed of 1 kilometer per hour", []string{"1 kilometer per hour"}},
+		{"quilômetro por hora", "pt", "Velocidade de 1 quilômetro por hora", []string{"1 quilômetro por hora"}},
+		{"mile per hour", "en", "Speed of 1 mile per hour", []string{"1 mile per hour"}},
+		{"meter per second", "en", "A speed of 1 meter per second.", []string{"1 meter per second"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) { checkSurfaces(t, tt.lang, tt.text, tt.want) })
+	}
+}
+
 // checkSurfaces checks the surfaces Parse finds in text, in order.
 func checkSurfaces(t *testing.T, lang, text string, want []string) {
 	t.Helper()

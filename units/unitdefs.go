@@ -112,11 +112,13 @@ var unitTable = concat(
 	withContext(rope, speeds(factorKnot, foldCase, "knot", "knots", "nó", "nós")),
 	speeds(factorKmh, foldCase, "km/h", "km/hr", "kph", "kmh", "km por hora", "km per hour", "km an hour",
 		"quilômetros por hora", "quilometros por hora", "kilometres per hour", "kilometers per hour",
+		"quilômetro por hora", "quilometro por hora", "kilometre per hour", "kilometer per hour",
 		"kilometres an hour", "kilometers an hour"),
 	speeds(factorUnity, 0, "m/s"),
 	speeds(factorUnity, foldCase, "metros por segundo", "metro por segundo",
-		"metres per second", "meters per second"),
-	speeds(factorMph, foldCase, "mph", "mi/h", "miles per hour", "miles an hour", "milhas por hora"),
+		"metres per second", "meters per second", "metre per second", "meter per second"),
+	speeds(factorMph, foldCase, "mph", "mi/h", "miles per hour", "miles an hour", "milhas por hora",
+		"mile per hour", "milha por hora"),
 	speeds(factorFoot, foldCase, "ft/s", "feet per second", "foot per second", "ft per second",
 		"pés por segundo"),
 	temps(celsius, 0, "°C", "ºC", "° C", "º C", "°c", "ºc"),
@@ -246,14 +248,18 @@ func unitEnds(text string, end int, d *unitDef, inchy bool) bool {
 }
 
 // strictEnd accepts "in" as inches only where the preposition cannot be:
-// at the end of the text, before closing punctuation that ends the clause,
+// at the end of the text, before closing punctuation that ends the clause
+// (an abbreviating stop too: "11 in.)"),
 // before a parenthetical conversion, or before "of" or a word of size ("6
 // in of water", "8 in deep"). After a fraction or a compound's feet
 // (inchy) it is inches unless the words after it are the preposition's
 // object: "the", "a", "his" …
 func strictEnd(text string, end int, inchy bool) bool {
 	switch text[end] {
-	case '.', ',', ';', ':', '!', '?', ')', ']':
+	case '.':
+		// "in." abbreviated before a closing bracket: "Letter (8.5 × 11 in.)"
+		return end+1 == len(text) || isSpace(text[end+1]) || text[end+1] == ')' || text[end+1] == ']'
+	case ',', ';', ':', '!', '?', ')', ']':
 		return end+1 == len(text) || isSpace(text[end+1])
 	case ' ':
 		s := end + 1
