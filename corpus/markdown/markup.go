@@ -356,6 +356,11 @@ func (c *cleaned) lines(body string, protected, fenced [][2]int, blank func(stri
 	// it as the Markdown it is, not as indented code; an admonition or tab
 	// opening in a body nests (Traefik's "??? example" holding a "!!! note").
 	var mkdocs []openMkdocs
+	// base is the indentation of the outermost one's title: 0, or a list
+	// item's content where an admonition opens in a list item (copilot-cli's
+	// "1. Verify …" holding a "    !!! warning"); its body keeps base.
+	base := 0
+	var list listContext
 	var blocks pymdownBlocks // PyMdown Blocks (pymdown.go)
 	var ext mkdocsLines      // directives, abbreviations, definitions (mkdocs.go)
 	code, fenceAt := cursor{rs: protected}, cursor{rs: fenced}
@@ -368,7 +373,7 @@ func (c *cleaned) lines(body string, protected, fenced [][2]int, blank func(stri
 		}
 		if len(mkdocs) > 0 {
 			d := len(mkdocs) // the depth whose indentation the line has
-			for d > 0 && !strings.HasPrefix(line, strings.Repeat(" ", 4*d)) {
+			for d > 0 && !strings.HasPrefix(line, strings.Repeat(" ", base+4*d)) {
 				d--
 			}
 			blankLine := strings.TrimSpace(line) == ""
@@ -381,13 +386,19 @@ func (c *cleaned) lines(body string, protected, fenced [][2]int, blank func(stri
 					(*o.list)[o.i].end = off
 				}
 				if !blankLine && !fenceAt.in(start) {
-					mkdocs = c.mkdocsOpens(mkdocs, start+4*d, off, line[4*d:])
+					mkdocs = c.mkdocsOpens(mkdocs, start+base+4*d, off, line[base+4*d:])
 				}
 				continue
 			}
 		}
 		if fenceAt.in(start) {
 			continue
+		}
+		if in := list.line(line); in > 0 && !code.in(start) { // an admonition in a list item's content
+			if opened := c.mkdocsOpens(mkdocs[:0], start+in, off, line[in:]); len(opened) > 0 {
+				mkdocs, base = opened, in
+				continue
+			}
 		}
 		if blocks.line(c, start, off, line) || ext.line(c, start, line) { // a line may start with `code` here: a term
 			continue
@@ -399,7 +410,7 @@ func (c *cleaned) lines(body string, protected, fenced [][2]int, blank func(stri
 			continue
 		}
 		if opened := c.mkdocsOpens(mkdocs[:0], start, off, line); len(opened) > 0 {
-			mkdocs = opened
+			mkdocs, base = opened, 0
 			continue
 		}
 		if m := colonAdmonitionRe.FindStringSubmatch(line); m != nil {
@@ -458,6 +469,36 @@ func (c *cleaned) mkdocsOpens(open []openMkdocs, start, off int, line string) []
 		return append(open, openMkdocs{&c.tabs, len(c.tabs) - 1})
 	}
 	return open
+}
+
+// listContext follows the list items of a body's top level, for
+// admonitions opened in one: Python-Markdown reads a list item's content
+// indented four spaces, and a title line there is the admonition's, where
+// outside a list it would be indented code.
+type listContext struct{ content int } // the open item's content indentation; 0: none
+
+var listItemRe = regexp.MustCompile(`^( {0,3})(?:[-*+]|[0-9]{1,9}[.)])( +)\S`)
+
+// line reads line and returns the indentation of the list item content it
+// is in (a multiple of four), or 0 when it is in none or opens an item.
+func (l *listContext) line(line string) int {
+	t := strings.TrimLeft(line, " ")
+	if t == "" {
+		return 0 // a blank line closes nothing
+	}
+	indent := len(line) - len(t)
+	if m := listItemRe.FindStringSubmatch(line); m != nil {
+		l.content = len(m[1]) + 4 // Python-Markdown's, whatever the marker's width
+		return 0
+	}
+	if l.content == 0 || indent < l.content {
+		l.content = 0 // a line back at the left ends the list
+		return 0
+	}
+	if indent%4 != 0 {
+		return 0
+	}
+	return indent
 }
 
 // maySpanLine reports whether line starts as an admonition fence or title

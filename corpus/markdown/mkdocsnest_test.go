@@ -51,6 +51,17 @@ func TestMkdocsNesting(t *testing.T) {
 			tabs:  []string{"Deprecated"},
 		},
 		{
+			name:  "an admonition in a list item's content (copilot-cli's getting-started/verify.en.md)",
+			body:  "1. Verify the signature.\n\n    ```\n    gpg --verify\n    ```\n\n    !!! warning\n        The warning is expected.\n\n    Then go on.\n2. Next.\n",
+			want:  []string{"1. Verify the signature.", "", "    ```", "    gpg --verify", "    ```", "", "", "    The warning is expected.", "", "    Then go on.", "2. Next."},
+			kinds: []string{"warning"},
+		},
+		{
+			name: "outside a list, an indented title is code",
+			body: "Text.\n\n    !!! note\n        Body.\n\n- item\n\nBack.\n\n    !!! tip\n",
+			want: []string{"Text.", "", "    !!! note", "        Body.", "", "- item", "", "Back.", "", "    !!! tip"},
+		},
+		{
 			name:  "a line back at the outer depth closes the inner one",
 			body:  "!!! note\n    !!! tip\n        Inner.\n    Outer.\nOut.\n",
 			want:  []string{"", "", "Inner.", "Outer.", "Out."},
