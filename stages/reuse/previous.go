@@ -2,6 +2,7 @@ package reuse
 
 import (
 	"context"
+	"errors"
 	"fmt"
 
 	"github.com/ocean-safety/ingest/artifacts"
@@ -33,14 +34,21 @@ type Offer struct {
 // Previous is the last snapshot, read in step with the corpus: documents
 // are asked for in corpus order, and only one document's rows are held.
 type Previous struct {
-	Dir       string
-	Manifest  artifacts.Manifest
+	Dir      string
+	Manifest artifacts.Manifest
+	// file and cur are opened when rows are first asked for (open): an
+	// unchanged night republishes without them, and parquet-go's view of
+	// a file holds about 53 KB a row group (144 MB for the 2,709 of a
+	// 100k-document snapshot).
 	file      *artifacts.ChunkFile
 	cur       *artifacts.Cursor
+	ctx       context.Context
+	openErr   error
 	docs      *docs // nil: documents are not taken whole
 	noVectors bool  // rows are read without their vectors (WithoutVectors)
-	// vectors, when set, reads the vectors of rows read without them for
-	// the documents made again (LazyVectors, Fill).
+	// lazy: rows are read without their vectors for a run (LazyVectors),
+	// and vectors reads them for the documents made again (Fill).
+	lazy    bool
 	vectors *artifacts.VectorReader
 	// Keep, when set, chooses the documents a gone document counts for: a
 	// shard's run keeps its own, and the others' rows are only passed over.
@@ -60,20 +68,44 @@ func OpenPrevious(ctx context.Context, dir string) (*Previous, error) {
 	if !artifacts.ReadsSchema(m.SchemaVersion) {
 		return nil, fmt.Errorf("schema version %q, want %q", m.SchemaVersion, artifacts.SchemaVersion)
 	}
-	f, err := artifacts.OpenChunksAs(dir, m)
-	if err != nil {
-		return nil, err
+	if rows := m.Files[artifacts.ChunksFile].Rows; rows != 0 && rows != m.Counts.Chunks {
+		return nil, fmt.Errorf("%s holds %d rows, its manifest says %d chunks", artifacts.ChunksFile, rows, m.Counts.Chunks)
 	}
-	if f.Rows != int64(m.Counts.Chunks) {
+	return &Previous{Dir: dir, Manifest: m, ctx: ctx}, nil
+}
+
+// open opens the snapshot's chunks.parquet and its cursor, once; the file
+// was checked against the manifest's size and hash (VerifyFiles), so it
+// is the file the snapshot was sealed with.
+func (p *Previous) open() error {
+	if p.file != nil || p.openErr != nil {
+		return p.openErr
+	}
+	f, err := artifacts.OpenChunksAs(p.Dir, p.Manifest)
+	if err == nil && f.Rows != int64(p.Manifest.Counts.Chunks) {
 		f.Close()
-		return nil, fmt.Errorf("%s holds %d rows, its manifest says %d", artifacts.ChunksFile, f.Rows, m.Counts.Chunks)
+		err = fmt.Errorf("%s holds %d rows, its manifest says %d", artifacts.ChunksFile, f.Rows, p.Manifest.Counts.Chunks)
 	}
-	cur, err := f.Cursor(ctx)
+	var cur *artifacts.Cursor
+	if err == nil {
+		if p.noVectors || p.lazy {
+			cur, err = f.CursorWithoutVectors(p.ctx)
+		} else {
+			cur, err = f.Cursor(p.ctx)
+		}
+		if err != nil {
+			f.Close()
+		}
+	}
 	if err != nil {
-		f.Close()
-		return nil, err
+		p.openErr = err
+		return err
 	}
-	return &Previous{Dir: dir, Manifest: m, file: f, cur: cur}, nil
+	p.file, p.cur = f, cur
+	if p.lazy {
+		p.vectors = f.Vectors()
+	}
+	return nil
 }
 
 // WithoutVectors has the rows read without their vectors, the most of
@@ -81,12 +113,10 @@ func OpenPrevious(ctx context.Context, dir string) (*Previous, error) {
 // offer's Vectors then map each key to a nil vector. It must be called
 // before the first ForDoc.
 func (p *Previous) WithoutVectors(ctx context.Context) error {
-	cur, err := p.file.CursorWithoutVectors(ctx)
-	if err != nil {
-		return err
+	if p.file != nil {
+		return errors.New("previous snapshot: rows read before WithoutVectors")
 	}
-	p.cur.Close()
-	p.cur, p.noVectors = cur, true
+	p.ctx, p.noVectors = ctx, true
 	return nil
 }
 
@@ -96,16 +126,16 @@ func (p *Previous) WithoutVectors(ctx context.Context) error {
 // reads them for a document made again, whose chunks reuse them. It must
 // be called before the first ForDoc.
 func (p *Previous) LazyVectors(ctx context.Context) error {
-	if err := p.WithoutVectors(ctx); err != nil {
-		return err
+	if p.file != nil {
+		return errors.New("previous snapshot: rows read before LazyVectors")
 	}
-	p.noVectors, p.vectors = false, p.file.Vectors()
+	p.ctx, p.lazy = ctx, true
 	return nil
 }
 
 // Lazy reports whether rows are read without their vectors for a run
 // (LazyVectors): a document made again needs Fill.
-func (p *Previous) Lazy() bool { return p != nil && p.vectors != nil }
+func (p *Previous) Lazy() bool { return p != nil && p.lazy }
 
 // Fill reads the vectors of o's rows when they were read without them
 // (LazyVectors), for a document made again. Documents are filled in corpus
@@ -135,6 +165,7 @@ func (p *Previous) TakeDocuments() error {
 
 // File is the previous snapshot's chunks.parquet, which its rows are read
 // from.
+// The file is open once a document has been asked for (ForDoc).
 func (p *Previous) File() *artifacts.ChunkFile { return p.file }
 
 // TakesDocuments reports whether ForDoc offers documents whole (see
@@ -144,6 +175,9 @@ func (p *Previous) TakesDocuments() bool { return p != nil && p.docs != nil }
 // ForDoc returns what the previous snapshot offers for the document at
 // path, with the ids of chunks of documents that are gone.
 func (p *Previous) ForDoc(path string) (Offer, []string, error) {
+	if err := p.open(); err != nil {
+		return Offer{}, nil, err
+	}
 	gone, rows, err := p.cur.Until(path, p.Keep)
 	if err != nil {
 		return Offer{}, nil, err
@@ -192,15 +226,22 @@ func (o Offer) Indexed() Offer {
 
 // Rest returns the ids of the chunks of every document after the last one
 // asked for (of those Keep takes).
-func (p *Previous) Rest() ([]string, error) { return p.cur.Rest(p.Keep) }
+func (p *Previous) Rest() ([]string, error) {
+	if err := p.open(); err != nil {
+		return nil, err
+	}
+	return p.cur.Rest(p.Keep)
+}
 
 // Close releases the snapshot's file; it is safe on a nil Previous.
 func (p *Previous) Close() {
 	if p != nil {
 		p.docs.close()
-		p.vectors.Close()
-		p.cur.Close()
-		p.file.Close()
+		if p.file != nil {
+			p.vectors.Close()
+			p.cur.Close()
+			p.file.Close()
+		}
 	}
 }
 

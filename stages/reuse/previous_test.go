@@ -38,6 +38,31 @@ func TestReuseSchema2(t *testing.T) {
 	}
 }
 
+// TestPreviousOpensRowsWhenAsked: opening a previous snapshot for reuse
+// reads its manifest and checks its files, but opens chunks.parquet (whose
+// parquet-go view holds about 53 KB a row group) only when a document's rows
+// are first asked for: an unchanged night, which republishes the snapshot,
+// never opens it. Asking for rows without vectors after that is refused.
+func TestPreviousOpensRowsWhenAsked(t *testing.T) {
+	p, err := OpenPrevious(context.Background(), "../../testdata/snapshot-v2")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	if p.File() != nil {
+		t.Fatal("chunks.parquet opened before any row was asked for")
+	}
+	if _, _, err := p.ForDoc("waves.md"); err != nil {
+		t.Fatal(err)
+	}
+	if p.File() == nil {
+		t.Fatal("chunks.parquet not open after ForDoc")
+	}
+	if err := p.WithoutVectors(context.Background()); err == nil {
+		t.Error("WithoutVectors after rows were read: got no error")
+	}
+}
+
 // TestVectorsKeyedByWhatWasEmbedded: a previous row's vector is offered
 // under the text its embedder read: its search_text (schema 5), or its text
 // verbatim (before schema 5, no search_text). A new run's chunk finds it
