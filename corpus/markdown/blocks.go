@@ -160,7 +160,11 @@ func (w *blockWalker) place(b chunking.Block) {
 	}
 	slices.SortStableFunc(titled, func(x, y admonition) int { return cmp.Compare(x.start, y.start) })
 	for _, t := range titled {
-		b.Section = append(b.Section, t.title)
+		// A block over sibling tabs (a list item holding a tab pane) is in
+		// none of them: its path is not their titles one after the other.
+		if !slices.ContainsFunc(titled, func(u admonition) bool { return u.end <= t.start || t.end <= u.start }) {
+			b.Section = append(b.Section, t.title)
+		}
 	}
 	if b.Tab != 0 && b.Tab != w.lastTab {
 		b.TabStart, w.lastTab = true, b.Tab
