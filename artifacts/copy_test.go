@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/ocean-safety/ingest/schema"
@@ -186,5 +187,54 @@ func TestFillVectors(t *testing.T) {
 	}
 	if err := v.Fill(cf.Rows-1, make([]schema.Chunk, 2)); err == nil {
 		t.Error("a row past the end: got no error")
+	}
+}
+
+// TestCheckCopy: the first row of a row group copied from a source is
+// checked as a written row is, and when it came without its vector (a
+// merge's, an edit night's) the source's vectors must be as wide as the
+// file's: a row group of another embedder's width is never copied in.
+func TestCheckCopy(t *testing.T) {
+	set := shipped
+	row := testRow("doc-000.md", 0, 0)
+	path, _ := writeFile(t, set, []schema.Chunk{row}) // 4 dimensions
+	src, err := OpenAnyVersion(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer src.Close()
+	bare := row
+	bare.Embedding = nil
+	bad := row
+	bad.Lang = "fr"
+	tests := []struct {
+		name string
+		dims int
+		row  schema.Chunk
+		want string // "" for none
+	}{
+		{"with its vector", 4, row, ""},
+		{"without it, as wide", 4, bare, ""},
+		{"without it, narrower than the file", 8, bare, "holds 4-dimensional embeddings, want 8"},
+		{"with a vector narrower than the file", 8, row, "embedding has 4 dimensions, want 8"},
+		{"without it, a lang not in the set", 4, func() schema.Chunk { c := bad; c.Embedding = nil; return c }(), "not in the closed set"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			out := filepath.Join(t.TempDir(), ChunksFile)
+			f, err := os.Create(out)
+			if err != nil {
+				t.Fatal(err)
+			}
+			w, err := newChunkWriter(f, out, tt.dims, set)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer w.Abort()
+			err = w.checkCopy(src, tt.row)
+			if tt.want == "" && err != nil || tt.want != "" && (err == nil || !strings.Contains(err.Error(), tt.want)) {
+				t.Errorf("got %v, want %q", err, tt.want)
+			}
+		})
 	}
 }

@@ -300,18 +300,28 @@ func (w *ChunkWriter) closeVectors() {
 }
 
 // checkCopy checks the first row of a row group copied from src, whose
-// rows may come without their vectors: src's are as wide as the file's.
+// rows may come without their vectors: src's vectors are as wide as the
+// file's then.
 func (w *ChunkWriter) checkCopy(src *ChunkFile, c schema.Chunk) error {
-	if len(c.Embedding) == 0 && w.dims > 0 {
-		if src.Dims != w.dims {
-			return fmt.Errorf("chunk %s: %s holds %d-dimensional embeddings, want %d", c.Key(), src.path, src.Dims, w.dims)
-		}
-		c.Embedding = make([]float32, w.dims) // what check measures
+	if len(c.Embedding) > 0 || w.dims == 0 {
+		return w.check(c)
 	}
-	return w.check(c)
+	if src.Dims != w.dims {
+		return fmt.Errorf("chunk %s: %s holds %d-dimensional embeddings, want %d", c.Key(), src.path, src.Dims, w.dims)
+	}
+	return w.checkRow(c)
 }
 
+// check checks a row written: its vector as wide as the file's, and checkRow.
 func (w *ChunkWriter) check(c schema.Chunk) error {
+	if len(c.Embedding) != w.dims {
+		return fmt.Errorf("chunk %s: embedding has %d dimensions, want %d", c.Key(), len(c.Embedding), w.dims)
+	}
+	return w.checkRow(c)
+}
+
+// checkRow checks a row's closed enums and that it comes after the last.
+func (w *ChunkWriter) checkRow(c schema.Chunk) error {
 	switch {
 	case !c.Element.Valid():
 		return fmt.Errorf("chunk %s: element %q is not in the closed set", c.Key(), c.Element)
@@ -319,8 +329,6 @@ func (w *ChunkWriter) check(c schema.Chunk) error {
 		return fmt.Errorf("chunk %s: kind %q is not in the closed set", c.Key(), c.Kind)
 	case !c.Lang.Valid():
 		return fmt.Errorf("chunk %s: lang %q is not in the closed set", c.Key(), c.Lang)
-	case len(c.Embedding) != w.dims:
-		return fmt.Errorf("chunk %s: embedding has %d dimensions, want %d", c.Key(), len(c.Embedding), w.dims)
 	}
 	// RowBefore's order, compared in place: this runs for every row.
 	if w.rows > 0 && (c.DocPath < w.lastPath || c.DocPath == w.lastPath && c.Order <= w.lastOrder) {

@@ -112,7 +112,10 @@ func (r *run) reuseFor(path string) (reuse.Offer, error) {
 		return reuse.Offer{}, fmt.Errorf("previous snapshot %s: %w", r.prev.Dir, err)
 	}
 	r.audit.Supersede("", gone)
-	if r.prev.Lazy() && !r.surelyWhole(path, ru) {
+	if !r.prev.Lazy() {
+		return ru, nil
+	}
+	if _, whole := r.unchanged(path, ru, false); !whole { // made again: its chunks reuse the vectors
 		if err := r.prev.Fill(&ru); err != nil {
 			return reuse.Offer{}, err
 		}

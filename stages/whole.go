@@ -48,17 +48,14 @@ func (r *run) takeDocuments() {
 // It runs on the document's worker: reading and hashing the file is the
 // work a document taken whole costs.
 func (r *run) whole(ctx context.Context, path string, prev reuse.Offer) (docResult, bool) {
-	d := prev.Doc
-	if d == nil || ctx.Err() != nil || d.Chunks != len(prev.Rows) || !r.takesWhole(d, prev.Rows) {
+	if ctx.Err() != nil {
 		return docResult{}, false
 	}
-	sum, ok := r.inputs.get(path)
+	sum, ok := r.unchanged(path, prev, true)
 	if !ok {
-		sum = r.parser.InputDigest(path)
-	}
-	if sum != d.Input || sum == corpus.UnreadableDigest {
 		return docResult{}, false
 	}
+	d := prev.Doc
 	res := docResult{path: path, raw: sum, prev: prev, diags: d.Diags, took: map[string]time.Duration{}, whole: true, enriched: true,
 		doc:      schema.Document{Path: path, Version: d.Version, LangFrom: d.LangFrom, Draft: d.Status == artifacts.DocDraft},
 		rejected: d.Status == artifacts.DocRejected, markup: d.Markup, bytes: d.Bytes, chunks: prev.Rows}
@@ -75,8 +72,8 @@ func (r *run) whole(ctx context.Context, path string, prev reuse.Offer) (docResu
 // when the run knows, before it reads them, which documents it takes
 // whole (the input hashes of the check for an unchanged corpus): their
 // rows go to the writer, which copies most of their row groups, and a
-// document made again has its vectors read (reuseFor). A night that
-// edits 1% of the corpus reads a third of the previous vectors, not all.
+// document made again has its vectors read (reuseFor), as the writer
+// reads those of the rows it encodes: not every vector of the snapshot.
 func (r *run) lazyVectors(ctx context.Context) error {
 	if r.inputs == nil || !r.prev.TakesDocuments() {
 		return nil
@@ -84,16 +81,23 @@ func (r *run) lazyVectors(ctx context.Context) error {
 	return r.prev.LazyVectors(ctx)
 }
 
-// surelyWhole reports whether the document at path will be taken whole
-// (whole), as far as the input hashes already read tell: one it cannot
-// tell is not, and has its vectors read.
-func (r *run) surelyWhole(path string, prev reuse.Offer) bool {
+// unchanged reports whether the previous snapshot gives the document at
+// path whole: it holds the document's account and all its rows, takes it
+// whole (takesWhole), and records the input hash the document has now. The
+// hash is the one the check for an unchanged corpus read, else, when read
+// says so, the file's read now; without either it is not (reuseFor asks
+// before a worker reads the file: a document it cannot tell of has its
+// vectors read). It returns the hash.
+func (r *run) unchanged(path string, prev reuse.Offer, read bool) (string, bool) {
 	d := prev.Doc
 	if d == nil || d.Chunks != len(prev.Rows) || !r.takesWhole(d, prev.Rows) {
-		return false
+		return "", false
 	}
 	sum, ok := r.inputs.get(path)
-	return ok && sum == d.Input && sum != corpus.UnreadableDigest
+	if !ok && read {
+		sum, ok = r.parser.InputDigest(path), true
+	}
+	return sum, ok && sum == d.Input && sum != corpus.UnreadableDigest
 }
 
 // takesWhole reports whether a document the previous snapshot holds as d,

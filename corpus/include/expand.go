@@ -1,7 +1,6 @@
 package include
 
 import (
-	"bytes"
 	"fmt"
 	"path"
 	"regexp"
@@ -41,13 +40,13 @@ var mentionRe = regexp.MustCompile(`\{(?:%-?[ \t]*include|\{[<%]-?[ \t]*(?:inclu
 // Text that mentions none expands to itself, includes nothing and leaves no
 // diagnostic, so a caller that only wants what a document includes need
 // not read it further (what an unchanged corpus is hashed by).
-func Mentions(text []byte) bool {
+func Mentions(text string) bool {
 	for _, lit := range []string{"8<", "raw-loader!", "?raw", "codeinclude"} {
-		if bytes.Contains(text, []byte(lit)) {
+		if strings.Contains(text, lit) {
 			return true
 		}
 	}
-	return mentionRe.Match(text)
+	return mentionRe.MatchString(text)
 }
 
 // directive is one include line read.
@@ -75,7 +74,7 @@ type expansion struct {
 // is read (snippets are code's own way to include) and left alone when not:
 // they are the code's then, not the site's.
 func (r *Resolver) Expand(doc, text string) Result {
-	if !Mentions([]byte(text)) {
+	if !Mentions(text) {
 		return Result{Text: text}
 	}
 	e := &expansion{r: r, doc: doc}

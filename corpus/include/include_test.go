@@ -171,7 +171,7 @@ func TestMentions(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if got := Mentions([]byte(tt.text)); got != tt.want {
+			if got := Mentions(tt.text); got != tt.want {
 				t.Fatalf("Mentions = %v, want %v", got, tt.want)
 			}
 			e := &expansion{r: r, doc: "en/guide.md"}

@@ -487,9 +487,11 @@ func (l *listContext) line(line string) int {
 		return 0 // a blank line closes nothing
 	}
 	indent := len(line) - len(t)
-	if m := listItemRe.FindStringSubmatch(line); m != nil {
-		l.content = len(m[1]) + 4 // Python-Markdown's, whatever the marker's width
-		return 0
+	if indent <= 3 && strings.ContainsRune("-*+0123456789", rune(t[0])) { // what listItemRe can match
+		if m := listItemRe.FindStringSubmatch(line); m != nil {
+			l.content = len(m[1]) + 4 // Python-Markdown's, whatever the marker's width
+			return 0
+		}
 	}
 	if l.content == 0 || indent < l.content {
 		l.content = 0 // a line back at the left ends the list

@@ -86,7 +86,7 @@ func (f *Format) Parse(rel string, raw []byte) corpus.Parsed {
 // Includes lists the files the document rel includes, as Parse does (its
 // front matter read, its includes expanded), without parsing its Markdown.
 func (f *Format) Includes(rel string, raw []byte) []corpus.Included {
-	if f.inc == nil || !include.Mentions(raw) {
+	if f.inc == nil || !include.Mentions(string(raw)) {
 		return nil // nothing to read: the front matter is not parsed either
 	}
 	doc, diags := corpus.Parse(rel, raw, f.opt)

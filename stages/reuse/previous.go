@@ -68,15 +68,13 @@ func OpenPrevious(ctx context.Context, dir string) (*Previous, error) {
 	if !artifacts.ReadsSchema(m.SchemaVersion) {
 		return nil, fmt.Errorf("schema version %q, want %q", m.SchemaVersion, artifacts.SchemaVersion)
 	}
-	if rows := m.Files[artifacts.ChunksFile].Rows; rows != 0 && rows != m.Counts.Chunks {
-		return nil, fmt.Errorf("%s holds %d rows, its manifest says %d chunks", artifacts.ChunksFile, rows, m.Counts.Chunks)
-	}
 	return &Previous{Dir: dir, Manifest: m, ctx: ctx}, nil
 }
 
-// open opens the snapshot's chunks.parquet and its cursor, once; the file
-// was checked against the manifest's size and hash (VerifyFiles), so it
-// is the file the snapshot was sealed with.
+// open opens the snapshot's chunks.parquet and its cursor, once. The file
+// was checked against the manifest's size and hash, and the manifest's
+// counts against what its run recorded (VerifyFiles): its rows are the
+// manifest's unless the run that sealed it wrote another count.
 func (p *Previous) open() error {
 	if p.file != nil || p.openErr != nil {
 		return p.openErr
@@ -164,8 +162,7 @@ func (p *Previous) TakeDocuments() error {
 }
 
 // File is the previous snapshot's chunks.parquet, which its rows are read
-// from.
-// The file is open once a document has been asked for (ForDoc).
+// from: nil until a document's rows are first asked for (ForDoc).
 func (p *Previous) File() *artifacts.ChunkFile { return p.file }
 
 // TakesDocuments reports whether ForDoc offers documents whole (see

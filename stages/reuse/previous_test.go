@@ -1,7 +1,11 @@
 package reuse
 
 import (
+	"bytes"
 	"context"
+	"os"
+	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/ocean-safety/ingest/artifacts"
@@ -96,6 +100,74 @@ func TestVectorsKeyedByWhatWasEmbedded(t *testing.T) {
 			}
 			if _, ok := offer.Vectors[VectorKey("embedder", lexical.EmbeddedInput(row))]; !ok {
 				t.Errorf("got no vector under the text its embedder read, %q", lexical.EmbeddedInput(row))
+			}
+		})
+	}
+}
+
+// TestPreviousRowsAgree: a previous snapshot whose manifest disagrees with
+// its chunks.parquet on the rows is not reused: refused when it is opened
+// (VerifyFiles), where the manifest's counts disagree with what its run
+// recorded, or when its rows are first asked for, where the manifest and
+// the audit log agree with each other and not with the file.
+func TestPreviousRowsAgree(t *testing.T) {
+	tests := []struct {
+		name       string
+		audit      bool // the audit log says 13 chunks too, its hash in the manifest mended
+		forDocWant string
+	}{
+		{"the manifest's count disagrees with the run's", false, ""},
+		{"the file holds other rows", true, "holds 12 rows, its manifest says 13"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := t.TempDir()
+			if err := os.CopyFS(dir, os.DirFS("../../testdata/snapshot-v2")); err != nil {
+				t.Fatal(err)
+			}
+			m, err := artifacts.ReadManifest(dir)
+			if err != nil {
+				t.Fatal(err)
+			}
+			m.Counts.Chunks = 13
+			fi := m.Files[artifacts.ChunksFile]
+			fi.Rows = 13
+			m.Files[artifacts.ChunksFile] = fi
+			if tt.audit {
+				path := filepath.Join(dir, artifacts.AuditFile)
+				b, err := os.ReadFile(path)
+				if err != nil || !bytes.Contains(b, []byte(`"chunks":12`)) {
+					t.Fatalf("the fixture's audit log: %v, want one that records 12 chunks", err)
+				}
+				if err := os.WriteFile(path, bytes.Replace(b, []byte(`"chunks":12`), []byte(`"chunks":13`), 1), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				info, err := artifacts.Describe(path)
+				if err != nil {
+					t.Fatal(err)
+				}
+				m.Files[artifacts.AuditFile] = info
+			}
+			if err := artifacts.WriteJSON(filepath.Join(dir, artifacts.ManifestFile), m); err != nil {
+				t.Fatal(err)
+			}
+			p, err := OpenPrevious(context.Background(), dir)
+			if !tt.audit {
+				if err == nil {
+					p.Close()
+					t.Fatal("opened for reuse, want it refused")
+				}
+				return
+			}
+			if err != nil {
+				t.Fatalf("refused at open: %v", err)
+			}
+			defer p.Close()
+			if _, _, err := p.ForDoc("waves.md"); err == nil || !strings.Contains(err.Error(), tt.forDocWant) {
+				t.Fatalf("ForDoc: got %v, want an error saying %q", err, tt.forDocWant)
+			}
+			if _, err := p.Rest(); err == nil {
+				t.Error("Rest after a failed open: got no error")
 			}
 		})
 	}
