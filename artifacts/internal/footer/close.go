@@ -62,7 +62,7 @@ func (f *File) Close() error {
 // one at a time, each given where its indexes are (the column indexes from
 // ci, the offset indexes from oi).
 func (f *File) writeFooter(bw *bufio.Writer, cw *counter, ci, oi int64) error {
-	prefix, suffix, err := f.headAround()
+	prefix, suffix, err := around(&f.proto, f.head, f.rows)
 	if err != nil {
 		return err
 	}
@@ -106,21 +106,21 @@ func (f *File) writeFooter(bw *bufio.Writer, cw *counter, ci, oi int64) error {
 	return err
 }
 
-// headAround is the file metadata's encoding around its row groups: what
-// comes before field 4 (version, schema, num_rows) and what follows its
-// list (key-value metadata, created_by, column orders, the stop). They are
-// cut from two encodings by the writer's own encoder, one with no field
-// after an empty row group list and one with every field.
-func (f *File) headAround() (prefix, suffix []byte, err error) {
-	h := f.head
-	short := format.FileMetaData{Version: h.Version, Schema: h.Schema, NumRows: f.rows}
+// around is the file metadata's encoding around its row groups, for a
+// file of h's head and rows rows: what comes before field 4 (version,
+// schema, num_rows) and what follows its list (key-value metadata,
+// created_by, column orders, the stop). They are cut from two encodings by
+// the writer's own encoder, one with no field after an empty row group list
+// and one with every field.
+func around(proto *thrift.CompactProtocol, h *format.FileMetaData, rows int64) (prefix, suffix []byte, err error) {
+	short := format.FileMetaData{Version: h.Version, Schema: h.Schema, NumRows: rows}
 	full := short
 	full.KeyValueMetadata, full.CreatedBy, full.ColumnOrders = h.KeyValueMetadata, h.CreatedBy, h.ColumnOrders
-	a, err := thrift.Marshal(&f.proto, &short)
+	a, err := thrift.Marshal(proto, &short)
 	if err != nil {
 		return nil, nil, fmt.Errorf("parquet footer: %w", err)
 	}
-	b, err := thrift.Marshal(&f.proto, &full)
+	b, err := thrift.Marshal(proto, &full)
 	if err != nil {
 		return nil, nil, fmt.Errorf("parquet footer: %w", err)
 	}

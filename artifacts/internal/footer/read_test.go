@@ -1,0 +1,129 @@
+package footer
+
+import (
+	"bytes"
+	"encoding/binary"
+	"io"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/parquet-go/parquet-go"
+)
+
+// readAll reads every row of the Parquet file r of size bytes.
+func readAll(t *testing.T, r io.ReaderAt, size int64) []row {
+	t.Helper()
+	pf, err := parquet.OpenFile(r, size, parquet.SkipPageIndex(true), parquet.SkipBloomFilters(true))
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := make([]row, pf.NumRows())
+	n, err := parquet.NewGenericReader[row](pf).Read(out)
+	if err != nil && err != io.EOF {
+		t.Fatal(err)
+	}
+	return out[:n]
+}
+
+// TestWindow reads the file's row groups through windows of every width
+// and place: each holds its own rows, and only its row groups.
+func TestWindow(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		file func(t *testing.T, rs []row, per int) []byte
+	}{
+		{"one writer", oneWriter},
+		{"through a File", func(t *testing.T, rs []row, per int) []byte { return throughFile(t, rs, per, t.TempDir()) }},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			rs := rows(23)
+			src := tc.file(t, rs, 5)
+			x, err := ReadIndex(bytes.NewReader(src), int64(len(src)))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := x.Rows(); !reflect.DeepEqual(got, []int64{5, 5, 5, 5, 3}) || x.NumRows() != 23 {
+				t.Fatalf("rows %v (%d), want 5 5 5 5 3 (23)", got, x.NumRows())
+			}
+			for first := 0; first <= 5; first++ {
+				for n := 0; first+n <= 5; n++ {
+					w, size, err := x.Window(bytes.NewReader(src), first, n)
+					if err != nil {
+						t.Fatal(err)
+					}
+					want := rs[min(first*5, 23):min((first+n)*5, 23)]
+					if got := readAll(t, w, size); !reflect.DeepEqual(got, want) && len(got)+len(want) > 0 {
+						t.Errorf("window %d+%d: %d rows, want %d", first, n, len(got), len(want))
+					}
+				}
+			}
+			if _, _, err := x.Window(bytes.NewReader(src), 4, 2); err == nil {
+				t.Error("a window past the last row group: no error")
+			}
+		})
+	}
+}
+
+// TestReadIndexRefuses: a file that is not Parquet, or whose footer lies,
+// is refused with an error, never a panic.
+func TestReadIndexRefuses(t *testing.T) {
+	src := throughFile(t, rows(23), 5, t.TempDir())
+	n := int(binary.LittleEndian.Uint32(src[len(src)-8:]))
+	footerAt := len(src) - 8 - n
+	mutate := func(fn func(b []byte) []byte) []byte { return fn(bytes.Clone(src)) }
+	tests := []struct {
+		name string
+		file []byte
+		want string
+	}{
+		{"short", []byte("PAR1"), "too short"},
+		{"no magic", mutate(func(b []byte) []byte { b[len(b)-1] = 'x'; return b }), "does not end with a Parquet footer"},
+		{"length past the start", mutate(func(b []byte) []byte {
+			binary.LittleEndian.PutUint32(b[len(b)-8:], uint32(len(b)))
+			return b
+		}), "does not end with a Parquet footer"},
+		{"footer cut", mutate(func(b []byte) []byte {
+			binary.LittleEndian.PutUint32(b[len(b)-8:], uint32(n/2))
+			return append(b[:footerAt], b[len(b)-8-n/2:]...)
+		}), "parquet footer"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := ReadIndex(bytes.NewReader(tt.file), int64(len(tt.file)))
+			if err == nil || !strings.Contains(err.Error(), tt.want) {
+				t.Errorf("got %v, want an error with %q", err, tt.want)
+			}
+		})
+	}
+}
+
+// FuzzReadIndex: any bytes in the footer give an index or an error, never
+// a panic; an index's row groups hold its rows, and window.
+func FuzzReadIndex(f *testing.F) {
+	dir := f.TempDir()
+	t := &testing.T{}
+	src := throughFile(t, rows(23), 5, dir)
+	n := int(binary.LittleEndian.Uint32(src[len(src)-8:]))
+	f.Add(src[len(src)-8-n : len(src)-8])
+	f.Fuzz(func(t *testing.T, footer []byte) {
+		file := append(append([]byte("PAR1"), footer...), 0, 0, 0, 0, 'P', 'A', 'R', '1')
+		binary.LittleEndian.PutUint32(file[len(file)-8:], uint32(len(footer)))
+		x, err := ReadIndex(bytes.NewReader(file), int64(len(file)))
+		if err != nil {
+			return
+		}
+		var sum int64
+		for _, k := range x.Rows() {
+			sum += k
+		}
+		if sum != x.NumRows() {
+			t.Fatalf("rows %d, groups hold %d", x.NumRows(), sum)
+		}
+		if len(x.Rows()) > 0 {
+			if _, _, err := x.Window(bytes.NewReader(file), 0, len(x.Rows())); err != nil {
+				t.Fatal(err) // what the index read, it can window
+			}
+		}
+	})
+}
