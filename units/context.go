@@ -212,9 +212,13 @@ var longTimeUnits = map[string]bool{
 var perWords = map[string]bool{"per": true, "por": true, "a": true, "an": true}
 
 // perTime reports whether the length whose unit ends at end is the
-// numerator of a rate: "/s" glued, or "per second" after a space.
+// numerator of a rate: "/s" glued (past a closing bracket: "(2 m)/s"), or
+// "per second" after a space.
 func (p *parser) perTime(end int) bool {
 	t := p.text
+	if strings.HasPrefix(t[end:], ")/") {
+		end++
+	}
 	if end < len(t) && t[end] == '/' {
 		return timeUnits[lowerASCII(t[end+1:numeral.WordEnd(t, end+1)])]
 	}

@@ -22,8 +22,17 @@ var angleWords = words(
 	"rumo*", "azimut*", "rotat*", "rotaç*", "rotac*", "turn", "turns", "turned", "turning", "tilt*",
 	"clockwise", "counterclockwise", "anticlockwise", "sentido horário", "anti-horário", "gir*",
 	"virou", "vire", "virar", "virando", "virada", "latitud*", "longitud*", "declive*",
-	"declividade", "shift*", "veer*", "compass", "bússola",
+	"declividade", "shift*", "veer*", "compass", "bússola", "rodar", "rode",
 )
+
+// rotationVerbs, as the verb of the clause a bare degree ends, make it a
+// rotation however many words stand between: "Girar os componentes
+// selecionados 180 graus", "Rotate the selected parts by 180 degrees".
+var rotationVerbs = words("rotate", "rotates", "gire", "girar", "rodar", "rode")
+
+// clauseWindow is how many bytes before a bare degree rotationVerbs are
+// searched, within its clause: about ten words.
+const clauseWindow = 64
 
 // angleTopicWords, anywhere in a text without a word of temperature, make
 // its bare degrees angles: the words of the sky and of optics, which sit
@@ -139,6 +148,9 @@ func (p *parser) nearestScales() []scale {
 func (p *parser) isAngle(q Quantity) bool {
 	t := p.text
 	if angleWords.in(t, max(0, q.Start-angleWindow), min(len(t), q.End+angleWindow)) {
+		return true
+	}
+	if lo := max(0, q.Start-clauseWindow); rotationVerbs.in(t, lo+strings.LastIndexAny(t[lo:q.Start], ".;:!?\n")+1, q.Start) {
 		return true
 	}
 	if w := p.wordAfter(q.End); w != "" && isCompassPoint(w) {

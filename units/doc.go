@@ -15,7 +15,8 @@
 // What counts as a numeral:
 //
 //   - Digits, with fractions and mixed numbers ("7/16", "3 1/4", "½",
-//     "2½"; a proper fraction with a denominator up to 64, so "4/3 mm" and
+//     "2½"; a proper fraction with a denominator up to 64, or 1000 before
+//     a unit that is no preposition ("1/72 polegada"), so "4/3 mm" and
 //     "24/7" are not), powers of ten ("3×10⁸", "1.5 x 10^3", "3e8") and
 //     magnitudes ("1.5k feet", "5 thousand feet", "35 mil pés").
 //   - Words, in the text's language only: "twelve", "forty-two", "one
@@ -93,6 +94,10 @@
 //     like 48°51′, a bare 360 degrees) with no word of temperature in it.
 //     Word lists match a capital accent ("Ângulo", "Água") and phrases
 //     ("sentido horário", "anti-horário"). A number after "n / " is a
-//     denominator ("1200 / 3937 meters"), not a length of its own.
+//     denominator ("1200 / 3937 meters"), not a length of its own, and so
+//     is one after a volume and "per" or "/" ("l/100 km"). Degrees of
+//     freedom, a Portuguese ordinal written "4°" after an article, and the
+//     degrees of a clause a rotation verb opens ("Girar os componentes
+//     selecionados 180 graus") are no temperatures.
 //   - Options.Lang other than "pt" is treated as English.
 package units

@@ -106,6 +106,12 @@ func (p *parser) implausible(n numeral.Numeral, d *unitDef, uStart, uEnd int) bo
 		return true // "5 m 30 s", "2m 10s": minutes and seconds
 	case denominator(t, n.Start):
 		return true // "1200 / 3937 meters": the length is the quotient
+	case d.dim == Length && perVolume(t, n.Start):
+		return true // "liters per 100 kilometers", "l/100 km": a consumption
+	case d.scale == bareDegrees && (p.nounAfter(uEnd) == "freedom" || p.nounAfter(uEnd) == "liberdade"):
+		return true // "6 degrees of freedom", "6 graus de liberdade"
+	case d.spelling == "°" && p.pt && uStart == n.End && n.Integer && p.ordinal(n.Start, uEnd):
+		return true // "para o 4° ponto", "2° Divisão": an ordinal written with a degree sign
 	case d.factor == factorMilli && d.dim == Length && n.Value == 35 && p.near(n.Start, uEnd, filmWords):
 		return true // "35mm equivalent focal length": the film format
 	case n.Words && foreignUnitWords[p.pt][lowerASCII(t[uStart:uEnd])]:
@@ -149,6 +155,43 @@ func denominator(t string, start int) bool {
 		j--
 	}
 	return j < i && j > 0 && numeral.IsDigit(t[j-1])
+}
+
+// volumeWords before "per", "por" or "/" make the length after them a
+// consumption's denominator: "liters per 100 kilometers", "l/100 km",
+// "litros aos 100 quilômetros".
+var volumeWords = words("l", "liter*", "litre*", "litro*", "gallon*", "galão", "galões")
+
+// perVolume reports whether the number at t[start:] follows a volume and
+// "per", "por", "aos" or "/".
+func perVolume(t string, start int) bool {
+	i := start
+	if i > 0 && t[i-1] == '/' {
+		i--
+	} else {
+		switch w := lowerASCII(labelBefore(t, start)); w {
+		case "per", "por", "aos":
+			i = wordBefore(t, start)
+		default:
+			return false
+		}
+	}
+	b := wordBefore(t, i)
+	return b < i && volumeWords.in(t, b, i)
+}
+
+// ordinal reports whether the Portuguese "4°" at t[start:end] is an
+// ordinal written with a degree sign rather than "º": after an article
+// ("para o 4° ponto", "do 2° lado") or opening the text before a capital
+// ("2° Divisão do tracejamento"). "A água a 20° ontem" stays a reading.
+func (p *parser) ordinal(start, end int) bool {
+	switch lowerASCII(labelBefore(p.text, start)) {
+	case "o", "os", "do", "dos", "no", "nos", "ao", "pelo", "da", "na", "pela":
+		return true
+	}
+	w := p.wordAfter(end)
+	return strings.TrimSpace(p.text[:start]) == "" &&
+		w != "" && unicode.IsUpper([]rune(w)[0]) && !temperatureWords.in(w, 0, len(w))
 }
 
 // wordBefore is where the word before pos starts, past the spaces and the

@@ -241,6 +241,51 @@ func TestNotMeasurementsReal5(t *testing.T) {
 	}
 }
 
+// TestNotMeasurementsReal6 pins the readings that real6.jsonl's dev half
+// (and real5's) took out or put in, each beside a measurement of the same
+// shape that stays: degrees of freedom, a rotation verb further than an
+// angle word's window, an ordinal written with a degree sign, a
+// consumption's distance, a length over a time past a bracket, and a
+// unit's fraction with a large denominator.
+func TestNotMeasurementsReal6(t *testing.T) {
+	tests := []struct {
+		name, lang, text string
+		want             []string // the surfaces found
+	}{
+		// degrees of freedom
+		{"degrees of freedom", "en", "Use full 6 degrees of freedom by default", nil},
+		{"graus de liberdade", "pt", "Usa os 6 graus de liberdade plenos por padrão.", nil},
+		{"free water stays", "en", "The sea was 16 degrees, free of jellyfish.", []string{"16 degrees"}},
+		// a rotation verb heads the clause
+		{"girar far", "pt", "Girar os componentes selecionados 180 graus", nil},
+		{"rodar", "pt", "Rodar a etiqueta 180 graus", nil},
+		{"rotate far", "en", "Rotate all of the currently selected parts by 180 degrees", nil},
+		{"a rotation in another clause", "pt", "Gire a boia com cuidado. A água do mar estava a 20 graus.", []string{"20 graus"}},
+		// an ordinal written with a degree sign
+		{"article before", "pt", "retornando as distâncias para o 4° ponto mais próximo.", nil},
+		{"opening the text", "pt", "2° Divisão do tracejamento", nil},
+		{"preposition a stays", "pt", "A água estava a 20° ontem.", []string{"20°"}},
+		{"opening before a temperature word", "pt", "30° Máxima na praia hoje.", []string{"30°"}},
+		// a consumption's distance
+		{"liters per", "en", "liters per 100 kilometers", nil},
+		{"l slash", "pt", "Consumo de 8 l/100 km na estrada.", nil},
+		{"litros aos", "pt", "litros aos 100 quilômetros", nil},
+		{"a trip stays", "en", "A 100 km trip uses 8 liters.", []string{"100 km"}},
+		// a length over a time, the length in brackets
+		{"bracketed numerator", "en", "Off: (2 m)/s", nil},
+		{"bracketed length before a word", "en", "Boards (2 m)/kites (3 m)", []string{"2 m", "3 m"}},
+		// a unit's fraction with a denominator above 64
+		{"1/72 de pol.", "pt", "Pixels (1/72 de pol.)", []string{"1/72 de pol"}},
+		{"1/72 polegada", "pt", "Comprimento de 1 ponto de impressora [1/72 polegada]", []string{"1/72 polegada"}},
+		{"1/100 mm", "en", "The unit is 1/100 mm.", []string{"1/100 mm"}},
+		{"in stays a preposition", "en", "Frame 1/100 in the second take.", nil},
+		{"shutter speed", "en", "Shoot at 1/250 s.", nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) { checkSurfaces(t, tt.lang, tt.text, tt.want) })
+	}
+}
+
 // checkSurfaces checks the surfaces Parse finds in text, in order.
 func checkSurfaces(t *testing.T, lang, text string, want []string) {
 	t.Helper()

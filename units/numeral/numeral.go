@@ -33,9 +33,14 @@ type Numeral struct {
 	OneOf bool
 }
 
-// maxDenominator bounds the fractions read: "7/16 in" and "1/64" are
-// measurements, "12/31" is a date.
+// maxDenominator bounds the fractions of a mixed number and those after
+// which "in" is inches: "7/16 in" and "1/64" are measurements, "12/31" is
+// a date.
 const maxDenominator = 64
+
+// maxUnitDenominator bounds the other fractions: "1/100 mm", "1/72
+// polegada" are a unit's fraction, before a unit that is no preposition.
+const maxUnitDenominator = 1000
 
 // Digits reads the numeral whose digits start at text[i]. It returns
 // ok=false for a run that is no number or no measurement ("1.2.3", "4/3",
@@ -48,12 +53,12 @@ func (p *Parser) Digits(i int) (n Numeral, skip int, ok bool) {
 	}
 	n = Numeral{Start: i, End: num.End, Value: num.Value(t), Integer: num.decimal < 0 && num.thousands == 0}
 	if n.Integer && num.End < len(t) && t[num.End] == '/' {
-		f, fEnd, isFrac := fractionAfterSlash(t, num.End, n.Value)
+		den, fEnd, isFrac := fractionAfterSlash(t, num.End, n.Value, maxUnitDenominator)
 		if !isFrac {
 			return n, fEnd, false
 		}
 		if fEnd > 0 {
-			n.Value, n.End, n.Fraction, n.Integer, n.Inchy = f, fEnd, true, false, true
+			n.Value, n.End, n.Fraction, n.Integer, n.Inchy = n.Value/den, fEnd, true, false, den <= maxDenominator
 			return n, n.End, true
 		}
 	}
@@ -61,11 +66,12 @@ func (p *Parser) Digits(i int) (n Numeral, skip int, ok bool) {
 	return n, n.End, true
 }
 
-// fractionAfterSlash reads the denominator after the slash at t[slash].
-// It returns end 0 when no digits follow (the slash is not a fraction's),
-// isFrac=false with end past the run when the slash joins numbers that are
-// no fraction of a unit: a date, "24/7", the wetsuit "4/3".
-func fractionAfterSlash(t string, slash int, num float64) (v float64, end int, isFrac bool) {
+// fractionAfterSlash reads the denominator, at most limit, after the
+// slash at t[slash]. It returns end 0 when no digits follow (the slash is
+// not a fraction's), isFrac=false with end past the run when the slash
+// joins numbers that are no fraction of a unit: a date, "24/7", the
+// wetsuit "4/3".
+func fractionAfterSlash(t string, slash int, num, limit float64) (den float64, end int, isFrac bool) {
 	d := slash + 1
 	e := skipDigits(t, d)
 	if e == d {
@@ -74,17 +80,16 @@ func fractionAfterSlash(t string, slash int, num float64) (v float64, end int, i
 	if e < len(t) && (t[e] == '/' || ((t[e] == '.' || t[e] == ',') && e+1 < len(t) && IsDigit(t[e+1]))) {
 		return 0, skipDigits(t, e+1), false
 	}
-	if e-d > 2 {
+	if e-d > 4 {
 		return 0, e, false
 	}
-	den := float64(0)
 	for _, c := range []byte(t[d:e]) {
 		den = den*10 + float64(c-'0')
 	}
-	if num < 1 || num >= den || den > maxDenominator {
+	if num < 1 || num >= den || den > limit {
 		return 0, e, false
 	}
-	return num / den, e, true
+	return den, e, true
 }
 
 // extendDigits grows an integer or decimal over what may follow it in the
@@ -148,11 +153,11 @@ func mixedFraction(t string, i int) (float64, int, bool) {
 	for _, c := range []byte(t[j:e]) {
 		num = num*10 + float64(c-'0')
 	}
-	f, end, ok := fractionAfterSlash(t, e, num)
+	den, end, ok := fractionAfterSlash(t, e, num, maxDenominator)
 	if !ok || end == 0 {
 		return 0, 0, false
 	}
-	return f, end, true
+	return num / den, end, true
 }
 
 // vulgarFractions maps the Unicode fraction characters to their values.
