@@ -2,9 +2,11 @@ package artifacts
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -24,7 +26,7 @@ func TestWriteFromCopiesRowGroups(t *testing.T) {
 	docs := func(edit func(d int, rows []schema.Chunk) []schema.Chunk) [][]schema.Chunk {
 		var out [][]schema.Chunk
 		i := 0
-		for d := range 60 {
+		for d := range 100 {
 			var rows []schema.Chunk
 			for o := range 1 + d%5 {
 				rows = append(rows, testRow(fmt.Sprintf("doc-%03d.md", d), o, i))
@@ -90,9 +92,9 @@ func TestWriteFromCopiesRowGroups(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer prev.Close()
-	groups := prev.pf.Metadata().RowGroups
-	if len(groups) < 6 {
-		t.Fatalf("got %d row groups, want several to copy", len(groups))
+	groups := make([]struct{}, prev.rowGroups())
+	if len(groups) <= windowGroups {
+		t.Fatalf("got %d row groups, want more than a reader's window of them to copy", len(groups))
 	}
 	from := map[string]int64{} // each document's first row in prev
 	var n int64
@@ -146,14 +148,14 @@ func TestWriteFromCopiesRowGroups(t *testing.T) {
 }
 
 // TestFillVectors: a VectorReader gives rows read without their vectors get the file's, in any
-// order a writer asks for them (forward across row groups, back again, a
-// row group's last row and the next one's first), and a row past the end
-// is refused.
+// order a writer asks for them (forward across row groups and the windows
+// of them a reader holds, back again, a row group's last row and the next
+// one's first), and a row past the end is refused.
 func TestFillVectors(t *testing.T) {
 	set := shipped
 	set.groupMin, set.groupEvery, set.rowGroupRows = 6, 3, 40
 	var all []schema.Chunk
-	for d := range 40 {
+	for d := range 200 {
 		for o := range 1 + d%4 {
 			all = append(all, testRow(fmt.Sprintf("doc-%03d.md", d), o, len(all)))
 		}
@@ -165,13 +167,13 @@ func TestFillVectors(t *testing.T) {
 	}
 	defer cf.Close()
 	starts := cf.starts
-	if len(starts) < 4 {
-		t.Fatalf("got %d row groups, want several", len(starts)-1)
+	if len(starts) < 2*windowGroups+2 {
+		t.Fatalf("got %d row groups, want more than two windows of them", len(starts)-1)
 	}
 	g1 := starts[1]
 	v := cf.Vectors()
 	defer v.Close()
-	for _, r := range [][2]int64{{0, 3}, {g1 - 1, 2}, {starts[2], 5}, {1, 1}, {g1 - 2, 4}, {cf.Rows - 3, 3}, {0, cf.Rows}} {
+	for _, r := range [][2]int64{{0, 3}, {g1 - 1, 2}, {starts[2], 5}, {starts[2*windowGroups+1] - 1, 3}, {1, 1}, {g1 - 2, 4}, {cf.Rows - 3, 3}, {0, cf.Rows}} {
 		rows := slices.Clone(all[r[0] : r[0]+r[1]])
 		for i := range rows {
 			rows[i].Embedding = nil
@@ -187,6 +189,13 @@ func TestFillVectors(t *testing.T) {
 	}
 	if err := v.Fill(cf.Rows-1, make([]schema.Chunk, 2)); err == nil {
 		t.Error("a row past the end: got no error")
+	}
+	var read []schema.Chunk // and the rows, read forward through the windows
+	if err := cf.Each(context.Background(), func(c schema.Chunk) error { read = append(read, c); return nil }); err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(read, all) {
+		t.Errorf("read %d rows back, want the %d written", len(read), len(all))
 	}
 }
 

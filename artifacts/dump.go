@@ -60,7 +60,7 @@ func VectorDigest(v []float32) string {
 func (cf *ChunkFile) describe() string {
 	var fields []field
 	for _, f := range chunkFields(cf.Dims) {
-		if cf.pf.Root().Column(f.Name) != nil {
+		if cf.head.Root().Column(f.Name) != nil {
 			fields = append(fields, f)
 		}
 	}
@@ -82,7 +82,7 @@ func (cf *ChunkFile) metadata() []format.KeyValue {
 		return len(ours) // the file's others after, in its (parquet-go's, sorted) order
 	}
 	var out []format.KeyValue
-	for _, kv := range cf.pf.Metadata().KeyValueMetadata {
+	for _, kv := range cf.head.Metadata().KeyValueMetadata {
 		if kv.Key != ipcschema.Key {
 			out = append(out, kv)
 		}

@@ -12,6 +12,7 @@ import (
 	"github.com/parquet-go/parquet-go"
 
 	"github.com/ocean-safety/ingest/artifacts/internal/chunkrow"
+	"github.com/ocean-safety/ingest/artifacts/internal/footer"
 	"github.com/ocean-safety/ingest/schema"
 )
 
@@ -23,7 +24,8 @@ type ChunkFile struct {
 		io.Closer
 	}
 	starts        []int64 // each row group's first row, and the file's rows last
-	pf            *parquet.File
+	index         *footer.Index
+	head          *parquet.File                       // the file without its row groups: its schema and metadata
 	leaves        [chunkrow.LeafCount]*parquet.Column // nil for a column the file's version lacks
 	SchemaVersion string
 	Dims          int
@@ -99,17 +101,19 @@ func openChunkFile(path string, f interface {
 		}
 	}()
 	defer recoverAs(&err, "read "+path)
-	pf, err := parquet.OpenFile(f, size,
-		parquet.SkipPageIndex(true), parquet.SkipBloomFilters(true), parquet.ReadBufferSize(readBufferBytes))
+	x, err := footer.ReadIndex(f, size)
 	if err != nil {
 		return nil, fmt.Errorf("read %s: %w", path, err)
 	}
-	cf := &ChunkFile{path: path, f: f, pf: pf, Rows: pf.NumRows(), starts: []int64{0}}
-	for _, g := range pf.Metadata().RowGroups { // set once: the readers of a file's goroutines share them
-		cf.starts = append(cf.starts, cf.starts[len(cf.starts)-1]+g.NumRows)
+	cf := &ChunkFile{path: path, f: f, index: x, Rows: x.NumRows(), starts: []int64{0}}
+	for _, n := range x.Rows() { // set once: the readers of a file's goroutines share them
+		cf.starts = append(cf.starts, cf.starts[len(cf.starts)-1]+n)
 	}
-	cf.SchemaVersion, _ = pf.Lookup(keySchemaVersion)
-	if v, ok := pf.Lookup(keyDims); ok {
+	if cf.head, err = cf.open(0, 0); err != nil {
+		return nil, err
+	}
+	cf.SchemaVersion, _ = cf.head.Lookup(keySchemaVersion)
+	if v, ok := cf.head.Lookup(keyDims); ok {
 		cf.Dims, _ = strconv.Atoi(v)
 	}
 	if err := cf.findLeaves(); err != nil {
@@ -122,7 +126,7 @@ func openChunkFile(path string, f interface {
 // what the leaf does, at the same levels.
 func (cf *ChunkFile) findLeaves() error {
 	for i, want := range leavesOf(chunkFields(max(cf.Dims, 1))) {
-		col := cf.pf.Root()
+		col := cf.head.Root()
 		for _, name := range strings.Split(want.path, ".") {
 			if col = col.Column(name); col == nil {
 				break
@@ -148,6 +152,56 @@ func describeColumn(col *parquet.Column) string {
 	}
 	return leaf{kind: col.Type().Kind(), maxRep: col.MaxRepetitionLevel(), maxDef: col.MaxDefinitionLevel()}.String()
 }
+
+// windowGroups is how many row groups a reader of a file holds the
+// metadata of: parquet-go's view of a row group of a snapshot takes about
+// 50 KB, and a file's row groups grow with the corpus.
+const windowGroups = 16
+
+// open is parquet-go's view of the n row groups of the file from first on.
+func (cf *ChunkFile) open(first, n int) (*parquet.File, error) {
+	r, size, err := cf.index.Window(cf.f, first, n)
+	if err == nil {
+		var pf *parquet.File
+		if pf, err = parquet.OpenFile(r, size,
+			parquet.SkipPageIndex(true), parquet.SkipBloomFilters(true), parquet.ReadBufferSize(readBufferBytes)); err == nil {
+			return pf, nil
+		}
+	}
+	return nil, fmt.Errorf("read %s: %w", cf.path, err)
+}
+
+// window is one reader's view of a file's row groups, windowGroups at a
+// time.
+type window struct {
+	pf    *parquet.File
+	first int
+}
+
+// at is where row group g of cf lies in w's view, moved there when it
+// lies outside.
+func (w *window) at(cf *ChunkFile, g int) (int, error) {
+	if w.pf == nil || g < w.first || g >= w.first+len(w.pf.RowGroups()) {
+		pf, err := cf.open(g, min(windowGroups, cf.rowGroups()-g))
+		if err != nil {
+			return 0, err
+		}
+		w.pf, w.first = pf, g
+	}
+	return g - w.first, nil
+}
+
+// group is row group g of cf, through w.
+func (w *window) group(cf *ChunkFile, g int) (parquet.RowGroup, error) {
+	i, err := w.at(cf, g)
+	if err != nil {
+		return nil, err
+	}
+	return w.pf.RowGroups()[i], nil
+}
+
+// rowGroups is how many row groups the file holds.
+func (cf *ChunkFile) rowGroups() int { return len(cf.starts) - 1 }
 
 // GroupAt is the row group that starts at row, and its rows (package
 // groups' Source: a writer copies it whole).

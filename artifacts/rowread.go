@@ -17,7 +17,8 @@ import (
 type rowReader struct {
 	cf    *ChunkFile
 	ctx   context.Context
-	group int   // the next row group
+	group int // the next row group
+	win   window
 	left  int64 // rows not yet read in the open one
 	cols  [chunkrow.LeafCount]*columns.Reader
 	row   [chunkrow.LeafCount]columns.Row
@@ -33,13 +34,17 @@ func (cf *ChunkFile) rows(ctx context.Context) *rowReader {
 // next reads the next row into c, and reports false at the end.
 func (r *rowReader) next(c *schema.Chunk) (bool, error) {
 	for r.left == 0 {
-		if r.group == len(r.cf.pf.RowGroups()) {
+		if r.group == r.cf.rowGroups() {
 			return false, nil
 		}
 		if err := r.ctx.Err(); err != nil {
 			return false, err
 		}
-		r.open(r.cf.pf.RowGroups()[r.group])
+		rg, err := r.win.group(r.cf, r.group)
+		if err != nil {
+			return false, err
+		}
+		r.open(rg)
 		r.group++
 	}
 	for i, col := range r.cols {

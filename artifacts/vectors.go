@@ -19,6 +19,7 @@ import (
 // VectorReader is for one goroutine; a file may have several.
 type VectorReader struct {
 	cf        *ChunkFile
+	win       window
 	col       *columns.Reader
 	next, end int64 // the file row col reads next; the end of its row group
 	row       columns.Row
@@ -48,7 +49,10 @@ func (v *VectorReader) Fill(first int64, rows []schema.Chunk) (err error) {
 				g-- // r lies inside group g-1
 			}
 			v.Close()
-			rg := cf.pf.RowGroups()[g]
+			rg, err := v.win.group(cf, g)
+			if err != nil {
+				return err
+			}
 			v.col = columns.NewReader(strings.Join(col.Path(), "."), rg.ColumnChunks()[col.Index()].Pages(),
 				col.Type().Kind(), col.MaxRepetitionLevel(), col.MaxDefinitionLevel())
 			v.next, v.end = cf.starts[g], cf.starts[g+1]

@@ -17,12 +17,11 @@ import (
 // whole file holds about 50 KB for each row group of a snapshot, 144 MB
 // for the 2,709 of a 100,000-document one.
 type Index struct {
-	head   format.FileMetaData // without its row groups
-	rows   []int64             // each row group's
-	spans  []span              // each row group's encoding in the file
-	data   int64               // where the footer starts: the file's data end there
-	length int64               // the file's size
-	proto  thrift.CompactProtocol
+	head  format.FileMetaData // without its row groups
+	rows  []int64             // each row group's
+	spans []span              // each row group's encoding in the file
+	data  int64               // where the footer starts: the file's data end there
+	proto thrift.CompactProtocol
 }
 
 // span is where a row group's encoding lies in the file, and its ordinal's
@@ -56,7 +55,7 @@ func ReadIndex(r io.ReaderAt, size int64) (*Index, error) {
 	if string(tail[4:]) != magic || n > size-8-int64(len(magic)) {
 		return nil, errors.New("parquet footer: the file does not end with a Parquet footer")
 	}
-	x := &Index{data: size - 8 - n, length: size}
+	x := &Index{data: size - 8 - n}
 	// The footer is read whole, as parquet-go reads it, so that no length
 	// in it is believed past its end; it is dropped once scanned.
 	b := make([]byte, n)
