@@ -4,7 +4,6 @@ import (
 	"context"
 	"regexp"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/ocean-safety/ingest/models"
 	"github.com/ocean-safety/ingest/schema"
@@ -31,8 +30,11 @@ func (*Extractive) Offline() bool { return true }
 // v2: a code block is named, not quoted; v3: the sentence read without
 // Markdown syntax; v4: the sentence quoted as written (a leading sign, #
 // or backtick kept, backticks balanced), a chunk's lead-in named before it,
-// code named by the words that introduce it.
-func (*Extractive) Name() string { return "extractive-v4" }
+// code named by the words that introduce it; v5: a chunk that opens with an
+// aside (a callout, a note's label) headed by what follows it, footnote
+// markers left out, entities and backslash escapes read as characters, a
+// callout's title joined to its words by a colon.
+func (*Extractive) Name() string { return "extractive-v5" }
 
 // Header implements HeaderWriter.
 func (e *Extractive) Header(_ context.Context, doc schema.Document, c schema.Chunk) (models.Enrichment, error) {
@@ -55,7 +57,7 @@ func Header(title string, c schema.Chunk, maxChars int) string {
 }
 
 // aboutChunk is what an extractive header says a chunk is about: its first
-// sentence, after the lead-in that introduces it when the chunk does not
+// sentence (past an aside it opens with: a tip is not its point), after the lead-in that introduces it when the chunk does not
 // hold it ("Never swim when: the water is brown."). Code's first line is
 // not a sentence: code is named by the words before it in the chunk, else
 // its lead-in, else only as code, with its language.
@@ -81,7 +83,10 @@ func aboutChunk(c schema.Chunk) string {
 		}
 		return about
 	}
-	first := sentence.First(plainProse(opening(c.Text)))
+	first := sentence.First(plainProse(opening(pastAsides(c.Text))))
+	if first == "" {
+		first = sentence.First(plainProse(opening(c.Text))) // all the chunk says is an aside
+	}
 	if lead == "" || first == "" {
 		return lead + first
 	}
@@ -112,6 +117,48 @@ func opening(text string) string {
 	}
 	return strings.Join(parts, "\n\n")
 }
+
+// pastAsides is a chunk's text from its first paragraph that is not an
+// aside: a callout ("> [!TIP]") or a paragraph under a note's label
+// ("> **Note:** …", "**Warning**: …") that the chunk opens with, with the
+// quoted paragraphs that go on with it. A reader takes such a paragraph as
+// said in passing; the chunk's point is what follows it ("To validate a
+// configuration file, use the validate command"). "" when nothing follows.
+func pastAsides(text string) string {
+	quote := false // the aside passed over is a quote, which ">" lines go on
+	for rest := text; ; {
+		p, after, found := strings.Cut(strings.TrimLeft(rest, " \t\n"), "\n\n")
+		switch {
+		case strings.TrimSpace(p) == "" && !found:
+			return ""
+		case strings.TrimSpace(p) == "" || headingsOnly(p):
+		case isAside(p):
+			quote = strings.HasPrefix(strings.TrimSpace(p), ">")
+		case quote && strings.HasPrefix(strings.TrimSpace(p), ">"):
+		default:
+			return strings.TrimLeft(rest, " \t\n")
+		}
+		if !found {
+			return ""
+		}
+		rest = after
+	}
+}
+
+// isAside reports a paragraph that opens as an aside: a callout's marker in
+// a quote, or a note's label in bold, quoted or not.
+func isAside(p string) bool {
+	l, _, _ := strings.Cut(strings.TrimSpace(p), "\n")
+	quoted := strings.HasPrefix(l, ">")
+	for strings.HasPrefix(l, ">") {
+		l = strings.TrimSpace(l[1:])
+	}
+	return quoted && calloutMarker.MatchString(l) || noteLabel.MatchString(l)
+}
+
+// noteLabel is a note's label in bold at a paragraph's start, in English
+// or Portuguese, after at most a symbol ("✨ **NOTE:** ✨").
+var noteLabel = regexp.MustCompile(`^(?:\S{1,2}\s+)?(?:\*\*|__)(?i:note|nb|tip|hint|warning|caution|important|attention|nota|dica|aviso|atenção|importante|cuidado|observação)\b`)
 
 // headingsOnly reports whether a paragraph is only heading lines (ATX, or
 // setext with its underline).
@@ -207,81 +254,4 @@ func locationOf(title string, c schema.Chunk) string {
 		b.WriteString(s)
 	}
 	return b.String()
-}
-
-// plainProse is Markdown prose as a reader sees it, for the header's
-// sentence: quote markers, GitHub and Obsidian callout markers ("[!NOTE]")
-// and list markers at line starts removed, links and images read as their
-// text (an autolink as its address), strong emphasis unmarked, lines joined. The chunk's text itself
-// stays verbatim.
-func plainProse(text string) string {
-	// A header quotes one sentence, capped: the start of the chunk is
-	// enough, however long the chunk.
-	if len(text) > plainProseBytes {
-		cut := plainProseBytes
-		for cut > 0 && !utf8.RuneStart(text[cut]) {
-			cut--
-		}
-		text = text[:cut]
-	}
-	lines := strings.Split(text, "\n")
-	for i, l := range lines {
-		l = strings.TrimSpace(l)
-		if strings.HasPrefix(l, "```") || strings.HasPrefix(l, "~~~") {
-			lines = lines[:i] // code is not a sentence
-			break
-		}
-		if isHeading(l) || i+1 < len(lines) && l != "" && isUnderline(strings.TrimSpace(lines[i+1])) || isUnderline(l) {
-			lines[i] = "" // a heading (a chunk that runs into the next section holds its line) is the section path's
-			continue
-		}
-		for strings.HasPrefix(l, ">") {
-			l = strings.TrimSpace(l[1:])
-		}
-		if strings.HasPrefix(l, "[!") {
-			if m := calloutMarker.FindString(l); m != "" {
-				l = strings.TrimSpace(l[len(m):])
-			}
-		}
-		lines[i] = strings.TrimLeft(l[sentence.MarkerLen(l):], " \t")
-	}
-	s := strings.Join(strings.Fields(strings.Join(lines, " ")), " ")
-	if strings.Contains(s, "](") {
-		s = mdLink.ReplaceAllString(s, "$1")
-	}
-	if strings.Contains(s, "][") {
-		s = refLink.ReplaceAllString(s, "$1")
-	}
-	if strings.Contains(s, "<") {
-		s = autoLink.ReplaceAllString(s, "$1")
-	}
-	return emphasis.Replace(s)
-}
-
-// plainProseBytes is how much of a chunk the header's sentence is read
-// from: five times the longest header (200 characters by default).
-const plainProseBytes = 1024
-
-var emphasis = strings.NewReplacer("**", "", "__", "")
-
-var (
-	calloutMarker = regexp.MustCompile(`^\[![A-Za-z]+\][+-]?`)
-	autoLink      = regexp.MustCompile(`<((?:https?|mailto):[^>\s]+)>`)
-	mdLink        = regexp.MustCompile(`!?\[([^\]\n]*)\]\((?:<[^>\n]*>|[^)\s]*)(?:\s+(?:"[^"]*"|'[^']*'))?\)`)
-	refLink       = regexp.MustCompile(`\[([^\]\n]+)\]\[[^\]\n]*\]`)
-)
-
-// isHeading reports an ATX heading line ("## Setup"); "#1" and "#hashtag"
-// are words.
-func isHeading(l string) bool {
-	n := 0
-	for n < len(l) && n < 6 && l[n] == '#' {
-		n++
-	}
-	return n > 0 && (n == len(l) || l[n] == ' ' || l[n] == '\t')
-}
-
-// isUnderline reports a setext heading underline or a rule: "---", "===".
-func isUnderline(l string) bool {
-	return len(l) >= 3 && (strings.Trim(l, "-") == "" || strings.Trim(l, "=") == "")
 }

@@ -20,6 +20,15 @@ func TestExtractiveHeaderPlain(t *testing.T) {
 		{"Visit <http://localhost:4321> to verify it.", "T › S: Visit http://localhost:4321 to verify it."},
 		{"![Screen capture](shot.png 'Screen capture') of the list.", "T › S: Screen capture of the list."},
 		{"- **[Escolha uma issue][]** com os labels: [Good first](< %22good%22>).", "T › S: Escolha uma issue com os labels: Good first."},
+		{"Then run `docker compose up`[^1] from the command line.", "T › S: Then run `docker compose up` from the command line."},
+		{"Views: 1.3M; % [^1]: 10.5%", "T › S: Views: 1.3M; %: 10.5%"},
+		{"[^python-timeline]:\n    A number of projects are still used.", "T › S: A number of projects are still used."},
+		{"OpenTelemetry &mdash; the subject of this website &mdash; is a collection.", "T › S: OpenTelemetry — the subject of this website — is a collection."},
+		{"Getting started with OBI is straightforward\\! Deploy it.", "T › S: Getting started with OBI is straightforward!"},
+		{"Time per request \\[ms\\]: 17.36", "T › S: Time per request [ms]: 17.36"},
+		{"Use `{{ \"\\n\" -}}` and `a &amp; b` as written.", "T › S: Use `{{ \"\\n\" -}}` and `a &amp; b` as written."},
+		{"> [!IMPORTANT] Important access note\n>\n> You must be registered to attend.", "T › S: Important access note: You must be registered to attend."},
+		{"> [!NOTE] Help wanted?\n>\n> Write to us.", "T › S: Help wanted?"},
 	}
 	for _, tt := range tests {
 		c := schema.Chunk{Text: tt.text, SectionPath: []string{"S"}, Element: schema.ElementParagraph}
@@ -70,6 +79,40 @@ func TestExtractiveHeaderKeepsFacts(t *testing.T) {
 			}
 			if strings.Count(got, "`")%2 != 0 {
 				t.Errorf("got %q: an odd number of backticks", got)
+			}
+		})
+	}
+}
+
+// TestExtractiveHeaderStatesThePoint: a chunk that opens with an aside (a
+// callout, a note's label) is headed by what follows it, its point; a chunk
+// that is only an aside is headed by the aside. Cases from the otel docs.
+func TestExtractiveHeaderStatesThePoint(t *testing.T) {
+	tests := []struct {
+		name string
+		c    schema.Chunk
+		want string
+	}{
+		{"a tip before the point", schema.Chunk{Text: "> [!TIP]\n>\n> When referring to nested keys, use double colons.\n\nTo validate a configuration file, use the `validate` command. For example:\n\n```shell\notelcol validate --config=c.yaml\n```"},
+			"T › S: To validate a configuration file, use the `validate` command."},
+		{"a titled note before the point", schema.Chunk{Text: "> [!NOTE] Check your work\n>\n> - Added the `Interval` field.\n\nNow you can validate the values."}, "T › S: Now you can validate the values."},
+		{"a note's paragraphs go on as a quote", schema.Chunk{Text: "> [!WARNING]\n>\n> This is experimental.\n\n> It may change.\n\nSet the variable first."}, "T › S: Set the variable first."},
+		{"a quoted bold label", schema.Chunk{Text: "> **Note:** These visualizations are from one vendor.\n\nHere is the histogram."}, "T › S: Here is the histogram."},
+		{"a bold label with a symbol", schema.Chunk{Text: "> ✨ **NOTE:** ✨ Number two matters.\n\nLearn more about the docs."}, "T › S: Learn more about the docs."},
+		{"a bold label, not quoted", schema.Chunk{Text: "**Warning**: the port is open.\n\nBind to localhost instead."}, "T › S: Bind to localhost instead."},
+		{"a Portuguese label", schema.Chunk{Text: "> **Nota:** isto é opcional.\n\nO contexto ativo é o contexto atual."}, "T › S: O contexto ativo é o contexto atual."},
+		{"a chunk that is only a callout", schema.Chunk{Text: "> [!NOTE]\n>\n> The following instructions apply to .NET Framework. More."}, "T › S: The following instructions apply to .NET Framework."},
+		{"a callout followed only by code", schema.Chunk{Text: "> [!NOTE]\n>\n> Run it as root.\n\n```sh\nsudo x\n```"}, "T › S: Run it as root."},
+		{"a quote is not an aside", schema.Chunk{Text: "> The CRDs have to exist first.\n\nSo create them."}, "T › S: The CRDs have to exist first."},
+		{"an aside after the point stays after it", schema.Chunk{Text: "Install the agent.\n\n> [!NOTE]\n>\n> It needs Java 8."}, "T › S: Install the agent."},
+		{"a word that only starts like a label", schema.Chunk{Text: "**Notebooks** are supported.\n\nOthers are not."}, "T › S: Notebooks are supported."},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c := tt.c
+			c.SectionPath, c.Element = []string{"S"}, schema.ElementParagraph
+			if got := Header("T", c, 200); got != tt.want {
+				t.Errorf("got %q, want %q", got, tt.want)
 			}
 		})
 	}
