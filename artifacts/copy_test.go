@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ocean-safety/ingest/artifacts/internal/footer"
 	"github.com/ocean-safety/ingest/schema"
 )
 
@@ -92,8 +93,8 @@ func TestWriteFromCopiesRowGroups(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer prev.Close()
-	groups := make([]struct{}, prev.rowGroups())
-	if len(groups) <= windowGroups {
+	groups := make([]struct{}, prev.index.Groups())
+	if len(groups) <= footer.ViewGroups {
 		t.Fatalf("got %d row groups, want more than a reader's window of them to copy", len(groups))
 	}
 	from := map[string]int64{} // each document's first row in prev
@@ -166,14 +167,14 @@ func TestFillVectors(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer cf.Close()
-	starts := cf.starts
-	if len(starts) < 2*windowGroups+2 {
-		t.Fatalf("got %d row groups, want more than two windows of them", len(starts)-1)
+	starts := cf.index.Start
+	if cf.index.Groups() < 2*footer.ViewGroups+1 {
+		t.Fatalf("got %d row groups, want more than two windows of them", cf.index.Groups())
 	}
-	g1 := starts[1]
+	g1 := starts(1)
 	v := cf.Vectors()
 	defer v.Close()
-	for _, r := range [][2]int64{{0, 3}, {g1 - 1, 2}, {starts[2], 5}, {starts[2*windowGroups+1] - 1, 3}, {1, 1}, {g1 - 2, 4}, {cf.Rows - 3, 3}, {0, cf.Rows}} {
+	for _, r := range [][2]int64{{0, 3}, {g1 - 1, 2}, {starts(2), 5}, {starts(2*footer.ViewGroups+1) - 1, 3}, {1, 1}, {g1 - 2, 4}, {cf.Rows - 3, 3}, {0, cf.Rows}} {
 		rows := slices.Clone(all[r[0] : r[0]+r[1]])
 		for i := range rows {
 			rows[i].Embedding = nil

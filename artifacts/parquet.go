@@ -54,7 +54,6 @@ type ChunkWriter struct {
 	pend    groups.Pending[schema.Chunk] // rows of a previous file's that may be one of its row groups, copied
 	copied  int                          // row groups copied
 	vectors map[*ChunkFile]*VectorReader // the vectors of source rows that came without them and are encoded
-	windows map[*ChunkFile]*window       // the row groups of a source copied
 	out     *digestWriter                // f, its bytes counted and hashed as they are written (Info)
 	// The last row's key, to check the order.
 	lastPath  string
@@ -87,7 +86,7 @@ func newChunkWriter(f io.WriteCloser, path string, dims int, set writerSettings)
 	}
 	defer recoverAs(&err, "parquet writer "+path)
 	fields, meta := chunkFields(dims), fileMetadata(dims)
-	w := &ChunkWriter{f: syncCloser{f}, set: set, dims: dims, cut: groups.Cut{Min: set.groupMin, Max: set.rowGroupRows, Every: set.groupEvery}, windows: map[*ChunkFile]*window{}}
+	w := &ChunkWriter{f: syncCloser{f}, set: set, dims: dims, cut: groups.Cut{Min: set.groupMin, Max: set.rowGroupRows, Every: set.groupEvery}}
 	w.out = &digestWriter{w: w.f, h: sha256.New()}
 	var out io.Writer = w.out
 	if set.spillFooter {
@@ -189,17 +188,7 @@ func (w *ChunkWriter) settle(path string) error {
 	if err := w.checkCopy(src.(*ChunkFile), rows[0]); err != nil {
 		return err
 	}
-	cf := src.(*ChunkFile)
-	win := w.windows[cf]
-	if win == nil {
-		win = &window{}
-		w.windows[cf] = win
-	}
-	i, err := win.at(cf, g)
-	if err != nil {
-		return err
-	}
-	if err := w.file.CopyRowGroup(cf.f, win.pf.Metadata(), i); err != nil {
+	if err := w.file.CopyRowGroup(src.(*ChunkFile).copies, g); err != nil {
 		return fmt.Errorf("parquet write: %w", err)
 	}
 	last := rows[len(rows)-1]

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"slices"
 	"strconv"
 	"strings"
 
@@ -23,18 +22,19 @@ type ChunkFile struct {
 		io.ReaderAt
 		io.Closer
 	}
-	starts        []int64 // each row group's first row, and the file's rows last
 	index         *footer.Index
 	head          *parquet.File                       // the file without its row groups: its schema and metadata
+	copies        *footer.View                        // the row groups a writer copies (one writer's at a time)
 	leaves        [chunkrow.LeafCount]*parquet.Column // nil for a column the file's version lacks
 	SchemaVersion string
 	Dims          int
 	Rows          int64
 }
 
-// readBufferBytes is the read buffer of each column of an open file: a
-// reader holds one per column, and a merge a reader per part.
-const readBufferBytes = 64 << 10
+// fileOptions open a file's row groups, a few at a time (footer.View),
+// with a read buffer of 64 KB for each column: a reader holds one per
+// column, and a merge a reader per part.
+var fileOptions = []parquet.FileOption{parquet.SkipPageIndex(true), parquet.SkipBloomFilters(true), parquet.ReadBufferSize(64 << 10)}
 
 // OpenChunks opens a chunks.parquet and checks its schema version. It
 // reads the file no further than its size when opened; a reader of a
@@ -105,12 +105,9 @@ func openChunkFile(path string, f interface {
 	if err != nil {
 		return nil, fmt.Errorf("read %s: %w", path, err)
 	}
-	cf := &ChunkFile{path: path, f: f, index: x, Rows: x.NumRows(), starts: []int64{0}}
-	for _, n := range x.Rows() { // set once: the readers of a file's goroutines share them
-		cf.starts = append(cf.starts, cf.starts[len(cf.starts)-1]+n)
-	}
-	if cf.head, err = cf.open(0, 0); err != nil {
-		return nil, err
+	cf := &ChunkFile{path: path, f: f, index: x, Rows: x.NumRows(), copies: x.View(f, fileOptions...)}
+	if cf.head, err = x.Open(f, 0, 0, fileOptions...); err != nil {
+		return nil, fmt.Errorf("read %s: %w", path, err)
 	}
 	cf.SchemaVersion, _ = cf.head.Lookup(keySchemaVersion)
 	if v, ok := cf.head.Lookup(keyDims); ok {
@@ -153,65 +150,9 @@ func describeColumn(col *parquet.Column) string {
 	return leaf{kind: col.Type().Kind(), maxRep: col.MaxRepetitionLevel(), maxDef: col.MaxDefinitionLevel()}.String()
 }
 
-// windowGroups is how many row groups a reader of a file holds the
-// metadata of: parquet-go's view of a row group of a snapshot takes about
-// 50 KB, and a file's row groups grow with the corpus.
-const windowGroups = 16
-
-// open is parquet-go's view of the n row groups of the file from first on.
-func (cf *ChunkFile) open(first, n int) (*parquet.File, error) {
-	r, size, err := cf.index.Window(cf.f, first, n)
-	if err == nil {
-		var pf *parquet.File
-		if pf, err = parquet.OpenFile(r, size,
-			parquet.SkipPageIndex(true), parquet.SkipBloomFilters(true), parquet.ReadBufferSize(readBufferBytes)); err == nil {
-			return pf, nil
-		}
-	}
-	return nil, fmt.Errorf("read %s: %w", cf.path, err)
-}
-
-// window is one reader's view of a file's row groups, windowGroups at a
-// time.
-type window struct {
-	pf    *parquet.File
-	first int
-}
-
-// at is where row group g of cf lies in w's view, moved there when it
-// lies outside.
-func (w *window) at(cf *ChunkFile, g int) (int, error) {
-	if w.pf == nil || g < w.first || g >= w.first+len(w.pf.RowGroups()) {
-		pf, err := cf.open(g, min(windowGroups, cf.rowGroups()-g))
-		if err != nil {
-			return 0, err
-		}
-		w.pf, w.first = pf, g
-	}
-	return g - w.first, nil
-}
-
-// group is row group g of cf, through w.
-func (w *window) group(cf *ChunkFile, g int) (parquet.RowGroup, error) {
-	i, err := w.at(cf, g)
-	if err != nil {
-		return nil, err
-	}
-	return w.pf.RowGroups()[i], nil
-}
-
-// rowGroups is how many row groups the file holds.
-func (cf *ChunkFile) rowGroups() int { return len(cf.starts) - 1 }
-
 // GroupAt is the row group that starts at row, and its rows (package
 // groups' Source: a writer copies it whole).
-func (cf *ChunkFile) GroupAt(row int64) (int, int64, bool) {
-	g, ok := slices.BinarySearch(cf.starts, row)
-	if !ok || g == len(cf.starts)-1 {
-		return 0, 0, false
-	}
-	return g, cf.starts[g+1] - row, true
-}
+func (cf *ChunkFile) GroupAt(row int64) (int, int64, bool) { return cf.index.GroupAt(row) }
 
 // Close closes the file.
 func (cf *ChunkFile) Close() error { return cf.f.Close() }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/ocean-safety/ingest/artifacts/internal/chunkrow"
 	"github.com/ocean-safety/ingest/artifacts/internal/columns"
+	"github.com/ocean-safety/ingest/artifacts/internal/footer"
 	"github.com/ocean-safety/ingest/schema"
 )
 
@@ -18,7 +19,7 @@ type rowReader struct {
 	cf    *ChunkFile
 	ctx   context.Context
 	group int // the next row group
-	win   window
+	view  *footer.View
 	left  int64 // rows not yet read in the open one
 	cols  [chunkrow.LeafCount]*columns.Reader
 	row   [chunkrow.LeafCount]columns.Row
@@ -28,23 +29,23 @@ type rowReader struct {
 }
 
 func (cf *ChunkFile) rows(ctx context.Context) *rowReader {
-	return &rowReader{cf: cf, ctx: ctx}
+	return &rowReader{cf: cf, ctx: ctx, view: cf.index.View(cf.f, fileOptions...)}
 }
 
 // next reads the next row into c, and reports false at the end.
 func (r *rowReader) next(c *schema.Chunk) (bool, error) {
 	for r.left == 0 {
-		if r.group == r.cf.rowGroups() {
+		if r.group == r.cf.index.Groups() {
 			return false, nil
 		}
 		if err := r.ctx.Err(); err != nil {
 			return false, err
 		}
-		rg, err := r.win.group(r.cf, r.group)
+		pf, i, err := r.view.At(r.group)
 		if err != nil {
-			return false, err
+			return false, fmt.Errorf("read %s: %w", r.cf.path, err)
 		}
-		r.open(rg)
+		r.open(pf.RowGroups()[i])
 		r.group++
 	}
 	for i, col := range r.cols {

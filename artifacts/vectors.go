@@ -2,11 +2,11 @@ package artifacts
 
 import (
 	"fmt"
-	"slices"
 	"strings"
 
 	"github.com/ocean-safety/ingest/artifacts/internal/chunkrow"
 	"github.com/ocean-safety/ingest/artifacts/internal/columns"
+	"github.com/ocean-safety/ingest/artifacts/internal/footer"
 	"github.com/ocean-safety/ingest/schema"
 )
 
@@ -19,14 +19,16 @@ import (
 // VectorReader is for one goroutine; a file may have several.
 type VectorReader struct {
 	cf        *ChunkFile
-	win       window
+	view      *footer.View
 	col       *columns.Reader
 	next, end int64 // the file row col reads next; the end of its row group
 	row       columns.Row
 }
 
 // Vectors opens a VectorReader on the file.
-func (cf *ChunkFile) Vectors() *VectorReader { return &VectorReader{cf: cf} }
+func (cf *ChunkFile) Vectors() *VectorReader {
+	return &VectorReader{cf: cf, view: cf.index.View(cf.f, fileOptions...)}
+}
 
 // Fill sets the embeddings of rows, the file's rows from its row first on.
 // Rows asked in file order cost one read of their row groups' vectors;
@@ -44,18 +46,16 @@ func (v *VectorReader) Fill(first int64, rows []schema.Chunk) (err error) {
 			if r < 0 || r >= cf.Rows {
 				return fmt.Errorf("read vectors: row %d of a file of %d", r, cf.Rows)
 			}
-			g, found := slices.BinarySearch(cf.starts, r)
-			if !found {
-				g-- // r lies inside group g-1
-			}
+			g := cf.index.GroupOf(r)
 			v.Close()
-			rg, err := v.win.group(cf, g)
+			pf, i, err := v.view.At(g)
 			if err != nil {
-				return err
+				return fmt.Errorf("read %s: %w", cf.path, err)
 			}
+			rg := pf.RowGroups()[i]
 			v.col = columns.NewReader(strings.Join(col.Path(), "."), rg.ColumnChunks()[col.Index()].Pages(),
 				col.Type().Kind(), col.MaxRepetitionLevel(), col.MaxDefinitionLevel())
-			v.next, v.end = cf.starts[g], cf.starts[g+1]
+			v.next, v.end = cf.index.Start(g), cf.index.Start(g+1)
 		}
 		for ; v.next <= r; v.next++ {
 			if err := v.col.Read(&v.row); err != nil {

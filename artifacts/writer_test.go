@@ -169,7 +169,7 @@ func writeRows(t *testing.T, set writerSettings, rows []schema.Chunk) []byte {
 	if err != nil {
 		t.Fatal(err)
 	}
-	groups := cf.rowGroups()
+	groups := cf.index.Groups()
 	cf.Close()
 	if want := (len(rows) + set.rowGroupRows - 1) / set.rowGroupRows; groups != want {
 		t.Errorf("got %d row groups, want %d of %d rows", groups, want, set.rowGroupRows)

@@ -161,35 +161,39 @@ func (f *File) keepHead(m *format.FileMetaData) error {
 func (f *File) Abort() { f.spill.remove() }
 
 // CopyRowGroup appends a row group of another file this package wrote,
-// already encoded: group g of src, whose metadata is m. Its data goes on
-// to the file as it is, its column and offset indexes are read from src's
-// page index, and its offsets are moved to where the data now sits, so the
-// file has the bytes it would have had if the writer had written the same
-// rows as a row group there. Call it between row groups (not after Hold).
-func (f *File) CopyRowGroup(src io.ReaderAt, m *format.FileMetaData, g int) error {
+// already encoded: group g of the file src views. Its data goes on to the
+// file as it is, its column and offset indexes are read from src's page
+// index, and its offsets are moved to where the data now sits, so the file
+// has the bytes it would have had if the writer had written the same rows
+// as a row group there. Call it between row groups (not after Hold).
+func (f *File) CopyRowGroup(src *View, g int) error {
 	if f.hold || f.seg != 0 {
 		return errors.New("parquet footer: a row group copied into an open one")
 	}
 	// Not as the first: the file's head (magic, schema, key-value
 	// metadata) is the writer's, which src's parsed metadata may not
 	// keep in order.
-	if f.count == 0 || f.count == maxRowGroups || g < 0 || g >= len(m.RowGroups) {
-		return fmt.Errorf("parquet footer: row group %d of %d copied as row group %d", g, len(m.RowGroups), f.count)
+	if f.count == 0 || f.count == maxRowGroups || g < 0 || g >= src.x.Groups() {
+		return fmt.Errorf("parquet footer: row group %d of %d copied as row group %d", g, src.x.Groups(), f.count)
 	}
-	rg := m.RowGroups[g]
+	pf, i, err := src.At(g)
+	if err != nil {
+		return fmt.Errorf("parquet footer: copy row group %d: %w", g, err)
+	}
+	rg := pf.Metadata().RowGroups[i]
 	start, end := dataRange(rg)
 	if start < int64(len(magic)) || end < start {
 		return fmt.Errorf("parquet footer: row group %d's data at %d–%d", g, start, end)
 	}
 	shift := f.n - start
-	w, err := io.Copy(f.out, io.NewSectionReader(src, start, end-start))
+	w, err := io.Copy(f.out, io.NewSectionReader(src.r, start, end-start))
 	if f.n += w; err == nil && w != end-start {
 		err = io.ErrUnexpectedEOF // src ends before the data its metadata names
 	}
 	if err != nil {
 		return fmt.Errorf("parquet footer: copy row group %d: %w", g, err)
 	}
-	if err := f.spillRowGroup(rg, shift, func(off int64, n int32) ([]byte, error) { return readAt(src, off, n) }); err != nil {
+	if err := f.spillRowGroup(rg, shift, func(off int64, n int32) ([]byte, error) { return readAt(src.r, off, n) }); err != nil {
 		return err
 	}
 	f.count++

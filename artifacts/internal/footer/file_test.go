@@ -192,6 +192,10 @@ func TestCopyRowGroupRefuses(t *testing.T) {
 		t.Fatal(err)
 	}
 	m := pf.Metadata()
+	x, err := ReadIndex(bytes.NewReader(src), int64(len(src)))
+	if err != nil {
+		t.Fatal(err)
+	}
 	start, end := dataRange(m.RowGroups[2])
 	tests := []struct {
 		name  string
@@ -226,7 +230,7 @@ func TestCopyRowGroupRefuses(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-			err := f.CopyRowGroup(bytes.NewReader(tt.src), m, tt.g)
+			err := f.CopyRowGroup(x.View(bytes.NewReader(tt.src)), tt.g) // the source read through src's index
 			switch {
 			case tt.want == "" && err != nil:
 				t.Errorf("got %v, want the row group copied", err)

@@ -5,7 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 
+	"github.com/parquet-go/parquet-go"
 	"github.com/parquet-go/parquet-go/encoding/thrift"
 	"github.com/parquet-go/parquet-go/format"
 )
@@ -17,11 +19,11 @@ import (
 // whole file holds about 50 KB for each row group of a snapshot, 144 MB
 // for the 2,709 of a 100,000-document one.
 type Index struct {
-	head  format.FileMetaData // without its row groups
-	rows  []int64             // each row group's
-	spans []span              // each row group's encoding in the file
-	data  int64               // where the footer starts: the file's data end there
-	proto thrift.CompactProtocol
+	head   format.FileMetaData // without its row groups
+	starts []int64             // each row group's first row, and the file's rows last
+	spans  []span              // each row group's encoding in the file
+	data   int64               // where the footer starts: the file's data end there
+	proto  thrift.CompactProtocol
 }
 
 // span is where a row group's encoding lies in the file, and its ordinal's
@@ -55,7 +57,7 @@ func ReadIndex(r io.ReaderAt, size int64) (*Index, error) {
 	if string(tail[4:]) != magic || n > size-8-int64(len(magic)) {
 		return nil, errors.New("parquet footer: the file does not end with a Parquet footer")
 	}
-	x := &Index{data: size - 8 - n}
+	x := &Index{data: size - 8 - n, starts: []int64{0}}
 	// The footer is read whole, as parquet-go reads it, so that no length
 	// in it is believed past its end; it is dropped once scanned.
 	b := make([]byte, n)
@@ -75,23 +77,41 @@ func ReadIndex(r io.ReaderAt, size int64) (*Index, error) {
 			sp.ordAt, sp.ordEnd = x.data+sp.ordAt, x.data+sp.ordEnd
 		}
 		x.spans = append(x.spans, sp)
-		x.rows = append(x.rows, rows)
+		x.starts = append(x.starts, x.starts[len(x.starts)-1]+rows)
 	})
 	if s.err != nil {
 		return nil, fmt.Errorf("parquet footer: %w", s.err)
 	}
-	var sum int64
-	for _, k := range x.rows {
-		sum += k
-	}
-	if sum != x.head.NumRows {
+	if sum := x.starts[len(x.starts)-1]; sum != x.head.NumRows {
 		return nil, fmt.Errorf("parquet footer: the row groups hold %d rows, the file says %d", sum, x.head.NumRows)
 	}
 	return x, nil
 }
 
-// Rows is each row group's rows.
-func (x *Index) Rows() []int64 { return x.rows }
+// Groups is how many row groups the file holds.
+func (x *Index) Groups() int { return len(x.starts) - 1 }
+
+// Start is row group g's first row; Start(Groups()) is the file's rows.
+func (x *Index) Start(g int) int64 { return x.starts[g] }
+
+// GroupOf is the row group that holds row, of the file's.
+func (x *Index) GroupOf(row int64) int {
+	g, found := slices.BinarySearch(x.starts, row)
+	if !found {
+		g-- // row lies inside group g-1
+	}
+	return g
+}
+
+// GroupAt is the row group that starts at row, and its rows; false when
+// none does.
+func (x *Index) GroupAt(row int64) (int, int64, bool) {
+	g, ok := slices.BinarySearch(x.starts, row)
+	if !ok || g == x.Groups() {
+		return 0, 0, false
+	}
+	return g, x.starts[g+1] - row, true
+}
 
 // NumRows is the file's rows.
 func (x *Index) NumRows() int64 { return x.head.NumRows }
@@ -101,14 +121,10 @@ func (x *Index) NumRows() int64 { return x.head.NumRows }
 // groups only, as this package's Close writes one. Its row groups' offsets
 // are r's, so it reads their pages where they are.
 func (x *Index) Window(r io.ReaderAt, first, n int) (io.ReaderAt, int64, error) {
-	if first < 0 || n < 0 || first+n > len(x.rows) {
-		return nil, 0, fmt.Errorf("parquet footer: row groups %d–%d of %d", first, first+n, len(x.rows))
+	if first < 0 || n < 0 || first+n > x.Groups() {
+		return nil, 0, fmt.Errorf("parquet footer: row groups %d–%d of %d", first, first+n, x.Groups())
 	}
-	var rows int64
-	for _, k := range x.rows[first : first+n] {
-		rows += k
-	}
-	prefix, suffix, err := around(&x.proto, &x.head, rows)
+	prefix, suffix, err := around(&x.proto, &x.head, x.starts[first+n]-x.starts[first])
 	if err != nil {
 		return nil, 0, err
 	}
@@ -338,3 +354,43 @@ func (s *scanner) fail(why string) {
 }
 
 func zigzag(v uint64) int64 { return int64(v>>1) ^ -int64(v&1) }
+
+// Open is parquet-go's view of the n row groups of r from first on.
+func (x *Index) Open(r io.ReaderAt, first, n int, opts ...parquet.FileOption) (*parquet.File, error) {
+	w, size, err := x.Window(r, first, n)
+	if err != nil {
+		return nil, err
+	}
+	return parquet.OpenFile(w, size, opts...)
+}
+
+// ViewGroups is how many row groups a View holds the metadata of:
+// parquet-go's view of a snapshot's row group takes about 50 KB.
+const ViewGroups = 16
+
+// View is one reader's view of a file's row groups, ViewGroups at a time.
+type View struct {
+	x     *Index
+	r     io.ReaderAt
+	opts  []parquet.FileOption
+	pf    *parquet.File
+	first int
+}
+
+// View is a view of r's row groups, opened with opts.
+func (x *Index) View(r io.ReaderAt, opts ...parquet.FileOption) *View {
+	return &View{x: x, r: r, opts: opts}
+}
+
+// At is the file that holds row group g and g's place in it: the view
+// moves to g when g lies outside it.
+func (v *View) At(g int) (*parquet.File, int, error) {
+	if v.pf == nil || g < v.first || g >= v.first+len(v.pf.RowGroups()) {
+		pf, err := v.x.Open(v.r, g, min(ViewGroups, v.x.Groups()-g), v.opts...)
+		if err != nil {
+			return nil, 0, err
+		}
+		v.pf, v.first = pf, g
+	}
+	return v.pf, g - v.first, nil
+}

@@ -43,8 +43,23 @@ func TestWindow(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if got := x.Rows(); !reflect.DeepEqual(got, []int64{5, 5, 5, 5, 3}) || x.NumRows() != 23 {
-				t.Fatalf("rows %v (%d), want 5 5 5 5 3 (23)", got, x.NumRows())
+			var starts []int64
+			for g := range x.Groups() + 1 {
+				starts = append(starts, x.Start(g))
+			}
+			if !reflect.DeepEqual(starts, []int64{0, 5, 10, 15, 20, 23}) || x.NumRows() != 23 {
+				t.Fatalf("row groups start at %v (%d rows), want 0 5 10 15 20 23 (23)", starts, x.NumRows())
+			}
+			for _, tc := range []struct {
+				row    int64
+				g      int
+				at     bool
+				atRows int64
+			}{{0, 0, true, 5}, {4, 0, false, 0}, {5, 1, true, 5}, {22, 4, false, 0}, {20, 4, true, 3}} {
+				g, rows, at := x.GroupAt(tc.row)
+				if x.GroupOf(tc.row) != tc.g || at != tc.at || at && (g != tc.g || rows != tc.atRows) {
+					t.Errorf("row %d: in group %d, group at it %d (%d rows, %v); want %d, %v", tc.row, x.GroupOf(tc.row), g, rows, at, tc.g, tc.at)
+				}
 			}
 			for first := 0; first <= 5; first++ {
 				for n := 0; first+n <= 5; n++ {
@@ -113,15 +128,11 @@ func FuzzReadIndex(f *testing.F) {
 		if err != nil {
 			return
 		}
-		var sum int64
-		for _, k := range x.Rows() {
-			sum += k
-		}
-		if sum != x.NumRows() {
+		if sum := x.Start(x.Groups()); sum != x.NumRows() {
 			t.Fatalf("rows %d, groups hold %d", x.NumRows(), sum)
 		}
-		if len(x.Rows()) > 0 {
-			if _, _, err := x.Window(bytes.NewReader(file), 0, len(x.Rows())); err != nil {
+		if x.Groups() > 0 {
+			if _, _, err := x.Window(bytes.NewReader(file), 0, x.Groups()); err != nil {
 				t.Fatal(err) // what the index read, it can window
 			}
 		}
