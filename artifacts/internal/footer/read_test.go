@@ -138,3 +138,31 @@ func FuzzReadIndex(f *testing.F) {
 		}
 	})
 }
+
+// TestView: a view holds the metadata of ViewGroups row groups at most,
+// wherever it is asked, forward or back, and gives each row group's rows.
+func TestView(t *testing.T) {
+	rs := rows(40)
+	src := throughFile(t, rs, 1, t.TempDir())
+	x, err := ReadIndex(bytes.NewReader(src), int64(len(src)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	v := x.View(bytes.NewReader(src), parquet.SkipPageIndex(true))
+	for _, g := range []int{0, 1, 15, 16, 39, 3, 38, 20} {
+		pf, i, err := v.At(g)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n := len(pf.RowGroups()); n > ViewGroups || i >= n {
+			t.Fatalf("row group %d: at %d of a view of %d, want a view of at most %d", g, i, n, ViewGroups)
+		}
+		got := make([]row, 1)
+		if _, err := parquet.NewGenericRowGroupReader[row](pf.RowGroups()[i]).Read(got); err != nil && err != io.EOF {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(got[0], rs[g]) {
+			t.Errorf("row group %d: got %+v, want %+v", g, got[0], rs[g])
+		}
+	}
+}
