@@ -27,7 +27,7 @@ func TestWriteFromCopiesRowGroups(t *testing.T) {
 	docs := func(edit func(d int, rows []schema.Chunk) []schema.Chunk) [][]schema.Chunk {
 		var out [][]schema.Chunk
 		i := 0
-		for d := range 100 {
+		for d := range 300 {
 			var rows []schema.Chunk
 			for o := range 1 + d%5 {
 				rows = append(rows, testRow(fmt.Sprintf("doc-%03d.md", d), o, i))
@@ -156,7 +156,7 @@ func TestFillVectors(t *testing.T) {
 	set := shipped
 	set.groupMin, set.groupEvery, set.rowGroupRows = 6, 3, 40
 	var all []schema.Chunk
-	for d := range 200 {
+	for d := range 700 {
 		for o := range 1 + d%4 {
 			all = append(all, testRow(fmt.Sprintf("doc-%03d.md", d), o, len(all)))
 		}

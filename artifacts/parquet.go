@@ -23,12 +23,13 @@ const (
 	// 1024-float vector and its text), so a row group is about 10 MB.
 	rowGroupRows = 2048
 	// A row group ends at a document one in groupEvery picks (by its
-	// path), once it holds groupMin rows: about 500 rows, 2.5 MB with a
+	// path), once it holds groupMin rows: about 270 rows, 1.3 MB with a
 	// model's vectors. The ends move with the paths, not with a count from
 	// the start, so the row groups an edit does not touch are the previous
-	// file's, copied whole (WriteFrom); at 1% of the documents edited, about
-	// 70% of them.
-	groupMin, groupEvery = 256, 16
+	// file's, copied whole (WriteFrom). A 1% edit of 15k documents took 29%
+	// of a full run's CPU (34% with 256 and 16) for a file 3% larger (64 and
+	// 4: 29%, 9% larger); readers hold a few row groups' metadata at a time.
+	groupMin, groupEvery = 128, 8
 	// createdByValue is pinned so the bytes do not change with the library version.
 	createdByValue = "ingest (parquet-go v0.32)"
 )
