@@ -172,7 +172,7 @@ func Describe(path string) (FileInfo, error) {
 func describe(path string, f io.ReadCloser) (FileInfo, error) {
 	defer f.Close()
 	h := sha256.New()
-	n, err := io.Copy(h, f)
+	n, err := io.CopyBuffer(h, f, make([]byte, 1<<20)) // a read a megabyte: a snapshot's chunks.parquet is hundreds
 	if err != nil {
 		return FileInfo{}, fmt.Errorf("hash %s: %w", path, err)
 	}

@@ -29,7 +29,7 @@ type rowReader struct {
 }
 
 func (cf *ChunkFile) rows(ctx context.Context) *rowReader {
-	return &rowReader{cf: cf, ctx: ctx, view: cf.index.View(cf.f, fileOptions...)}
+	return &rowReader{cf: cf, ctx: ctx, view: cf.index.View(cf.index.Blocks(cf.f), fileOptions...)}
 }
 
 // next reads the next row into c, and reports false at the end.

@@ -27,7 +27,7 @@ type VectorReader struct {
 
 // Vectors opens a VectorReader on the file.
 func (cf *ChunkFile) Vectors() *VectorReader {
-	return &VectorReader{cf: cf, view: cf.index.View(cf.f, fileOptions...)}
+	return &VectorReader{cf: cf, view: cf.index.View(cf.index.Blocks(cf.f), fileOptions...)}
 }
 
 // Fill sets the embeddings of rows, the file's rows from its row first on.

@@ -25,16 +25,17 @@ const maxRowGroups = math.MaxInt16
 // metadata, and the writer is Reset to write the next. Close writes the
 // whole file's page index and footer. A File is used by one goroutine.
 type File struct {
-	out   io.Writer
-	n     int64  // bytes of the whole file written to out
-	seg   int64  // bytes the writer wrote of the current row group's own file
-	hold  bool   // the writer's Close is writing what follows the row group's data
-	held  []byte // what it wrote since Hold
-	rows  int64
-	count int                  // row groups ended
-	head  *format.FileMetaData // the first row group's file's: schema, key-value metadata, created_by, column orders
-	spill spill
-	proto thrift.CompactProtocol
+	out     io.Writer
+	n       int64  // bytes of the whole file written to out
+	seg     int64  // bytes the writer wrote of the current row group's own file
+	hold    bool   // the writer's Close is writing what follows the row group's data
+	held    []byte // what it wrote since Hold
+	rows    int64
+	count   int                  // row groups ended
+	head    *format.FileMetaData // the first row group's file's: schema, key-value metadata, created_by, column orders
+	spill   spill
+	proto   thrift.CompactProtocol
+	copyBuf []byte // a row group copied passes through it
 }
 
 // New returns a File writing to out, its spill (past SpillMemory) in a
@@ -186,14 +187,17 @@ func (f *File) CopyRowGroup(src *View, g int) error {
 		return fmt.Errorf("parquet footer: row group %d's data at %d–%d", g, start, end)
 	}
 	shift := f.n - start
-	w, err := io.Copy(f.out, io.NewSectionReader(src.r, start, end-start))
+	if f.copyBuf == nil {
+		f.copyBuf = make([]byte, 1<<20)
+	}
+	w, err := io.CopyBuffer(f.out, io.NewSectionReader(src.r, start, end-start), f.copyBuf)
 	if f.n += w; err == nil && w != end-start {
 		err = io.ErrUnexpectedEOF // src ends before the data its metadata names
 	}
 	if err != nil {
 		return fmt.Errorf("parquet footer: copy row group %d: %w", g, err)
 	}
-	if err := f.spillRowGroup(rg, shift, func(off int64, n int32) ([]byte, error) { return readAt(src.r, off, n) }); err != nil {
+	if err := f.spillRowGroup(rg, shift, groupIndex(src.r, rg)); err != nil {
 		return err
 	}
 	f.count++
@@ -249,6 +253,45 @@ func dataRange(rg format.RowGroup) (start, end int64) {
 		start, end = min(start, first), max(end, first+m.TotalCompressedSize)
 	}
 	return start, end
+}
+
+// maxIndexSpan bounds what groupIndex reads at once.
+const maxIndexSpan = 4 << 20
+
+// groupIndex reads row group rg's page index entries from src: its column
+// indexes in one read and its offset indexes in another where each lie
+// together, as this package writes them, else an entry at a time.
+func groupIndex(src io.ReaderAt, rg format.RowGroup) func(off int64, n int32) ([]byte, error) {
+	type span struct {
+		off int64
+		b   []byte
+	}
+	var spans [2]span
+	for k, entry := range []func(c *format.ColumnChunk) (int64, int32){
+		func(c *format.ColumnChunk) (int64, int32) { return c.ColumnIndexOffset, c.ColumnIndexLength },
+		func(c *format.ColumnChunk) (int64, int32) { return c.OffsetIndexOffset, c.OffsetIndexLength },
+	} {
+		lo, hi := int64(math.MaxInt64), int64(0)
+		for i := range rg.Columns {
+			off, n := entry(&rg.Columns[i])
+			lo, hi = min(lo, off), max(hi, off+int64(n))
+		}
+		if lo > 0 && hi > lo && hi-lo <= maxIndexSpan {
+			b := make([]byte, hi-lo)
+			if _, err := src.ReadAt(b, lo); err == nil {
+				spans[k] = span{lo, b}
+			}
+		}
+	}
+	return func(off int64, n int32) ([]byte, error) {
+		for _, s := range spans {
+			if n > 0 && off >= s.off && off+int64(n) <= s.off+int64(len(s.b)) {
+				at := off - s.off
+				return s.b[at : at+int64(n) : at+int64(n)], nil
+			}
+		}
+		return readAt(src, off, n) // an entry elsewhere, or a read that failed: its own error
+	}
 }
 
 // readAt reads n bytes of src at off: a page index entry.

@@ -384,6 +384,10 @@ func (x *Index) View(r io.ReaderAt, opts ...parquet.FileOption) *View {
 	return &View{x: x, r: r, opts: opts}
 }
 
+// Blocks is r, whose footer x is, read a block at a time up to its
+// footer: for a View that reads the pages of its row groups in order.
+func (x *Index) Blocks(r io.ReaderAt) io.ReaderAt { return &blocks{r: r, end: x.data} }
+
 // At is the file that holds row group g and g's place in it: the view
 // moves to g when g lies outside it.
 func (v *View) At(g int) (*parquet.File, int, error) {
