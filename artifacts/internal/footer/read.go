@@ -64,12 +64,10 @@ func ReadIndex(r io.ReaderAt, size int64) (*Index, error) {
 	if _, err := r.ReadAt(b, x.data); err != nil {
 		return nil, fmt.Errorf("parquet footer: %w", err)
 	}
-	var h headOnly
-	if err := thrift.Unmarshal(&x.proto, b, &h); err != nil {
+	var err error
+	if x.head, err = decodeHead(&x.proto, b); err != nil {
 		return nil, fmt.Errorf("parquet footer: %w", err)
 	}
-	x.head = format.FileMetaData{Version: h.Version, Schema: h.Schema, NumRows: h.NumRows,
-		KeyValueMetadata: h.KeyValueMetadata, CreatedBy: h.CreatedBy, ColumnOrders: h.ColumnOrders}
 	s := &scanner{b: b}
 	s.rowGroups(func(sp span, rows int64) {
 		sp.start, sp.end = x.data+sp.start, x.data+sp.end
@@ -86,6 +84,23 @@ func ReadIndex(r io.ReaderAt, size int64) (*Index, error) {
 		return nil, fmt.Errorf("parquet footer: the row groups hold %d rows, the file says %d", sum, x.head.NumRows)
 	}
 	return x, nil
+}
+
+// decodeHead decodes the file metadata in footer but its row groups. The
+// strings decoded point into the footer (45 MB at 100,000 documents): the
+// head is encoded and decoded again, so that it holds bytes of its own.
+func decodeHead(proto *thrift.CompactProtocol, footer []byte) (format.FileMetaData, error) {
+	var h headOnly
+	if err := thrift.NewDecoder(proto.NewReaderFromBytes(footer)).Decode(&h); err != nil {
+		return format.FileMetaData{}, err
+	}
+	b, err := thrift.Marshal(proto, &format.FileMetaData{Version: h.Version, Schema: h.Schema, NumRows: h.NumRows,
+		KeyValueMetadata: h.KeyValueMetadata, CreatedBy: h.CreatedBy, ColumnOrders: h.ColumnOrders})
+	var m format.FileMetaData
+	if err == nil {
+		err = thrift.Unmarshal(proto, b, &m)
+	}
+	return m, err
 }
 
 // Groups is how many row groups the file holds.

@@ -7,8 +7,10 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"unsafe"
 
 	"github.com/parquet-go/parquet-go"
+	"github.com/parquet-go/parquet-go/encoding/thrift"
 )
 
 // readAll reads every row of the Parquet file r of size bytes.
@@ -163,6 +165,42 @@ func TestView(t *testing.T) {
 		}
 		if !reflect.DeepEqual(got[0], rs[g]) {
 			t.Errorf("row group %d: got %+v, want %+v", g, got[0], rs[g])
+		}
+	}
+}
+
+// TestDecodeHeadOwnsItsBytes: the head decoded from a footer keeps no
+// string that points into the footer, which a reader would keep whole.
+func TestDecodeHeadOwnsItsBytes(t *testing.T) {
+	src := throughFile(t, rows(23), 5, t.TempDir())
+	n := int(binary.LittleEndian.Uint32(src[len(src)-8:]))
+	footer := bytes.Clone(src[len(src)-8-n : len(src)-8])
+	var proto thrift.CompactProtocol
+	h, err := decodeHead(&proto, footer)
+	if err != nil {
+		t.Fatal(err)
+	}
+	inside := func(s string) bool {
+		if s == "" {
+			return false
+		}
+		p := uintptr(unsafe.Pointer(unsafe.StringData(s)))
+		lo := uintptr(unsafe.Pointer(&footer[0]))
+		return p >= lo && p < lo+uintptr(len(footer))
+	}
+	var names []string
+	for _, e := range h.Schema {
+		names = append(names, e.Name)
+	}
+	for _, kv := range h.KeyValueMetadata {
+		names = append(names, kv.Key, kv.Value)
+	}
+	if len(h.Schema) < 5 || len(h.KeyValueMetadata) == 0 || h.NumRows != 23 {
+		t.Fatalf("decoded %d schema elements, %d key-values, %d rows; want the file's", len(h.Schema), len(h.KeyValueMetadata), h.NumRows)
+	}
+	for _, s := range append(names, h.CreatedBy) {
+		if inside(s) {
+			t.Errorf("%q points into the footer", s)
 		}
 	}
 }
