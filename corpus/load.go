@@ -221,7 +221,11 @@ func resolveTitle(doc *schema.Document, h header, heading func() string, ds *dia
 			doc.Title = t
 			return
 		}
-		base := path.Base(doc.Path)
+		p := doc.Path
+		if _, bare, ok := suffixLang(p); ok {
+			p = bare // "lb-web-service.en.md" is the page "lb-web-service"
+		}
+		base := path.Base(p)
 		doc.Title = strings.TrimSuffix(base, path.Ext(base))
 		ds.add(1, schema.SeverityWarning, "missing-title", "no title: the file name is used; add a \"# Title\" line or a front-matter title")
 	}
