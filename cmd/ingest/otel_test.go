@@ -34,7 +34,21 @@ var (
 	headerSyntaxRe = regexp.MustCompile(`\*\*|\[![A-Za-z]+\]|\]\(|: (?:> |- |\d+\. )`)
 	debrisRe       = regexp.MustCompile(`(?i)\{\{[<%]|<!--|<\?[a-z]|</?(?:a|b|br|code|details|div|em|figure|h[1-6]|i|iframe|img|li|link|meta|ol|p|pre|script|span|strong|style|summary|table|td|th|tr|ul)(?:\s[^<>]*)?/?>`)
 	onlyMarkerRe   = regexp.MustCompile(`^\s*(?:[-*+]|\d{1,9}[.)])\s*$`)
+	powerRe        = regexp.MustCompile(`(\d)\*\*(-?\d)`)
 )
+
+// withoutPowers is a header with its powers written "2**2" read as
+// "2^2": the header is plain text, and "2\*\*2\*\*-0" in the page reads
+// "2**2**-0", which is no emphasis.
+func withoutPowers(s string) string {
+	for {
+		t := powerRe.ReplaceAllString(s, "$1^$2")
+		if t == s {
+			return s
+		}
+		s = t
+	}
+}
 
 // TestOtelCorpus indexes the OpenTelemetry docs with a two-line config:
 // nothing rejected, every Portuguese page labelled pt, no chunk that is
@@ -103,7 +117,7 @@ func TestOtelCorpus(t *testing.T) {
 						flag("{# in a section path", c)
 					}
 				}
-				if headerSyntaxRe.MatchString(c.ContextHeader) {
+				if headerSyntaxRe.MatchString(withoutPowers(c.ContextHeader)) {
 					flag("Markdown syntax in the context header", c)
 				}
 				if c.Element == schema.ElementCodeBlock {
