@@ -28,8 +28,8 @@ type Index struct {
 
 // span is where a row group's encoding lies in the file, and its ordinal's
 // value (field 7) within it, which a window numbers again: parquet-go
-// wants a file's ordinals to be the row groups' places. ord is zero when
-// the row group has none.
+// wants a file's ordinals to be the row groups' places. ordEnd is zero
+// when the row group has none.
 type span struct{ start, end, ordAt, ordEnd int64 }
 
 // headOnly is FileMetaData without field 4, row_groups, which decoding
@@ -43,8 +43,8 @@ type headOnly struct {
 	ColumnOrders     []format.ColumnOrder   `thrift:"7,optional"`
 }
 
-// ReadIndex reads the footer of the Parquet file r of size bytes, a
-// buffer at a time: its head decoded, its row groups only scanned.
+// ReadIndex reads the footer of the Parquet file r of size bytes: its head
+// decoded, its row groups only scanned.
 func ReadIndex(r io.ReaderAt, size int64) (*Index, error) {
 	var tail [8]byte
 	if size < 2*int64(len(magic))+4 {
@@ -56,6 +56,10 @@ func ReadIndex(r io.ReaderAt, size int64) (*Index, error) {
 	n := int64(binary.LittleEndian.Uint32(tail[:4]))
 	if string(tail[4:]) != magic || n > size-8-int64(len(magic)) {
 		return nil, errors.New("parquet footer: the file does not end with a Parquet footer")
+	}
+	var head [len(magic)]byte // checked here once, not by every window opened
+	if _, err := r.ReadAt(head[:], 0); err != nil || string(head[:]) != magic {
+		return nil, errors.New("parquet footer: the file does not start as Parquet")
 	}
 	x := &Index{data: size - 8 - n, starts: []int64{0}}
 	// The footer is read whole, as parquet-go reads it, so that no length
@@ -370,13 +374,15 @@ func (s *scanner) fail(why string) {
 
 func zigzag(v uint64) int64 { return int64(v>>1) ^ -int64(v&1) }
 
-// Open is parquet-go's view of the n row groups of r from first on.
+// Open is parquet-go's view of the n row groups of r from first on. The
+// file's leading magic, which ReadIndex checked, is not read again: a
+// reader that reads a block at a time would read a block for it.
 func (x *Index) Open(r io.ReaderAt, first, n int, opts ...parquet.FileOption) (*parquet.File, error) {
 	w, size, err := x.Window(r, first, n)
 	if err != nil {
 		return nil, err
 	}
-	return parquet.OpenFile(w, size, opts...)
+	return parquet.OpenFile(w, size, append(slices.Clip(opts), parquet.SkipMagicBytes(true))...)
 }
 
 // ViewGroups is how many row groups a View holds the metadata of:

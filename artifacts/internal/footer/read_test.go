@@ -95,6 +95,7 @@ func TestReadIndexRefuses(t *testing.T) {
 		want string
 	}{
 		{"short", []byte("PAR1"), "too short"},
+		{"no magic at the start", mutate(func(b []byte) []byte { b[0] = 'x'; return b }), "does not start as Parquet"},
 		{"no magic", mutate(func(b []byte) []byte { b[len(b)-1] = 'x'; return b }), "does not end with a Parquet footer"},
 		{"length past the start", mutate(func(b []byte) []byte {
 			binary.LittleEndian.PutUint32(b[len(b)-8:], uint32(len(b)))
