@@ -44,8 +44,9 @@ func TestWriteFromCopiesRowGroups(t *testing.T) {
 	}
 	flat := func(docs [][]schema.Chunk) []schema.Chunk { return slices.Concat(docs...) }
 	// copyFile writes docs, those whole gives a first row for as prev's
-	// rows (WriteFrom), the others row by row.
-	copyFile := func(prev *ChunkFile, whole map[string]int64, docs [][]schema.Chunk, noVectors bool) ([]byte, int) {
+	// rows (WriteFrom), the others row by row; with lean rows, prev's rows
+	// as a merge reads them (CursorLean).
+	copyFile := func(prev *ChunkFile, whole map[string]int64, docs [][]schema.Chunk, lean []schema.Chunk) ([]byte, int) {
 		t.Helper()
 		path := filepath.Join(t.TempDir(), ChunksFile)
 		f, err := os.Create(path)
@@ -58,11 +59,8 @@ func TestWriteFromCopiesRowGroups(t *testing.T) {
 		}
 		for _, rows := range docs {
 			if first, ok := whole[rows[0].DocPath]; ok {
-				if noVectors { // as a merge reads its parts (CursorWithoutVectors)
-					rows = slices.Clone(rows)
-					for i := range rows {
-						rows[i].Embedding = nil
-					}
+				if lean != nil {
+					rows = slices.Clone(lean[first : first+int64(len(rows))])
 				}
 				err = w.WriteFrom(rows, prev, first)
 			} else {
@@ -126,16 +124,17 @@ func TestWriteFromCopiesRowGroups(t *testing.T) {
 		{"a new document", append(base[:20:20], append([][]schema.Chunk{{testRow("doc-019x.md", 0, 2000)}}, base[20:]...)...),
 			func(p string) bool { return p != "doc-019x.md" }, len(groups) - 3},
 	}
+	lean := readCursor(t, prev.CursorLean(context.Background()))
 	for _, tt := range tests {
-		for _, noVectors := range []bool{false, true} {
-			t.Run(fmt.Sprintf("%s/without vectors %v", tt.name, noVectors), func(t *testing.T) {
+		for _, rows := range [][]schema.Chunk{nil, lean} {
+			t.Run(fmt.Sprintf("%s/lean %v", tt.name, rows != nil), func(t *testing.T) {
 				whole := map[string]int64{}
 				for p, f := range from {
 					if tt.unchanged(p) {
 						whole[p] = f
 					}
 				}
-				a, copied := copyFile(prev, whole, tt.edited, noVectors)
+				a, copied := copyFile(prev, whole, tt.edited, rows)
 				_, b := writeFile(t, set, flat(tt.edited))
 				if !bytes.Equal(a, b) {
 					t.Errorf("the file with row groups copied differs from one written row by row (%d and %d bytes)", len(a), len(b))
@@ -148,55 +147,94 @@ func TestWriteFromCopiesRowGroups(t *testing.T) {
 	}
 }
 
-// TestFillVectors: a VectorReader gives rows read without their vectors get the file's, in any
-// order a writer asks for them (forward across row groups and the windows
-// of them a reader holds, back again, a row group's last row and the next
-// one's first), and a row past the end is refused.
-func TestFillVectors(t *testing.T) {
+// TestFill: a Filler gives rows read without their vectors (a plan's
+// cursor) the file's vectors, and rows read lean (a merge's, an edit
+// night's) the whole of the file's rows, in any order a writer asks for
+// them (forward across row groups and the windows of them a reader holds,
+// back again, a row group's last row and the next one's first); a row
+// past the end is refused.
+func TestFill(t *testing.T) {
 	set := shipped
 	set.groupMin, set.groupEvery, set.rowGroupRows = 6, 3, 40
 	var all []schema.Chunk
 	for d := range 700 {
 		for o := range 1 + d%4 {
-			all = append(all, testRow(fmt.Sprintf("doc-%03d.md", d), o, len(all)))
+			c := testRow(fmt.Sprintf("doc-%03d.md", d), o, len(all))
+			if len(all)%5 == 0 { // the columns a lean row keeps and those it leaves
+				c.Thresholds = []schema.Threshold{{Subject: "wave_height", Comparator: "at_most", Value: 2, SIUnit: "m", Surface: "2 m",
+					Sentence: "Waves up to 2 m.", Line: 3, Origin: "text", DocPath: c.DocPath, SectionPath: c.SectionPath, ContentHash: c.ContentHash, Lang: c.Lang}}
+				c.HeaderSource, c.HeaderRejects = schema.HeaderExtractiveFallback, []string{"too long"}
+				c.SearchText, c.LeadIn, c.Fields.Hazard = "Title › Section\n"+c.Text, "As follows:", "rip current"
+				c.Metadata = map[string][]string{"tags": {"a", "b"}}
+			}
+			all = append(all, c)
 		}
 	}
 	path, _ := writeFile(t, set, all)
-	cf, err := OpenAnyVersion(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer cf.Close()
-	starts := cf.index.Start
-	if cf.index.Groups() < 2*footer.ViewGroups+1 {
-		t.Fatalf("got %d row groups, want more than two windows of them", cf.index.Groups())
-	}
-	g1 := starts(1)
-	v := cf.Vectors()
-	defer v.Close()
-	for _, r := range [][2]int64{{0, 3}, {g1 - 1, 2}, {starts(2), 5}, {starts(2*footer.ViewGroups+1) - 1, 3}, {1, 1}, {g1 - 2, 4}, {cf.Rows - 3, 3}, {0, cf.Rows}} {
-		rows := slices.Clone(all[r[0] : r[0]+r[1]])
-		for i := range rows {
-			rows[i].Embedding = nil
-		}
-		if err := v.Fill(r[0], rows); err != nil {
-			t.Fatalf("rows %d+%d: %v", r[0], r[1], err)
-		}
-		for i, c := range rows {
-			if want := all[r[0]+int64(i)].Embedding; !slices.Equal(c.Embedding, want) {
-				t.Fatalf("row %d: got vector %v, want %v", r[0]+int64(i), c.Embedding, want)
+	for _, lean := range []bool{false, true} {
+		t.Run(fmt.Sprintf("lean %v", lean), func(t *testing.T) {
+			cf, err := OpenAnyVersion(path)
+			if err != nil {
+				t.Fatal(err)
 			}
+			defer cf.Close()
+			starts := cf.index.Start
+			if cf.index.Groups() < 2*footer.ViewGroups+1 {
+				t.Fatalf("got %d row groups, want more than two windows of them", cf.index.Groups())
+			}
+			var cur *Cursor
+			if cur = cf.CursorLean(context.Background()); !lean {
+				cur.Close()
+				cur, _ = cf.CursorWithoutVectors(context.Background())
+			}
+			read := readCursor(t, cur)
+			for i, c := range read {
+				want := all[i]
+				want.Embedding = nil
+				if lean { // what a run tallies of a row it takes whole, and no more
+					want = schema.Chunk{ChunkID: want.ChunkID, ContentHash: want.ContentHash, DocPath: want.DocPath, DocVersion: want.DocVersion,
+						Lang: want.Lang, Kind: want.Kind, Element: want.Element, Safety: want.Safety, SectionPath: want.SectionPath,
+						Order: want.Order, Text: want.Text, LineStart: want.LineStart, LineEnd: want.LineEnd, ByteStart: want.ByteStart,
+						ByteEnd: want.ByteEnd, TokenCount: want.TokenCount, HeaderSource: want.HeaderSource,
+						HeaderRejects: want.HeaderRejects, Thresholds: want.Thresholds}
+				}
+				if !reflect.DeepEqual(c, want) {
+					t.Fatalf("row %d read as\n%+v\nwant\n%+v", i, c, want)
+				}
+			}
+			f := cf.Filler()
+			defer f.Close()
+			g1 := starts(1)
+			for _, r := range [][2]int64{{0, 3}, {g1 - 1, 2}, {starts(2), 5}, {starts(2*footer.ViewGroups+1) - 1, 3}, {1, 1}, {g1 - 2, 4}, {cf.Rows - 3, 3}, {0, cf.Rows}} {
+				rows := slices.Clone(read[r[0] : r[0]+r[1]])
+				if err := f.Fill(r[0], rows); err != nil {
+					t.Fatalf("rows %d+%d: %v", r[0], r[1], err)
+				}
+				if want := all[r[0] : r[0]+r[1]]; !reflect.DeepEqual(rows, want) {
+					t.Fatalf("rows %d+%d filled differ from the rows written", r[0], r[1])
+				}
+			}
+			if err := f.Fill(cf.Rows-1, make([]schema.Chunk, 2)); err == nil {
+				t.Error("a row past the end: got no error")
+			}
+		})
+	}
+}
+
+// readCursor reads every row of cur, and closes it.
+func readCursor(t *testing.T, cur *Cursor) []schema.Chunk {
+	t.Helper()
+	defer cur.Close()
+	var out []schema.Chunk
+	for {
+		c, err := cur.Next()
+		if err != nil {
+			t.Fatal(err)
 		}
-	}
-	if err := v.Fill(cf.Rows-1, make([]schema.Chunk, 2)); err == nil {
-		t.Error("a row past the end: got no error")
-	}
-	var read []schema.Chunk // and the rows, read forward through the windows
-	if err := cf.Each(context.Background(), func(c schema.Chunk) error { read = append(read, c); return nil }); err != nil {
-		t.Fatal(err)
-	}
-	if !reflect.DeepEqual(read, all) {
-		t.Errorf("read %d rows back, want the %d written", len(read), len(all))
+		if c == nil {
+			return out
+		}
+		out = append(out, *c)
 	}
 }
 

@@ -3,6 +3,7 @@ package artifacts
 import (
 	"context"
 
+	"github.com/ocean-safety/ingest/artifacts/internal/chunkrow"
 	"github.com/ocean-safety/ingest/schema"
 )
 
@@ -34,9 +35,22 @@ func (cf *ChunkFile) Cursor(ctx context.Context) (*Cursor, error) {
 // CursorWithoutVectors is Cursor for a reader that needs no vector: its
 // rows come with none, and the embedding column is not read.
 func (cf *ChunkFile) CursorWithoutVectors(ctx context.Context) (*Cursor, error) {
+	return cf.cursorOf(ctx, allLeaves&^bit(chunkrow.LeafEmbedding)), nil
+}
+
+// CursorLean is Cursor for a reader that tallies rows and hands them to a
+// writer, which copies most of their row groups (a merge, a night that
+// takes most documents whole): its rows hold only their ids, path,
+// version, order, closed enums, numbers, text, header source and rejects
+// and thresholds (leanLeaves), and no vector. A Filler, as the writer
+// uses for the rows it encodes, reads the rest of a row.
+func (cf *ChunkFile) CursorLean(ctx context.Context) *Cursor { return cf.cursorOf(ctx, leanLeaves) }
+
+func (cf *ChunkFile) cursorOf(ctx context.Context, read leafSet) *Cursor {
 	r := cf.rows(ctx)
-	r.noVectors = true
-	return &Cursor{r: r}, nil
+	r.read = read
+	cf.lacks |= allLeaves &^ read
+	return &Cursor{r: r}
 }
 
 // Next returns the next row, or nil at the end.

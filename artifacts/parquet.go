@@ -54,7 +54,7 @@ type ChunkWriter struct {
 	cut     groups.Cut                   // where the row groups end
 	pend    groups.Pending[schema.Chunk] // rows of a previous file's that may be one of its row groups, copied
 	copied  int                          // row groups copied
-	vectors map[*ChunkFile]*VectorReader // the vectors of source rows that came without them and are encoded
+	fillers map[*ChunkFile]*Filler       // the rest of source rows that came without it and are encoded
 	out     *digestWriter                // f, its bytes counted and hashed as they are written (Info)
 	// The last row's key, to check the order.
 	lastPath  string
@@ -151,22 +151,22 @@ func (w *ChunkWriter) WriteFrom(rows []schema.Chunk, src *ChunkFile, first int64
 	return nil
 }
 
-// withVectors reads the vectors of rows, src's from its row first on, when
-// they came without them (CursorWithoutVectors): they are encoded, not
-// copied.
+// withVectors reads what rows, src's from its row first on, came without
+// (CursorWithoutVectors, CursorLean), their vectors at the least: they are
+// encoded, not copied.
 func (w *ChunkWriter) withVectors(src *ChunkFile, first int64, rows []schema.Chunk) error {
-	if w.dims == 0 || len(rows) == 0 || len(rows[0].Embedding) > 0 {
+	if src.lacks == 0 || len(rows) == 0 || len(rows[0].Embedding) > 0 {
 		return nil
 	}
-	v, ok := w.vectors[src]
+	f, ok := w.fillers[src]
 	if !ok {
-		if w.vectors == nil {
-			w.vectors = map[*ChunkFile]*VectorReader{}
+		if w.fillers == nil {
+			w.fillers = map[*ChunkFile]*Filler{}
 		}
-		v = src.Vectors()
-		w.vectors[src] = v
+		f = src.Filler()
+		w.fillers[src] = f
 	}
-	if err := v.Fill(first, rows); err != nil {
+	if err := f.Fill(first, rows); err != nil {
 		return fmt.Errorf("%s: %w", src.path, err)
 	}
 	return nil
@@ -293,11 +293,11 @@ func (w *ChunkWriter) endRowGroup() error {
 	return nil
 }
 
-func (w *ChunkWriter) closeVectors() {
-	for _, v := range w.vectors {
-		v.Close()
+func (w *ChunkWriter) closeFillers() {
+	for _, f := range w.fillers {
+		f.Close()
 	}
-	w.vectors = nil
+	w.fillers = nil
 }
 
 // checkCopy checks the first row of a row group copied from src, whose
@@ -404,7 +404,7 @@ func (w *ChunkWriter) Rows() int { return w.rows }
 // then syncs and closes the file.
 func (w *ChunkWriter) Close() (err error) {
 	defer recoverAs(&err, "parquet close")
-	defer w.closeVectors()
+	defer w.closeFillers()
 	err = w.settle("")
 	if err == nil {
 		err = w.flushPending()
@@ -451,7 +451,7 @@ func (f syncCloser) Close() error {
 
 // Abort closes the file without completing it; the caller removes it.
 func (w *ChunkWriter) Abort() {
-	w.closeVectors()
+	w.closeFillers()
 	if w.file != nil {
 		w.file.Abort()
 	}

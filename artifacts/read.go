@@ -22,10 +22,13 @@ type ChunkFile struct {
 		io.ReaderAt
 		io.Closer
 	}
-	index         *footer.Index
-	head          *parquet.File                       // the file without its row groups: its schema and metadata
-	copies        *footer.View                        // the row groups a writer copies (one writer's at a time)
-	leaves        [chunkrow.LeafCount]*parquet.Column // nil for a column the file's version lacks
+	index  *footer.Index
+	head   *parquet.File                       // the file without its row groups: its schema and metadata
+	copies *footer.View                        // the row groups a writer copies (one writer's at a time)
+	leaves [chunkrow.LeafCount]*parquet.Column // nil for a column the file's version lacks
+	// lacks are the leaves the rows its cursors hand out may lack
+	// (CursorWithoutVectors, CursorLean): a Filler reads them.
+	lacks         leafSet
 	SchemaVersion string
 	Dims          int
 	Rows          int64

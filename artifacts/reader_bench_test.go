@@ -10,8 +10,9 @@ import (
 
 // BenchmarkChunkReader reads back the 20,480 rows BenchmarkChunkWriter
 // writes, whole (Each: verify, diff, sync, search) and a document at a
-// time (Cursor: the previous snapshot of a run, merge), and reports the
-// process's CPU time per op. Bytes per op are the rows' text and vectors.
+// time (Cursor: the previous snapshot of a run; without vectors, a plan's;
+// lean, a merge's and an edit night's), and reports the process's CPU
+// time per op. Bytes per op are the rows' text and vectors.
 func BenchmarkChunkReader(b *testing.B) {
 	rows := benchRows(b, 10*rowGroupRows)
 	var raw int64
@@ -36,22 +37,11 @@ func BenchmarkChunkReader(b *testing.B) {
 			err = cf.Each(context.Background(), func(schema.Chunk) error { n++; return nil })
 			return n, err
 		},
-		"cursor": func(cf *ChunkFile) (n int, err error) {
-			cur, err := cf.Cursor(context.Background())
-			if err != nil {
-				return 0, err
-			}
-			defer cur.Close()
-			for {
-				c, err := cur.Next()
-				if c == nil || err != nil {
-					return n, err
-				}
-				n++
-			}
-		},
+		"cursor":          cursorRows((*ChunkFile).Cursor),
+		"without-vectors": cursorRows((*ChunkFile).CursorWithoutVectors),
+		"lean":            cursorRows(func(cf *ChunkFile, ctx context.Context) (*Cursor, error) { return cf.CursorLean(ctx), nil }),
 	}
-	for _, name := range []string{"each", "cursor"} {
+	for _, name := range []string{"each", "cursor", "without-vectors", "lean"} {
 		b.Run(name, func(b *testing.B) {
 			b.SetBytes(raw)
 			b.ReportAllocs()
@@ -69,5 +59,23 @@ func BenchmarkChunkReader(b *testing.B) {
 			}
 			b.ReportMetric(float64(processCPU()-cpu)/float64(b.N)/1e6, "cpu-ms/op")
 		})
+	}
+}
+
+// cursorRows counts the rows a cursor that open opens reads.
+func cursorRows(open func(*ChunkFile, context.Context) (*Cursor, error)) func(*ChunkFile) (int, error) {
+	return func(cf *ChunkFile) (n int, err error) {
+		cur, err := open(cf, context.Background())
+		if err != nil {
+			return 0, err
+		}
+		defer cur.Close()
+		for {
+			c, err := cur.Next()
+			if c == nil || err != nil {
+				return n, err
+			}
+			n++
+		}
 	}
 }

@@ -23,17 +23,56 @@ type rowReader struct {
 	left  int64 // rows not yet read in the open one
 	cols  [chunkrow.LeafCount]*columns.Reader
 	row   [chunkrow.LeafCount]columns.Row
-	// noVectors leaves the embedding column unread: rows come without
-	// their vectors, most of a row's bytes.
-	noVectors bool
+	// read are the leaves read; the others' columns are left unread, and
+	// rows come with their zero values (see ChunkFile.lacks).
+	read leafSet
 }
 
+// leafSet is a set of chunks.parquet's leaves, chunkrow.Leaf*, a bit each.
+type leafSet uint64
+
+const allLeaves = leafSet(1)<<chunkrow.LeafCount - 1
+
+func bit(i int) leafSet          { return 1 << i }
+func (s leafSet) has(i int) bool { return s&bit(i) != 0 }
+
+func setOf(ls ...int) leafSet {
+	var s leafSet
+	for _, l := range ls {
+		s |= bit(l)
+	}
+	return s
+}
+
+// leanLeaves are what a run reads of a row it takes whole, and a merge of
+// every row: what the manifest's counts, the report's sizes and rejects,
+// the thresholds proposal, the audit and the writer's checks read. A
+// writer that encodes such a row reads the rest of it (Filler); most are
+// copied with their row group, never decoded. The text is read for the
+// sizes in characters; the search text, header, quantities, metadata and
+// vector, most of a row's values, are not.
+var leanLeaves = setOf(chunkrow.LeafChunkID, chunkrow.LeafContentHash, chunkrow.LeafDocPath, chunkrow.LeafDocVersion,
+	chunkrow.LeafLang, chunkrow.LeafKind, chunkrow.LeafElement, chunkrow.LeafSafety, chunkrow.LeafSectionPath,
+	chunkrow.LeafChunkOrder, chunkrow.LeafText, chunkrow.LeafLineStart, chunkrow.LeafLineEnd, chunkrow.LeafByteStart,
+	chunkrow.LeafByteEnd, chunkrow.LeafTokenCount, chunkrow.LeafHeaderSource, chunkrow.LeafHeaderRejects) |
+	(bit(10)-1)<<chunkrow.LeafThresholds // a threshold's 10 fields
+
 func (cf *ChunkFile) rows(ctx context.Context) *rowReader {
-	return &rowReader{cf: cf, ctx: ctx, view: cf.index.View(cf.index.Blocks(cf.f), fileOptions...)}
+	return &rowReader{cf: cf, ctx: ctx, view: cf.index.View(cf.index.Blocks(cf.f), fileOptions...), read: allLeaves}
 }
 
 // next reads the next row into c, and reports false at the end.
 func (r *rowReader) next(c *schema.Chunk) (bool, error) {
+	ok, err := r.advance()
+	if !ok || err != nil {
+		return ok, err
+	}
+	return true, chunkrow.Assemble(c, &r.row)
+}
+
+// advance reads the next row's values of the leaves read into r.row, and
+// reports false at the end.
+func (r *rowReader) advance() (bool, error) {
 	for r.left == 0 {
 		if r.group == r.cf.index.Groups() {
 			return false, nil
@@ -50,7 +89,7 @@ func (r *rowReader) next(c *schema.Chunk) (bool, error) {
 	}
 	for i, col := range r.cols {
 		if col == nil {
-			r.row[i].Reset() // a column the file's version lacks: nulls
+			r.row[i].Reset() // a column the file's version lacks, or not read: nulls
 			r.row[i].Def = append(r.row[i].Def, 0)
 			continue
 		}
@@ -59,7 +98,7 @@ func (r *rowReader) next(c *schema.Chunk) (bool, error) {
 		}
 	}
 	r.left--
-	return true, chunkrow.Assemble(c, &r.row)
+	return true, nil
 }
 
 // open starts reading a row group.
@@ -67,7 +106,7 @@ func (r *rowReader) open(rg parquet.RowGroup) {
 	r.closeColumns()
 	chunks := rg.ColumnChunks()
 	for i, col := range r.cf.leaves {
-		if col == nil || r.noVectors && i == chunkrow.LeafEmbedding {
+		if col == nil || !r.read.has(i) {
 			continue
 		}
 		r.cols[i] = columns.NewReader(strings.Join(col.Path(), "."), chunks[col.Index()].Pages(),

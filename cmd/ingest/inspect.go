@@ -5,7 +5,7 @@ import (
 
 	"github.com/urfave/cli/v3"
 
-	"github.com/ocean-safety/ingest/artifacts"
+	"github.com/ocean-safety/ingest/artifacts/verify"
 	"github.com/ocean-safety/ingest/cmd/ingest/internal/console"
 	"github.com/ocean-safety/ingest/publish/place"
 )
@@ -25,7 +25,7 @@ func inspectCommand() *cli.Command {
 				return err
 			}
 			defer cleanup()
-			in, err := artifacts.Inspect(ctx, dir)
+			in, err := verify.Inspect(ctx, dir)
 			if err != nil {
 				return err
 			}

@@ -475,13 +475,10 @@ func (m *merger) chunks(ctx context.Context, dims int, sizes *schema.SizeTally) 
 			return counts, nil, artifacts.FileInfo{}, fmt.Errorf("part %s: %w", p.dir, err)
 		}
 		defer cf.Close()
-		// Without vectors, most of a row's bytes: the writer copies most
-		// row groups whole and reads the vectors of the rows it encodes.
-		cur, err := cf.CursorWithoutVectors(ctx)
-		if err != nil {
-			w.Abort()
-			return counts, nil, artifacts.FileInfo{}, fmt.Errorf("part %s: %w", p.dir, err)
-		}
+		// Lean, without vectors, headers and the like, most of a row's
+		// bytes: the writer copies most row groups whole and reads the rest
+		// of the rows it encodes.
+		cur := cf.CursorLean(ctx)
 		defer cur.Close()
 		h := &head{cf: cf, cur: cur}
 		if h.row, err = cur.Next(); err != nil {

@@ -46,10 +46,10 @@ type Previous struct {
 	openErr   error
 	docs      *docs // nil: documents are not taken whole
 	noVectors bool  // rows are read without their vectors (WithoutVectors)
-	// lazy: rows are read without their vectors for a run (LazyVectors),
-	// and vectors reads them for the documents made again (Fill).
-	lazy    bool
-	vectors *artifacts.VectorReader
+	// lazy: rows are read lean for a run (LazyVectors), and filler reads
+	// the rest of them for the documents made again (Fill).
+	lazy   bool
+	filler *artifacts.Filler
 	// Keep, when set, chooses the documents a gone document counts for: a
 	// shard's run keeps its own, and the others' rows are only passed over.
 	Keep func(path string) bool
@@ -86,9 +86,12 @@ func (p *Previous) open() error {
 	}
 	var cur *artifacts.Cursor
 	if err == nil {
-		if p.noVectors || p.lazy {
+		switch {
+		case p.lazy:
+			cur = f.CursorLean(p.ctx)
+		case p.noVectors:
 			cur, err = f.CursorWithoutVectors(p.ctx)
-		} else {
+		default:
 			cur, err = f.Cursor(p.ctx)
 		}
 		if err != nil {
@@ -101,7 +104,7 @@ func (p *Previous) open() error {
 	}
 	p.file, p.cur = f, cur
 	if p.lazy {
-		p.vectors = f.Vectors()
+		p.filler = f.Filler()
 	}
 	return nil
 }
@@ -118,11 +121,12 @@ func (p *Previous) WithoutVectors(ctx context.Context) error {
 	return nil
 }
 
-// LazyVectors has the rows read without their vectors, for a run that
-// takes most documents whole: their rows reach the writer, which copies
-// most row groups and reads the vectors of the rows it encodes; Fill
-// reads them for a document made again, whose chunks reuse them. It must
-// be called before the first ForDoc.
+// LazyVectors has the rows read lean (artifacts.CursorLean: without their
+// vectors, search text, header and the like), for a run that takes most
+// documents whole: their rows reach the writer, which copies most row
+// groups and reads the rest of the rows it encodes; Fill reads it for a
+// document made again, whose chunks reuse its headers and vectors. It
+// must be called before the first ForDoc.
 func (p *Previous) LazyVectors(ctx context.Context) error {
 	if p.file != nil {
 		return errors.New("previous snapshot: rows read before LazyVectors")
@@ -131,18 +135,18 @@ func (p *Previous) LazyVectors(ctx context.Context) error {
 	return nil
 }
 
-// Lazy reports whether rows are read without their vectors for a run
-// (LazyVectors): a document made again needs Fill.
+// Lazy reports whether rows are read lean for a run (LazyVectors): a
+// document made again needs Fill.
 func (p *Previous) Lazy() bool { return p != nil && p.lazy }
 
-// Fill reads the vectors of o's rows when they were read without them
+// Fill reads the whole of o's rows when they were read lean
 // (LazyVectors), for a document made again. Documents are filled in corpus
 // order, on the goroutine that asks ForDoc.
 func (p *Previous) Fill(o *Offer) error {
-	if p.vectors == nil || len(o.Rows) == 0 || len(o.Rows[0].Embedding) > 0 {
+	if p.filler == nil || len(o.Rows) == 0 || len(o.Rows[0].Embedding) > 0 {
 		return nil
 	}
-	if err := p.vectors.Fill(o.From, o.Rows); err != nil {
+	if err := p.filler.Fill(o.From, o.Rows); err != nil {
 		return fmt.Errorf("previous snapshot %s: %w", p.Dir, err)
 	}
 	return nil
@@ -235,7 +239,7 @@ func (p *Previous) Close() {
 	if p != nil {
 		p.docs.close()
 		if p.file != nil {
-			p.vectors.Close()
+			p.filler.Close()
 			p.cur.Close()
 			p.file.Close()
 		}

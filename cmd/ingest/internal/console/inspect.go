@@ -4,11 +4,11 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/ocean-safety/ingest/artifacts"
+	"github.com/ocean-safety/ingest/artifacts/verify"
 )
 
 // PrintInspection prints what inspect read of a snapshot.
-func PrintInspection(w io.Writer, in *artifacts.Inspection) {
+func PrintInspection(w io.Writer, in *verify.Inspection) {
 	m, rb := in.Manifest, in.ReadBack
 	fmt.Fprintf(w, "snapshot %s\n", in.Dir)
 	fmt.Fprintf(w, "  schema %s, tool %s, run %s, created %s\n", m.SchemaVersion, m.ToolVersion, m.RunID, m.CreatedAt)
@@ -22,7 +22,7 @@ func PrintInspection(w io.Writer, in *artifacts.Inspection) {
 }
 
 // WriteInspection writes in as JSON, or as PrintInspection's text.
-func WriteInspection(w io.Writer, in *artifacts.Inspection, asJSON bool) error {
+func WriteInspection(w io.Writer, in *verify.Inspection, asJSON bool) error {
 	if asJSON {
 		return WriteJSON(w, in)
 	}

@@ -1,22 +1,23 @@
-package artifacts
+package verify
 
 import (
 	"context"
 	"fmt"
 
+	"github.com/ocean-safety/ingest/artifacts"
 	"github.com/ocean-safety/ingest/schema"
 )
 
 // Inspection is what ingest inspect prints: the manifest's summary and the counts
 // read back from chunks.parquet.
 type Inspection struct {
-	Dir      string   `json:"dir"`
-	Manifest Manifest `json:"manifest"`
+	Dir      string             `json:"dir"`
+	Manifest artifacts.Manifest `json:"manifest"`
 	ReadBack struct {
-		Documents int    `json:"documents"` // with at least one chunk
-		Chunks    int    `json:"chunks"`
-		Dims      int    `json:"dims"`
-		Counts    Counts `json:"counts"`
+		Documents int              `json:"documents"` // with at least one chunk
+		Chunks    int              `json:"chunks"`
+		Dims      int              `json:"dims"`
+		Counts    artifacts.Counts `json:"counts"`
 	} `json:"read_back"`
 	// OK says the file agrees with the manifest: the same chunks, and no
 	// more documents than it counts (one can yield no chunk).
@@ -28,10 +29,10 @@ type Inspection struct {
 func Inspect(ctx context.Context, dir string) (*Inspection, error) {
 	in := &Inspection{Dir: dir}
 	var err error
-	if in.Manifest, err = ReadManifest(dir); err != nil {
+	if in.Manifest, err = artifacts.ReadManifest(dir); err != nil {
 		return nil, err
 	}
-	cf, err := OpenChunksAs(dir, in.Manifest)
+	cf, err := artifacts.OpenChunksAs(dir, in.Manifest)
 	if err != nil {
 		return nil, err
 	}
