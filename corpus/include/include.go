@@ -10,6 +10,7 @@ import (
 	"path"
 	"path/filepath"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/ocean-safety/ingest/schema"
@@ -27,10 +28,30 @@ const (
 // with one is always read again (a file that appears later changes it).
 const Unresolved = "include-unresolved"
 
-// Resolver reads included files from inside its roots.
+// Resolver reads included files from inside its roots. What it opens it
+// keeps for its life, a run (seen): a site's snippets are included by many
+// pages, and a run reads each page twice (its input hash, then its text),
+// so a file is resolved, read and hashed once, and every page of the run
+// sees the same bytes of it. It is safe for concurrent use.
 type Resolver struct {
 	roots []string // absolute, symbolic links resolved: the corpus first
+	mu    sync.Mutex
+	seen  map[string]opened // by candidate path, found or not
+	held  int               // the bytes of text seen holds
 }
+
+// opened is what open gave for a candidate path.
+type opened struct {
+	file File
+	text string
+	err  error
+}
+
+// The bounds of what a Resolver keeps: past them it reads files again.
+const (
+	maxSeen     = 1 << 16
+	maxSeenText = 32 << 20
+)
 
 // New is a resolver for the corpus at root that also reads from bases
 // (absolute, or relative to the corpus folder). A base that does not exist
@@ -119,9 +140,30 @@ func (r *Resolver) read(doc, name string, hugo bool) (File, string, error) {
 	return File{}, "", errors.New("no such file")
 }
 
-// open reads the candidate c if it is a regular file inside a root, once
-// its symbolic links are resolved, and within MaxFileBytes.
+// open is openFile of c, kept in seen.
 func (r *Resolver) open(c string) (File, string, error) {
+	r.mu.Lock()
+	o, ok := r.seen[c]
+	r.mu.Unlock()
+	if ok {
+		return o.file, o.text, o.err
+	}
+	f, text, err := r.openFile(c)
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if len(r.seen) < maxSeen && r.held+len(text) <= maxSeenText {
+		if r.seen == nil {
+			r.seen = map[string]opened{}
+		}
+		r.seen[c] = opened{f, text, err}
+		r.held += len(text)
+	}
+	return f, text, err
+}
+
+// openFile reads the candidate c if it is a regular file inside a root,
+// once its symbolic links are resolved, and within MaxFileBytes.
+func (r *Resolver) openFile(c string) (File, string, error) {
 	real, err := filepath.EvalSymlinks(c)
 	if err != nil {
 		return File{}, "", err

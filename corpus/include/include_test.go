@@ -138,6 +138,45 @@ func TestExpand(t *testing.T) {
 	}
 }
 
+// TestResolverKeepsWhatItRead: a resolver reads an included file once for
+// its run: a page asked again (its input hash, then its text) and every
+// other page of the run see the bytes it first read, even when the file
+// changed since, and a file missing then stays missing; a new run's
+// resolver reads the file as it is now.
+func TestResolverKeepsWhatItRead(t *testing.T) {
+	root, _, _ := site(t)
+	r, err := New(root, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	deeper := filepath.Join(root, "en", "snippets", "deeper.md")
+	for _, tc := range []struct {
+		name, body, want string
+		change           func() error
+	}{
+		{"first read", "--8<-- \"snippets/deeper.md\"\n", "Deeper words.\n", nil},
+		{"changed since", "--8<-- \"snippets/deeper.md\"\n", "Deeper words.\n", func() error { return os.WriteFile(deeper, []byte("Changed words.\n"), 0o644) }},
+		{"missing, then there", "--8<-- \"snippets/late.md\"\n", "\n", nil},
+		{"there since", "--8<-- \"snippets/late.md\"\n", "\n", func() error { return os.WriteFile(filepath.Join(root, "en", "snippets", "late.md"), []byte("Late.\n"), 0o644) }},
+	} {
+		if tc.change != nil {
+			if err := tc.change(); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if got := r.Expand("en/guide.md", tc.body).Text; got != tc.want {
+			t.Errorf("%s: got %q, want %q", tc.name, got, tc.want)
+		}
+	}
+	fresh, err := New(root, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := fresh.Expand("en/guide.md", "--8<-- \"snippets/deeper.md\"\n--8<-- \"snippets/late.md\"\n").Text; got != "Changed words.\nLate.\n" {
+		t.Errorf("a new resolver: got %q, want the files as they are now", got)
+	}
+}
+
 // TestMentions: every directive form is mentioned (a document holding one
 // is read for what it includes); a Hugo site's other shortcodes, Jinja's
 // other tags and braces in prose are not, and expand to themselves.
