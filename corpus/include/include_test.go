@@ -157,7 +157,9 @@ func TestResolverKeepsWhatItRead(t *testing.T) {
 		{"first read", "--8<-- \"snippets/deeper.md\"\n", "Deeper words.\n", nil},
 		{"changed since", "--8<-- \"snippets/deeper.md\"\n", "Deeper words.\n", func() error { return os.WriteFile(deeper, []byte("Changed words.\n"), 0o644) }},
 		{"missing, then there", "--8<-- \"snippets/late.md\"\n", "\n", nil},
-		{"there since", "--8<-- \"snippets/late.md\"\n", "\n", func() error { return os.WriteFile(filepath.Join(root, "en", "snippets", "late.md"), []byte("Late.\n"), 0o644) }},
+		{"there since", "--8<-- \"snippets/late.md\"\n", "\n", func() error {
+			return os.WriteFile(filepath.Join(root, "en", "snippets", "late.md"), []byte("Late.\n"), 0o644)
+		}},
 	} {
 		if tc.change != nil {
 			if err := tc.change(); err != nil {
