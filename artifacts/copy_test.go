@@ -59,7 +59,7 @@ func TestWriteFromCopiesRowGroups(t *testing.T) {
 		}
 		for _, rows := range docs {
 			if first, ok := whole[rows[0].DocPath]; ok {
-				if lean != nil {
+				if lean != nil && rows[0].DocPath != "doc-040.md" { // one read whole: a document meant to be made again, then taken whole
 					rows = slices.Clone(lean[first : first+int64(len(rows))])
 				}
 				err = w.WriteFrom(rows, prev, first)

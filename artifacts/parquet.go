@@ -153,21 +153,33 @@ func (w *ChunkWriter) WriteFrom(rows []schema.Chunk, src *ChunkFile, first int64
 
 // withVectors reads what rows, src's from its row first on, came without
 // (CursorWithoutVectors, CursorLean), their vectors at the least: they are
-// encoded, not copied.
+// encoded, not copied. A row read whole already (a document the run meant
+// to make again, then took whole) is left as it is.
 func (w *ChunkWriter) withVectors(src *ChunkFile, first int64, rows []schema.Chunk) error {
-	if src.lacks == 0 || len(rows) == 0 || len(rows[0].Embedding) > 0 {
+	if src.lacks == 0 {
 		return nil
 	}
-	f, ok := w.fillers[src]
-	if !ok {
-		if w.fillers == nil {
-			w.fillers = map[*ChunkFile]*Filler{}
+	for i := 0; i < len(rows); {
+		if len(rows[i].Embedding) > 0 {
+			i++
+			continue
 		}
-		f = src.Filler()
-		w.fillers[src] = f
-	}
-	if err := f.Fill(first, rows); err != nil {
-		return fmt.Errorf("%s: %w", src.path, err)
+		j := i + 1
+		for j < len(rows) && len(rows[j].Embedding) == 0 {
+			j++
+		}
+		f, ok := w.fillers[src]
+		if !ok {
+			if w.fillers == nil {
+				w.fillers = map[*ChunkFile]*Filler{}
+			}
+			f = src.Filler()
+			w.fillers[src] = f
+		}
+		if err := f.Fill(first+int64(i), rows[i:j]); err != nil {
+			return fmt.Errorf("%s: %w", src.path, err)
+		}
+		i = j
 	}
 	return nil
 }

@@ -8,8 +8,10 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/ocean-safety/ingest/chunking"
+	"github.com/ocean-safety/ingest/corpus/stamp"
 	"github.com/ocean-safety/ingest/schema"
 )
 
@@ -40,7 +42,13 @@ type Parsed struct {
 	// directives): RawSHA256 covers them, so an edit to one rebuilds the
 	// documents that include it.
 	Included []Included
+	// Stamp is the file's when RawSHA256 is its bytes' alone (see
+	// Reader.InputStamped), set by the Reader.
+	Stamp stamp.Stamp
 }
+
+// now is the clock stamps are read by (tests move it on).
+var now = time.Now
 
 // Included is a file a document included, by the path its root gives it.
 type Included struct{ Path, SHA256 string }
@@ -85,30 +93,44 @@ func mayInclude(raw []byte) bool {
 // UnreadableDigest, as Parse gives it; one over the size limit is hashed
 // as a stream, never loaded.
 func (r *Reader) InputDigest(rel string) string {
+	sum, _ := r.InputStamped(rel, "", "")
+	return sum
+}
+
+// InputStamped is InputDigest with the file's stamp, when its input hash
+// is its bytes' alone (it mentions no include directive: an included file
+// may change under an unchanged stamp). Given the stamp and input hash
+// recorded when the file was last hashed, a file whose stamp is the same
+// is not read: its input hash is sum.
+func (r *Reader) InputStamped(rel string, known stamp.Stamp, sum string) (string, stamp.Stamp) {
 	path := filepath.Join(r.root, filepath.FromSlash(rel))
 	info, err := os.Stat(path)
 	if err != nil {
-		return UnreadableDigest
+		return UnreadableDigest, ""
 	}
-	if info.Size() > int64(r.opt.Limits.orDefault().MaxBytes) {
+	st := stamp.Of(info, now())
+	switch {
+	case st != "" && st == known && sum != "":
+		return sum, st
+	case info.Size() > int64(r.opt.Limits.orDefault().MaxBytes):
 		sum, err := DigestFile(path)
 		if err != nil {
-			return UnreadableDigest
+			return UnreadableDigest, ""
 		}
-		return sum
+		return sum, st
 	}
 	raw, err := os.ReadFile(path)
 	if err != nil {
-		return UnreadableDigest
+		return UnreadableDigest, ""
 	}
 	if !mayInclude(raw) {
-		return Digest(raw)
+		return Digest(raw), st
 	}
 	i, _ := r.list.of(rel)
 	if inc, ok := r.formats[i].(Includer); ok {
-		return InputDigest(Digest(raw), inc.Includes(rel, raw))
+		return InputDigest(Digest(raw), inc.Includes(rel, raw)), ""
 	}
-	return InputDigest(Digest(raw), r.ParseBytes(rel, raw).Included)
+	return InputDigest(Digest(raw), r.ParseBytes(rel, raw).Included), ""
 }
 
 // Registration is one format in the list of formats (package formats):
@@ -177,13 +199,17 @@ func (r *Reader) SourceLabel() string { return r.opt.SourceLabel }
 func (r *Reader) Parse(rel string) (Parsed, error) {
 	path := filepath.Join(r.root, filepath.FromSlash(rel))
 	limits := r.opt.Limits.orDefault()
-	if info, err := os.Stat(path); err == nil && info.Size() > int64(limits.MaxBytes) {
-		// Not read into memory: hashed as a stream, and refused.
-		sum, err := DigestFile(path)
-		if err != nil {
-			return Unreadable(rel, err), nil
+	var st stamp.Stamp
+	if info, err := os.Stat(path); err == nil {
+		st = stamp.Of(info, now()) // read before the bytes: a change after it changes it
+		if info.Size() > int64(limits.MaxBytes) {
+			// Not read into memory: hashed as a stream, and refused.
+			sum, err := DigestFile(path)
+			if err != nil {
+				return Unreadable(rel, err), nil
+			}
+			return Parsed{Doc: schema.Document{Path: rel}, Diags: TooLarge(rel, info.Size(), limits), Rejected: true, RawSHA256: sum, Stamp: st}, nil
 		}
-		return Parsed{Doc: schema.Document{Path: rel}, Diags: TooLarge(rel, info.Size(), limits), Rejected: true, RawSHA256: sum}, nil
 	}
 	raw, err := os.ReadFile(path)
 	if err != nil {
@@ -191,6 +217,9 @@ func (r *Reader) Parse(rel string) (Parsed, error) {
 	}
 	parsed := r.ParseBytes(rel, raw)
 	parsed.RawSHA256 = InputDigest(Digest(raw), parsed.Included)
+	if !mayInclude(raw) {
+		parsed.Stamp = st
+	}
 	return parsed, nil
 }
 

@@ -3,6 +3,7 @@ package stages
 import (
 	"context"
 	"fmt"
+	"github.com/ocean-safety/ingest/corpus/stamp"
 	"time"
 
 	"github.com/ocean-safety/ingest/artifacts"
@@ -22,7 +23,8 @@ type docResult struct {
 	err      error
 	took     map[string]time.Duration
 	prev     reuse.Offer
-	raw      string // the input hash: the file's bytes and the files it includes
+	raw      string      // the input hash: the file's bytes and the files it includes
+	stamp    stamp.Stamp // the file's, when raw is its bytes' alone (Parse)
 	markup   map[string]int
 	bytes    int  // the document's text's length
 	whole    bool // taken whole from the previous snapshot (see whole.go)
@@ -47,7 +49,7 @@ func (r *run) parseChunk(ctx context.Context, path string) docResult {
 		res.err = err
 		return res
 	}
-	res.doc, res.diags, res.rejected, res.raw, res.bytes = p.Doc, p.Diags, p.Rejected, p.RawSHA256, len(p.Doc.Text)
+	res.doc, res.diags, res.rejected, res.raw, res.bytes, res.stamp = p.Doc, p.Diags, p.Rejected, p.RawSHA256, len(p.Doc.Text), p.Stamp
 	if p.Rejected || p.Doc.Draft {
 		return res
 	}

@@ -66,6 +66,15 @@ type Options struct {
 	// search owns what relevance means, and the pipeline does not import
 	// it); nil or a nil floor: the manifest records none.
 	RelevanceFloor func(embedder string) *artifacts.RelevanceFloor
+	// Stamps is the file of the corpus's stamps on this machine
+	// (reuse.StampsPath): a file whose stamp has not changed since a run
+	// hashed it is not read again to learn its input hash, and a run that
+	// publishes records the stamps it read. "" reads and hashes every
+	// file, and records none.
+	Stamps string
+	// Rehash reads and hashes every file whatever its stamp; the stamps
+	// are recorded anew.
+	Rehash bool
 }
 
 // Status is how a finished run went.
@@ -184,6 +193,13 @@ type run struct {
 	// snapshot not trusted, names that are not UTF-8).
 	setup    []schema.Diagnostic
 	excluded int // documents the include/exclude globs left out
+	// stampsIn are the stamps a run before recorded (Options.Stamps),
+	// read by hashInputs; stampsOut this run's, written in corpus order by
+	// hashInputs when it reads every listed document (stampsAll), else by
+	// collect, and put in place once the run has published.
+	stampsIn  *reuse.StampReader
+	stampsOut *reuse.StampWriter
+	stampsAll bool
 	// part is set on a shard's run: what its manifest says of the shard.
 	part *artifacts.ShardInfo
 	// partDocs is the snapshot's account of its documents, which a merge
@@ -249,6 +265,16 @@ func (r *run) run(ctx context.Context) (*Result, error) {
 	listing, err := corpus.ScanFiltered(r.cfg.Corpus, r.cfg.Filter, formats.All)
 	if err != nil {
 		return nil, err
+	}
+	if r.opt.Stamps != "" {
+		if !r.opt.Rehash {
+			r.stampsIn = reuse.OpenStamps(r.opt.Stamps, r.cfg.Corpus)
+			defer r.stampsIn.Close()
+		}
+		if r.stampsOut, err = reuse.CreateStamps(r.opt.Stamps, r.cfg.Corpus); err != nil {
+			r.opt.Logger.Warn("stamps not recorded: every file is read again next time", "err", err)
+		}
+		defer func() { r.stampsOut.Abort() }() // nil once put in place
 	}
 	if !r.cfg.Shard.Whole() {
 		r.part = &artifacts.ShardInfo{Index: r.cfg.Shard.Index, Count: r.cfg.Shard.Count, Run: r.cfg.ShardRun, Listing: listing.Fingerprint(), Listed: len(listing.Docs)}
@@ -343,6 +369,10 @@ func (r *run) run(ctx context.Context) (*Result, error) {
 		published = true
 		res.Published = *pub
 		_ = r.journal.Remove() // published; a stale journal only holds results already in the snapshot
+		if serr := r.stampsOut.Close(); serr != nil {
+			r.opt.Logger.Warn("stamps not recorded: every file is read again next time", "err", serr)
+		}
+		r.stampsOut = nil
 	}
 	return res, err
 }

@@ -48,6 +48,10 @@ func Plan(ctx context.Context, cfg settings.Config, target publish.Target, opt O
 		return nil, err
 	}
 	r.cfg.Shard = r.cfg.Shard.Of(listing)
+	if opt.Stamps != "" && !opt.Rehash { // read, never written: a plan changes nothing
+		r.stampsIn = reuse.OpenStamps(opt.Stamps, cfg.Corpus)
+		defer r.stampsIn.Close()
+	}
 	r.openPrevious(ctx)
 	defer r.prev.Close()
 	if r.prev != nil {

@@ -290,9 +290,11 @@ func (r *run) write(rt *rowTally, b batch) {
 	r.rep.Progress(StageWritten, r.writer.Rows(), -1)
 }
 
-// hashInputs reads every corpus file, in parallel, into an input
+// hashInputs reads every listed file, in parallel, into an input
 // fingerprint (fed in corpus order): the check that a corpus is unchanged.
-// Each file's input hash goes to each, in corpus order, when it is not nil.
+// A file whose stamp is the one a run before recorded is not read
+// (stampsIn), and every file's stamp is recorded (stampsOut). Each file's
+// input hash goes to each, in corpus order, when it is not nil.
 func (r *run) hashInputs(ctx context.Context, paths []string, each func(i int, sum string)) (hash.Hash, error) {
 	h := sha256.New()
 	s := stream.New().WithMaxGoroutines(r.cfg.Workers)
@@ -300,10 +302,12 @@ func (r *run) hashInputs(ctx context.Context, paths []string, each func(i int, s
 		if ctx.Err() != nil {
 			break
 		}
+		known, sum := r.stampsIn.For(p)
 		s.Go(r.guard("read "+p, func() stream.Callback {
-			sum := r.parser.InputDigest(p) // an unreadable file as Parse gives it
+			sum, stamp := r.parser.InputStamped(p, known, sum) // an unreadable file as Parse gives it
 			return func() {
 				InputLine(h, p, sum)
+				r.stampsOut.Add(p, stamp, sum)
 				if each != nil {
 					each(i, sum)
 				}
@@ -315,6 +319,7 @@ func (r *run) hashInputs(ctx context.Context, paths []string, each func(i int, s
 	if first == nil {
 		first = ctx.Err()
 	}
+	r.stampsAll = first == nil
 	return h, first
 }
 

@@ -115,6 +115,9 @@ func (r *run) collect(t *docTally, res docResult, total int) []schema.Chunk {
 	t.done++
 	r.rep.Progress(StageEnriched, t.done, total)
 	InputLine(t.input, res.path, res.raw)
+	if !r.stampsAll {
+		r.stampsOut.Add(res.path, res.stamp, res.raw)
+	}
 	r.superseded(res)
 	pd := artifacts.PartDoc{Path: res.path, Input: res.raw, Version: res.doc.Version, Diagnostics: len(res.diags)}
 	if res.rejected {

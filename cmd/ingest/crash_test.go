@@ -33,10 +33,25 @@ func TestMain(m *testing.M) {
 	// process and in its children: a failing server is retried as often as
 	// the defaults say, without their seconds of waiting.
 	modelRetry = models.RetryPolicy{Initial: time.Millisecond, Max: 5 * time.Millisecond}
+	// Stamps go to a folder of the tests' (their children inherit it),
+	// never the user's cache.
+	cache := ""
+	if os.Getenv("INGEST_CACHE_DIR") == "" {
+		dir, err := os.MkdirTemp("", "ingest-test-cache-")
+		if err != nil {
+			panic(err)
+		}
+		cache = dir
+		os.Setenv("INGEST_CACHE_DIR", dir)
+	}
 	if os.Getenv(childEnv) == "1" {
 		os.Exit(runProcess(append([]string{"ingest"}, os.Args[1:]...)))
 	}
-	os.Exit(m.Run())
+	code := m.Run()
+	if cache != "" {
+		os.RemoveAll(cache)
+	}
+	os.Exit(code)
 }
 
 // killPoint is where a crash-test run is killed: when its n-th call to

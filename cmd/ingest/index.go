@@ -48,6 +48,7 @@ func indexCommand() *cli.Command {
 			&cli.StringFlag{Name: "plan-rate", Usage: "with --plan: estimate the time at PREFILL[,DECODE[,EMBED]] tokens a second, one call at a time a server (EMBED: the embedder's; default PREFILL)"},
 			&cli.BoolFlag{Name: "probe", Usage: "with --plan: measure the rates by one warm-up call to each model server"},
 			&cli.BoolFlag{Name: "allow-shrink", Usage: "publish even when the corpus lost more than publish.max_shrink of the previous snapshot's documents"},
+			&cli.BoolFlag{Name: "rehash", Usage: "read and hash every file, even those whose size, times and inode are as a run here last hashed them (the stamps kept in the user's cache folder, $INGEST_CACHE_DIR)"},
 			&cli.BoolFlag{Name: "retry-rejected", Usage: "ask the model again for the chunks whose answer the previous snapshot rejected (by default an unchanged chunk's rejected answer is reused, as any answer is)"},
 			&cli.BoolFlag{Name: "diff", Usage: "with --publish: write <name>.diff.md and .diff.json beside the new snapshot, against the one latest pointed at before"},
 			&cli.DurationFlag{Name: "wait", HideDefault: true, Usage: "wait up to this long for another run of the same --out or --publish to finish (default: fail at once)"},
@@ -158,7 +159,7 @@ func runIndex(ctx context.Context, cmd *cli.Command, f config.File, m config.Mod
 	logger := newLogger(cmd, rep)
 	defer stages.LimitProcs(cfg.Workers)() // --workers N is N cores' worth
 	opts := stages.Options{ToolVersion: buildVersion(), OpenModels: modelOpener(m, cfg, logger, cmd.Bool("plan") && !cmd.Bool("probe")), LockWait: cmd.Duration("wait"), Logger: logger,
-		RelevanceFloor: search.ManifestFloor}
+		RelevanceFloor: search.ManifestFloor, Stamps: stampsFile(cfg.Corpus), Rehash: cmd.Bool("rehash")}
 	if cmd.Bool("plan") {
 		return nil, "", plan(ctx, cmd, cfg, m, target, opts)
 	}

@@ -3,8 +3,10 @@ package main
 import (
 	"errors"
 	"os"
+	"path/filepath"
 
 	"github.com/ocean-safety/ingest/publish/place"
+	"github.com/ocean-safety/ingest/stages/reuse"
 )
 
 // work is where a run publishing to a bucket builds its snapshot, from the
@@ -23,4 +25,23 @@ func placeError(err error) error {
 		return usageError{err}
 	}
 	return err
+}
+
+// stampsFile is where the stamps of the corpus at root are kept on this
+// machine (stages.Options.Stamps): under $INGEST_CACHE_DIR, else the
+// user's cache folder; "" (none kept) when there is neither, or when
+// $INGEST_CACHE_DIR is "off".
+func stampsFile(root string) string {
+	dir := os.Getenv("INGEST_CACHE_DIR")
+	if dir == "" {
+		cache, err := os.UserCacheDir()
+		if err != nil {
+			return ""
+		}
+		dir = filepath.Join(cache, "ingest")
+	}
+	if dir == "off" {
+		return ""
+	}
+	return reuse.StampsPath(dir, root)
 }
