@@ -8,7 +8,7 @@ import (
 
 // showSetMisses logs the dev sentences of one false-alarm set that Parse
 // gets wrong. Held-out ones are only counted: their misses are never printed.
-var showSetMisses = flag.String("set-misses", "", "log the dev sentences of this false-alarm set (real4.jsonl, real5.jsonl, real6.jsonl) that Parse gets wrong")
+var showSetMisses = flag.String("set-misses", "", "log the dev sentences of this false-alarm set (real4.jsonl … real7.jsonl) that Parse gets wrong")
 
 // falseAlarmSets are the sets of real sentences gathered for false alarms
 // (issue 32, item 5), each from sources no earlier set used, with the
@@ -41,6 +41,10 @@ var falseAlarmSets = []struct {
 	// 4 sentences a language of its held-out half hold one, too few for an
 	// F1 to say much, and its dev half holds 1 and 2.
 	{"real6.jsonl", map[string]float64{"en": 8.0 / 13, "pt": 6.0 / 12}, 1.0 / 146, 1},
+	// real7: drawn from a gliding computer's manual and catalogue, rich in
+	// lengths and speeds. Its held-out half is not measured yet: its bounds
+	// are set at the figures reached once the fixes on its dev half are in.
+	{"real7.jsonl", map[string]float64{"en": 0, "pt": 0}, 1, 20},
 }
 
 // TestFalseAlarmSets checks each false-alarm set: at least 150 sentences a
