@@ -12,8 +12,10 @@ import (
 // near-freezing water, and a Celsius reading above it would be lethal heat.
 const bareCelsiusMax = 45
 
-// angleWords mark a bare "degrees" as an angle, a bearing or a rotation,
-// not a temperature, when they sit just before or after it. An entry
+// angleWords mark a bare "degrees" as an angle, a bearing, a rotation or
+// the opening of a figure or a grid ("a 90-degree sector", "um arco de
+// 180°", "at two degree spacing"), not a temperature, when they sit just
+// before or after it. An entry
 // ending in "*" matches the words it starts ("inclin*": inclinação,
 // inclined). Compass points are left out on purpose: "vento sul" sits next
 // to water temperatures far too often.
@@ -22,7 +24,8 @@ var angleWords = words(
 	"rumo*", "azimut*", "rotat*", "rotaç*", "rotac*", "turn", "turns", "turned", "turning", "tilt*",
 	"clockwise", "counterclockwise", "anticlockwise", "sentido horário", "anti-horário", "gir*",
 	"virou", "vire", "virar", "virando", "virada", "latitud*", "longitud*", "declive*",
-	"declividade", "shift*", "veer*", "compass", "bússola", "rodar", "rode",
+	"declividade", "shift*", "veer*", "compass", "bússola", "rodar", "rode", "sector*", "setor*",
+	"arc", "arcs", "arco", "arcos", "spacing", "espaçamento",
 )
 
 // rotationVerbs, as the verb of the clause a bare degree ends, make it a
@@ -147,7 +150,7 @@ func (p *parser) nearestScales() []scale {
 // 83.8° in a GPS log line).
 func (p *parser) isAngle(q Quantity) bool {
 	t := p.text
-	if angleWords.in(t, max(0, q.Start-angleWindow), min(len(t), q.End+angleWindow)) {
+	if angleWords.in(t, max(0, q.Start-angleWindow-comparisonBefore(t, q.Start)), min(len(t), q.End+angleWindow)) {
 		return true
 	}
 	if lo := max(0, q.Start-clauseWindow); rotationVerbs.in(t, lo+strings.LastIndexAny(t[lo:q.Start], ".;:!?\n")+1, q.Start) {
@@ -166,6 +169,24 @@ func (p *parser) isAngle(q Quantity) bool {
 		}
 	}
 	return p.angleTopic == aboutAngles
+}
+
+// comparisons right before a bare degree do not part it from the word it
+// measures, so angleWords' window reaches past them: "turns between path
+// segments greater than 90 degrees".
+var comparisons = []string{"greater than", "less than", "more than", "larger than", "smaller than",
+	"maior que", "menor que", "maior do que", "menor do que", "maiores que", "menores que"}
+
+// comparisonBefore is the length of a comparison and its spaces ending at
+// at in t, or 0.
+func comparisonBefore(t string, at int) int {
+	s := strings.TrimRight(t[:at], " ")
+	for _, c := range comparisons {
+		if len(s) >= len(c) && strings.EqualFold(s[len(s)-len(c):], c) {
+			return at - len(s) + len(c)
+		}
+	}
+	return 0
 }
 
 // angleDomain reports whether the bare degree q is an end of a range from

@@ -8,7 +8,7 @@ import (
 
 // showSetMisses logs the dev sentences of one false-alarm set that Parse
 // gets wrong. Held-out ones are only counted: their misses are never printed.
-var showSetMisses = flag.String("set-misses", "", "log the dev sentences of this false-alarm set (real4.jsonl, real5.jsonl, real6.jsonl) that Parse gets wrong")
+var showSetMisses = flag.String("set-misses", "", "log the dev sentences of this false-alarm set (real4.jsonl … real7.jsonl) that Parse gets wrong")
 
 // falseAlarmSets are the sets of real sentences gathered for false alarms
 // (issue 32, item 5), each from sources no earlier set used, with the
@@ -41,6 +41,14 @@ var falseAlarmSets = []struct {
 	// 4 sentences a language of its held-out half hold one, too few for an
 	// F1 to say much, and its dev half holds 1 and 2.
 	{"real6.jsonl", map[string]float64{"en": 8.0 / 13, "pt": 6.0 / 12}, 1.0 / 146, 1},
+	// real7: a gliding computer's manual and catalogue, rich in lengths
+	// and speeds: en 1.000 and pt 1.000 (all 34 and 32 quantities found,
+	// none extra; 0.907 and 0.901 before its fixes, 7 angles a language
+	// read as temperatures); 0 of 136 false (2, 1.5%, before). Its halves
+	// are drawn from the same two documents, so the held-out half shares
+	// the dev half's phrasings: a figure for this kind of text, not for
+	// every kind.
+	{"real7.jsonl", map[string]float64{"en": 1, "pt": 1}, 0, 20},
 }
 
 // TestFalseAlarmSets checks each false-alarm set: at least 150 sentences a

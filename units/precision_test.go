@@ -286,6 +286,37 @@ func TestNotMeasurementsReal6(t *testing.T) {
 	}
 }
 
+// TestNotMeasurementsReal7 pins the readings that real7.jsonl's dev half
+// (a gliding computer's manual and catalogue) took out or put in, each
+// beside a measurement of the same shape that stays: the degrees of a
+// figure or a grid, the degrees after a comparison whose subject is an
+// angle word, and a Portuguese speed written with a slash and a word.
+func TestNotMeasurementsReal7(t *testing.T) {
+	tests := []struct {
+		name, lang, text string
+		want             []string // the surfaces found
+	}{
+		// the opening of a figure or a grid's spacing
+		{"sector", "en", "A 90-degree sector with 1 km radius.", []string{"1 km"}},
+		{"setor", "pt", "Um setor de 90 graus com 1km de raio.", []string{"1km"}},
+		{"arc", "en", "The segment is defined by a 180-degree arc with a distance of 10 km.", []string{"10 km"}},
+		{"arco", "pt", "O segmento é definido por um arco de 90° com distância de 10km.", []string{"10km"}},
+		{"spacing", "en", "It applies the offset from data at two degree spacing.", nil},
+		{"arctic is no arc", "en", "The arctic water was 2 degrees.", []string{"2 degrees"}},
+		// a comparison between an angle word and its degrees
+		{"turns greater than", "en", "Individual turns between path segments greater than 90 degrees are not permitted.", nil},
+		{"warmer than stays", "en", "The water in the bay was warmer than 20 degrees.", []string{"20 degrees"}},
+		{"more than stays", "en", "The sea stayed at more than 20 degrees all week.", []string{"20 degrees"}},
+		// a speed with a slash and a word
+		{"pés/segundo", "pt", "cai abaixo de 225 pés/segundo (1,15 m/s)", []string{"225 pés/segundo", "1,15 m/s"}},
+		{"metros/segundo", "pt", "A corrente chegou a 2 metros/segundo na barra.", []string{"2 metros/segundo"}},
+		{"pés stays a length", "pt", "Uma onda de 6 pés na barra.", []string{"6 pés"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) { checkSurfaces(t, tt.lang, tt.text, tt.want) })
+	}
+}
+
 // checkSurfaces checks the surfaces Parse finds in text, in order.
 func checkSurfaces(t *testing.T, lang, text string, want []string) {
 	t.Helper()
