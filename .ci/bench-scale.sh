@@ -3,9 +3,12 @@
 # three sizes of issue 34, a table row a size: CPU-s, MB per CPU-s, peak RSS,
 # report.json (and diagnostics.jsonl) size; for the largest, an unchanged
 # re-run, --plan of it, --plan and a run of a 1% edit (a sentence appended to
-# every 100th file, in a copy under the same folder name, so the same
-# config), and a from-scratch run of the edited copy that the edit's
-# snapshot must equal byte for byte.
+# every 100th file, each written anew as an editor or git writes it), the
+# same edit reading every file (--rehash, as on a fresh checkout), and a
+# from-scratch run of the edited corpus that the edit's snapshot must equal
+# byte for byte. Each size runs on a copy of its corpus (linked, under the
+# same folder name, so the same config) that its nights edit in place, as
+# a nightly job's working tree, with its own stamps folder.
 #
 #   .ci/bench-scale.sh [--bin BIN] [--runs N] [SIZE...]   SIZE: 15k 45k 100k (default: all)
 #
@@ -55,23 +58,30 @@ corpus() {
     echo "$dir"
 }
 
-# edit CORPUS: a copy of CORPUS (linked where it can be) under the same
-# folder name, with a sentence appended to every 100th file in path order
-# (1,038 of 103,824); prints its folder.
-edit() {
-    local dst=$work/edit/$(basename "$1") f
-    rm -rf "$work/edit"
-    mkdir -p "$work/edit"
+# tree CORPUS: a copy of CORPUS (linked where it can be) under the same
+# folder name, for a size's nights to edit; prints its folder.
+tree() {
+    local dst=$work/tree/$(basename "$1")
+    rm -rf "$work/tree"
+    mkdir -p "$work/tree"
     cp -al "$1" "$dst" 2>/dev/null || { rm -rf "$dst"; cp -r "$1" "$dst"; }
-    find "$dst" -type f -name '*.md' | LC_ALL=C sort | awk 'NR % 100 == 0' | while read -r f; do
-        { cat "$f"; printf '\nThis sentence was added for the one percent edit.\n'; } >"$f.new" # a new file: the link to the cache stays as it was
+    echo "$dst"
+}
+
+# edit TREE: a sentence appended to every 100th file in path order (1,038
+# of 103,824), each written as a new file renamed over the old: the link to
+# the cache stays as it was.
+edit() {
+    local f
+    find "$1" -type f -name '*.md' | LC_ALL=C sort | awk 'NR % 100 == 0' | while read -r f; do
+        { cat "$f"; printf '\nThis sentence was added for the one percent edit.\n'; } >"$f.new"
         mv "$f.new" "$f"
     done
-    echo "$dst"
 }
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
+export INGEST_CACHE_DIR=$work/cache # the stamps of these runs alone: every size starts with none
 printf 'source_url_template: "https://opentelemetry.io/{path}/"\nexclude: ["**/_includes/**"]\n' >"$work/otel.yaml"
 
 # measure OUT CORPUS [FLAG...]: one run into OUT; prints "CPU-s RSS-KB".
@@ -99,7 +109,8 @@ for s in "${sizes[@]}"; do
     label="$s: $files / $(mb "$bytes")"
     for r in $(seq 1 "$runs"); do
         out=$work/snap-$s
-        rm -rf "$out"
+        rm -rf "$out" "$INGEST_CACHE_DIR"
+        dir=$(tree "$(corpus "$s")")
         read -r cpu rss < <(measure "$out" "$dir")
         printf '| %s | full %d | %s | %s | %d | %s KB | %s MB |\n' "$label" "$r" "$cpu" \
             "$(awk -v b="$bytes" -v c="$cpu" 'BEGIN { printf "%.2f", b / 1e6 / c }')" $((rss / 1024)) \
@@ -110,9 +121,16 @@ for s in "${sizes[@]}"; do
                 "$(kb "$(size "$out/report.json")")" "$(mb "$(size "$out/diagnostics.jsonl")")"
             read -r cpu rss < <(measure "$out" "$dir" --plan)
             printf '| %s | --plan, unchanged %d | %s | | %d | | |\n' "$label" "$r" "$cpu" $((rss / 1024))
-            edited=$(edit "$dir")
+            edit "$dir"
+            edited=$dir
             read -r cpu rss < <(measure "$out" "$edited" --plan)
             printf '| %s | --plan, 1%% edit %d | %s | | %d | | |\n' "$label" "$r" "$cpu" $((rss / 1024))
+            rehash=$work/rehash-$s
+            rm -rf "$rehash"
+            cp -al "$out" "$rehash" # a run publishes a new folder: the links stay as they are
+            read -r cpu rss < <(measure "$rehash" "$edited" --rehash)
+            printf '| %s | 1%% edit, every file read (--rehash) %d | %s | | %d | | |\n' "$label" "$r" "$cpu" $((rss / 1024))
+            rm -rf "$rehash"
             read -r cpu rss < <(measure "$out" "$edited")
             printf '| %s | 1%% edit %d | %s | | %d | %s KB | %s MB |\n' "$label" "$r" "$cpu" $((rss / 1024)) \
                 "$(kb "$(size "$out/report.json")")" "$(mb "$(size "$out/diagnostics.jsonl")")"
@@ -125,7 +143,7 @@ for s in "${sizes[@]}"; do
                 cmp -s "$out/$f" "$scratch/$f" || same="no ($f differs)"
             done
             printf '| %s | 1%% edit from scratch %d | %s | | %d | | byte-identical to the 1%% edit: %s |\n' "$label" "$r" "$cpu" $((rss / 1024)) "$same"
-            rm -rf "$scratch" "$(dirname "$edited")"
+            rm -rf "$scratch"
         fi
     done
 done

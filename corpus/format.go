@@ -56,9 +56,13 @@ type Included struct{ Path, SHA256 string }
 // An Includer is a Format that can tell the files a document includes
 // without parsing the rest of it: what the input hash needs of a document
 // (Reader.InputDigest), at the cost of reading its directives, not its
-// body. It must return what Parse returns in Parsed.Included.
+// body. It must return what Parse returns in Parsed.Included. Mentions
+// reports whether raw names anything to include at all: one that names
+// nothing has the input hash of its bytes alone, whatever the files
+// around it (and so a stamp).
 type Includer interface {
 	Includes(rel string, raw []byte) []Included
+	Mentions(raw []byte) bool
 }
 
 // InputDigest is a document's input hash: its own bytes' (own) and, when
@@ -123,7 +127,7 @@ func (r *Reader) InputStamped(rel string, known stamp.Stamp, sum string) (string
 	if err != nil {
 		return UnreadableDigest, ""
 	}
-	if !mayInclude(raw) {
+	if r.alone(rel, raw) {
 		return Digest(raw), st
 	}
 	i, _ := r.list.of(rel)
@@ -131,6 +135,17 @@ func (r *Reader) InputStamped(rel string, known stamp.Stamp, sum string) (string
 		return InputDigest(Digest(raw), inc.Includes(rel, raw)), ""
 	}
 	return InputDigest(Digest(raw), r.ParseBytes(rel, raw).Included), ""
+}
+
+// alone reports whether the document rel, of bytes raw, names nothing to
+// include: its input hash is its bytes' alone.
+func (r *Reader) alone(rel string, raw []byte) bool {
+	if !mayInclude(raw) {
+		return true
+	}
+	i, _ := r.list.of(rel)
+	inc, ok := r.formats[i].(Includer)
+	return ok && !inc.Mentions(raw)
 }
 
 // Registration is one format in the list of formats (package formats):
@@ -217,7 +232,7 @@ func (r *Reader) Parse(rel string) (Parsed, error) {
 	}
 	parsed := r.ParseBytes(rel, raw)
 	parsed.RawSHA256 = InputDigest(Digest(raw), parsed.Included)
-	if !mayInclude(raw) {
+	if r.alone(rel, raw) {
 		parsed.Stamp = st
 	}
 	return parsed, nil

@@ -3,9 +3,12 @@ package formats
 import (
 	"os"
 	"path/filepath"
+	"runtime"
 	"testing"
+	"time"
 
 	"github.com/ocean-safety/ingest/corpus"
+	"github.com/ocean-safety/ingest/corpus/stamp"
 )
 
 // TestInputDigestIsParse: the input hash InputDigest computes without
@@ -51,6 +54,45 @@ func TestInputDigestIsParse(t *testing.T) {
 	for name, want := range map[string]bool{"plain.md": false, "hugo.md": false, "snippet.md": true, "missing.md": false, "page.html": false} {
 		if got := before[name] != after[name]; got != want {
 			t.Errorf("%s: got changed %v after an edit to snippets/b.md, want %v", name, got, want)
+		}
+	}
+}
+
+// TestStampedDocuments: a document that names nothing to include has a
+// stamp, a Hugo shortcode or a page's braces notwithstanding; one that
+// names an include has none, even when it includes nothing (its file may
+// appear) or is rejected; Parse and InputStamped agree.
+func TestStampedDocuments(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("stamps are read on Linux only")
+	}
+	root := t.TempDir()
+	files := map[string]string{ // and whether the document has a stamp
+		"plain.md":     "# Plain\n\nNo directive here.\n",
+		"shortcode.md": "# Shortcode\n\n{{< figure src=\"x.png\" >}}\n",
+		"page.html":    "<h1>Page</h1><p>{{ not a directive }}</p>\n",
+		"hugo.md":      "# Hugo\n\n{{% include \"note.md\" %}}\n",
+		"missing.md":   "# Missing\n\n--8<-- \"snippets/nope.md\"\n",
+		"rejected.md":  "---\ntitle: [unclosed\n---\n{{% include \"note.md\" %}}\n",
+	}
+	stamped := map[string]bool{"plain.md": true, "shortcode.md": true, "page.html": true}
+	for name, text := range files {
+		write(t, filepath.Join(root, name), text)
+	}
+	write(t, filepath.Join(root, "_includes/note.md"), "A Hugo partial.\n")
+	time.Sleep(stamp.Settle + 100*time.Millisecond) // a file changed in the last second has none
+	r := All.Reader(root, corpus.Options{Root: root, SourceOptional: true})
+	for name := range files {
+		p, err := r.Parse(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sum, st := r.InputStamped(name, "", "")
+		if sum != p.RawSHA256 || st != p.Stamp {
+			t.Errorf("%s: InputStamped gives %s %q, Parse %s %q", name, sum, st, p.RawSHA256, p.Stamp)
+		}
+		if got := st != ""; got != stamped[name] {
+			t.Errorf("%s: got stamped %v, want %v", name, got, stamped[name])
 		}
 	}
 }

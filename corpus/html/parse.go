@@ -29,6 +29,9 @@ func New(opt corpus.Options) corpus.Format {
 // Includes is none: a page includes nothing (corpus.Includer).
 func (f *Format) Includes(string, []byte) []corpus.Included { return nil }
 
+// Mentions is false: a page names nothing to include (corpus.Includer).
+func (f *Format) Mentions([]byte) bool { return false }
+
 // Parse reads the page rel's bytes (checked, normalised and their front
 // matter read by corpus.Read), walks its tokens into a view and blocks, and
 // resolves what the page says of itself over the folder defaults.

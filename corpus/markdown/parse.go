@@ -83,6 +83,10 @@ func (f *Format) Parse(rel string, raw []byte) corpus.Parsed {
 	return out
 }
 
+// Mentions reports whether raw names anything to include, when includes
+// are expanded (corpus.Includer).
+func (f *Format) Mentions(raw []byte) bool { return f.inc != nil && include.Mentions(string(raw)) }
+
 // Includes lists the files the document rel includes, as Parse does (its
 // front matter read, its includes expanded), without parsing its Markdown.
 func (f *Format) Includes(rel string, raw []byte) []corpus.Included {
