@@ -29,10 +29,10 @@ const (
 const Unresolved = "include-unresolved"
 
 // Resolver reads included files from inside its roots. What it opens it
-// keeps for its life, a run (seen): a site's snippets are included by many
-// pages, and a run reads each page twice (its input hash, then its text),
-// so a file is resolved, read and hashed once, and every page of the run
-// sees the same bytes of it. It is safe for concurrent use.
+// keeps (seen): a site's snippets are included by many pages, near one
+// another in corpus order, and a run reads each page twice (its input
+// hash, then its text), so a file is resolved, read and hashed once while
+// the pages that include it go by. It is safe for concurrent use.
 type Resolver struct {
 	roots []string // absolute, symbolic links resolved: the corpus first
 	mu    sync.Mutex
@@ -47,10 +47,12 @@ type opened struct {
 	err  error
 }
 
-// The bounds of what a Resolver keeps: past them it reads files again.
+// The bounds of what a Resolver keeps: past either it forgets all it kept
+// and starts again, so its memory stays small however many files a corpus
+// includes, and what it keeps is what the pages at hand include.
 const (
-	maxSeen     = 1 << 16
-	maxSeenText = 32 << 20
+	maxSeen     = 2048
+	maxSeenText = 2 << 20
 )
 
 // New is a resolver for the corpus at root that also reads from bases
@@ -151,13 +153,14 @@ func (r *Resolver) open(c string) (File, string, error) {
 	f, text, err := r.openFile(c)
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	if len(r.seen) < maxSeen && r.held+len(text) <= maxSeenText {
-		if r.seen == nil {
-			r.seen = map[string]opened{}
-		}
-		r.seen[c] = opened{f, text, err}
-		r.held += len(text)
+	if len(r.seen) == maxSeen || r.held+len(text) > maxSeenText {
+		r.seen, r.held = nil, 0
 	}
+	if r.seen == nil {
+		r.seen = map[string]opened{}
+	}
+	r.seen[c] = opened{f, text, err}
+	r.held += len(text)
 	return f, text, err
 }
 

@@ -1,6 +1,7 @@
 package include
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -176,6 +177,26 @@ func TestResolverKeepsWhatItRead(t *testing.T) {
 	}
 	if got := fresh.Expand("en/guide.md", "--8<-- \"snippets/deeper.md\"\n--8<-- \"snippets/late.md\"\n").Text; got != "Changed words.\nLate.\n" {
 		t.Errorf("a new resolver: got %q, want the files as they are now", got)
+	}
+}
+
+// TestResolverForgets: what a resolver keeps stays within its bounds
+// however many files a corpus names (here, thousands that are not there),
+// and it still reads what it forgot.
+func TestResolverForgets(t *testing.T) {
+	root, _, _ := site(t)
+	r, err := New(root, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range 3 * maxSeen {
+		r.Expand("en/guide.md", fmt.Sprintf("--8<-- \"snippets/none-%d.md\"\n", i))
+		if len(r.seen) > maxSeen || r.held > maxSeenText {
+			t.Fatalf("after %d files: %d kept, %d bytes, want at most %d and %d", i+1, len(r.seen), r.held, maxSeen, maxSeenText)
+		}
+	}
+	if got := r.Expand("en/guide.md", "--8<-- \"snippets/deeper.md\"\n").Text; got != "Deeper words.\n" {
+		t.Errorf("got %q, want the file", got)
 	}
 }
 
