@@ -13,5 +13,5 @@ func changeTime(info fs.FileInfo) (time.Time, uint64, uint64, bool) {
 	if !ok {
 		return time.Time{}, 0, 0, false
 	}
-	return time.Unix(st.Ctim.Sec, st.Ctim.Nsec), uint64(st.Dev), st.Ino, true //nolint:unconvert // Dev is uint64 on some architectures only
+	return time.Unix(st.Ctim.Unix()), uint64(st.Dev), uint64(st.Ino), true // Dev and Ino are narrower on some architectures
 }
