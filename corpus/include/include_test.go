@@ -139,11 +139,12 @@ func TestExpand(t *testing.T) {
 	}
 }
 
-// TestResolverKeepsWhatItRead: a resolver reads an included file once for
-// its run: a page asked again (its input hash, then its text) and every
-// other page of the run see the bytes it first read, even when the file
-// changed since, and a file missing then stays missing; a new run's
-// resolver reads the file as it is now.
+// TestResolverKeepsWhatItRead: a resolver reads an included file once
+// while it keeps it (within its bounds, TestResolverForgets): a page asked
+// again (its input hash, then its text) and the pages after it see the
+// bytes it first read, even when the file changed since, and a file
+// missing then stays missing; a new run's resolver reads the file as it is
+// now.
 func TestResolverKeepsWhatItRead(t *testing.T) {
 	root, _, _ := site(t)
 	r, err := New(root, nil)
