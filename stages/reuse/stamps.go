@@ -27,13 +27,7 @@ const stampsHeader = "ingest-stamps 1\t"
 // StampsPath is the stamps file of the corpus at root in the cache folder
 // dir.
 func StampsPath(dir, root string) string {
-	if abs, err := filepath.Abs(root); err == nil {
-		root = abs
-	}
-	if real, err := filepath.EvalSymlinks(root); err == nil {
-		root = real
-	}
-	sum := sha256.Sum256([]byte(root))
+	sum := sha256.Sum256([]byte(rootOf(root)))
 	return filepath.Join(dir, "stamps", hex.EncodeToString(sum[:16])+".tsv")
 }
 
@@ -153,10 +147,15 @@ func (w *StampWriter) Abort() {
 	}
 }
 
-// rootOf is root as a header names it: absolute, on one line.
+// rootOf is root as its stamps file is named and its header says it:
+// absolute, symbolic links resolved (one folder, one file, however it is
+// named), on one line.
 func rootOf(root string) string {
 	if abs, err := filepath.Abs(root); err == nil {
 		root = abs
+	}
+	if real, err := filepath.EvalSymlinks(root); err == nil {
+		root = real
 	}
 	return strings.NewReplacer("\n", " ", "\t", " ").Replace(root)
 }
