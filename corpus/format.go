@@ -42,7 +42,11 @@ type Parsed struct {
 	// directives): RawSHA256 covers them, so an edit to one rebuilds the
 	// documents that include it.
 	Included []Included
-	// Stamp is the file's when RawSHA256 is its bytes' alone (see
+	// Deps are the paths the document's includes were looked for at, with
+	// their stamps: found or not, what RawSHA256 depends on besides the
+	// file's bytes.
+	Deps []stamp.Dep
+	// Stamp is the file's with its Deps' (stamp.With; see
 	// Reader.InputStamped), set by the Reader.
 	Stamp stamp.Stamp
 }
@@ -56,12 +60,12 @@ type Included struct{ Path, SHA256 string }
 // An Includer is a Format that can tell the files a document includes
 // without parsing the rest of it: what the input hash needs of a document
 // (Reader.InputDigest), at the cost of reading its directives, not its
-// body. It must return what Parse returns in Parsed.Included. Mentions
-// reports whether raw names anything to include at all: one that names
-// nothing has the input hash of its bytes alone, whatever the files
-// around it (and so a stamp).
+// body. It must return what Parse returns in Parsed.Included and
+// Parsed.Deps. Mentions reports whether raw names anything to include at
+// all: one that names nothing has the input hash of its bytes alone,
+// whatever the files around it.
 type Includer interface {
-	Includes(rel string, raw []byte) []Included
+	Includes(rel string, raw []byte) ([]Included, []stamp.Dep)
 	Mentions(raw []byte) bool
 }
 
@@ -101,11 +105,11 @@ func (r *Reader) InputDigest(rel string) string {
 	return sum
 }
 
-// InputStamped is InputDigest with the file's stamp, when its input hash
-// is its bytes' alone (it mentions no include directive: an included file
-// may change under an unchanged stamp). Given the stamp and input hash
-// recorded when the file was last hashed, a file whose stamp is the same
-// is not read: its input hash is sum.
+// InputStamped is InputDigest with the file's stamp, and the stamps of
+// the paths its includes were looked for at (stamp.With). Given the stamp
+// and input hash recorded when the file was last hashed, a file whose
+// stamp still holds (stamp.Same: its own and those paths') is not read:
+// its input hash is sum.
 func (r *Reader) InputStamped(rel string, known stamp.Stamp, sum string) (string, stamp.Stamp) {
 	path := filepath.Join(r.root, filepath.FromSlash(rel))
 	info, err := os.Stat(path)
@@ -114,8 +118,8 @@ func (r *Reader) InputStamped(rel string, known stamp.Stamp, sum string) (string
 	}
 	st := stamp.Of(info, now())
 	switch {
-	case st != "" && st == known && sum != "":
-		return sum, st
+	case st != "" && sum != "" && stamp.Same(known, st, r.root, now()):
+		return sum, known
 	case info.Size() > int64(r.opt.Limits.orDefault().MaxBytes):
 		sum, err := DigestFile(path)
 		if err != nil {
@@ -132,7 +136,8 @@ func (r *Reader) InputStamped(rel string, known stamp.Stamp, sum string) (string
 	}
 	i, _ := r.list.of(rel)
 	if inc, ok := r.formats[i].(Includer); ok {
-		return InputDigest(Digest(raw), inc.Includes(rel, raw)), ""
+		files, deps := inc.Includes(rel, raw)
+		return InputDigest(Digest(raw), files), stamp.With(st, deps)
 	}
 	return InputDigest(Digest(raw), r.ParseBytes(rel, raw).Included), ""
 }
@@ -232,8 +237,10 @@ func (r *Reader) Parse(rel string) (Parsed, error) {
 	}
 	parsed := r.ParseBytes(rel, raw)
 	parsed.RawSHA256 = InputDigest(Digest(raw), parsed.Included)
-	if r.alone(rel, raw) {
+	if i, _ := r.list.of(rel); r.alone(rel, raw) {
 		parsed.Stamp = st
+	} else if _, ok := r.formats[i].(Includer); ok {
+		parsed.Stamp = stamp.With(st, parsed.Deps)
 	}
 	return parsed, nil
 }

@@ -14,8 +14,9 @@ import (
 // (the recorded input hash comes back, even a made-up one); one written
 // since is read, whether it kept its size and had its modification time
 // set back (touch -r) or was replaced by another file; a file that
-// mentions an include directive, or was changed in the last second, has
-// no stamp; Parse gives the stamp InputStamped does.
+// mentions an include directive in a format that cannot list its includes
+// (TestStampedDocuments has those of one that can), or was changed in the
+// last second, has no stamp; Parse gives the stamp InputStamped does.
 func TestInputStamped(t *testing.T) {
 	if runtime.GOOS != "linux" {
 		t.Skip("stamps are read on Linux only")

@@ -260,6 +260,13 @@ func newRun(cfg settings.Config, opt Options) (*run, error) {
 	}, nil
 }
 
+// stampsKey is what the stamps a run reads and writes are recorded under:
+// its build, tool version and configuration, which decide how a
+// document's includes are resolved into its input hash.
+func (r *run) stampsKey() string {
+	return reuse.BuildID() + " " + r.opt.ToolVersion + " " + r.cfg.Hash()
+}
+
 func (r *run) run(ctx context.Context) (*Result, error) {
 	start := time.Now()
 	listing, err := corpus.ScanFiltered(r.cfg.Corpus, r.cfg.Filter, formats.All)
@@ -268,10 +275,10 @@ func (r *run) run(ctx context.Context) (*Result, error) {
 	}
 	if r.opt.Stamps != "" {
 		if !r.opt.Rehash {
-			r.stampsIn = reuse.OpenStamps(r.opt.Stamps, r.cfg.Corpus)
+			r.stampsIn = reuse.OpenStamps(r.opt.Stamps, r.cfg.Corpus, r.stampsKey())
 			defer r.stampsIn.Close()
 		}
-		if r.stampsOut, err = reuse.CreateStamps(r.opt.Stamps, r.cfg.Corpus); err != nil {
+		if r.stampsOut, err = reuse.CreateStamps(r.opt.Stamps, r.cfg.Corpus, r.stampsKey()); err != nil {
 			r.opt.Logger.Warn("stamps not recorded: every file is read again next time", "err", err)
 		}
 		defer func() { r.stampsOut.Abort() }() // nil once put in place

@@ -49,7 +49,7 @@ func Plan(ctx context.Context, cfg settings.Config, target publish.Target, opt O
 	}
 	r.cfg.Shard = r.cfg.Shard.Of(listing)
 	if opt.Stamps != "" && !opt.Rehash { // read, never written: a plan changes nothing
-		r.stampsIn = reuse.OpenStamps(opt.Stamps, cfg.Corpus)
+		r.stampsIn = reuse.OpenStamps(opt.Stamps, cfg.Corpus, r.stampsKey())
 		defer r.stampsIn.Close()
 	}
 	r.openPrevious(ctx)

@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"strings"
 	"testing"
 	"time"
 
@@ -58,43 +59,76 @@ func TestInputDigestIsParse(t *testing.T) {
 	}
 }
 
-// TestStampedDocuments: a document that names nothing to include has a
-// stamp, a Hugo shortcode or a page's braces notwithstanding; one that
-// names an include has none, even when it includes nothing (its file may
-// appear) or is rejected; Parse and InputStamped agree.
+// TestStampedDocuments: every document has a stamp, a Hugo shortcode or a
+// page's braces notwithstanding; one that names an include has the stamps
+// of the paths its includes were looked for at beside its own, found or
+// not, and Parse and InputStamped agree. A recorded stamp holds, the file
+// unread, until what the document's input hash depends on changes: an
+// included file written, a file appearing where an include was not found,
+// or where it would be found first.
 func TestStampedDocuments(t *testing.T) {
 	if runtime.GOOS != "linux" {
 		t.Skip("stamps are read on Linux only")
 	}
 	root := t.TempDir()
 	files := map[string]string{ // and whether the document has a stamp
-		"plain.md":     "# Plain\n\nNo directive here.\n",
-		"shortcode.md": "# Shortcode\n\n{{< figure src=\"x.png\" >}}\n",
-		"page.html":    "<h1>Page</h1><p>{{ not a directive }}</p>\n",
-		"hugo.md":      "# Hugo\n\n{{% include \"note.md\" %}}\n",
-		"missing.md":   "# Missing\n\n--8<-- \"snippets/nope.md\"\n",
-		"rejected.md":  "---\ntitle: [unclosed\n---\n{{% include \"note.md\" %}}\n",
+		"plain.md":          "# Plain\n\nNo directive here.\n",
+		"shortcode.md":      "# Shortcode\n\n{{< figure src=\"x.png\" >}}\n",
+		"page.html":         "<h1>Page</h1><p>{{ not a directive }}</p>\n",
+		"hugo.md":           "# Hugo\n\n{{% include \"note.md\" %}}\n",
+		"kept.md":           "# Kept\n\n{{% include \"kept.md\" %}}\n",
+		"deep/shadowed.md":  "# Shadowed\n\n{{% include \"other.md\" %}}\n",
+		"missing.md":        "# Missing\n\n--8<-- \"snippets/nope.md\"\n",
+		"rejected.md":       "---\ntitle: [unclosed\n---\n{{% include \"note.md\" %}}\n",
+		"_includes/note.md": "A Hugo partial.\n",
 	}
-	stamped := map[string]bool{"plain.md": true, "shortcode.md": true, "page.html": true}
 	for name, text := range files {
 		write(t, filepath.Join(root, name), text)
 	}
-	write(t, filepath.Join(root, "_includes/note.md"), "A Hugo partial.\n")
-	time.Sleep(stamp.Settle + 100*time.Millisecond) // a file changed in the last second has none
+	write(t, filepath.Join(root, "_includes/kept.md"), "Kept as it is.\n")
+	write(t, filepath.Join(root, "_includes/other.md"), "Found in the root's _includes.\n")
+	settle := func() { time.Sleep(stamp.Settle + 100*time.Millisecond) } // a file changed in the last second has none
+	settle()
 	r := All.Reader(root, corpus.Options{Root: root, SourceOptional: true})
-	for name := range files {
-		p, err := r.Parse(name)
-		if err != nil {
-			t.Fatal(err)
+	check := func() map[string]stamp.Stamp {
+		t.Helper()
+		out := map[string]stamp.Stamp{}
+		for name := range files {
+			p, err := r.Parse(name)
+			if err != nil {
+				t.Fatal(err)
+			}
+			sum, st := r.InputStamped(name, "", "")
+			if sum != p.RawSHA256 || st != p.Stamp {
+				t.Errorf("%s: InputStamped gives %s %q, Parse %s %q", name, sum, st, p.RawSHA256, p.Stamp)
+			}
+			if st == "" {
+				t.Errorf("%s: no stamp", name)
+			}
+			out[name] = st
 		}
-		sum, st := r.InputStamped(name, "", "")
-		if sum != p.RawSHA256 || st != p.Stamp {
-			t.Errorf("%s: InputStamped gives %s %q, Parse %s %q", name, sum, st, p.RawSHA256, p.Stamp)
-		}
-		if got := st != ""; got != stamped[name] {
-			t.Errorf("%s: got stamped %v, want %v", name, got, stamped[name])
+		return out
+	}
+	known := check()
+	for name, deps := range map[string]int{"plain.md": 0, "hugo.md": 2, "deep/shadowed.md": 4, "missing.md": 1, "rejected.md": 0} {
+		if got := strings.Count(string(known[name]), "\t") / 2; got != deps {
+			t.Errorf("%s: got a stamp of %d paths beside its own, want %d: %q", name, got, deps, known[name])
 		}
 	}
+
+	// A new reader: the one above keeps what its includes read.
+	write(t, filepath.Join(root, "_includes/note.md"), "A Hugo partial, edited.\n")
+	write(t, filepath.Join(root, "deep/other.md"), "Found first, beside the page.\n")
+	write(t, filepath.Join(root, "snippets/nope.md"), "Here now.\n")
+	settle()
+	r = All.Reader(root, corpus.Options{Root: root, SourceOptional: true})
+	changed := map[string]bool{"hugo.md": true, "deep/shadowed.md": true, "missing.md": true, "_includes/note.md": true}
+	for name := range files {
+		if sum, _ := r.InputStamped(name, known[name], "recorded"); (sum != "recorded") != changed[name] {
+			t.Errorf("%s: got %s for its recorded stamp; want it read again %v", name, sum, changed[name])
+		}
+	}
+	check()
 }
 
 func write(t *testing.T, path, text string) {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/ocean-safety/ingest/chunking"
 	"github.com/ocean-safety/ingest/corpus"
+	"github.com/ocean-safety/ingest/corpus/stamp"
 )
 
 // Format reads corpus documents as HTML pages.
@@ -27,7 +28,7 @@ func New(opt corpus.Options) corpus.Format {
 }
 
 // Includes is none: a page includes nothing (corpus.Includer).
-func (f *Format) Includes(string, []byte) []corpus.Included { return nil }
+func (f *Format) Includes(string, []byte) ([]corpus.Included, []stamp.Dep) { return nil, nil }
 
 // Mentions is false: a page names nothing to include (corpus.Includer).
 func (f *Format) Mentions([]byte) bool { return false }

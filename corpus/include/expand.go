@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/ocean-safety/ingest/corpus/stamp"
 	"github.com/ocean-safety/ingest/schema"
 )
 
@@ -67,6 +68,7 @@ type expansion struct {
 	doc   string
 	res   Result
 	total int
+	deps  map[string]bool // the paths in res.Deps
 }
 
 // Expand expands the include directives of text, the body of document doc
@@ -151,10 +153,22 @@ func (e *expansion) expand(text string, stack []string, base int, within string)
 	return out.String(), spans
 }
 
+// dep adds d to the expansion's Deps, once.
+func (e *expansion) dep(d stamp.Dep) {
+	if e.deps[d.Path] {
+		return
+	}
+	if e.deps == nil {
+		e.deps = map[string]bool{}
+	}
+	e.deps[d.Path] = true
+	e.res.Deps = append(e.res.Deps, d)
+}
+
 // one expands directive d into out, or leaves a diagnostic (and, in code,
 // the line as written).
 func (e *expansion) one(out *strings.Builder, spans *[]Span, d directive, stack []string, line int, within, fence string) {
-	f, text, err := e.r.read(e.doc, d.name, d.hugo)
+	f, text, err := e.r.read(e.doc, d.name, d.hugo, e.dep)
 	if err == nil && slices.Contains(stack, f.Path) {
 		err = fmt.Errorf("a cycle: %s includes itself", f.Path)
 	}

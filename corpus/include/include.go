@@ -11,8 +11,10 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"time"
 	"unicode/utf8"
 
+	"github.com/ocean-safety/ingest/corpus/stamp"
 	"github.com/ocean-safety/ingest/schema"
 )
 
@@ -25,7 +27,8 @@ const (
 
 // Unresolved is the code of an include that could not be read: the
 // document's input hash does not cover the file it names, so a document
-// with one is always read again (a file that appears later changes it).
+// with one is always made again (a file that appears later changes it; its
+// stamp, which holds the paths looked at, tells when one does).
 const Unresolved = "include-unresolved"
 
 // Resolver reads included files from inside its roots. What it opens it
@@ -34,7 +37,8 @@ const Unresolved = "include-unresolved"
 // hash, then its text), so a file is resolved, read and hashed once while
 // the pages that include it go by. It is safe for concurrent use.
 type Resolver struct {
-	roots []string // absolute, symbolic links resolved: the corpus first
+	roots []string         // absolute, symbolic links resolved: the corpus first
+	now   func() time.Time // the clock stamps are read by
 	mu    sync.Mutex
 	seen  map[string]opened // by candidate path, found or not
 	held  int               // the bytes of text seen holds
@@ -42,9 +46,10 @@ type Resolver struct {
 
 // opened is what open gave for a candidate path.
 type opened struct {
-	file File
-	text string
-	err  error
+	file  File
+	text  string
+	stamp stamp.Stamp // read before the bytes; stamp.Absent when there is no file
+	err   error
 }
 
 // The bounds of what a Resolver keeps: past either it forgets all it kept
@@ -60,7 +65,7 @@ const (
 // is an error: a mistyped folder fails at start, not as a diagnostic on
 // every page.
 func New(root string, bases []string) (*Resolver, error) {
-	r := &Resolver{}
+	r := &Resolver{now: time.Now}
 	for i, b := range append([]string{root}, bases...) {
 		if i > 0 && !filepath.IsAbs(b) {
 			b = filepath.Join(root, b)
@@ -95,6 +100,10 @@ type Result struct {
 	Files []File // each file once, in the order first included
 	Spans []Span
 	Diags []schema.Diagnostic
+	// Deps are the paths the includes were looked for at, each once, in
+	// the order first looked at, with their stamps when they were: the
+	// files found and the paths where none was (stamp.With).
+	Deps []stamp.Dep
 }
 
 // errOutside is a path that leaves the roots.
@@ -104,8 +113,9 @@ var errOutside = errors.New("outside the corpus and includes.base")
 // wrote it, and reads it: tried beside the document, then in each folder
 // above it up to the corpus root (a site's project folder: FastAPI's
 // "../../docs_src" is relative to docs/en), then in each base, then (hugo)
-// in the _includes folder of each of those folders.
-func (r *Resolver) read(doc, name string, hugo bool) (File, string, error) {
+// in the _includes folder of each of those folders. Each path it looks at
+// is handed to dep with its stamp.
+func (r *Resolver) read(doc, name string, hugo bool, dep func(stamp.Dep)) (File, string, error) {
 	if strings.Contains(name, "://") {
 		return File{}, "", errors.New("a URL: ingest reads no network")
 	}
@@ -127,7 +137,8 @@ func (r *Resolver) read(doc, name string, hugo bool) (File, string, error) {
 			cands = append(cands, filepath.Join(d, "_includes", filepath.FromSlash(name)))
 		}
 		for _, c := range cands {
-			f, text, err := r.open(c)
+			f, text, st, err := r.open(c)
+			dep(stamp.Dep{Path: r.depPath(c), Stamp: st})
 			if err == nil {
 				return f, text, nil
 			}
@@ -143,14 +154,14 @@ func (r *Resolver) read(doc, name string, hugo bool) (File, string, error) {
 }
 
 // open is openFile of c, kept in seen.
-func (r *Resolver) open(c string) (File, string, error) {
+func (r *Resolver) open(c string) (File, string, stamp.Stamp, error) {
 	r.mu.Lock()
 	o, ok := r.seen[c]
 	r.mu.Unlock()
 	if ok {
-		return o.file, o.text, o.err
+		return o.file, o.text, o.stamp, o.err
 	}
-	f, text, err := r.openFile(c)
+	f, text, st, err := r.openFile(c)
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if len(r.seen) == maxSeen || r.held+len(text) > maxSeenText {
@@ -159,41 +170,56 @@ func (r *Resolver) open(c string) (File, string, error) {
 	if r.seen == nil {
 		r.seen = map[string]opened{}
 	}
-	r.seen[c] = opened{f, text, err}
+	r.seen[c] = opened{f, text, st, err}
 	r.held += len(text)
-	return f, text, err
+	return f, text, st, err
 }
 
 // openFile reads the candidate c if it is a regular file inside a root,
-// once its symbolic links are resolved, and within MaxFileBytes.
-func (r *Resolver) openFile(c string) (File, string, error) {
+// once its symbolic links are resolved, and within MaxFileBytes. Its stamp
+// is read first, found or not: stamp.Absent where no file is, "" when that
+// cannot be told.
+func (r *Resolver) openFile(c string) (File, string, stamp.Stamp, error) {
 	real, err := filepath.EvalSymlinks(c)
 	if err != nil {
-		return File{}, "", err
-	}
-	rel, ok := r.within(real)
-	if !ok {
-		return File{}, "", errOutside
+		if errors.Is(err, fs.ErrNotExist) {
+			return File{}, "", stamp.Absent, err
+		}
+		return File{}, "", "", err
 	}
 	info, err := os.Stat(real)
+	if err != nil {
+		return File{}, "", "", err
+	}
+	st := stamp.Of(info, r.now())
+	rel, ok := r.within(real)
 	switch {
-	case err != nil:
-		return File{}, "", err
+	case !ok:
+		return File{}, "", st, errOutside
 	case !info.Mode().IsRegular():
-		return File{}, "", errors.New("not a regular file")
+		return File{}, "", st, errors.New("not a regular file")
 	case info.Size() > MaxFileBytes:
-		return File{}, "", fmt.Errorf("%d bytes, over the %d an include may hold", info.Size(), MaxFileBytes)
+		return File{}, "", st, fmt.Errorf("%d bytes, over the %d an include may hold", info.Size(), MaxFileBytes)
 	}
 	b, err := os.ReadFile(real)
 	if err != nil {
-		return File{}, "", err
+		return File{}, "", "", err
 	}
 	if !utf8.Valid(b) || strings.IndexByte(string(b), 0) >= 0 {
-		return File{}, "", errors.New("not UTF-8 text")
+		return File{}, "", st, errors.New("not UTF-8 text")
 	}
 	sum := sha256.Sum256(b)
 	text := strings.ReplaceAll(strings.TrimPrefix(string(b), "\ufeff"), "\r\n", "\n")
-	return File{Path: rel, SHA256: hex.EncodeToString(sum[:])}, text, nil
+	return File{Path: rel, SHA256: hex.EncodeToString(sum[:])}, text, st, nil
+}
+
+// depPath is the candidate path c as a stamp.Dep names it: relative to the
+// corpus folder when inside it, else absolute.
+func (r *Resolver) depPath(c string) string {
+	if rel, err := filepath.Rel(r.roots[0], c); err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel) {
+		return filepath.ToSlash(rel)
+	}
+	return c
 }
 
 // within is real's path relative to the root it lies in (slash-separated,

@@ -13,6 +13,7 @@ import (
 	"github.com/ocean-safety/ingest/chunking"
 	"github.com/ocean-safety/ingest/corpus"
 	"github.com/ocean-safety/ingest/corpus/include"
+	"github.com/ocean-safety/ingest/corpus/stamp"
 	"github.com/ocean-safety/ingest/schema"
 )
 
@@ -77,6 +78,7 @@ func (f *Format) Parse(rel string, raw []byte) corpus.Parsed {
 	for _, f := range inc.Files {
 		out.Included = append(out.Included, corpus.Included{Path: f.Path, SHA256: f.SHA256})
 	}
+	out.Deps = inc.Deps
 	if !p.Rejected {
 		out.Body = p.body()
 	}
@@ -87,21 +89,23 @@ func (f *Format) Parse(rel string, raw []byte) corpus.Parsed {
 // are expanded (corpus.Includer).
 func (f *Format) Mentions(raw []byte) bool { return f.inc != nil && include.Mentions(string(raw)) }
 
-// Includes lists the files the document rel includes, as Parse does (its
-// front matter read, its includes expanded), without parsing its Markdown.
-func (f *Format) Includes(rel string, raw []byte) []corpus.Included {
+// Includes lists the files the document rel includes, and the paths they
+// were looked for at, as Parse does (its front matter read, its includes
+// expanded), without parsing its Markdown.
+func (f *Format) Includes(rel string, raw []byte) ([]corpus.Included, []stamp.Dep) {
 	if f.inc == nil || !include.Mentions(string(raw)) {
-		return nil // nothing to read: the front matter is not parsed either
+		return nil, nil // nothing to read: the front matter is not parsed either
 	}
 	doc, diags := corpus.Parse(rel, raw, f.opt)
 	if corpus.Rejected(diags) {
-		return nil
+		return nil, nil
 	}
 	var out []corpus.Included
-	for _, file := range f.inc.Expand(doc.Path, doc.Text[doc.ContentStart:]).Files {
+	res := f.inc.Expand(doc.Path, doc.Text[doc.ContentStart:])
+	for _, file := range res.Files {
 		out = append(out, corpus.Included{Path: file.Path, SHA256: file.SHA256})
 	}
-	return out
+	return out, res.Deps
 }
 
 // expand is doc with the includes of its content expanded: its text (and

@@ -20,9 +20,20 @@ import (
 // whose stamp has not changed since is taken to hold the bytes it hashed
 // then. They are kept on this machine, one file a corpus folder, in a
 // cache folder the tool owns (a stamp means nothing on another machine or
-// copy), in corpus order, read and written as streams: a line a document.
+// copy), in corpus order, read and written as streams: a line a document,
+// its path, stamp (a document that includes files: with the paths its
+// includes were looked for at, and theirs, stamp.With) and input hash.
+//
+// A file holds the stamps of one corpus folder read by one build with one
+// configuration (its key): a document's input hash depends on how its
+// includes are resolved, by the code and the settings of the run that
+// hashed it, so stamps recorded under another key are not believed.
 
-const stampsHeader = "ingest-stamps 1\t"
+const stampsHeader = "ingest-stamps 2\t"
+
+// maxStampLine bounds a line of a stamps file: past it the file ends
+// there (stamp.With bounds a stamp well within it).
+const maxStampLine = 64 << 10
 
 // StampsPath is the stamps file of the corpus at root in the cache folder
 // dir.
@@ -40,14 +51,16 @@ type StampReader struct {
 	line []string
 }
 
-// OpenStamps opens the stamps file at path, of the corpus at root.
-func OpenStamps(path, root string) *StampReader {
+// OpenStamps opens the stamps file at path, of the corpus at root, read
+// with key.
+func OpenStamps(path, root, key string) *StampReader {
 	f, err := os.Open(path)
 	if err != nil {
 		return &StampReader{}
 	}
 	sc := bufio.NewScanner(f)
-	if !sc.Scan() || sc.Text() != stampsHeader+rootOf(root) {
+	sc.Buffer(nil, maxStampLine)
+	if !sc.Scan() || sc.Text() != header(root, key) {
 		f.Close()
 		return &StampReader{}
 	}
@@ -63,8 +76,10 @@ func (r *StampReader) advance() {
 	if r.sc == nil || !r.sc.Scan() {
 		return
 	}
-	if l := strings.Split(r.sc.Text(), "\t"); len(l) == 3 && l[0] != "" && (len(r.path) == 0 || l[0] > r.path) {
-		r.line, r.path = l, l[0]
+	t := r.sc.Text()
+	i, j := strings.IndexByte(t, '\t'), strings.LastIndexByte(t, '\t')
+	if i > 0 && j > i+1 && j < len(t)-1 && (len(r.path) == 0 || t[:i] > r.path) {
+		r.line, r.path = []string{t[:i], t[i+1 : j], t[j+1:]}, t[:i]
 	}
 }
 
@@ -100,8 +115,9 @@ type StampWriter struct {
 	err  error
 }
 
-// CreateStamps starts the stamps file at path for the corpus at root.
-func CreateStamps(path, root string) (*StampWriter, error) {
+// CreateStamps starts the stamps file at path for the corpus at root, read
+// with key.
+func CreateStamps(path, root, key string) (*StampWriter, error) {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return nil, fmt.Errorf("stamps: %w", err)
 	}
@@ -110,7 +126,7 @@ func CreateStamps(path, root string) (*StampWriter, error) {
 		return nil, fmt.Errorf("stamps: %w", err)
 	}
 	w := &StampWriter{path: path, f: f, w: bufio.NewWriter(f)}
-	_, w.err = w.w.WriteString(stampsHeader + rootOf(root) + "\n")
+	_, w.err = w.w.WriteString(header(root, key) + "\n")
 	return w, nil
 }
 
@@ -145,6 +161,12 @@ func (w *StampWriter) Abort() {
 		w.f.Close()
 		os.Remove(w.f.Name())
 	}
+}
+
+// header is the first line of the stamps file of the corpus at root, read
+// with key.
+func header(root, key string) string {
+	return stampsHeader + rootOf(root) + "\t" + strings.NewReplacer("\n", " ", "\t", " ").Replace(key)
 }
 
 // rootOf is root as its stamps file is named and its header says it:
