@@ -118,7 +118,7 @@ func (r *Reader) InputStamped(rel string, known stamp.Stamp, sum string) (string
 	}
 	st := stamp.Of(info, now())
 	switch {
-	case st != "" && sum != "" && stamp.Same(known, st, r.root, now()):
+	case st != "" && sum != "" && stamp.Same(known, st, &r.deps, now()):
 		return sum, known
 	case info.Size() > int64(r.opt.Limits.orDefault().MaxBytes):
 		sum, err := DigestFile(path)
@@ -192,6 +192,7 @@ type Reader struct {
 	opt     Options
 	formats []Format // in the order of Formats
 	list    Formats
+	deps    stamp.Paths // the stamps of the paths documents include from
 }
 
 // Reader returns a reader of the corpus at root. opt's SourceLabel
@@ -200,7 +201,7 @@ func (fs Formats) Reader(root string, opt Options) *Reader {
 	if opt.SourceLabel == "" {
 		opt.SourceLabel = DefaultSourceLabel(root)
 	}
-	r := &Reader{root: root, opt: opt, list: fs}
+	r := &Reader{root: root, opt: opt, list: fs, deps: stamp.Paths{Root: root}}
 	for _, f := range fs {
 		r.formats = append(r.formats, f.New(opt))
 	}

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -61,10 +62,10 @@ func With(own Stamp, deps []Dep) Stamp {
 }
 
 // Same reports whether known, a stamp With made, still holds of the
-// document whose own stamp is now own, in the corpus folder root: own is
-// the one recorded, and every path beside it has its recorded stamp (an
-// absent path is still absent).
-func Same(known, own Stamp, root string, now time.Time) bool {
+// document whose own stamp is now own, its paths' stamps read through
+// paths: own is the one recorded, and every path beside it has its
+// recorded stamp (an absent path is still absent).
+func Same(known, own Stamp, paths *Paths, now time.Time) bool {
 	if own == "" || known == "" {
 		return false
 	}
@@ -73,15 +74,47 @@ func Same(known, own Stamp, root string, now time.Time) bool {
 		return false
 	}
 	for i := 1; i < len(f); i += 2 {
-		p := f[i]
-		if !filepath.IsAbs(p) {
-			p = filepath.Join(root, filepath.FromSlash(p))
-		}
-		if st := OfPath(p, now); st == "" || st != Stamp(f[i+1]) {
+		if st := paths.Of(f[i], now); st == "" || st != Stamp(f[i+1]) {
 			return false
 		}
 	}
 	return true
+}
+
+// Paths reads the stamps of the paths beside the documents of the corpus
+// folder Root, each once while it is kept: the pages of a folder look for
+// their includes at the same paths, and a site's snippets are included by
+// many pages. Past maxKept paths it forgets them all and starts again. It
+// is safe for concurrent use.
+type Paths struct {
+	Root string
+	mu   sync.Mutex
+	kept map[string]Stamp
+}
+
+const maxKept = 4096
+
+// Of is the stamp of the path p as a Dep names it (relative to Root, or
+// absolute), read at now the first time it is asked for.
+func (ps *Paths) Of(p string, now time.Time) Stamp {
+	ps.mu.Lock()
+	st, ok := ps.kept[p]
+	ps.mu.Unlock()
+	if ok {
+		return st
+	}
+	path := p
+	if !filepath.IsAbs(p) {
+		path = filepath.Join(ps.Root, filepath.FromSlash(p))
+	}
+	st = OfPath(path, now)
+	ps.mu.Lock()
+	defer ps.mu.Unlock()
+	if ps.kept == nil || len(ps.kept) == maxKept {
+		ps.kept = map[string]Stamp{}
+	}
+	ps.kept[p] = st
+	return st
 }
 
 // OfPath is the stamp of the file at path, links followed: Absent where

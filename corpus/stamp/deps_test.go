@@ -1,6 +1,7 @@
 package stamp
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -50,15 +51,33 @@ func TestWith(t *testing.T) {
 			if string(got) != tc.want {
 				t.Fatalf("With: got %q, want %q", got, tc.want)
 			}
-			if s := Same(got, own, root, later); s != tc.same {
+			if s := Same(got, own, &Paths{Root: root}, later); s != tc.same {
 				t.Errorf("Same: got %v, want %v", s, tc.same)
 			}
-			if got != "" && Same(got, "9:9:9:9:9", root, later) {
+			if got != "" && Same(got, "9:9:9:9:9", &Paths{Root: root}, later) {
 				t.Error("Same with another own stamp: got true")
 			}
 		})
 	}
 	if With("", []Dep{{"inc.md", found}}) != "" {
 		t.Error("With of no own stamp: got one")
+	}
+
+	// Paths reads a path once while it keeps it, and forgets past maxKept.
+	ps := &Paths{Root: root}
+	if st := ps.Of("new.md", later); st != Absent {
+		t.Fatalf("Paths.Of a path with no file: got %q", st)
+	}
+	if err := os.WriteFile(filepath.Join(root, "new.md"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if st := ps.Of("new.md", later); st != Absent {
+		t.Errorf("Paths.Of a path kept: got %q, want what it read first", st)
+	}
+	for i := range maxKept {
+		ps.Of(fmt.Sprintf("other-%d.md", i), later)
+	}
+	if st := ps.Of("new.md", later); st == Absent || st == "" {
+		t.Errorf("Paths.Of a path forgotten: got %q, want the file's stamp", st)
 	}
 }
