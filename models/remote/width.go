@@ -31,6 +31,10 @@ const (
 	// document a slot (Documents). Between it and queueRatio a round says
 	// too little to split documents over.
 	roomyRatio = 1.15
+	// roomyServed: a round that says the server has a slot a call must
+	// also have had calls worked on at once, this many on average by the
+	// server's account (a one-slot server works on one at most).
+	roomyServed = 1.25
 	// busyShare is how much of a round the width must have been filled
 	// for the round to say anything of the server (not of a run that had
 	// too few calls to send).
@@ -204,8 +208,15 @@ func (l *limiter) judge(now time.Time) {
 	// (Ollama's load, prompt-eval and eval durations; llama-server's
 	// timings), else the fastest answer seen, a call that did not wait.
 	work, ratio := l.fastest, queueRatioUntold
+	// served is how many calls the server worked on at once, on average
+	// over the round, by its own account: above one only where calls
+	// overlapped at the server. A client too busy to keep its calls in
+	// flight at once (a loaded machine) sends them one after another, and
+	// answers that did not wait say nothing of a second slot.
+	served := 0.0
 	if 2*l.told >= l.answers {
 		work, ratio = l.service/time.Duration(l.told), queueRatio
+		served = float64(l.service) / float64(span)
 	}
 	l.start, l.answers, l.latency, l.service, l.told, l.busy = now, 0, 0, 0, 0, 0
 	if !full {
@@ -215,7 +226,7 @@ func (l *limiter) judge(now time.Time) {
 		l.width, l.settled = l.slots(w, float64(w)*float64(work)/float64(mean)), true
 		return
 	}
-	if float64(mean) <= roomyRatio*float64(work) {
+	if float64(mean) <= roomyRatio*float64(work) && w > 1 && (served == 0 || served >= roomyServed) {
 		l.roomy = true
 	}
 	switch {

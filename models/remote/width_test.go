@@ -128,3 +128,36 @@ func TestLimiter(t *testing.T) {
 		t.Errorf("fixed: got width %d, want 3", got)
 	}
 }
+
+// TestRoomyNeedsCallsAtOnce: a server is taken to have a slot a call
+// (slotted: a document a slot) only when a round's calls were worked on at
+// once by its own account. A client too busy to send its two calls
+// together (a loaded machine) has them answered one after the other
+// without a wait: that says nothing of a second slot, and a one-slot
+// server given two documents at once would alternate them on its slot.
+func TestRoomyNeedsCallsAtOnce(t *testing.T) {
+	const work = 20 * time.Millisecond
+	for _, tc := range []struct {
+		name      string
+		gap, ends time.Duration // the second call's send after the first; when the client takes the answers
+		want      bool
+	}{
+		{"both worked on at once", 0, work + time.Millisecond, true},
+		{"one after the other, the client slow", 2 * time.Millisecond, 56 * time.Millisecond, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			l := newLimiter(2, 2) // width 2, its cap: no doubling to judge
+			at := time.Unix(1_000_000, 0)
+			for range 4 {
+				a := l.begin(at)
+				b := l.begin(at.Add(tc.gap))
+				l.end(a, at.Add(tc.ends), true, server.ServerTimes{Work: work, Total: work})
+				l.end(b, at.Add(tc.ends+2*time.Millisecond), true, server.ServerTimes{Work: work, Total: work})
+				at = at.Add(tc.ends + 2*time.Millisecond)
+			}
+			if got := l.slotted(); got != tc.want {
+				t.Errorf("slotted: got %v, want %v", got, tc.want)
+			}
+		})
+	}
+}
