@@ -124,7 +124,7 @@ func TestWriteFromCopiesRowGroups(t *testing.T) {
 		{"a new document", append(base[:20:20], append([][]schema.Chunk{{testRow("doc-019x.md", 0, 2000)}}, base[20:]...)...),
 			func(p string) bool { return p != "doc-019x.md" }, len(groups) - 3},
 	}
-	lean := readCursor(t, prev.CursorLean(context.Background()))
+	lean := readCursor(t, prev.CursorLean(context.Background(), false))
 	for _, tt := range tests {
 		for _, rows := range [][]schema.Chunk{nil, lean} {
 			t.Run(fmt.Sprintf("%s/lean %v", tt.name, rows != nil), func(t *testing.T) {
@@ -183,7 +183,7 @@ func TestFill(t *testing.T) {
 				t.Fatalf("got %d row groups, want more than two windows of them", cf.index.Groups())
 			}
 			var cur *Cursor
-			if cur = cf.CursorLean(context.Background()); !lean {
+			if cur = cf.CursorLean(context.Background(), false); !lean {
 				cur.Close()
 				cur, _ = cf.CursorWithoutVectors(context.Background())
 			}

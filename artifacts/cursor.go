@@ -39,12 +39,17 @@ func (cf *ChunkFile) CursorWithoutVectors(ctx context.Context) (*Cursor, error) 
 }
 
 // CursorLean is Cursor for a reader that tallies rows and hands them to a
-// writer, which copies most of their row groups (a merge, a night that
-// takes most documents whole): its rows hold only their ids, path,
-// version, order, closed enums, numbers, text, header source and rejects
-// and thresholds (leanLeaves), and no vector. A Filler, as the writer
-// uses for the rows it encodes, reads the rest of a row.
-func (cf *ChunkFile) CursorLean(ctx context.Context) *Cursor { return cf.cursorOf(ctx, leanLeaves) }
+// writer that copies most of their row groups (a night that takes most
+// documents whole, a merge): its rows hold no vector, only leanLeaves
+// (ids, path, version, order, enums, numbers, text, header source and
+// rejects, thresholds), or with tallied (a merge given its parts' size
+// tallies) tallyLeaves; a Filler reads the rest of a row the writer encodes.
+func (cf *ChunkFile) CursorLean(ctx context.Context, tallied bool) *Cursor {
+	if tallied {
+		return cf.cursorOf(ctx, tallyLeaves)
+	}
+	return cf.cursorOf(ctx, leanLeaves)
+}
 
 func (cf *ChunkFile) cursorOf(ctx context.Context, read leafSet) *Cursor {
 	r := cf.rows(ctx)

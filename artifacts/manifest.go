@@ -307,3 +307,36 @@ func WriteFileSync(path string, b []byte) error {
 	}
 	return f.Close()
 }
+
+// ShardInfo marks a part snapshot: the documents of one shard of a corpus.
+// A part is a snapshot like any other (it verifies, and the same shard's
+// next run reuses it), but consumers read only the merge of all parts.
+type ShardInfo struct {
+	Index int `json:"index"`
+	Count int `json:"count"`
+	// Run names the sharded run the part belongs to (--run-id: a Job's
+	// name, a CI run's id); a merge refuses parts of different runs, so a
+	// shard that failed tonight cannot be filled in with last night's part.
+	Run string `json:"run,omitempty"`
+	// Listing is the fingerprint of the whole corpus listing every part
+	// scanned, and Listed its documents: parts of one run agree on both,
+	// and together hold Listed documents.
+	Listing string `json:"listing"`
+	Listed  int    `json:"listed"`
+	// Content is the input fingerprint of the whole corpus as this part
+	// read it (every listed document's bytes, not only its own shard's, and
+	// the skipped files): parts of one run agree on it, and their documents
+	// lists add up to it, so parts of different corpus contents — a corpus
+	// edited while the shards ran, shards given different copies — are
+	// refused, whatever their run ids.
+	Content string `json:"content"`
+	// The report's diagnostics start with those found before any document:
+	// the first ListingDiagnostics are about the whole listing (names that
+	// are not UTF-8; every part has them, a merge keeps one copy), then the
+	// part's own up to SetupDiagnostics (a previous snapshot not trusted).
+	ListingDiagnostics int `json:"listing_diagnostics"`
+	SetupDiagnostics   int `json:"setup_diagnostics"`
+	// Sizes is the tally of the part's chunk sizes, which a merge adds up
+	// instead of reading the text of every row (none from an older ingest).
+	Sizes *schema.SizeTally `json:"sizes,omitempty"`
+}

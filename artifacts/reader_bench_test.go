@@ -39,7 +39,8 @@ func BenchmarkChunkReader(b *testing.B) {
 		},
 		"cursor":          cursorRows((*ChunkFile).Cursor),
 		"without-vectors": cursorRows((*ChunkFile).CursorWithoutVectors),
-		"lean":            cursorRows(func(cf *ChunkFile, ctx context.Context) (*Cursor, error) { return cf.CursorLean(ctx), nil }),
+		"lean":            cursorRows(func(cf *ChunkFile, ctx context.Context) (*Cursor, error) { return cf.CursorLean(ctx, false), nil }),
+		"tallied":         cursorRows(func(cf *ChunkFile, ctx context.Context) (*Cursor, error) { return cf.CursorLean(ctx, true), nil }),
 	}
 	for _, name := range []string{"each", "cursor", "without-vectors", "lean"} {
 		b.Run(name, func(b *testing.B) {

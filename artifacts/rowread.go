@@ -57,6 +57,10 @@ var leanLeaves = setOf(chunkrow.LeafChunkID, chunkrow.LeafContentHash, chunkrow.
 	chunkrow.LeafByteEnd, chunkrow.LeafTokenCount, chunkrow.LeafHeaderSource, chunkrow.LeafHeaderRejects) |
 	(bit(10)-1)<<chunkrow.LeafThresholds // a threshold's 10 fields
 
+// tallyLeaves are leanLeaves less what a merge given its parts' size tallies never reads.
+var tallyLeaves = leanLeaves &^ setOf(chunkrow.LeafChunkID, chunkrow.LeafContentHash, chunkrow.LeafDocVersion,
+	chunkrow.LeafSectionPath, chunkrow.LeafText, chunkrow.LeafHeaderSource, chunkrow.LeafHeaderRejects)
+
 func (cf *ChunkFile) rows(ctx context.Context) *rowReader {
 	return &rowReader{cf: cf, ctx: ctx, view: cf.index.View(cf.index.Blocks(cf.f), fileOptions...), read: allLeaves}
 }

@@ -37,8 +37,8 @@ func (r *Report) Merge(p Report) {
 		if r.Models == nil {
 			r.Models = &ModelReport{}
 		}
-		r.Models.Headers = addStats(r.Models.Headers, pm.Headers)
-		r.Models.Embedder = addStats(r.Models.Embedder, pm.Embedder)
+		r.Models.Headers = schema.AddStats(r.Models.Headers, pm.Headers)
+		r.Models.Embedder = schema.AddStats(r.Models.Embedder, pm.Embedder)
 		r.Models.Truncations = append(r.Models.Truncations, pm.Truncations...)
 	}
 }
@@ -51,16 +51,4 @@ func addCounts(dst, src map[string]int) map[string]int {
 		dst[k] += n
 	}
 	return dst
-}
-
-// addStats adds b's counts to a's (either may be nil).
-func addStats(a, b *schema.ModelStats) *schema.ModelStats {
-	if b == nil {
-		return a
-	}
-	if a == nil {
-		a = &schema.ModelStats{}
-	}
-	a.Add(*b)
-	return a
 }

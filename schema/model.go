@@ -105,3 +105,16 @@ next:
 		s.Endpoints = append(s.Endpoints, e)
 	}
 }
+
+// AddStats adds b's counts to a's, either of which may be nil (a report
+// without model calls), and returns the sum.
+func AddStats(a, b *ModelStats) *ModelStats {
+	if b == nil {
+		return a
+	}
+	if a == nil {
+		a = &ModelStats{}
+	}
+	a.Add(*b)
+	return a
+}

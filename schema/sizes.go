@@ -1,6 +1,7 @@
 package schema
 
 import (
+	"encoding/json"
 	"maps"
 	"slices"
 	"unicode/utf8"
@@ -47,6 +48,33 @@ func (s *Sizes) Merge(o Sizes) {
 			s.add(g, n, k)
 		}
 	}
+}
+
+// MarshalJSON writes the counts of each group as [size, count] pairs in
+// size order: how a part hands its tally to its merge.
+func (s Sizes) MarshalJSON() ([]byte, error) {
+	out := map[string][][2]int{}
+	for g, h := range s.by {
+		for _, n := range slices.Sorted(maps.Keys(h)) {
+			out[g] = append(out[g], [2]int{n, h[n]})
+		}
+	}
+	return json.Marshal(out)
+}
+
+// UnmarshalJSON reads what MarshalJSON wrote.
+func (s *Sizes) UnmarshalJSON(b []byte) error {
+	var in map[string][][2]int
+	if err := json.Unmarshal(b, &in); err != nil {
+		return err
+	}
+	*s = Sizes{}
+	for g, pairs := range in {
+		for _, p := range pairs {
+			s.add(g, p[0], p[1])
+		}
+	}
+	return nil
 }
 
 // Groups are the groups counted, sorted.
@@ -96,11 +124,19 @@ func summarise(h map[int]int) SizeStats {
 // whose small pieces merge (KindRules.MergesSmall) that are under the
 // minimum anyway.
 type SizeTally struct {
-	Unit     string
-	Min      int
-	Sizes    Sizes
-	Prose    int // paragraph and list-item chunks of the kinds whose small pieces merge
-	UnderMin int // those of them under Min
+	Unit     string `json:"unit"`
+	Min      int    `json:"min"`
+	Sizes    Sizes  `json:"sizes"`
+	Prose    int    `json:"prose"`           // paragraph and list-item chunks of the kinds whose small pieces merge
+	UnderMin int    `json:"prose_under_min"` // those of them under Min
+}
+
+// Merge adds o's counts to t: two parts' tallies make the one of their
+// rows together.
+func (t *SizeTally) Merge(o SizeTally) {
+	t.Sizes.Merge(o.Sizes)
+	t.Prose += o.Prose
+	t.UnderMin += o.UnderMin
 }
 
 // Add counts one chunk.

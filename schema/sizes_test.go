@@ -1,6 +1,9 @@
 package schema
 
-import "testing"
+import (
+	"encoding/json"
+	"testing"
+)
 
 func TestSizes(t *testing.T) {
 	var s Sizes
@@ -36,6 +39,22 @@ func TestSizes(t *testing.T) {
 	a.Merge(b)
 	if got, want := a.Stats("prose/paragraph"), s.Stats("prose/paragraph"); got != want {
 		t.Errorf("merged: got %+v, want %+v", got, want)
+	}
+	// Written as JSON and read back (a part's tally, for its merge), the
+	// counts are the same; the pairs are in size order.
+	b1, err := json.Marshal(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var back Sizes
+	if err := json.Unmarshal(b1, &back); err != nil {
+		t.Fatal(err)
+	}
+	if b2, _ := json.Marshal(back); string(b2) != string(b1) || back.Stats("") != s.Stats("") {
+		t.Errorf("read back: got %s, wrote %s", b2, b1)
+	}
+	if want := `{"prose/code_block":[[100,1]],"prose/paragraph":[[1,1],[2,1],[3,1],[4,1],[5,1],[6,1],[7,1],[8,1],[9,1],[10,1]]}`; string(b1) != want {
+		t.Errorf("got %s, want %s", b1, want)
 	}
 }
 

@@ -28,6 +28,9 @@ func (r *run) finish(t tally, skipped []schema.Skipped, start time.Time) (*Resul
 		Stages:     t.Stages(),
 		Models:     r.modelReport(t.models),
 	}
+	if r.part != nil {
+		r.part.Sizes = &t.rows.sizes
+	}
 	m := artifacts.Manifest{
 		Tool:              artifacts.ToolName,
 		SchemaVersion:     artifacts.SchemaVersion,

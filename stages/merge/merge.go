@@ -246,11 +246,8 @@ func (m *merger) merge(ctx context.Context, start time.Time) (_ *stages.Result, 
 	if err := m.plausible(dt.counts.Documents); err != nil {
 		return nil, err
 	}
-	sizes := schema.SizeTally{Unit: first.m.ChunkUnit}
-	if cs := first.report.ChunkSizes; cs != nil {
-		sizes.Min = cs.Min
-	}
-	rows, ts, info, err := m.chunks(ctx, first.m.Embedder.Dims, &sizes) // the rows first: their counts go into the manifest
+	sizes, tallied := m.sizes()
+	rows, ts, info, err := m.chunks(ctx, first.m.Embedder.Dims, &sizes, tallied) // the rows first: their counts go into the manifest
 	if err != nil {
 		return nil, err
 	}
@@ -447,10 +444,30 @@ func takeListed[T any](src []T, from, n int) ([]T, int, error) {
 	return src[from : from+k], from + k, nil
 }
 
+// sizes is the tally of the merged rows' sizes: the parts' tallies added
+// up (tallied) when every part has one, else an empty one that chunks
+// fills from the rows' text.
+func (m *merger) sizes() (schema.SizeTally, bool) {
+	first := m.parts[0]
+	out := schema.SizeTally{Unit: first.m.ChunkUnit}
+	if cs := first.report.ChunkSizes; cs != nil {
+		out.Min = cs.Min
+	}
+	for _, p := range m.parts {
+		if p.m.Shard.Sizes == nil || p.m.Shard.Sizes.Unit != out.Unit || p.m.Shard.Sizes.Min != out.Min {
+			return out, false // made by an older ingest
+		}
+	}
+	for _, p := range m.parts {
+		out.Merge(*p.m.Shard.Sizes)
+	}
+	return out, true
+}
+
 // chunks writes the parts' rows, merged in (doc_path, chunk_order) order,
 // to the staged chunks.parquet, and returns their counts and the thresholds
-// proposal.
-func (m *merger) chunks(ctx context.Context, dims int, sizes *schema.SizeTally) (artifacts.Counts, *thresholds.Proposal, artifacts.FileInfo, error) {
+// proposal; it adds their sizes to sizes unless they are tallied already.
+func (m *merger) chunks(ctx context.Context, dims int, sizes *schema.SizeTally, tallied bool) (artifacts.Counts, *thresholds.Proposal, artifacts.FileInfo, error) {
 	var counts artifacts.Counts
 	ts := &thresholds.Proposal{}
 	path := m.stage.Path(artifacts.ChunksFile)
@@ -478,7 +495,7 @@ func (m *merger) chunks(ctx context.Context, dims int, sizes *schema.SizeTally) 
 		// Lean, without vectors, headers and the like, most of a row's
 		// bytes: the writer copies most row groups whole and reads the rest
 		// of the rows it encodes.
-		cur := cf.CursorLean(ctx)
+		cur := cf.CursorLean(ctx, tallied)
 		defer cur.Close()
 		h := &head{cf: cf, cur: cur}
 		if h.row, err = cur.Next(); err != nil {
@@ -511,7 +528,9 @@ func (m *merger) chunks(ctx context.Context, dims int, sizes *schema.SizeTally) 
 		for h.row != nil && h.row.DocPath == path {
 			doc = append(doc, *h.row)
 			counts.Add(*h.row)
-			sizes.Add(*h.row)
+			if !tallied {
+				sizes.Add(*h.row)
+			}
 			for _, th := range h.row.Thresholds {
 				ts.Add(th)
 			}

@@ -124,6 +124,7 @@ func TestMergeEqualsWholeRun(t *testing.T) {
 					{"setup diagnostics", strconv.Itoa(want.Report.SetupDiagnostics), strconv.Itoa(got.Report.SetupDiagnostics)},
 					{"skipped", jsonOf(t, want.Report.Skipped), jsonOf(t, got.Report.Skipped)},
 					{"languages", jsonOf(t, want.Report.LangFrom), jsonOf(t, got.Report.LangFrom)},
+					{"chunk sizes (the parts' tallies added up)", jsonOf(t, want.Report.ChunkSizes), jsonOf(t, got.Report.ChunkSizes)},
 					{"model rejects", jsonOf(t, modelRejects(want.Report)), jsonOf(t, modelRejects(got.Report))},
 					{"status", string(want.Status), string(got.Status)},
 				} {
@@ -136,6 +137,32 @@ func TestMergeEqualsWholeRun(t *testing.T) {
 				}
 				if vr, err := verify.Verify(merged); err != nil || !vr.OK() {
 					t.Errorf("%d shards: the merge does not verify: %v %v", n, err, vr.Problems())
+				}
+				if n != 2 {
+					continue
+				}
+				// Parts without size tallies (an older ingest's): the merge
+				// counts the sizes from the rows' text, to the same figures.
+				for _, p := range parts {
+					m, err := artifacts.ReadManifest(p)
+					if err != nil {
+						t.Fatal(err)
+					}
+					m.Shard.Sizes = nil
+					if err := os.WriteFile(filepath.Join(p, artifacts.ManifestFile), []byte(jsonOf(t, m)), 0o644); err != nil {
+						t.Fatal(err)
+					}
+				}
+				untallied := filepath.Join(t.TempDir(), "untallied")
+				res, err := Merge(context.Background(), parts, Config{}, publish.OutTarget(untallied, ""), stages.Options{})
+				if err != nil {
+					t.Fatalf("%d shards without tallies: merge: %v", n, err)
+				}
+				if a, b := jsonOf(t, want.Report.ChunkSizes), jsonOf(t, res.Report.ChunkSizes); a != b {
+					t.Errorf("%d shards without tallies: chunk sizes %s, want %s", n, b, a)
+				}
+				if !bytes.Equal(readFile(t, filepath.Join(whole, artifacts.ChunksFile)), readFile(t, filepath.Join(untallied, artifacts.ChunksFile))) {
+					t.Errorf("%d shards without tallies: chunks.parquet differs from the whole run's", n)
 				}
 			}
 		})

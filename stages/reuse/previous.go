@@ -88,7 +88,7 @@ func (p *Previous) open() error {
 	if err == nil {
 		switch {
 		case p.lazy:
-			cur = f.CursorLean(p.ctx)
+			cur = f.CursorLean(p.ctx, false)
 		case p.noVectors:
 			cur, err = f.CursorWithoutVectors(p.ctx)
 		default:
