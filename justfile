@@ -27,7 +27,7 @@ knowledge-index: build
     fi
     exit $code
 
-# The nightly job split into shards on this machine, as an Indexed Job splits it across pods: N ingest processes at once (each reusing the latest snapshot), then one merge that publishes what a single run would.
+# The nightly job split into shards on this machine, as an Indexed Job splits it across pods: N ingest processes at once (each reusing the latest snapshot, each with its share of the cores, as a pod has its CPU limit), then one merge that publishes what a single run would.
 knowledge-index-sharded shards="4": build
     #!/usr/bin/env bash
     set -uo pipefail
@@ -35,9 +35,12 @@ knowledge-index-sharded shards="4": build
     parts=out/parts/$run
     prev=()
     [ -e {{publish}}/latest ] && prev=(--prev {{publish}}/latest)
+    # Each shard gets its share of the cores, one at least, as a pod has its CPU limit: N processes
+    # each sized to every core fight over them (about a tenth more CPU for 4 on 2 cores).
+    workers=$(( $(getconf _NPROCESSORS_ONLN) / {{shards}} )); [ $workers -ge 1 ] || workers=1
     pids=()
     for k in $(seq 0 $(({{shards}} - 1))); do
-        {{bin}} index --corpus {{corpus}} --shard $k/{{shards}} --run-id $run --publish $parts "${prev[@]}" --quiet &
+        {{bin}} index --corpus {{corpus}} --shard $k/{{shards}} --run-id $run --publish $parts "${prev[@]}" --workers $workers --quiet &
         pids+=($!)
     done
     failed=0
@@ -98,16 +101,17 @@ bench-memory:
 bench-scale sizes="15k 45k 100k" runs="1": build
     nice -n 10 bash .ci/bench-scale.sh --bin {{bin}} --runs {{runs}} {{sizes}}
 
-# A whole run against the same corpus split into shards run at once and merged: wall time, CPU and peak RSS of each, and a byte comparison of the results (just bench-shards /path/to/corpus 4 config.yaml).
+# A whole run against the same corpus split into shards run at once (each with its share of the cores, as knowledge-index-sharded runs them) and merged: wall time, CPU and peak RSS of each, and a byte comparison of the results (just bench-shards /path/to/corpus 4 config.yaml).
 bench-shards corpus="corpus/ocean" shards="4" config="": build
     #!/usr/bin/env bash
     set -euo pipefail
     w=$(mktemp -d); trap 'rm -rf "$w"' EXIT
     cfg=(); [ -n "{{config}}" ] && cfg=(--config "{{config}}")
+    workers=$(( $(getconf _NPROCESSORS_ONLN) / {{shards}} )); [ $workers -ge 1 ] || workers=1
     t() { local f; f=$(mktemp -p "$w"); /usr/bin/time -f "$1: %e s wall, %U+%S CPU-s, peak RSS %M KB" "${@:2}" >/dev/null 2>"$f" || { cat "$f"; exit 1; }; tail -1 "$f"; }
     t "single run" {{bin}} index --corpus {{corpus}} --out "$w/single" "${cfg[@]}" --quiet
     start=$(date +%s.%N)
-    for k in $(seq 0 $(({{shards}} - 1))); do t "shard $k" {{bin}} index --corpus {{corpus}} --shard $k/{{shards}} --run-id bench --out "$w/parts" "${cfg[@]}" --quiet & done
+    for k in $(seq 0 $(({{shards}} - 1))); do t "shard $k" {{bin}} index --corpus {{corpus}} --shard $k/{{shards}} --run-id bench --out "$w/parts" "${cfg[@]}" --workers $workers --quiet & done
     wait
     echo "{{shards}} shards at once: $(echo "$(date +%s.%N) - $start" | bc) s wall"
     t "merge" {{bin}} merge --parts "$w/parts" --shards {{shards}} --out "$w/merged" --quiet
