@@ -42,7 +42,7 @@ func BenchmarkChunkReader(b *testing.B) {
 		"lean":            cursorRows(func(cf *ChunkFile, ctx context.Context) (*Cursor, error) { return cf.CursorLean(ctx, false), nil }),
 		"tallied":         cursorRows(func(cf *ChunkFile, ctx context.Context) (*Cursor, error) { return cf.CursorLean(ctx, true), nil }),
 	}
-	for _, name := range []string{"each", "cursor", "without-vectors", "lean"} {
+	for _, name := range []string{"each", "cursor", "without-vectors", "lean", "tallied"} {
 		b.Run(name, func(b *testing.B) {
 			b.SetBytes(raw)
 			b.ReportAllocs()

@@ -216,21 +216,29 @@ func (r *Resolver) openFile(c string) (File, string, stamp.Stamp, error) {
 // depPath is the candidate path c as a stamp.Dep names it: relative to the
 // corpus folder when inside it, else absolute.
 func (r *Resolver) depPath(c string) string {
-	if rel, err := filepath.Rel(r.roots[0], c); err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel) {
-		return filepath.ToSlash(rel)
+	if rel, ok := inside(r.roots[0], c); ok {
+		return rel
 	}
 	return c
+}
+
+// inside is p's slash-separated path relative to root, when p lies in it.
+func inside(root, p string) (string, bool) {
+	rel, err := filepath.Rel(root, p)
+	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) || filepath.IsAbs(rel) {
+		return "", false
+	}
+	return filepath.ToSlash(rel), true
 }
 
 // within is real's path relative to the root it lies in (slash-separated,
 // the root's own name first for a base), and whether it lies in one.
 func (r *Resolver) within(real string) (string, bool) {
 	for i, root := range r.roots {
-		rel, err := filepath.Rel(root, real)
-		if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) || filepath.IsAbs(rel) {
+		rel, ok := inside(root, real)
+		if !ok {
 			continue
 		}
-		rel = filepath.ToSlash(rel)
 		if i > 0 {
 			rel = filepath.Base(root) + "/" + rel
 		}

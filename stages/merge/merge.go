@@ -445,8 +445,8 @@ func takeListed[T any](src []T, from, n int) ([]T, int, error) {
 }
 
 // sizes is the tally of the merged rows' sizes: the parts' tallies added
-// up (tallied) when every part has one, else an empty one that chunks
-// fills from the rows' text.
+// up (tallied) when every part has one that counts its rows, else an empty
+// one that chunks fills from the rows' text.
 func (m *merger) sizes() (schema.SizeTally, bool) {
 	first := m.parts[0]
 	out := schema.SizeTally{Unit: first.m.ChunkUnit}
@@ -454,8 +454,10 @@ func (m *merger) sizes() (schema.SizeTally, bool) {
 		out.Min = cs.Min
 	}
 	for _, p := range m.parts {
-		if p.m.Shard.Sizes == nil || p.m.Shard.Sizes.Unit != out.Unit || p.m.Shard.Sizes.Min != out.Min {
-			return out, false // made by an older ingest
+		// None from an older ingest; one that counts other rows than the
+		// part holds (a manifest edited by hand) is not believed either.
+		if t := p.m.Shard.Sizes; t == nil || t.Unit != out.Unit || t.Min != out.Min || t.Sizes.Stats("").Count != p.m.Counts.Chunks {
+			return out, false
 		}
 	}
 	for _, p := range m.parts {

@@ -18,6 +18,7 @@ import (
 	"github.com/ocean-safety/ingest/models/backends"
 	"github.com/ocean-safety/ingest/models/modelfake"
 	"github.com/ocean-safety/ingest/publish"
+	"github.com/ocean-safety/ingest/schema"
 	"github.com/ocean-safety/ingest/stages"
 	"github.com/ocean-safety/ingest/stages/settings"
 	"github.com/ocean-safety/ingest/stages/stagestest"
@@ -141,28 +142,44 @@ func TestMergeEqualsWholeRun(t *testing.T) {
 				if n != 2 {
 					continue
 				}
-				// Parts without size tallies (an older ingest's): the merge
-				// counts the sizes from the rows' text, to the same figures.
-				for _, p := range parts {
-					m, err := artifacts.ReadManifest(p)
+				// Parts whose size tallies do not count their rows (a
+				// manifest edited), then parts without (an older ingest's):
+				// the merge counts the sizes from the rows' text, to the same
+				// figures.
+				for _, spoil := range []struct {
+					name string
+					f    func(*schema.SizeTally) *schema.SizeTally
+				}{
+					{"with a tally of one row more", func(s *schema.SizeTally) *schema.SizeTally {
+						s.Add(schema.Chunk{Kind: schema.KindProse, Element: schema.ElementParagraph, Text: "one more"})
+						return s
+					}},
+					{"without tallies", func(*schema.SizeTally) *schema.SizeTally { return nil }},
+				} {
+					for _, p := range parts {
+						m, err := artifacts.ReadManifest(p)
+						if err != nil {
+							t.Fatal(err)
+						}
+						if m.Shard.Sizes == nil {
+							t.Fatalf("part %s has no size tally", p)
+						}
+						m.Shard.Sizes = spoil.f(m.Shard.Sizes)
+						if err := os.WriteFile(filepath.Join(p, artifacts.ManifestFile), []byte(jsonOf(t, m)), 0o644); err != nil {
+							t.Fatal(err)
+						}
+					}
+					out := filepath.Join(t.TempDir(), "spoilt")
+					res, err := Merge(context.Background(), parts, Config{}, publish.OutTarget(out, ""), stages.Options{})
 					if err != nil {
-						t.Fatal(err)
+						t.Fatalf("%d shards %s: merge: %v", n, spoil.name, err)
 					}
-					m.Shard.Sizes = nil
-					if err := os.WriteFile(filepath.Join(p, artifacts.ManifestFile), []byte(jsonOf(t, m)), 0o644); err != nil {
-						t.Fatal(err)
+					if a, b := jsonOf(t, want.Report.ChunkSizes), jsonOf(t, res.Report.ChunkSizes); a != b {
+						t.Errorf("%d shards %s: chunk sizes %s, want %s", n, spoil.name, b, a)
 					}
-				}
-				untallied := filepath.Join(t.TempDir(), "untallied")
-				res, err := Merge(context.Background(), parts, Config{}, publish.OutTarget(untallied, ""), stages.Options{})
-				if err != nil {
-					t.Fatalf("%d shards without tallies: merge: %v", n, err)
-				}
-				if a, b := jsonOf(t, want.Report.ChunkSizes), jsonOf(t, res.Report.ChunkSizes); a != b {
-					t.Errorf("%d shards without tallies: chunk sizes %s, want %s", n, b, a)
-				}
-				if !bytes.Equal(readFile(t, filepath.Join(whole, artifacts.ChunksFile)), readFile(t, filepath.Join(untallied, artifacts.ChunksFile))) {
-					t.Errorf("%d shards without tallies: chunks.parquet differs from the whole run's", n)
+					if !bytes.Equal(readFile(t, filepath.Join(whole, artifacts.ChunksFile)), readFile(t, filepath.Join(out, artifacts.ChunksFile))) {
+						t.Errorf("%d shards %s: chunks.parquet differs from the whole run's", n, spoil.name)
+					}
 				}
 			}
 		})

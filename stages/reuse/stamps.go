@@ -133,8 +133,8 @@ func CreateStamps(path, root, key string) (*StampWriter, error) {
 // Add records a document's stamp and input hash; one without a stamp is
 // left out. Documents must come in corpus order.
 func (w *StampWriter) Add(path string, stamp stamp.Stamp, input string) {
-	if w == nil || stamp == "" || w.err != nil {
-		return
+	if w == nil || stamp == "" || w.err != nil || strings.ContainsAny(path, "\t\n\r") {
+		return // a path that cannot be written on a line has no stamp, and is read
 	}
 	_, w.err = fmt.Fprintf(w.w, "%s\t%s\t%s\n", path, stamp, input)
 }
