@@ -117,6 +117,15 @@ func (f *Format) expand(doc schema.Document) (schema.Document, include.Result) {
 	if len(res.Files) == 0 && len(res.Diags) == 0 {
 		return doc, res
 	}
+	// Expand counts lines from the content's first; a diagnostic names the
+	// file's line, past the front matter and title.
+	if pre := strings.Count(doc.Text[:cs], "\n"); pre > 0 {
+		for i := range res.Diags {
+			if res.Diags[i].Line > 0 {
+				res.Diags[i].Line += pre
+			}
+		}
+	}
 	doc.Text = doc.Text[:cs] + res.Text
 	sum := sha256.Sum256([]byte(doc.Text))
 	doc.Version = hex.EncodeToString(sum[:])
